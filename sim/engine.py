@@ -1,0 +1,748 @@
+"""numba kernels: the whole game over a few fixed-shape arrays.
+
+Everything here is ``@njit(cache=True)`` over plain arrays; the Python API in
+:mod:`sim.api` validates input and turns moves into readable objects.  The
+contract both this module and the reference implement is docs/engine.md.
+
+A game's state is three arrays:
+
+``boards`` uint64[players, 4]
+    one bitboard per district (layout in :mod:`sim.tables`).
+``st`` int32[ST_LEN]
+    every other number, at the ``ST_*`` offsets below: round, turn within the
+    round, seat to move, done flag, market (16 cells, -1 = tile gone), slots
+    (20 shape indices, -1 = empty), per-shape counts of deck, discard pile,
+    rulers used this round and rulers out of the game, and per seat: waste,
+    tiles taken, forced discards, turns, placed count per shape.
+``rng`` uint64[2]
+    SplitMix64 states: [0] chance (market, decks), [1] policy (agents).
+
+Copying a game (for search) is copying these three arrays.
+
+A move is int32[MV_LEN]: kind, slot, then for a placement the placement index,
+the district put on each of the shape's 4 plain cells (NONE_TILE = no tile) and
+the free pick's district (-1 without a star); for a swap the board bit and the
+district.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.extending import intrinsic
+
+from .tables import (
+    ACH_DISTRICT,
+    ACH_KIND,
+    ACH_POINTS,
+    ACH_SHAPE,
+    ACH_SOLO,
+    ACH_THRESHOLD,
+    MAX_SHAPES,
+    NONE_TILE,
+    PL_BITS,
+    RING,
+    RP_C_ISO,
+    RP_C_TABLE,
+    RP_COMP,
+    RP_DEPLETES,
+    RP_I_PAIR,
+    RP_I_RING,
+    RP_INIT_DECK,
+    RP_INIT_REMOVED,
+    RP_N_ACH,
+    RP_N_SHAPES,
+    RP_P_ADJ,
+    RP_P_ADJ_MASK,
+    RP_P_COL,
+    RP_P_ROW,
+    RP_RES_BIG,
+    RP_PLAYERS,
+    RP_RES_SECOND_TILE_PTS,
+    RP_ROUNDS,
+    RP_SOLO_RIVAL,
+    RP_SWAP,
+    RP_SWAP_NEEDS_EMPTY,
+    RP_TURNS,
+    SHP_DECK,
+    SHP_PL_END,
+    SHP_PL_START,
+    SHP_PLAIN,
+    SHP_STAR,
+    VALID,
+)
+
+# --- state layout ------------------------------------------------------------------
+ST_ROUND = 0
+ST_TURN = 1
+ST_CUR = 2
+ST_DONE = 3
+ST_PLAYERS = 4
+ST_MARKET = 8  # 16
+ST_SLOTS = 24  # 20
+ST_DECK = 44  # MAX_SHAPES each
+ST_DISC = ST_DECK + MAX_SHAPES
+ST_USED = ST_DISC + MAX_SHAPES
+ST_REMOVED = ST_USED + MAX_SHAPES
+ST_WASTE = ST_REMOVED + MAX_SHAPES  # 4 each
+ST_TAKEN = ST_WASTE + 4
+ST_FORCED = ST_TAKEN + 4
+ST_TURNS = ST_FORCED + 4
+ST_PLACED = ST_TURNS + 4  # 4 * MAX_SHAPES
+ST_LEN = ST_PLACED + 4 * MAX_SHAPES
+
+# --- moves ---------------------------------------------------------------------------
+MV_KIND = 0
+MV_SLOT = 1
+MV_PL = 2  # placement index; swap: board bit
+MV_TILES = 3  # 4 entries; swap: MV_TILES is the district
+MV_FREE = 7
+MV_LEN = 8
+K_PLACE = 0
+K_DISCARD = 1
+K_SWAP = 2
+K_PASS = 3
+
+# --- score breakdown ----------------------------------------------------------------
+SC_R = 0
+SC_C = 1
+SC_P = 2
+SC_I = 3
+SC_DISTRICTS = 4
+SC_ACH = 5
+SC_COMP = 6
+SC_TOTAL = 7
+SC_EMPTY = 8
+SC_DISTINCT = 9
+SC_RANK = 10
+SC_LEN = 11
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+POLICY_STREAM_XOR = 0x5851F42D4C957F2D
+_VALID = np.uint64(VALID)
+_RING = np.uint64(RING)
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_ROW0 = np.uint64(0x7F)
+_LOW7 = np.uint64(0x007F7F7F7F7F7F7F)  # 0x7F in each of the 7 board rows
+_HIGH7 = np.uint64(0x0080808080808080)
+# Corner slots and their opposite ends
+_EDGE_SLOTS = 16
+_N_SLOTS = 20
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """LLVM ctpop on a uint64 (a single instruction on x86-64 with POPCNT)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        res = builder.ctpop(args[0])
+        return builder.zext(res, context.get_value_type(types.int64)) if res.type.width < 64 else res
+
+    return sig, codegen
+
+
+@intrinsic
+def lowest_bit_index(typingctx, x):
+    """Index of the lowest set bit (cttz); undefined for 0."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        import llvmlite.ir as ir
+
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+# --- random numbers ------------------------------------------------------------------
+
+
+@njit(cache=True)
+def rng_next(rng, stream):
+    s = rng[stream] + _GOLDEN
+    rng[stream] = s
+    z = s
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def rand_below(rng, stream, n):
+    """Uniform integer in 0..n-1 (multiply-shift on the top 32 bits)."""
+    return np.int64(((rng_next(rng, stream) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+# --- scoring -------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def neighbours(b):
+    return ((b << _ONE) | (b >> _ONE) | (b << np.uint64(8)) | (b >> np.uint64(8))) & _VALID
+
+
+@njit(cache=True)
+def residential_score(r, rp):
+    """Largest and second-largest edge-connected clusters.
+
+    Single tiles and two-tile clusters are counted in bulk with bit tricks;
+    only clusters of three or more are flood-filled.
+    """
+    if r == _ZERO:
+        return 0
+    east = r & (r >> _ONE)  # has a neighbour to the east (column 7 is always empty)
+    west = r & (r << _ONE)
+    south = r & (r >> np.uint64(8))
+    north = r & (r << np.uint64(8))
+    anyn = east | west | south | north
+    two = (east & west) | (south & north) | ((east | west) & (south | north))
+    one = anyn & ~two  # exactly one neighbour
+    h_pair = one & east & ((one & west) >> _ONE)  # west cell of an isolated horizontal pair
+    v_pair = one & south & ((one & north) >> np.uint64(8))
+    singles = r & ~anyn
+    n_single = popcount(singles)
+    n_pair = popcount(h_pair) + popcount(v_pair)
+    # the two largest among the isolated pairs and single tiles
+    s1 = 2 if n_pair > 0 else min(n_single, 1)
+    s2 = 2 if n_pair > 1 else (1 if n_pair + n_single > 1 else 0)
+    rem = r & ~(singles | h_pair | (h_pair << _ONE) | v_pair | (v_pair << np.uint64(8)))
+    while rem != _ZERO:
+        c = rem & (~rem + _ONE)
+        while True:  # two growth steps per test: fewer unpredictable branches
+            n = (c | neighbours(c)) & rem
+            n2 = (n | neighbours(n)) & rem
+            if n2 == n:
+                break
+            c = n2
+        rem &= ~n2
+        sz = popcount(n2)
+        if sz > s1:
+            s2 = s1
+            s1 = sz
+        elif sz > s2:
+            s2 = sz
+    return rp[RP_RES_BIG + s1] + s2 * rp[RP_RES_SECOND_TILE_PTS]
+
+
+@njit(cache=True)
+def commercial_score(c, rp):
+    """Tier and extra points by count (a table built from the rule set) + isolated tiles."""
+    iso = c & ~neighbours(c)
+    return rp[RP_C_TABLE + popcount(c)] + popcount(iso) * rp[RP_C_ISO]
+
+
+@njit(cache=True)
+def park_score(b0, b1, b2, b3, rp):
+    p = b2
+    if p == _ZERO:
+        return 0
+    m = rp[RP_P_ADJ_MASK]
+    src = _ZERO
+    if m & 1:
+        src |= b0
+    if m & 2:
+        src |= b1
+    if m & 4:
+        src |= b2
+    if m & 8:
+        src |= b3
+    pts = popcount(p & neighbours(src)) * rp[RP_P_ADJ]
+    cols = p | (p >> np.uint64(8))
+    cols |= cols >> np.uint64(16)
+    cols |= cols >> np.uint64(32)
+    pts += popcount(cols & _ROW0) * rp[RP_P_COL]
+    # a row's byte is 0..0x7F; adding 0x7F sets its top bit exactly when it is non-zero
+    rows = popcount((p + _LOW7) & _HIGH7)
+    return pts + rows * rp[RP_P_ROW]
+
+
+@njit(cache=True)
+def industrial_score(i, rp):
+    return popcount(i & _RING) * rp[RP_I_RING] + (popcount(i) // 2) * rp[RP_I_PAIR]
+
+
+@njit(cache=True)
+def score_districts(b0, b1, b2, b3, rp):
+    """(R, C, P, I points, empty cells) of one board."""
+    return (
+        residential_score(b0, rp),
+        commercial_score(b1, rp),
+        park_score(b0, b1, b2, b3, rp),
+        industrial_score(b3, rp),
+        49 - popcount(b0 | b1 | b2 | b3),
+    )
+
+
+@njit(cache=True)
+def score_boards(boards, rp, out):
+    """Score many boards: boards uint64[n, 4] -> out int32[n, 5] (R, C, P, I, empty)."""
+    for k in range(boards.shape[0]):
+        r, c, p, i, e = score_districts(boards[k, 0], boards[k, 1], boards[k, 2], boards[k, 3], rp)
+        out[k, 0] = r
+        out[k, 1] = c
+        out[k, 2] = p
+        out[k, 3] = i
+        out[k, 4] = e
+
+
+@njit(cache=True)
+def _full_line(b):
+    for r in range(7):
+        if (b >> np.uint64(8 * r)) & _ROW0 == _ROW0:
+            return True
+    col = _ONE | (_ONE << np.uint64(8)) | (_ONE << np.uint64(16)) | (_ONE << np.uint64(24))
+    col |= (_ONE << np.uint64(32)) | (_ONE << np.uint64(40)) | (_ONE << np.uint64(48))
+    for c in range(7):
+        m = col << np.uint64(c)
+        if b & m == m:
+            return True
+    return False
+
+
+@njit(cache=True)
+def final_scores(boards, st, rp, ach, out):
+    """Fill out int32[players, SC_LEN]: breakdown, achievements, compensation, total, rank."""
+    n = boards.shape[0]
+    ns = rp[RP_N_SHAPES]
+    for p in range(n):
+        r, c, pk, i, e = score_districts(boards[p, 0], boards[p, 1], boards[p, 2], boards[p, 3], rp)
+        out[p, SC_R] = r
+        out[p, SC_C] = c
+        out[p, SC_P] = pk
+        out[p, SC_I] = i
+        out[p, SC_DISTRICTS] = r + c + pk + i
+        out[p, SC_EMPTY] = e
+        distinct = 0
+        for s in range(ns):
+            if st[ST_PLACED + p * MAX_SHAPES + s] > 0:
+                distinct += 1
+        out[p, SC_DISTINCT] = distinct
+    for p in range(n):
+        pts = 0
+        for a in range(rp[RP_N_ACH]):
+            kind = ach[a, ACH_KIND]
+            thr = ach[a, ACH_THRESHOLD]
+            d = ach[a, ACH_DISTRICT]
+            got = False
+            if kind == 0:  # distinct_shapes
+                got = out[p, SC_DISTINCT] >= thr
+            elif kind == 1:  # same_shape
+                for s in range(ns):
+                    if st[ST_PLACED + p * MAX_SHAPES + s] >= thr:
+                        got = True
+            elif kind == 2:  # shape_count
+                got = st[ST_PLACED + p * MAX_SHAPES + ach[a, ACH_SHAPE]] >= thr
+            elif kind == 3:  # district_count
+                got = popcount(boards[p, d]) >= thr
+            elif kind == 4:  # full_line
+                if d < 0:
+                    got = _full_line(boards[p, 0] | boards[p, 1] | boards[p, 2] | boards[p, 3])
+                else:
+                    got = _full_line(boards[p, d])
+            elif kind == 5:  # no_empty
+                got = out[p, SC_EMPTY] == 0
+            elif kind == 6:  # highest_district
+                if n == 1:
+                    got = out[p, d] >= ach[a, ACH_SOLO]
+                else:
+                    best = out[0, d]
+                    for q in range(1, n):
+                        if out[q, d] > best:
+                            best = out[q, d]
+                    got = out[p, d] == best
+            if got:
+                pts += ach[a, ACH_POINTS]
+        out[p, SC_ACH] = pts
+        out[p, SC_COMP] = rp[RP_COMP + p]
+        out[p, SC_TOTAL] = out[p, SC_DISTRICTS] + pts + rp[RP_COMP + p]
+    for p in range(n):
+        ahead = 0
+        for q in range(n):
+            if _better(out, q, p):
+                ahead += 1
+        out[p, SC_RANK] = 1 + ahead
+
+
+@njit(cache=True, inline="always")
+def _better(out, q, p):
+    """Seat q strictly ahead of seat p: total, then fewer empty cells, then more shapes."""
+    if out[q, SC_TOTAL] != out[p, SC_TOTAL]:
+        return out[q, SC_TOTAL] > out[p, SC_TOTAL]
+    if out[q, SC_EMPTY] != out[p, SC_EMPTY]:
+        return out[q, SC_EMPTY] < out[p, SC_EMPTY]
+    return out[q, SC_DISTINCT] > out[p, SC_DISTINCT]
+
+
+# --- setup, dealing, cleanup ---------------------------------------------------------
+
+
+@njit(cache=True)
+def market_fill(st, rng):
+    for i in range(16):
+        st[ST_MARKET + i] = i // 4
+    for i in range(15, 0, -1):
+        j = rand_below(rng, 0, i + 1)
+        t = st[ST_MARKET + i]
+        st[ST_MARKET + i] = st[ST_MARKET + j]
+        st[ST_MARKET + j] = t
+
+
+@njit(cache=True)
+def _deck_total(st, rp, shp, deck):
+    total = 0
+    for s in range(rp[RP_N_SHAPES]):
+        if shp[s, SHP_DECK] == deck:
+            total += st[ST_DECK + s]
+    return total
+
+
+@njit(cache=True)
+def _draw(st, rng, rp, shp, deck, total):
+    """Draw one ruler of `deck` (holding `total`); returns the shape or -1 if none is left."""
+    ns = rp[RP_N_SHAPES]
+    if total == 0:
+        for s in range(ns):
+            if shp[s, SHP_DECK] == deck:
+                st[ST_DECK + s] += st[ST_DISC + s]
+                total += st[ST_DISC + s]
+                st[ST_DISC + s] = 0
+        if total == 0:
+            return -1
+    x = rand_below(rng, 0, total)
+    for s in range(ns):
+        if shp[s, SHP_DECK] == deck:
+            c = st[ST_DECK + s]
+            if x < c:
+                st[ST_DECK + s] = c - 1
+                return s
+            x -= c
+    return -1  # unreachable
+
+
+@njit(cache=True)
+def deal(st, rng, rp, shp):
+    """Deal slots 0..19 in order: edges from the tetromino deck, corners from the pentomino deck."""
+    for deck in range(2):
+        total = _deck_total(st, rp, shp, deck)
+        lo = 0 if deck == 0 else _EDGE_SLOTS
+        hi = _EDGE_SLOTS if deck == 0 else _N_SLOTS
+        for slot in range(lo, hi):
+            if total == 0:
+                total = _deck_total(st, rp, shp, deck)  # 0 unless a reshuffle is due
+            s = _draw(st, rng, rp, shp, deck, total)
+            st[ST_SLOTS + slot] = s
+            if s >= 0:
+                total = _deck_total(st, rp, shp, deck) if total == 0 else total - 1
+
+
+@njit(cache=True)
+def setup(boards, st, rng, seed, rp, shp):
+    """A new game: boards and st are overwritten, rng seeded from the game seed."""
+    boards[:, :] = _ZERO
+    st[:] = 0
+    rng[0] = np.uint64(seed)
+    rng[1] = np.uint64(seed) ^ np.uint64(POLICY_STREAM_XOR)
+    st[ST_PLAYERS] = rp[RP_PLAYERS]
+    for s in range(rp[RP_N_SHAPES]):
+        st[ST_DECK + s] = rp[RP_INIT_DECK + s]
+        st[ST_REMOVED + s] = rp[RP_INIT_REMOVED + s]
+    market_fill(st, rng)
+    deal(st, rng, rp, shp)
+
+
+@njit(cache=True)
+def _cleanup(st, rng, rp, shp):
+    for slot in range(_N_SLOTS):
+        s = st[ST_SLOTS + slot]
+        if s >= 0:
+            st[ST_DISC + s] += 1
+            st[ST_SLOTS + slot] = -1
+    for s in range(rp[RP_N_SHAPES]):
+        st[ST_DISC + s] += st[ST_USED + s]
+        st[ST_USED + s] = 0
+    market_fill(st, rng)
+    deal(st, rng, rp, shp)
+
+
+@njit(cache=True)
+def end_turn(st, rng, rp, shp):
+    n = rp[RP_PLAYERS]
+    p = st[ST_CUR]
+    st[ST_TURNS + p] += 1
+    st[ST_TURN] += 1
+    if st[ST_TURN] == n * rp[RP_TURNS]:
+        if st[ST_ROUND] == rp[RP_ROUNDS] - 1:
+            st[ST_DONE] = 1
+            st[ST_CUR] = -1
+            return
+        _cleanup(st, rng, rp, shp)
+        st[ST_ROUND] += 1
+        st[ST_TURN] = 0
+    st[ST_CUR] = (st[ST_ROUND] + st[ST_TURN]) % n
+
+
+# --- moves ---------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def occupied(boards, p):
+    return boards[p, 0] | boards[p, 1] | boards[p, 2] | boards[p, 3]
+
+
+@njit(cache=True)
+def opposite_slot(slot):
+    if slot < 8:
+        return (slot + 4) % 8
+    if slot < 16:
+        return 8 + (slot - 8 + 4) % 8
+    return 16 + (slot - 16 + 2) % 4
+
+
+@njit(cache=True)
+def line_cell(slot, k):
+    """Market cell index (4r + c) of the k-th tile of a slot's line."""
+    if slot < 4:
+        return slot * 4 + k
+    if slot < 8:
+        return (slot - 4) * 4 + k
+    if slot < 12:
+        return k * 4 + (slot - 8)
+    if slot < 16:
+        return k * 4 + (slot - 12)
+    if slot == 16 or slot == 18:
+        return k * 5
+    return k * 4 + (3 - k)
+
+
+@njit(cache=True)
+def has_placement(occ, shape, shp, pl_mask):
+    for i in range(shp[shape, SHP_PL_START], shp[shape, SHP_PL_END]):
+        if pl_mask[i] & occ == _ZERO:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _rival(st, rp, slot):
+    if rp[RP_PLAYERS] == 1 and rp[RP_SOLO_RIVAL]:
+        o = opposite_slot(slot)
+        s = st[ST_SLOTS + o]
+        if s >= 0:
+            st[ST_USED + s] += 1
+            st[ST_SLOTS + o] = -1
+
+
+@njit(cache=True)
+def apply_move(boards, st, rng, mv, rp, shp, pl_info):
+    """Apply a move (trusted legal: sim.api checks moves from people) and advance the game."""
+    p = st[ST_CUR]
+    kind = mv[MV_KIND]
+    slot = mv[MV_SLOT]
+    if kind == K_PLACE:
+        shape = st[ST_SLOTS + slot]
+        st[ST_SLOTS + slot] = -1
+        st[ST_USED + shape] += 1
+        pl = mv[MV_PL]
+        taken = 0
+        wasted = 0
+        landed = 0
+        depletes = rp[RP_DEPLETES]
+        for k in range(4):
+            d = mv[MV_TILES + k]
+            if depletes:
+                st[ST_MARKET + line_cell(slot, k)] = -1
+            if d == NONE_TILE:
+                continue
+            taken += 1
+            b = pl_info[pl, PL_BITS + shp[shape, SHP_PLAIN + k]]
+            if b < 0:
+                wasted += 1
+            else:
+                boards[p, d] |= _ONE << np.uint64(b)
+                landed += 1
+        star = shp[shape, SHP_STAR]
+        if star >= 0:
+            d = mv[MV_FREE]
+            if d >= 0 and d != NONE_TILE:
+                if depletes:
+                    for c in range(16):
+                        if st[ST_MARKET + c] == d:
+                            st[ST_MARKET + c] = -1
+                            break
+                taken += 1
+                b = pl_info[pl, PL_BITS + star]
+                if b < 0:
+                    wasted += 1
+                else:
+                    boards[p, d] |= _ONE << np.uint64(b)
+                    landed += 1
+        st[ST_TAKEN + p] += taken
+        st[ST_WASTE + p] += wasted
+        if landed > 0:
+            st[ST_PLACED + p * MAX_SHAPES + shape] += 1
+        _rival(st, rp, slot)
+    elif kind == K_DISCARD:
+        shape = st[ST_SLOTS + slot]
+        st[ST_SLOTS + slot] = -1
+        st[ST_USED + shape] += 1
+        n = 0
+        for k in range(4):
+            cell = line_cell(slot, k)
+            if st[ST_MARKET + cell] >= 0:
+                n += 1
+                if rp[RP_DEPLETES]:
+                    st[ST_MARKET + cell] = -1
+        if shp[shape, SHP_STAR] >= 0:
+            for c in range(16):
+                if st[ST_MARKET + c] >= 0:
+                    n += 1
+                    if rp[RP_DEPLETES]:
+                        st[ST_MARKET + c] = -1
+                    break
+        st[ST_TAKEN + p] += n
+        st[ST_WASTE + p] += n
+        st[ST_FORCED + p] += 1
+        _rival(st, rp, slot)
+    elif kind == K_SWAP:
+        shape = st[ST_SLOTS + slot]
+        st[ST_SLOTS + slot] = -1
+        st[ST_REMOVED + shape] += 1
+        boards[p, mv[MV_TILES]] |= _ONE << np.uint64(mv[MV_PL])
+    end_turn(st, rng, rp, shp)
+
+
+# --- the uniform-random policy (also the MCTS rollout policy) -----------------------
+
+
+@njit(cache=True)
+def random_move(boards, st, rng, mv, rp, shp, pl_mask):
+    """Fill mv with a uniformly random move for the seat to move (docs: agents 'random').
+
+    Uniform over non-empty slots; uniform over legal placements of that ruler
+    (rejection sampling for a few tries, then enumeration: both uniform over
+    the legal set); a uniformly random bijection of the line's tiles to the
+    plain cells; the free pick uniform over the districts (still) on the market.
+    Never swaps.
+    """
+    p = st[ST_CUR]
+    n_open = 0
+    for s in range(_N_SLOTS):
+        if st[ST_SLOTS + s] >= 0:
+            n_open += 1
+    mv[MV_FREE] = -1
+    if n_open == 0:
+        mv[MV_KIND] = K_PASS
+        mv[MV_SLOT] = -1
+        return
+    k = rand_below(rng, 1, n_open)
+    slot = -1
+    for s in range(_N_SLOTS):
+        if st[ST_SLOTS + s] >= 0:
+            if k == 0:
+                slot = s
+                break
+            k -= 1
+    mv[MV_SLOT] = slot
+    shape = st[ST_SLOTS + slot]
+    occ = occupied(boards, p)
+    lo = shp[shape, SHP_PL_START]
+    hi = shp[shape, SHP_PL_END]
+    pl = -1
+    for _ in range(8):
+        i = lo + rand_below(rng, 1, hi - lo)
+        if pl_mask[i] & occ == _ZERO:
+            pl = i
+            break
+    if pl < 0:
+        cnt = 0
+        for i in range(lo, hi):
+            if pl_mask[i] & occ == _ZERO:
+                cnt += 1
+        if cnt == 0:
+            mv[MV_KIND] = K_DISCARD
+            return
+        k = rand_below(rng, 1, cnt)
+        for i in range(lo, hi):
+            if pl_mask[i] & occ == _ZERO:
+                if k == 0:
+                    pl = i
+                    break
+                k -= 1
+    mv[MV_KIND] = K_PLACE
+    mv[MV_PL] = pl
+    for j in range(4):
+        d = st[ST_MARKET + line_cell(slot, j)]
+        mv[MV_TILES + j] = d if d >= 0 else NONE_TILE
+    for j in range(3, 0, -1):
+        q = rand_below(rng, 1, j + 1)
+        t = mv[MV_TILES + j]
+        mv[MV_TILES + j] = mv[MV_TILES + q]
+        mv[MV_TILES + q] = t
+    if shp[shape, SHP_STAR] >= 0:
+        if rp[RP_DEPLETES]:
+            # districts still on the market once this line's tiles have left it
+            present = 0
+            for c in range(16):
+                d = st[ST_MARKET + c]
+                if d >= 0:
+                    on_line = False
+                    for j in range(4):
+                        if line_cell(slot, j) == c:
+                            on_line = True
+                    if not on_line:
+                        present |= 1 << d
+            cnt = 0
+            for d in range(4):
+                if present & (1 << d):
+                    cnt += 1
+            if cnt == 0:
+                mv[MV_FREE] = NONE_TILE
+            else:
+                k = rand_below(rng, 1, cnt)
+                for d in range(4):
+                    if present & (1 << d):
+                        if k == 0:
+                            mv[MV_FREE] = d
+                            break
+                        k -= 1
+        else:
+            mv[MV_FREE] = rand_below(rng, 1, 4)
+
+
+# --- whole games -------------------------------------------------------------------
+
+
+@njit(cache=True)
+def play_random_game(boards, st, rng, seed, rp, shp, pl_mask, pl_info):
+    mv = np.zeros(8, dtype=np.int32)
+    setup(boards, st, rng, seed, rp, shp)
+    while st[ST_DONE] == 0:
+        random_move(boards, st, rng, mv, rp, shp, pl_mask)
+        apply_move(boards, st, rng, mv, rp, shp, pl_info)
+
+
+@njit(cache=True)
+def play_random_games(seeds, rp, shp, pl_mask, pl_info, ach, scores, boards_out, stats):
+    """Play one uniform-random game per seed.
+
+    scores int32[G, players, SC_LEN]; boards_out uint64[G, players, 4];
+    stats int32[G, players, 4]: tiles taken, waste, forced discards, turns.
+    """
+    n = rp[RP_PLAYERS]
+    boards = np.zeros((n, 4), dtype=np.uint64)
+    st = np.zeros(ST_LEN, dtype=np.int32)
+    rng = np.zeros(2, dtype=np.uint64)
+    for g in range(seeds.shape[0]):
+        play_random_game(boards, st, rng, seeds[g], rp, shp, pl_mask, pl_info)
+        final_scores(boards, st, rp, ach, scores[g])
+        for p in range(n):
+            for d in range(4):
+                boards_out[g, p, d] = boards[p, d]
+            stats[g, p, 0] = st[ST_TAKEN + p]
+            stats[g, p, 1] = st[ST_WASTE + p]
+            stats[g, p, 2] = st[ST_FORCED + p]
+            stats[g, p, 3] = st[ST_TURNS + p]

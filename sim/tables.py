@@ -1,0 +1,268 @@
+"""Rule set -> plain arrays for the kernels, and the bit layout they use.
+
+Board bit layout (one uint64 per district per player)::
+
+    bit = 8 * row + col          row, col in 0..6
+    col 7 and row 7 are padding: a shift by 1 (left/right) or 8 (up/down)
+    moves every cell to its neighbour, and masking with VALID drops the
+    cells that fell off the board.
+
+          col 0  1  2  3  4  5  6 | 7 (pad)
+    row 0     0  1  2  3  4  5  6 | 7
+    row 1     8  9 10 11 12 13 14 | 15
+    ...
+    row 6    48 49 50 51 52 53 54 | 55
+    row 7 (pad) 56..63
+
+Tables built here (all plain numpy arrays, cached per rule set):
+
+``rp`` int32[RP_LEN]
+    scalar parameters for one player count; offsets ``RP_*`` below.
+``shp`` int32[n_shapes, SHP_LEN]
+    per shape: deck (0 edge/tetromino, 1 corner/pentomino), cell count, star
+    cell index or -1, placement range [start, end), the 4 plain (non-star)
+    cell indices.
+``pl_mask`` uint64[n_placements]
+    on-board cells of each placement (shape, orientation, translation).
+``pl_info`` int16[n_placements, PL_LEN]
+    shape, orientation, anchor row/col, star cell index, and the board bit of
+    each shape cell (-1 where it overhangs).
+``ach`` int32[n_achievements, ACH_LEN]
+    kind code, district, shape, threshold, points, solo threshold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .rules import ACHIEVEMENT_KINDS, BOARD_SIZE, DISTRICTS, MAX_PLAYERS, Rules
+
+# --- bit layout -----------------------------------------------------------------
+VALID = np.uint64(sum(1 << (8 * r + c) for r in range(7) for c in range(7)))
+RING = np.uint64(sum(1 << (8 * r + c) for r in range(7) for c in range(7) if r in (0, 6) or c in (0, 6)))
+NONE_TILE = 4  # "no tile" (only when the market depletes)
+MAX_SHAPES = 16
+
+
+def bit_of(r: int, c: int) -> int:
+    return 8 * r + c
+
+
+# --- rp: scalar parameters --------------------------------------------------------
+RP_PLAYERS = 0
+RP_ROUNDS = 1
+RP_TURNS = 2
+RP_COMP = 3  # 4 entries
+RP_SWAP = 7
+RP_SWAP_NEEDS_EMPTY = 8
+RP_SOLO_RIVAL = 9
+RP_DEPLETES = 10
+RP_RES_PAIRS = 11  # 1: floor(s1/2)*pair points; 0: s1*largest tile points
+RP_RES_PAIR_PTS = 12
+RP_RES_LARGEST_TILE_PTS = 13
+RP_RES_SECOND_TILE_PTS = 14
+RP_C_NTIERS = 15
+RP_C_THRESH = 16  # 4 entries
+RP_C_POINTS = 20  # 4 entries
+RP_C_EXTRA_FROM = 24
+RP_C_EXTRA_PER = 25
+RP_C_ISO = 26
+RP_P_ADJ = 27
+RP_P_ADJ_MASK = 28  # bit d set: parks next to district d score
+RP_P_ROW = 29
+RP_P_COL = 30
+RP_I_RING = 31
+RP_I_PAIR = 32
+RP_N_SHAPES = 33
+RP_N_ACH = 34
+RP_INIT_DECK = 35  # MAX_SHAPES entries: copies in play at setup
+RP_INIT_REMOVED = 51  # MAX_SHAPES entries: copies out of the game at setup
+RP_RES_BIG = 67  # 50 entries: points of a largest cluster of s tiles (derived)
+RP_C_TABLE = 117  # 50 entries: tier + extra points for n commercial tiles (derived)
+RP_LEN = 167
+
+# --- shp ----------------------------------------------------------------------------
+SHP_DECK = 0
+SHP_NCELLS = 1
+SHP_STAR = 2
+SHP_PL_START = 3
+SHP_PL_END = 4
+SHP_PLAIN = 5  # 4 entries
+SHP_LEN = 9
+
+# --- pl_info ------------------------------------------------------------------------
+PL_SHAPE = 0
+PL_ORIENT = 1
+PL_AR = 2
+PL_AC = 3
+PL_STAR = 4
+PL_NON = 5  # cells on the board
+PL_BITS = 6  # 5 entries, -1 = off board
+PL_LEN = 11
+
+# --- ach ------------------------------------------------------------------------------
+ACH_KIND = 0
+ACH_DISTRICT = 1  # -1 = any
+ACH_SHAPE = 2
+ACH_THRESHOLD = 3
+ACH_POINTS = 4
+ACH_SOLO = 5
+ACH_LEN = 6
+ACH_CODES = {name: i for i, name in enumerate(ACHIEVEMENT_KINDS)}
+
+
+def orient_cells(cells, o: int) -> tuple[tuple[int, int], ...]:
+    """Transform o (reflect if o >= 4, then o % 4 quarter turns clockwise), shifted to 0."""
+    pts = [(r, -c) if o >= 4 else (r, c) for r, c in cells]
+    for _ in range(o % 4):
+        pts = [(c, -r) for r, c in pts]
+    mr = min(r for r, _ in pts)
+    mc = min(c for _, c in pts)
+    return tuple((r - mr, c - mc) for r, c in pts)
+
+
+def distinct_orientations(cells, star: int) -> list[int]:
+    seen = set()
+    out = []
+    for o in range(8):
+        oc = orient_cells(cells, o)
+        key = (frozenset(oc), oc[star] if star >= 0 else None)
+        if key not in seen:
+            seen.add(key)
+            out.append(o)
+    return out
+
+
+@dataclass(frozen=True)
+class Tables:
+    rp: np.ndarray
+    shp: np.ndarray
+    pl_mask: np.ndarray
+    pl_info: np.ndarray
+    ach: np.ndarray
+    players: int
+
+    def args(self):
+        return self.rp, self.shp, self.pl_mask, self.pl_info, self.ach
+
+
+@lru_cache(maxsize=64)
+def _placements(shape_key: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    masks, infos = [], []
+    starts = []
+    for si, (cells, star) in enumerate(shape_key):
+        starts.append(len(masks))
+        for o in distinct_orientations(cells, star):
+            oc = orient_cells(cells, o)
+            h = max(r for r, _ in oc) + 1
+            w = max(c for _, c in oc) + 1
+            for ar in range(-(h - 1), BOARD_SIZE):
+                for ac in range(-(w - 1), BOARD_SIZE):
+                    bits = []
+                    mask = 0
+                    for r, c in oc:
+                        rr, cc = r + ar, c + ac
+                        if 0 <= rr < BOARD_SIZE and 0 <= cc < BOARD_SIZE:
+                            bits.append(bit_of(rr, cc))
+                            mask |= 1 << bit_of(rr, cc)
+                        else:
+                            bits.append(-1)
+                    if mask == 0:
+                        continue
+                    info = [si, o, ar, ac, star, sum(b >= 0 for b in bits)] + bits + [-1] * (5 - len(bits))
+                    masks.append(mask)
+                    infos.append(info)
+    starts.append(len(masks))
+    return (
+        np.array(masks, dtype=np.uint64),
+        np.array(infos, dtype=np.int16).reshape(-1, PL_LEN),
+        np.array(starts, dtype=np.int32),
+    )
+
+
+def _shape_key(rules: Rules) -> tuple:
+    return tuple((s.cells, s.star) for s in rules.shapes)
+
+
+@lru_cache(maxsize=64)
+def _tables(rules: Rules, players: int) -> Tables:
+    pl_mask, pl_info, starts = _placements(_shape_key(rules))
+    ns = len(rules.shapes)
+    shp = np.zeros((ns, SHP_LEN), dtype=np.int32)
+    for i, s in enumerate(rules.shapes):
+        shp[i, SHP_DECK] = 1 if s.has_star else 0
+        shp[i, SHP_NCELLS] = len(s.cells)
+        shp[i, SHP_STAR] = s.star
+        shp[i, SHP_PL_START] = starts[i]
+        shp[i, SHP_PL_END] = starts[i + 1]
+        plain = [k for k in range(len(s.cells)) if k != s.star]
+        shp[i, SHP_PLAIN : SHP_PLAIN + 4] = plain
+    rp = np.zeros(RP_LEN, dtype=np.int32)
+    rounds, turns = rules.rounds(players)
+    rp[RP_PLAYERS] = players
+    rp[RP_ROUNDS] = rounds
+    rp[RP_TURNS] = turns
+    for i, c in enumerate(rules.compensation(players)):
+        rp[RP_COMP + i] = c
+    g = rules.game
+    rp[RP_SWAP] = rules.swap_allowed(players)
+    rp[RP_SWAP_NEEDS_EMPTY] = g["swap_requires_empty_cell"]
+    rp[RP_SOLO_RIVAL] = g["solo_rival"]
+    rp[RP_DEPLETES] = g["market_depletes"]
+    res = rules.scoring["residential"]
+    rp[RP_RES_PAIRS] = res["largest"] == "pairs"
+    rp[RP_RES_PAIR_PTS] = res["pair_points"]
+    rp[RP_RES_LARGEST_TILE_PTS] = res["largest_tile_points"]
+    rp[RP_RES_SECOND_TILE_PTS] = res["second_tile_points"]
+    com = rules.scoring["commercial"]
+    rp[RP_C_NTIERS] = len(com["tier_thresholds"])
+    for i, (t, p) in enumerate(zip(com["tier_thresholds"], com["tier_points"], strict=True)):
+        rp[RP_C_THRESH + i] = t
+        rp[RP_C_POINTS + i] = p
+    rp[RP_C_EXTRA_FROM] = com["extra_from"]
+    rp[RP_C_EXTRA_PER] = com["extra_per_tile"]
+    rp[RP_C_ISO] = com["isolated_points"]
+    park = rules.scoring["park"]
+    rp[RP_P_ADJ] = park["adjacent_points"]
+    rp[RP_P_ADJ_MASK] = sum(1 << DISTRICTS.index(ch) for ch in set(park["adjacent_to"].upper()))
+    rp[RP_P_ROW] = park["row_points"]
+    rp[RP_P_COL] = park["column_points"]
+    ind = rules.scoring["industrial"]
+    rp[RP_I_RING] = ind["ring_points"]
+    rp[RP_I_PAIR] = ind["pair_points"]
+    # Derived lookup tables (the kernels' fast path; the fields above stay the source).
+    for n in range(50):
+        big = (n // 2) * res["pair_points"] if res["largest"] == "pairs" else n * res["largest_tile_points"]
+        rp[RP_RES_BIG + n] = big
+        pts = 0
+        for t, p in zip(com["tier_thresholds"], com["tier_points"], strict=True):
+            if n >= t:
+                pts = p
+        rp[RP_C_TABLE + n] = pts + max(0, n - com["extra_from"]) * com["extra_per_tile"]
+    rp[RP_N_SHAPES] = ns
+    for i, s in enumerate(rules.shapes):
+        removed = s.two_player_remove if players == 2 else 0
+        rp[RP_INIT_DECK + i] = s.copies - removed
+        rp[RP_INIT_REMOVED + i] = removed
+    achs = rules.achievements()
+    ach = np.zeros((len(achs), ACH_LEN), dtype=np.int32)
+    for i, a in enumerate(achs):
+        ach[i, ACH_KIND] = ACH_CODES[a.kind]
+        ach[i, ACH_DISTRICT] = DISTRICTS.index(a.district) if a.district in DISTRICTS else -1
+        ach[i, ACH_SHAPE] = rules.shape_index(a.shape) if a.shape else -1
+        ach[i, ACH_THRESHOLD] = a.threshold
+        ach[i, ACH_POINTS] = a.points
+        ach[i, ACH_SOLO] = a.solo_threshold
+    rp[RP_N_ACH] = len(achs)
+    for a in (rp, shp, pl_mask, pl_info, ach):
+        a.setflags(write=False)
+    return Tables(rp=rp, shp=shp, pl_mask=pl_mask, pl_info=pl_info, ach=ach, players=players)
+
+
+def tables_for(rules: Rules, players: int) -> Tables:
+    if not 1 <= players <= MAX_PLAYERS:
+        raise ValueError(f"players must be 1..{MAX_PLAYERS}, got {players}")
+    return _tables(rules, players)
