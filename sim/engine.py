@@ -611,7 +611,8 @@ def apply_move(boards, st, rng, mv, rp, shp, pl_info):
         shape = st[ST_SLOTS + slot]
         st[ST_SLOTS + slot] = -1
         st[ST_REMOVED + shape] += 1
-        boards[p, mv[MV_TILES]] |= _ONE << np.uint64(mv[MV_PL])
+        if mv[MV_PL] >= 0:  # -1: a full board where the rules let the swap place nothing
+            boards[p, mv[MV_TILES]] |= _ONE << np.uint64(mv[MV_PL])
     end_turn(st, rng, rp, shp)
 
 

@@ -136,7 +136,7 @@ def distinct_orientations(cells, star: int) -> list[int]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity: one object per (rules, players)
 class Tables:
     rp: np.ndarray
     shp: np.ndarray
