@@ -1,0 +1,131 @@
+"""Engine throughput on this machine: `citywright bench`.
+
+Every figure is measured after warm-up on one core (the kernels are
+single-threaded), best of several repeats, so a busy machine shows up as a
+lower figure rather than a failure.  Cold compile and warm start run in fresh
+subprocesses: cold with an empty numba cache, warm with the normal one.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from . import engine as E
+from .rules import Rules, load_rules
+from .tables import tables_for
+
+# Figures the engine issue asks for (for the report's "target" column).
+TARGETS = {
+    "random_games_per_s_4p": 30_000,
+    "boards_per_s": 20_000_000,
+    "cold_compile_s": 15.0,
+    "score_one_board_s": 1.5,
+}
+
+
+def play_random(rules: Rules, players: int, seeds: np.ndarray):
+    tb = tables_for(rules, players)
+    g = len(seeds)
+    scores = np.zeros((g, players, E.SC_LEN), dtype=np.int32)
+    boards = np.zeros((g, players, 4), dtype=np.uint64)
+    stats = np.zeros((g, players, 4), dtype=np.int32)
+    E.play_random_games(seeds, tb.rp, tb.shp, tb.pl_mask, tb.pl_info, tb.ach, scores, boards, stats)
+    return scores, boards, stats
+
+
+def _best_rate(fn, n: int, repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return n / best
+
+
+def random_games_per_s(rules: Rules, players: int, games: int, repeats: int = 3) -> float:
+    seeds = np.arange(games, dtype=np.uint64)
+    play_random(rules, players, seeds[:4])  # warm-up / compile
+    return _best_rate(lambda: play_random(rules, players, seeds), games, repeats)
+
+
+def boards_per_s(rules: Rules, boards: np.ndarray, repeats: int = 5) -> float:
+    rp = tables_for(rules, 4).rp
+    out = np.zeros((len(boards), 5), dtype=np.int32)
+    E.score_boards(boards[:4], rp, out)
+    return _best_rate(lambda: E.score_boards(boards, rp, out), len(boards), repeats)
+
+
+def uniform_random_boards(n: int, seed: int = 0) -> np.ndarray:
+    """Boards whose 49 cells are independently empty or one of the four districts."""
+    rng = np.random.default_rng(seed)
+    cells = rng.integers(0, 5, size=(n, 49))
+    bits = np.array([8 * (i // 7) + i % 7 for i in range(49)], dtype=np.uint64)
+    out = np.zeros((n, 4), dtype=np.uint64)
+    for d in range(4):
+        out[:, d] = np.bitwise_or.reduce(np.where(cells == d, np.uint64(1) << bits, np.uint64(0)), axis=1)
+    return out
+
+
+def warm_up_all() -> None:
+    """Touch every kernel a simulation and `score` use (compiles or loads them)."""
+    rules = load_rules()
+    for p in (1, 2):
+        play_random(rules, p, np.arange(2, dtype=np.uint64))
+    out = np.zeros((1, 5), dtype=np.int32)
+    E.score_boards(np.zeros((1, 4), dtype=np.uint64), tables_for(rules, 4).rp, out)
+
+
+def _time_subprocess(code: str, env: dict | None = None) -> float:
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, capture_output=True)
+    return time.perf_counter() - t
+
+
+def cold_compile_s() -> float:
+    """Wall time of a fresh process that compiles the engine with an empty numba cache."""
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, NUMBA_CACHE_DIR=d)
+        return _time_subprocess("from sim.bench import warm_up_all; warm_up_all()", env)
+
+
+def warm_start_s() -> float:
+    """Wall time of a fresh process that loads the cached engine and plays a game."""
+    code = "from sim.bench import warm_up_all; warm_up_all()"
+    _time_subprocess(code)  # make sure the cache is warm
+    return min(_time_subprocess(code) for _ in range(3))
+
+
+def score_one_board_s() -> float:
+    """Wall time of `citywright score` on one board, warm cache (the designer's case)."""
+    board = "RRCCPPI\nRRCCPPI\n.......\nIIIIIII\nPPPPPPP\nCCCCCCC\nRRRRRRR\n"
+    cmd = [sys.executable, "-m", "sim.cli", "score", "-"]
+    subprocess.run(cmd, input=board, text=True, check=True, capture_output=True)
+    best = float("inf")
+    for _ in range(3):
+        t = time.perf_counter()
+        subprocess.run(cmd, input=board, text=True, check=True, capture_output=True)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def run(games: int = 50_000, boards: int = 1_000_000, rules: Rules | None = None, subprocesses: bool = True) -> dict:
+    """All figures as a flat dict (the --json output)."""
+    rules = rules or load_rules()
+    res: dict[str, float | int | str] = {"rules": rules.name, "games_per_player_count": games}
+    for p in (1, 2, 3, 4):
+        res[f"random_games_per_s_{p}p"] = round(random_games_per_s(rules, p, games))
+    _, game_boards, _ = play_random(rules, 4, np.arange(boards // 4 + 1, dtype=np.uint64))
+    game_boards = game_boards.reshape(-1, 4)[:boards].copy()
+    res["boards_per_s"] = round(boards_per_s(rules, game_boards))
+    res["boards_per_s_uniform_random"] = round(boards_per_s(rules, uniform_random_boards(boards)))
+    if subprocesses:
+        res["cold_compile_s"] = round(cold_compile_s(), 2)
+        res["warm_start_s"] = round(warm_start_s(), 2)
+        res["score_one_board_s"] = round(score_one_board_s(), 2)
+    return res
