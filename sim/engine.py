@@ -45,6 +45,8 @@ from .tables import (
     RP_C_ISO,
     RP_C_TABLE,
     RP_COMP,
+    RP_DECK_N,
+    RP_DECK_SHAPES,
     RP_DEPLETES,
     RP_I_PAIR,
     RP_I_RING,
@@ -392,34 +394,35 @@ def market_fill(st, rng):
 
 
 @njit(cache=True)
-def _deck_total(st, rp, shp, deck):
+def _deck_total(st, rp, deck):
     total = 0
-    for s in range(rp[RP_N_SHAPES]):
-        if shp[s, SHP_DECK] == deck:
-            total += st[ST_DECK + s]
+    base = RP_DECK_SHAPES + deck * MAX_SHAPES
+    for j in range(rp[RP_DECK_N + deck]):
+        total += st[ST_DECK + rp[base + j]]
     return total
 
 
 @njit(cache=True)
-def _draw(st, rng, rp, shp, deck, total):
+def _draw(st, rng, rp, deck, total):
     """Draw one ruler of `deck` (holding `total`); returns the shape or -1 if none is left."""
-    ns = rp[RP_N_SHAPES]
-    if total == 0:
-        for s in range(ns):
-            if shp[s, SHP_DECK] == deck:
-                st[ST_DECK + s] += st[ST_DISC + s]
-                total += st[ST_DISC + s]
-                st[ST_DISC + s] = 0
+    base = RP_DECK_SHAPES + deck * MAX_SHAPES
+    n = rp[RP_DECK_N + deck]
+    if total == 0:  # the reshuffle: the discard pile becomes the deck
+        for j in range(n):
+            s = rp[base + j]
+            st[ST_DECK + s] += st[ST_DISC + s]
+            total += st[ST_DISC + s]
+            st[ST_DISC + s] = 0
         if total == 0:
             return -1
     x = rand_below(rng, 0, total)
-    for s in range(ns):
-        if shp[s, SHP_DECK] == deck:
-            c = st[ST_DECK + s]
-            if x < c:
-                st[ST_DECK + s] = c - 1
-                return s
-            x -= c
+    for j in range(n):
+        s = rp[base + j]
+        c = st[ST_DECK + s]
+        if x < c:
+            st[ST_DECK + s] = c - 1
+            return s
+        x -= c
     return -1  # unreachable
 
 
@@ -427,16 +430,16 @@ def _draw(st, rng, rp, shp, deck, total):
 def deal(st, rng, rp, shp):
     """Deal slots 0..19 in order: edges from the tetromino deck, corners from the pentomino deck."""
     for deck in range(2):
-        total = _deck_total(st, rp, shp, deck)
+        total = _deck_total(st, rp, deck)
         lo = 0 if deck == 0 else _EDGE_SLOTS
         hi = _EDGE_SLOTS if deck == 0 else _N_SLOTS
         for slot in range(lo, hi):
             if total == 0:
-                total = _deck_total(st, rp, shp, deck)  # 0 unless a reshuffle is due
-            s = _draw(st, rng, rp, shp, deck, total)
+                total = _deck_total(st, rp, deck)  # 0 unless a reshuffle is due
+            s = _draw(st, rng, rp, deck, total)
             st[ST_SLOTS + slot] = s
             if s >= 0:
-                total = _deck_total(st, rp, shp, deck) if total == 0 else total - 1
+                total = _deck_total(st, rp, deck) if total == 0 else total - 1
 
 
 @njit(cache=True)
@@ -658,21 +661,16 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
         if pl_mask[i] & occ == _ZERO:
             pl = i
             break
-    if pl < 0:
+    if pl < 0:  # a crowded board: list the legal placements and pick one
+        legal = np.empty(hi - lo, dtype=np.int32)
         cnt = 0
         for i in range(lo, hi):
-            if pl_mask[i] & occ == _ZERO:
-                cnt += 1
+            legal[cnt] = i
+            cnt += pl_mask[i] & occ == _ZERO
         if cnt == 0:
             mv[MV_KIND] = K_DISCARD
             return
-        k = rand_below(rng, 1, cnt)
-        for i in range(lo, hi):
-            if pl_mask[i] & occ == _ZERO:
-                if k == 0:
-                    pl = i
-                    break
-                k -= 1
+        pl = legal[rand_below(rng, 1, cnt)]
     mv[MV_KIND] = K_PLACE
     mv[MV_PL] = pl
     for j in range(4):

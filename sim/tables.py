@@ -82,7 +82,9 @@ RP_INIT_DECK = 35  # MAX_SHAPES entries: copies in play at setup
 RP_INIT_REMOVED = 51  # MAX_SHAPES entries: copies out of the game at setup
 RP_RES_BIG = 67  # 50 entries: points of a largest cluster of s tiles (derived)
 RP_C_TABLE = 117  # 50 entries: tier + extra points for n commercial tiles (derived)
-RP_LEN = 167
+RP_DECK_N = 167  # 2 entries: shapes in the tetromino (edge) and pentomino (corner) decks
+RP_DECK_SHAPES = 169  # 2 x MAX_SHAPES entries: those shapes, in rule-set order
+RP_LEN = 201
 
 # --- shp ----------------------------------------------------------------------------
 SHP_DECK = 0
@@ -243,6 +245,10 @@ def _tables(rules: Rules, players: int) -> Tables:
                 pts = p
         rp[RP_C_TABLE + n] = pts + max(0, n - com["extra_from"]) * com["extra_per_tile"]
     rp[RP_N_SHAPES] = ns
+    for deck in (0, 1):
+        members = [i for i, s in enumerate(rules.shapes) if int(s.has_star) == deck]
+        rp[RP_DECK_N + deck] = len(members)
+        rp[RP_DECK_SHAPES + deck * MAX_SHAPES : RP_DECK_SHAPES + deck * MAX_SHAPES + len(members)] = members
     for i, s in enumerate(rules.shapes):
         removed = s.two_player_remove if players == 2 else 0
         rp[RP_INIT_DECK + i] = s.copies - removed
