@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint format clean
+.PHONY: run test bench lint format clean clean-cache
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make: $(PYTHON) not found (set PYTHON=...)" >&2; exit 2; }
@@ -32,6 +32,9 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
+
+clean-cache:  ## drop numba caches (numba does not notice changes in other modules a kernel calls)
+	find sim agents -name "*.nbi" -delete -o -name "*.nbc" -delete
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

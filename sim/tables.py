@@ -146,6 +146,12 @@ class Tables:
     pl_info: np.ndarray
     ach: np.ndarray
     players: int
+    # For search agents: on-board plain (non-star) cells, the star's board bit (-1 when
+    # none or off the board), and whether the placement is the first of its shape with
+    # the same (plain cells, star bit): placements equal on the board are equal moves.
+    pl_plain: np.ndarray  # uint64[n_placements]
+    pl_star_bit: np.ndarray  # int16[n_placements]
+    pl_canon: np.ndarray  # bool[n_placements]
 
     def args(self):
         return self.rp, self.shp, self.pl_mask, self.pl_info, self.ach
@@ -263,9 +269,44 @@ def _tables(rules: Rules, players: int) -> Tables:
         ach[i, ACH_POINTS] = a.points
         ach[i, ACH_SOLO] = a.solo_threshold
     rp[RP_N_ACH] = len(achs)
-    for a in (rp, shp, pl_mask, pl_info, ach):
+    pl_plain, pl_star_bit, pl_canon = _placement_keys(pl_mask, pl_info, shp)
+    for a in (rp, shp, pl_mask, pl_info, ach, pl_plain, pl_star_bit, pl_canon):
         a.setflags(write=False)
-    return Tables(rp=rp, shp=shp, pl_mask=pl_mask, pl_info=pl_info, ach=ach, players=players)
+    return Tables(
+        rp=rp,
+        shp=shp,
+        pl_mask=pl_mask,
+        pl_info=pl_info,
+        ach=ach,
+        players=players,
+        pl_plain=pl_plain,
+        pl_star_bit=pl_star_bit,
+        pl_canon=pl_canon,
+    )
+
+
+def _placement_keys(pl_mask, pl_info, shp):
+    n = len(pl_mask)
+    plain = np.zeros(n, dtype=np.uint64)
+    star_bit = np.full(n, -1, dtype=np.int16)
+    canon = np.zeros(n, dtype=bool)
+    for s in range(len(shp)):
+        seen = set()
+        star = int(shp[s, SHP_STAR])
+        for i in range(int(shp[s, SHP_PL_START]), int(shp[s, SHP_PL_END])):
+            m = 0
+            for k in range(int(shp[s, SHP_NCELLS])):
+                b = int(pl_info[i, PL_BITS + k])
+                if b >= 0 and k != star:
+                    m |= 1 << b
+            sb = int(pl_info[i, PL_BITS + star]) if star >= 0 else -1
+            plain[i] = m
+            star_bit[i] = sb
+            key = (m, sb)
+            if key not in seen:
+                seen.add(key)
+                canon[i] = True
+    return plain, star_bit, canon
 
 
 def tables_for(rules: Rules, players: int) -> Tables:

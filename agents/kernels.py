@@ -1,0 +1,680 @@
+"""numba policies: the evaluator-driven agents (greedy, specialists) and their brute-force oracle.
+
+An agent is an integer code plus a float64 parameter row (``P_*`` offsets);
+:mod:`agents.registry` turns spec strings into them.  Every policy fills a
+kernel move array (``sim.engine.MV_*``) for the seat to move and draws its
+random numbers from the game's policy stream only.
+
+Objective of the evaluator agents (greedy and the specialists)::
+
+    value(board) = sum_d w[d] * score_d(board)            # d in R, C, P, I
+                 + w_ach * decided achievements            # own-board and shape cards
+                 + progress * tiles of the progress district
+
+A move's worth is the value after it minus the value before; greedy is
+w = (1, 1, 1, 1), w_ach = 1, progress = 0.  "Decided" achievements are those
+a player's own board and recorded shapes settle (all kinds but
+``highest_district``, which depends on the other players until the end).
+
+The fast search (`evaluator_move`) is exact: it deduplicates equal candidates
+(slots giving the same shape and tiles, placements that put the same cells on
+the board, assignments that differ only by identical tiles) and skips a
+placement only when an upper bound on its worth is below the best found so
+far.  `brute_force_best` enumerates every move with no shortcut; tests hold
+the two together.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim import engine as E
+from sim.engine import neighbours, popcount
+from sim.tables import (
+    ACH_DISTRICT,
+    ACH_KIND,
+    ACH_POINTS,
+    ACH_SHAPE,
+    ACH_THRESHOLD,
+    MAX_SHAPES,
+    NONE_TILE,
+    PL_BITS,
+    RING,
+    RP_C_ISO,
+    RP_C_TABLE,
+    RP_DEPLETES,
+    RP_I_PAIR,
+    RP_I_RING,
+    RP_N_ACH,
+    RP_N_SHAPES,
+    RP_P_ADJ,
+    RP_P_ADJ_MASK,
+    RP_P_COL,
+    RP_P_ROW,
+    RP_RES_BIG,
+    RP_RES_SECOND_TILE_PTS,
+    RP_SWAP,
+    SHP_PL_END,
+    SHP_PL_START,
+    SHP_PLAIN,
+    SHP_STAR,
+    VALID,
+)
+
+# --- agent codes and parameter rows ---------------------------------------------------
+A_RANDOM = 0
+A_GREEDY = 1
+A_SPECIALIST = 2
+A_MCTS = 3
+A_PYTHON = 9  # a Python policy: the game loop returns to Python for its moves
+
+P_CODE = 0
+P_W = 1  # 4 entries: district weights R, C, P, I
+P_W_ACH = 5
+P_PROGRESS = 6
+P_PROGRESS_DISTRICT = 7  # -1: none
+P_ITERS = 8
+P_K = 9
+P_C = 10
+P_ROLLOUT = 11  # agent code of the rollout policy (A_RANDOM or A_GREEDY)
+P_MARGIN = 12  # reward: 0 win share, 1 score margin
+P_LEN = 16
+
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_VALID = np.uint64(VALID)
+_RING = np.uint64(RING)
+_NEG = -1e300
+_EPS = 1e-9
+
+PERM4 = np.array(
+    [[a, b, c, d] for a in range(4) for b in range(4) for c in range(4) for d in range(4) if len({a, b, c, d}) == 4],
+    dtype=np.int64,
+)
+
+
+# --- the objective ---------------------------------------------------------------
+
+
+@njit(cache=True)
+def achievement_held(a, b0, b1, b2, b3, placed, rp, ach):
+    """Whether a player holds achievement `a`, for the kinds their own board and shapes decide."""
+    ns = rp[RP_N_SHAPES]
+    kind = ach[a, ACH_KIND]
+    thr = ach[a, ACH_THRESHOLD]
+    d = ach[a, ACH_DISTRICT]
+    if kind == 0:
+        distinct = 0
+        for s in range(ns):
+            if placed[s] > 0:
+                distinct += 1
+        return distinct >= thr
+    if kind == 1:
+        for s in range(ns):
+            if placed[s] >= thr:
+                return True
+        return False
+    if kind == 2:
+        return placed[ach[a, ACH_SHAPE]] >= thr
+    if kind == 3:
+        bd = b0 if d == 0 else (b1 if d == 1 else (b2 if d == 2 else b3))
+        return popcount(bd) >= thr
+    if kind == 4:
+        if d < 0:
+            return E._full_line(b0 | b1 | b2 | b3)
+        bd = b0 if d == 0 else (b1 if d == 1 else (b2 if d == 2 else b3))
+        return E._full_line(bd)
+    if kind == 5:
+        return (b0 | b1 | b2 | b3) == _VALID
+    return False  # highest_district: not decided before the end
+
+
+@njit(cache=True)
+def own_achievements(b0, b1, b2, b3, placed, rp, ach):
+    """Points of the achievements a player's own board and shapes decide.
+
+    placed : int32[MAX_SHAPES] counts of recorded shapes for this player.
+    """
+    pts = 0
+    for a in range(rp[RP_N_ACH]):
+        if achievement_held(a, b0, b1, b2, b3, placed, rp, ach):
+            pts += ach[a, ACH_POINTS]
+    return pts
+
+
+@njit(cache=True)
+def objective(b0, b1, b2, b3, placed, prm, rp, ach):
+    r, c, p, i, _ = E.score_districts(b0, b1, b2, b3, rp)
+    v = prm[P_W] * r + prm[P_W + 1] * c + prm[P_W + 2] * p + prm[P_W + 3] * i
+    if prm[P_W_ACH] != 0.0:
+        v += prm[P_W_ACH] * own_achievements(b0, b1, b2, b3, placed, rp, ach)
+    d = int(prm[P_PROGRESS_DISTRICT])
+    if d >= 0:
+        bd = b0 if d == 0 else (b1 if d == 1 else (b2 if d == 2 else b3))
+        v += prm[P_PROGRESS] * popcount(bd)
+    return v
+
+
+# --- brute force: the oracle -------------------------------------------------------
+
+
+@njit(cache=True)
+def brute_force_best(boards, st, prm, rp, shp, pl_mask, pl_info, ach):
+    """Best worth over every legal move, no shortcut: every slot, placement,
+    permutation of the line's tiles, free pick, swap and forced discard."""
+    p = st[E.ST_CUR]
+    placed = st[E.ST_PLACED + p * MAX_SHAPES : E.ST_PLACED + (p + 1) * MAX_SHAPES].copy()
+    b = boards[p].copy()
+    v0 = objective(b[0], b[1], b[2], b[3], placed, prm, rp, ach)
+    occ = b[0] | b[1] | b[2] | b[3]
+    best = _NEG
+    nb = np.zeros(4, dtype=np.uint64)
+    any_slot = False
+    for slot in range(20):
+        shape = st[E.ST_SLOTS + slot]
+        if shape < 0:
+            continue
+        any_slot = True
+        tiles = np.empty(4, dtype=np.int64)
+        for k in range(4):
+            d = st[E.ST_MARKET + E.line_cell(slot, k)]
+            tiles[k] = d if d >= 0 else NONE_TILE
+        star = shp[shape, SHP_STAR]
+        free_opts = _free_options(st, rp, slot) if star >= 0 else 0
+        legal_any = False
+        for pl in range(shp[shape, SHP_PL_START], shp[shape, SHP_PL_END]):
+            if pl_mask[pl] & occ != _ZERO:
+                continue
+            legal_any = True
+            for q in range(24):
+                for f in range(4 if star >= 0 else 1):
+                    if star >= 0 and free_opts != 0 and not (free_opts >> f) & 1:
+                        continue
+                    for d in range(4):
+                        nb[d] = b[d]
+                    landed = 0
+                    for m in range(4):
+                        t = tiles[PERM4[q, m]]
+                        bit = pl_info[pl, PL_BITS + shp[shape, SHP_PLAIN + m]]
+                        if t != NONE_TILE and bit >= 0:
+                            nb[t] |= _ONE << np.uint64(bit)
+                            landed += 1
+                    if star >= 0 and free_opts != 0:
+                        bit = pl_info[pl, PL_BITS + star]
+                        if bit >= 0:
+                            nb[f] |= _ONE << np.uint64(bit)
+                            landed += 1
+                    if landed > 0:
+                        placed[shape] += 1
+                    v = objective(nb[0], nb[1], nb[2], nb[3], placed, prm, rp, ach) - v0
+                    if landed > 0:
+                        placed[shape] -= 1
+                    if v > best:
+                        best = v
+        if not legal_any:
+            best = max(best, 0.0)  # forced discard: nothing changes
+        if rp[RP_SWAP] and slot >= 16:
+            for cell in range(64):
+                bit = _ONE << np.uint64(cell)
+                if bit & _VALID == _ZERO or bit & occ != _ZERO:
+                    continue
+                for d in range(4):
+                    for e in range(4):
+                        nb[e] = b[e]
+                    nb[d] |= bit
+                    v = objective(nb[0], nb[1], nb[2], nb[3], placed, prm, rp, ach) - v0
+                    if v > best:
+                        best = v
+    if not any_slot:
+        return 0.0
+    return best
+
+
+# --- the fast exact search ------------------------------------------------------------
+
+
+@njit(cache=True)
+def _r_clusters(r, masks, sizes):
+    """Label residential clusters: fills masks/sizes, returns their number."""
+    n = 0
+    rem = r
+    while rem != _ZERO:
+        c = rem & (~rem + _ONE)
+        while True:
+            nx = (c | neighbours(c)) & rem
+            if nx == c:
+                break
+            c = nx
+        rem &= ~c
+        masks[n] = c
+        sizes[n] = popcount(c)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def evaluator_move(boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach):
+    """Fill mv with the move of greatest worth (ties broken by the policy stream); return the worth."""
+    no_cand = np.zeros((0, E.MV_LEN), dtype=np.int32)
+    no_val = np.zeros(0, dtype=np.float64)
+    return evaluator_search(
+        boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, no_cand, no_val
+    )[0]
+
+
+@njit(cache=True)
+def _offer(v, mv_slot, kind, slot, pl, tiles_or_cell, perm_row, free, cand, cand_val, ncand):
+    """Insert a candidate into the worth-sorted list cand/cand_val (capacity cand.shape[0])."""
+    cap = cand.shape[0]
+    if ncand == cap and v <= cand_val[cap - 1]:
+        return ncand
+    pos = ncand if ncand < cap else cap - 1
+    while pos > 0 and cand_val[pos - 1] < v:
+        if pos < cap:
+            cand_val[pos] = cand_val[pos - 1]
+            cand[pos, :] = cand[pos - 1, :]
+        pos -= 1
+    cand_val[pos] = v
+    cand[pos, E.MV_KIND] = kind
+    cand[pos, E.MV_SLOT] = slot
+    cand[pos, E.MV_PL] = pl
+    if kind == E.K_PLACE:
+        for m in range(4):
+            cand[pos, E.MV_TILES + m] = tiles_or_cell[perm_row[m]]
+    elif kind == E.K_SWAP:
+        cand[pos, E.MV_TILES] = free
+    cand[pos, E.MV_FREE] = free if kind == E.K_PLACE else -1
+    return min(ncand + 1, cap)
+
+
+@njit(cache=True)
+def evaluator_search(
+    boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, cand, cand_val
+):
+    """The exact search behind the evaluator agents.
+
+    Fills mv with the best move and returns (best worth, number of candidates).
+    With cand int32[k, MV_LEN] (k > 0) it also keeps the k best distinct
+    candidates, best first, worths in cand_val; pruning then uses the k-th
+    best worth.
+    """
+    cap = cand.shape[0]
+    ncand = 0
+    p = st[E.ST_CUR]
+    placed = st[E.ST_PLACED + p * MAX_SHAPES : E.ST_PLACED + (p + 1) * MAX_SHAPES].copy()
+    b0 = boards[p, 0]
+    b1 = boards[p, 1]
+    b2 = boards[p, 2]
+    b3 = boards[p, 3]
+    occ = b0 | b1 | b2 | b3
+    w0 = prm[P_W]
+    w1 = prm[P_W + 1]
+    w2 = prm[P_W + 2]
+    w3 = prm[P_W + 3]
+    wa = prm[P_W_ACH]
+    prog = prm[P_PROGRESS]
+    pd = int(prm[P_PROGRESS_DISTRICT])
+    # base scores
+    r0 = E.residential_score(b0, rp)
+    c0 = E.commercial_score(b1, rp)
+    k0 = E.park_score(b0, b1, b2, b3, rp)
+    i0 = E.industrial_score(b3, rp)
+    a0 = own_achievements(b0, b1, b2, b3, placed, rp, ach) if wa != 0.0 else 0
+    v0 = w0 * r0 + w1 * c0 + w2 * k0 + w3 * i0 + wa * a0
+    if pd >= 0:
+        v0 += prog * popcount(b0 if pd == 0 else (b1 if pd == 1 else (b2 if pd == 2 else b3)))
+    # facts for the bounds
+    masks = np.empty(32, dtype=np.uint64)
+    sizes = np.empty(32, dtype=np.int64)
+    ncl = _r_clusters(b0, masks, sizes)
+    s1 = 0
+    s2 = 0
+    for j in range(ncl):
+        if sizes[j] > s1:
+            s2 = s1
+            s1 = sizes[j]
+        elif sizes[j] > s2:
+            s2 = sizes[j]
+    sec = rp[RP_RES_SECOND_TILE_PTS]
+    nC = popcount(b1)
+    nI = popcount(b3)
+    adjm = rp[RP_P_ADJ_MASK]
+    src = _ZERO
+    if adjm & 1:
+        src |= b0
+    if adjm & 2:
+        src |= b1
+    if adjm & 4:
+        src |= b2
+    if adjm & 8:
+        src |= b3
+    lonely_parks = b2 & ~neighbours(src)
+    park_rows = np.uint64((b2 + np.uint64(0x007F7F7F7F7F7F7F)) & np.uint64(0x0080808080808080))
+    cols = b2 | (b2 >> np.uint64(8))
+    cols |= cols >> np.uint64(16)
+    cols |= cols >> np.uint64(32)
+    park_cols = cols & np.uint64(0x7F)
+    # achievement bound by number of cells landing (board kinds) - computed once
+    ach_board_ub = np.zeros(6, dtype=np.float64)
+    if wa != 0.0:
+        for a in range(rp[RP_N_ACH]):
+            kind = ach[a, ACH_KIND]
+            if kind < 3 or kind == 6 or ach[a, ACH_POINTS] <= 0:
+                continue
+            if achievement_held(a, b0, b1, b2, b3, placed, rp, ach):
+                continue  # board kinds never go away once held
+            for n in range(1, 6):
+                ok = True
+                if kind == 3:
+                    d = ach[a, ACH_DISTRICT]
+                    bd = b0 if d == 0 else (b1 if d == 1 else (b2 if d == 2 else b3))
+                    ok = popcount(bd) + n >= ach[a, ACH_THRESHOLD]
+                elif kind == 5:
+                    ok = 49 - popcount(occ) <= n
+                if ok:
+                    ach_board_ub[n] += ach[a, ACH_POINTS]
+    # the bounds assume no scoring table pays less for more; otherwise search everything
+    prunable = (
+        rp[RP_RES_SECOND_TILE_PTS] >= 0
+        and rp[RP_C_ISO] >= 0
+        and rp[RP_P_ADJ] >= 0
+        and rp[RP_P_ROW] >= 0
+        and rp[RP_P_COL] >= 0
+        and rp[RP_I_RING] >= 0
+        and rp[RP_I_PAIR] >= 0
+        and w0 >= 0.0
+        and w1 >= 0.0
+        and w2 >= 0.0
+        and w3 >= 0.0
+    )
+    for n in range(49):
+        if rp[RP_RES_BIG + n + 1] < rp[RP_RES_BIG + n]:
+            prunable = False
+    best = _NEG
+    nbest = 0
+    seen = np.full(20, -1, dtype=np.int64)
+    nseen = 0
+    tiles = np.empty(4, dtype=np.int64)
+    codes_seen = np.zeros(10, dtype=np.uint64)
+    any_slot = False
+    first_corner = -1
+    for slot in range(16, 20):
+        if st[E.ST_SLOTS + slot] >= 0 and first_corner < 0:
+            first_corner = slot
+    board_ach_open = False  # a board-decided achievement still to win: evaluate it per move
+    if wa != 0.0:
+        for a in range(rp[RP_N_ACH]):
+            kind = ach[a, ACH_KIND]
+            if 3 <= kind <= 5 and not achievement_held(a, b0, b1, b2, b3, placed, rp, ach):
+                board_ach_open = True
+    # Visit slots and placements from random offsets: the search keeps the first of
+    # equally good moves it meets, so the offsets break ties at random.
+    slot_off = E.rand_below(rng, 1, 20)
+    for si in range(20):
+        slot = (si + slot_off) % 20
+        shape = st[E.ST_SLOTS + slot]
+        if shape < 0:
+            continue
+        any_slot = True
+        cnt = np.zeros(5, dtype=np.int64)
+        for k in range(4):
+            d = st[E.ST_MARKET + E.line_cell(slot, k)]
+            tiles[k] = d if d >= 0 else NONE_TILE
+            cnt[tiles[k]] += 1
+        key = shape * 100000 + cnt[0] * 10000 + cnt[1] * 1000 + cnt[2] * 100 + cnt[3] * 10 + cnt[4]
+        dup = False
+        for j in range(nseen):
+            if seen[j] == key:
+                dup = True
+        if dup:
+            continue
+        seen[nseen] = key
+        nseen += 1
+        star = shp[shape, SHP_STAR]
+        free_opts = _free_options(st, rp, slot) if star >= 0 else 15
+        # achievement gain from recording this shape (exact, if any tile lands)
+        ach_shape_gain = 0.0
+        if wa != 0.0:
+            before = own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach)
+            placed[shape] += 1
+            ach_shape_gain = wa * (own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach) - before)
+            placed[shape] -= 1
+        legal_any = False
+        lo = shp[shape, SHP_PL_START]
+        span = shp[shape, SHP_PL_END] - lo
+        pl_off = E.rand_below(rng, 1, span)
+        for t in range(span):
+            pl = lo + (t + pl_off) % span
+            if pl_mask[pl] & occ != _ZERO:
+                continue
+            legal_any = True
+            if not pl_canon[pl]:
+                continue
+            sb = pl_star_bit[pl]
+            allm = pl_mask[pl]
+            ncell = popcount(allm)
+            wild = 1 if sb >= 0 else 0
+            # --- upper bound on this placement's worth ---
+            # geometry first (independent of which district lands where) ...
+            nbm = neighbours(allm)
+            merged_adj = 0
+            for j in range(ncl):
+                if masks[j] & nbm != _ZERO:
+                    merged_adj += sizes[j]
+            rows_new = popcount(((allm + np.uint64(0x007F7F7F7F7F7F7F)) & np.uint64(0x0080808080808080)) & ~park_rows)
+            c2 = allm | (allm >> np.uint64(8))
+            c2 |= c2 >> np.uint64(16)
+            c2 |= c2 >> np.uint64(32)
+            cols_new = popcount(c2 & np.uint64(0x7F) & ~park_cols)
+            lonely_adj = popcount(lonely_parks & nbm) * rp[RP_P_ADJ]
+            ring = popcount(allm & _RING)
+            # ... then the tile counts, the free pick taking each district it may
+            ub = _NEG
+            for f in range(4 if wild else 1):
+                if wild and free_opts != 0 and not (free_opts >> f) & 1:
+                    continue
+                jr = min(cnt[0] + (1 if wild and f == 0 else 0), ncell)
+                jc = min(cnt[1] + (1 if wild and f == 1 else 0), ncell)
+                jp = min(cnt[2] + (1 if wild and f == 2 else 0), ncell)
+                ji = min(cnt[3] + (1 if wild and f == 3 else 0), ncell)
+                u = 0.0
+                if jr > 0:
+                    big = max(s1, jr + merged_adj)
+                    u += w0 * (rp[RP_RES_BIG + big] + s1 * sec - rp[RP_RES_BIG + s1] - s2 * sec)
+                if jc > 0:
+                    gain = 0
+                    for j in range(1, jc + 1):
+                        gain = max(gain, rp[RP_C_TABLE + nC + j] - rp[RP_C_TABLE + nC])
+                    u += w1 * (gain + jc * rp[RP_C_ISO])
+                g = lonely_adj
+                if jp > 0:
+                    g += jp * rp[RP_P_ADJ] + min(jp, rows_new) * rp[RP_P_ROW] + min(jp, cols_new) * rp[RP_P_COL]
+                u += w2 * g
+                if ji > 0:
+                    u += w3 * (min(ji, ring) * rp[RP_I_RING] + ((nI + ji) // 2 - nI // 2) * rp[RP_I_PAIR])
+                if pd >= 0:
+                    u += max(prog, 0.0) * min(cnt[pd] + (1 if wild and f == pd else 0), ncell)
+                ub = max(ub, u)
+            if wa != 0.0:
+                ub += max(ach_shape_gain, 0.0) + wa * ach_board_ub[min(ncell, 5)]
+            thr = best if cap == 0 else (cand_val[cap - 1] if ncand == cap else _NEG)
+            if prunable and ub <= thr + _EPS:
+                continue
+            # --- exact evaluation of every distinct assignment ---
+            for j in range(10):
+                codes_seen[j] = _ZERO
+            for q in range(24):
+                code = 0
+                n0 = b0
+                n1 = b1
+                n2 = b2
+                n3 = b3
+                landed = 0
+                for m in range(4):
+                    t = tiles[PERM4[q, m]]
+                    bit = pl_info[pl, PL_BITS + shp[shape, SHP_PLAIN + m]]
+                    if bit >= 0:
+                        code = code * 5 + t
+                        if t != NONE_TILE:
+                            bm = _ONE << np.uint64(bit)
+                            landed += 1
+                            if t == 0:
+                                n0 |= bm
+                            elif t == 1:
+                                n1 |= bm
+                            elif t == 2:
+                                n2 |= bm
+                            else:
+                                n3 |= bm
+                word = code >> 6
+                bitc = _ONE << np.uint64(code & 63)
+                if codes_seen[word] & bitc != _ZERO:
+                    continue
+                codes_seen[word] |= bitc
+                # free picks to try: each district offered, or none at all
+                nf = 4 if sb >= 0 else 1
+                none_free = sb >= 0 and free_opts == 0
+                if none_free:
+                    nf = 1
+                for f in range(nf):
+                    if sb >= 0 and not none_free and not (free_opts >> f) & 1:
+                        continue
+                    m0 = n0
+                    m1 = n1
+                    m2 = n2
+                    m3 = n3
+                    land = landed
+                    if sb >= 0 and not none_free:
+                        bm = _ONE << np.uint64(sb)
+                        land += 1
+                        if f == 0:
+                            m0 |= bm
+                        elif f == 1:
+                            m1 |= bm
+                        elif f == 2:
+                            m2 |= bm
+                        else:
+                            m3 |= bm
+                    v = 0.0
+                    if m0 != b0:
+                        v += w0 * (E.residential_score(m0, rp) - r0)
+                    if m1 != b1:
+                        v += w1 * (E.commercial_score(m1, rp) - c0)
+                    if m2 != b2 or (b2 != _ZERO and (m0 != b0 or m1 != b1 or m3 != b3)):
+                        v += w2 * (E.park_score(m0, m1, m2, m3, rp) - k0)
+                    if m3 != b3:
+                        v += w3 * (E.industrial_score(m3, rp) - i0)
+                    if pd >= 0:
+                        bd = m0 if pd == 0 else (m1 if pd == 1 else (m2 if pd == 2 else m3))
+                        v += prog * popcount(bd) - prog * popcount(
+                            b0 if pd == 0 else (b1 if pd == 1 else (b2 if pd == 2 else b3))
+                        )
+                    if board_ach_open:
+                        if land > 0:
+                            placed[shape] += 1
+                        v += wa * (own_achievements(m0, m1, m2, m3, placed, rp, ach) - a0)
+                        if land > 0:
+                            placed[shape] -= 1
+                    elif land > 0:
+                        v += ach_shape_gain
+                    if cap > 0:
+                        fr = f if (sb >= 0 and not none_free) else _first_free(free_opts)
+                        ncand = _offer(
+                            v, mv, E.K_PLACE, slot, pl, tiles, PERM4[q], fr if star >= 0 else -1, cand, cand_val, ncand
+                        )
+                    take = False
+                    if v > best + _EPS:
+                        best = v
+                        nbest = 1
+                        take = True
+                    elif v > best - _EPS:
+                        nbest += 1
+                        take = E.rand_below(rng, 1, nbest) == 0
+                    if take:
+                        mv[E.MV_KIND] = E.K_PLACE
+                        mv[E.MV_SLOT] = slot
+                        mv[E.MV_PL] = pl
+                        for m in range(4):
+                            mv[E.MV_TILES + m] = tiles[PERM4[q, m]]
+                        if star >= 0:
+                            mv[E.MV_FREE] = f if (sb >= 0 and not none_free) else _first_free(free_opts)
+                        else:
+                            mv[E.MV_FREE] = -1
+        if not legal_any:
+            v = 0.0
+            if cap > 0:
+                ncand = _offer(v, mv, E.K_DISCARD, slot, 0, tiles, PERM4[0], -1, cand, cand_val, ncand)
+            take = False
+            if v > best + _EPS:
+                best = v
+                nbest = 1
+                take = True
+            elif v > best - _EPS:
+                nbest += 1
+                take = E.rand_below(rng, 1, nbest) == 0
+            if take:
+                mv[E.MV_KIND] = E.K_DISCARD
+                mv[E.MV_SLOT] = slot
+                mv[E.MV_FREE] = -1
+    if rp[RP_SWAP] and first_corner >= 0:
+        for cell in range(56):
+            bm = _ONE << np.uint64(cell)
+            if bm & _VALID == _ZERO or bm & occ != _ZERO:
+                continue
+            for d in range(4):
+                m0 = b0 | bm if d == 0 else b0
+                m1 = b1 | bm if d == 1 else b1
+                m2 = b2 | bm if d == 2 else b2
+                m3 = b3 | bm if d == 3 else b3
+                v = objective(m0, m1, m2, m3, placed, prm, rp, ach) - v0
+                if cap > 0:
+                    ncand = _offer(v, mv, E.K_SWAP, first_corner, cell, tiles, PERM4[0], d, cand, cand_val, ncand)
+                take = False
+                if v > best + _EPS:
+                    best = v
+                    nbest = 1
+                    take = True
+                elif v > best - _EPS:
+                    nbest += 1
+                    take = E.rand_below(rng, 1, nbest) == 0
+                if take:
+                    mv[E.MV_KIND] = E.K_SWAP
+                    mv[E.MV_SLOT] = first_corner
+                    mv[E.MV_PL] = cell
+                    mv[E.MV_TILES] = d
+                    mv[E.MV_FREE] = -1
+    if not any_slot:
+        mv[E.MV_KIND] = E.K_PASS
+        mv[E.MV_SLOT] = -1
+        if cap > 0:
+            cand[0, :] = mv
+            cand_val[0] = 0.0
+            ncand = 1
+        return 0.0, ncand
+    return best, ncand
+
+
+@njit(cache=True)
+def _free_options(st, rp, slot):
+    """Bit set of the districts a free pick may take: all four, or those left on a depleting market."""
+    if not rp[RP_DEPLETES]:
+        return 15
+    opts = 0
+    for c in range(16):
+        d = st[E.ST_MARKET + c]
+        on_line = False
+        for j in range(4):
+            if E.line_cell(slot, j) == c:
+                on_line = True
+        if d >= 0 and not on_line:
+            opts |= 1 << d
+    return opts
+
+
+@njit(cache=True)
+def _first_free(opts):
+    for d in range(4):
+        if (opts >> d) & 1:
+            return d
+    return NONE_TILE
