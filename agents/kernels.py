@@ -55,6 +55,7 @@ from sim.tables import (
     RP_RES_BIG,
     RP_RES_SECOND_TILE_PTS,
     RP_SWAP,
+    SHP_NCELLS,
     SHP_PL_END,
     SHP_PL_START,
     SHP_PLAIN,
@@ -288,6 +289,49 @@ def _offer(v, mv_slot, kind, slot, pl, tiles_or_cell, perm_row, free, cand, cand
     return min(ncand + 1, cap)
 
 
+@njit(cache=True, inline="always")
+def _bound(cnt, wild, free_opts, ncell, merged_adj, rows_new, cols_new, lonely_adj, ring, s1, s2, nC, nI, prm, rp):
+    """Upper bound on the worth of landing up to `ncell` of a candidate's tiles on cells with this geometry.
+
+    cnt : tiles per district (the free pick, if `wild`, may add one of any offered district).
+    The geometry numbers are for the cells covered: residential tiles next to them,
+    rows and columns without a park, lonely parks next to them, ring cells.
+    """
+    w0 = prm[P_W]
+    w1 = prm[P_W + 1]
+    w2 = prm[P_W + 2]
+    w3 = prm[P_W + 3]
+    sec = rp[RP_RES_SECOND_TILE_PTS]
+    pd = int(prm[P_PROGRESS_DISTRICT])
+    ub = _NEG
+    for f in range(4 if wild else 1):
+        if wild and free_opts != 0 and not (free_opts >> f) & 1:
+            continue
+        jr = min(cnt[0] + (1 if wild and f == 0 else 0), ncell)
+        jc = min(cnt[1] + (1 if wild and f == 1 else 0), ncell)
+        jp = min(cnt[2] + (1 if wild and f == 2 else 0), ncell)
+        ji = min(cnt[3] + (1 if wild and f == 3 else 0), ncell)
+        u = 0.0
+        if jr > 0:
+            big = min(max(s1, jr + merged_adj), 49)
+            u += w0 * (rp[RP_RES_BIG + big] + s1 * sec - rp[RP_RES_BIG + s1] - s2 * sec)
+        if jc > 0:
+            gain = 0
+            for j in range(1, jc + 1):
+                gain = max(gain, rp[RP_C_TABLE + min(nC + j, 49)] - rp[RP_C_TABLE + nC])
+            u += w1 * (gain + jc * rp[RP_C_ISO])
+        g = lonely_adj
+        if jp > 0:
+            g += jp * rp[RP_P_ADJ] + min(jp, rows_new) * rp[RP_P_ROW] + min(jp, cols_new) * rp[RP_P_COL]
+        u += w2 * g
+        if ji > 0:
+            u += w3 * (min(ji, ring) * rp[RP_I_RING] + ((nI + ji) // 2 - nI // 2) * rp[RP_I_PAIR])
+        if pd >= 0:
+            u += max(prm[P_PROGRESS], 0.0) * min(cnt[pd] + (1 if wild and f == pd else 0), ncell)
+        ub = max(ub, u)
+    return ub
+
+
 @njit(cache=True)
 def evaluator_search(
     boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, cand, cand_val
@@ -336,7 +380,6 @@ def evaluator_search(
             s1 = sizes[j]
         elif sizes[j] > s2:
             s2 = sizes[j]
-    sec = rp[RP_RES_SECOND_TILE_PTS]
     nC = popcount(b1)
     nI = popcount(b3)
     adjm = rp[RP_P_ADJ_MASK]
@@ -395,7 +438,6 @@ def evaluator_search(
     nbest = 0
     seen = np.full(20, -1, dtype=np.int64)
     nseen = 0
-    tiles = np.empty(4, dtype=np.int64)
     codes_seen = np.zeros(10, dtype=np.uint64)
     any_slot = False
     first_corner = -1
@@ -411,35 +453,87 @@ def evaluator_search(
     # Visit slots and placements from random offsets: the search keeps the first of
     # equally good moves it meets, so the offsets break ties at random.
     slot_off = E.rand_below(rng, 1, 20)
+    # Pass 1: the distinct candidates (shape, tiles) and a bound on each over all placements.
+    c_slot = np.empty(20, dtype=np.int64)
+    c_tiles = np.empty((20, 4), dtype=np.int64)
+    c_cnt = np.zeros((20, 5), dtype=np.int64)
+    c_free = np.empty(20, dtype=np.int64)
+    c_ach = np.zeros(20, dtype=np.float64)
+    c_ub = np.empty(20, dtype=np.float64)
+    nc = 0
+    all_r = 0
+    for j in range(ncl):
+        all_r += sizes[j]
+    rows_free = 7 - popcount(park_rows)
+    cols_free = 7 - popcount(park_cols)
+    lonely_all = popcount(lonely_parks) * rp[RP_P_ADJ]
+    ring_free = popcount(_RING & ~occ)
+    empty_cells = 49 - popcount(occ)
     for si in range(20):
         slot = (si + slot_off) % 20
         shape = st[E.ST_SLOTS + slot]
         if shape < 0:
             continue
         any_slot = True
-        cnt = np.zeros(5, dtype=np.int64)
+        cnt = c_cnt[nc]
         for k in range(4):
             d = st[E.ST_MARKET + E.line_cell(slot, k)]
-            tiles[k] = d if d >= 0 else NONE_TILE
-            cnt[tiles[k]] += 1
+            c_tiles[nc, k] = d if d >= 0 else NONE_TILE
+            cnt[c_tiles[nc, k]] += 1
         key = shape * 100000 + cnt[0] * 10000 + cnt[1] * 1000 + cnt[2] * 100 + cnt[3] * 10 + cnt[4]
         dup = False
         for j in range(nseen):
             if seen[j] == key:
                 dup = True
         if dup:
+            cnt[:] = 0
             continue
         seen[nseen] = key
         nseen += 1
+        c_slot[nc] = slot
         star = shp[shape, SHP_STAR]
-        free_opts = _free_options(st, rp, slot) if star >= 0 else 15
+        c_free[nc] = _free_options(st, rp, slot) if star >= 0 else 15
         # achievement gain from recording this shape (exact, if any tile lands)
-        ach_shape_gain = 0.0
         if wa != 0.0:
             before = own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach)
             placed[shape] += 1
-            ach_shape_gain = wa * (own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach) - before)
+            c_ach[nc] = wa * (own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach) - before)
             placed[shape] -= 1
+        ncell = min(shp[shape, SHP_NCELLS], empty_cells)
+        u = _bound(
+            cnt,
+            star >= 0,
+            c_free[nc],
+            ncell,
+            all_r,
+            rows_free,
+            cols_free,
+            lonely_all,
+            ring_free,
+            s1,
+            s2,
+            nC,
+            nI,
+            prm,
+            rp,
+        )
+        if wa != 0.0:
+            u += max(c_ach[nc], 0.0) + wa * ach_board_ub[min(ncell, 5)]
+        c_ub[nc] = u
+        nc += 1
+    # Pass 2: candidates in decreasing bound, so a strong move is found early and the rest pruned.
+    order = np.argsort(-c_ub[:nc], kind="mergesort")
+    for ci in order:
+        slot = c_slot[ci]
+        shape = st[E.ST_SLOTS + slot]
+        tiles = c_tiles[ci]
+        cnt = c_cnt[ci]
+        free_opts = c_free[ci]
+        ach_shape_gain = c_ach[ci]
+        star = shp[shape, SHP_STAR]
+        thr = best if cap == 0 else (cand_val[cap - 1] if ncand == cap else _NEG)
+        if prunable and c_ub[ci] <= thr + _EPS:
+            continue  # (a forced discard here is worth 0 <= every bound: nothing lost)
         legal_any = False
         lo = shp[shape, SHP_PL_START]
         span = shp[shape, SHP_PL_END] - lo
@@ -468,34 +562,23 @@ def evaluator_search(
             c2 |= c2 >> np.uint64(32)
             cols_new = popcount(c2 & np.uint64(0x7F) & ~park_cols)
             lonely_adj = popcount(lonely_parks & nbm) * rp[RP_P_ADJ]
-            ring = popcount(allm & _RING)
-            # ... then the tile counts, the free pick taking each district it may
-            ub = _NEG
-            for f in range(4 if wild else 1):
-                if wild and free_opts != 0 and not (free_opts >> f) & 1:
-                    continue
-                jr = min(cnt[0] + (1 if wild and f == 0 else 0), ncell)
-                jc = min(cnt[1] + (1 if wild and f == 1 else 0), ncell)
-                jp = min(cnt[2] + (1 if wild and f == 2 else 0), ncell)
-                ji = min(cnt[3] + (1 if wild and f == 3 else 0), ncell)
-                u = 0.0
-                if jr > 0:
-                    big = max(s1, jr + merged_adj)
-                    u += w0 * (rp[RP_RES_BIG + big] + s1 * sec - rp[RP_RES_BIG + s1] - s2 * sec)
-                if jc > 0:
-                    gain = 0
-                    for j in range(1, jc + 1):
-                        gain = max(gain, rp[RP_C_TABLE + nC + j] - rp[RP_C_TABLE + nC])
-                    u += w1 * (gain + jc * rp[RP_C_ISO])
-                g = lonely_adj
-                if jp > 0:
-                    g += jp * rp[RP_P_ADJ] + min(jp, rows_new) * rp[RP_P_ROW] + min(jp, cols_new) * rp[RP_P_COL]
-                u += w2 * g
-                if ji > 0:
-                    u += w3 * (min(ji, ring) * rp[RP_I_RING] + ((nI + ji) // 2 - nI // 2) * rp[RP_I_PAIR])
-                if pd >= 0:
-                    u += max(prog, 0.0) * min(cnt[pd] + (1 if wild and f == pd else 0), ncell)
-                ub = max(ub, u)
+            ub = _bound(
+                cnt,
+                wild,
+                free_opts,
+                ncell,
+                merged_adj,
+                rows_new,
+                cols_new,
+                lonely_adj,
+                popcount(allm & _RING),
+                s1,
+                s2,
+                nC,
+                nI,
+                prm,
+                rp,
+            )
             if wa != 0.0:
                 ub += max(ach_shape_gain, 0.0) + wa * ach_board_ub[min(ncell, 5)]
             thr = best if cap == 0 else (cand_val[cap - 1] if ncand == cap else _NEG)

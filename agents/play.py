@@ -33,29 +33,69 @@ def policy_move(boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, p
         E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
 
 
+# move-log record (one row per turn): seat, kind, slot, shape, placement or swap cell,
+# the 4 plain cells' tiles (or the swap's district), free pick, waste, score change
+LOG_SEAT = 0
+LOG_KIND = 1
+LOG_SLOT = 2
+LOG_SHAPE = 3
+LOG_PL = 4
+LOG_TILES = 5  # 4 entries
+LOG_FREE = 9
+LOG_WASTE = 10
+LOG_GAIN = 11  # change of the mover's district points
+LOG_LEN = 12
+
+
 @njit(cache=True)
-def play_game(boards, st, rng, seed, prms, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach):
+def play_game(boards, st, rng, seed, prms, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, log):
+    """One game; with log int32[max_turns, LOG_LEN] (rows > 0) every turn is recorded."""
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     E.setup(boards, st, rng, seed, rp, shp)
+    logging = log.shape[0] > 0
+    t = 0
     while st[E.ST_DONE] == 0:
         p = st[E.ST_CUR]
         policy_move(boards, st, rng, mv, prms[p], rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach)
+        if logging:
+            before = E.score_districts(boards[p, 0], boards[p, 1], boards[p, 2], boards[p, 3], rp)
+            waste0 = st[E.ST_WASTE + p]
+            log[t, LOG_SEAT] = p
+            log[t, LOG_KIND] = mv[E.MV_KIND]
+            log[t, LOG_SLOT] = mv[E.MV_SLOT]
+            log[t, LOG_SHAPE] = st[E.ST_SLOTS + mv[E.MV_SLOT]] if mv[E.MV_SLOT] >= 0 else -1
+            log[t, LOG_PL] = mv[E.MV_PL]
+            for k in range(4):
+                log[t, LOG_TILES + k] = mv[E.MV_TILES + k]
+            log[t, LOG_FREE] = mv[E.MV_FREE]
         E.apply_move(boards, st, rng, mv, rp, shp, pl_info)
+        if logging:
+            after = E.score_districts(boards[p, 0], boards[p, 1], boards[p, 2], boards[p, 3], rp)
+            log[t, LOG_WASTE] = st[E.ST_WASTE + p] - waste0
+            log[t, LOG_GAIN] = after[0] + after[1] + after[2] + after[3] - before[0] - before[1] - before[2] - before[3]
+        t += 1
 
 
 @njit(cache=True)
-def play_games(seeds, prms, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, scores, boards_out, stats):
+def play_games(
+    seeds, prms, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, scores, boards_out, stats, logs
+):
     """One game per seed with agents prms[g] (float64[G, players, P_LEN]).
 
     scores int32[G, players, SC_LEN]; boards_out uint64[G, players, 4];
-    stats int32[G, players, N_STATS]: tiles taken, waste, forced discards, turns.
+    stats int32[G, players, N_STATS]: tiles taken, waste, forced discards, turns;
+    logs int32[G, max_turns, LOG_LEN] for a move log, or an empty array.
     """
     n = boards_out.shape[1]
     boards = np.zeros((n, 4), dtype=np.uint64)
     st = np.zeros(E.ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
+    no_log = np.zeros((0, LOG_LEN), dtype=np.int32)
     for g in range(seeds.shape[0]):
-        play_game(boards, st, rng, seeds[g], prms[g], rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach)
+        log = logs[g] if logs.shape[0] > 0 else no_log
+        play_game(
+            boards, st, rng, seeds[g], prms[g], rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, log
+        )
         E.final_scores(boards, st, rp, ach, scores[g])
         for p in range(n):
             for d in range(4):
@@ -66,26 +106,22 @@ def play_games(seeds, prms, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl
             stats[g, p, 3] = st[E.ST_TURNS + p]
 
 
-def run_games(seeds: np.ndarray, prms: np.ndarray, tables):
-    """Python convenience: allocate outputs and play (prms float64[G, players, P_LEN])."""
+def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = False):
+    """Python convenience: allocate outputs and play (prms float64[G, players, P_LEN]).
+
+    Returns scores, boards, stats, and the move log (int32[G, turns, LOG_LEN]) or None.
+    """
     g, n = prms.shape[0], prms.shape[1]
     scores = np.zeros((g, n, E.SC_LEN), dtype=np.int32)
     boards = np.zeros((g, n, 4), dtype=np.uint64)
     stats = np.zeros((g, n, N_STATS), dtype=np.int32)
+    turns = n * int(tables.rp[E.RP_ROUNDS]) * int(tables.rp[E.RP_TURNS])
+    logs = np.zeros((g if log_moves else 0, turns, LOG_LEN), dtype=np.int32)
     tb = tables
     play_games(
         np.ascontiguousarray(seeds, dtype=np.uint64),
         np.ascontiguousarray(prms, dtype=np.float64),
-        tb.rp,
-        tb.shp,
-        tb.pl_mask,
-        tb.pl_info,
-        tb.pl_plain,
-        tb.pl_star_bit,
-        tb.pl_canon,
-        tb.ach,
-        scores,
-        boards,
-        stats,
-    )
-    return scores, boards, stats
+        tb.rp, tb.shp, tb.pl_mask, tb.pl_info, tb.pl_plain, tb.pl_star_bit, tb.pl_canon, tb.ach,
+        scores, boards, stats, logs,
+    )  # fmt: skip
+    return scores, boards, stats, (logs if log_moves else None)

@@ -42,7 +42,7 @@ from .tables import (
 )
 
 SEED_MASK = (1 << 64) - 1
-_TILE_CHARS = DISTRICTS + ("",)
+_TILE_CHARS = (*DISTRICTS, "")
 
 
 class IllegalMove(ValueError):
@@ -171,9 +171,7 @@ class Game:
             "taken": [int(st[E.ST_TAKEN + p]) for p in range(n)],
             "forced": [int(st[E.ST_FORCED + p]) for p in range(n)],
             "turns": [int(st[E.ST_TURNS + p]) for p in range(n)],
-            "placed": [
-                {nm: int(st[E.ST_PLACED + p * 16 + i]) for i, nm in enumerate(names)} for p in range(n)
-            ],
+            "placed": [{nm: int(st[E.ST_PLACED + p * 16 + i]) for i, nm in enumerate(names)} for p in range(n)],
         }
 
     def scores(self) -> list[dict]:
@@ -206,8 +204,7 @@ class Game:
     def line_tiles(self, slot: int) -> list[str]:
         """District letters the slot gives now ('' for a tile gone from a depleting market)."""
         return [
-            DISTRICTS[d] if d >= 0 else ""
-            for d in (int(self.st[E.ST_MARKET + E.line_cell(slot, k)]) for k in range(4))
+            DISTRICTS[d] if d >= 0 else "" for d in (int(self.st[E.ST_MARKET + E.line_cell(slot, k)]) for k in range(4))
         ]
 
     def _free_options(self, slot: int) -> list[str]:
@@ -262,8 +259,8 @@ class Game:
         """Every legal move (optionally from one slot).
 
         assignments : "all" lists every distinct tile assignment and free pick;
-            "one" lists one move per (slot, placement) with the tiles in line
-            order and the first possible free pick (useful to browse placements).
+            "one" lists one move per (slot, placement, free pick) with the tiles
+            in line order (every other assignment of those tiles is legal too).
         """
         if self.done:
             return []
@@ -287,8 +284,6 @@ class Game:
             perms = sorted(set(itertools.permutations(line))) if assignments == "all" else [line]
             has_star = self.rules.shapes[shape].has_star
             frees = self._free_options(s) if has_star else [""]
-            if assignments == "one":
-                frees = frees[:1]
             pls = self.legal_placements(s)
             if not pls:
                 out.append(Move(kind="discard", slot=s, shape=name))
@@ -419,7 +414,10 @@ class Game:
             return Move(kind="discard", slot=slot, shape=name)
         if kind == E.K_SWAP:
             return Move(
-                kind="swap", slot=slot, shape=name, cell=_bit_to_cell(int(mv[E.MV_PL])),
+                kind="swap",
+                slot=slot,
+                shape=name,
+                cell=_bit_to_cell(int(mv[E.MV_PL])),
                 district=DISTRICTS[int(mv[E.MV_TILES])],
             )
         plain = tuple(_TILE_CHARS[int(mv[E.MV_TILES + k])] for k in range(4))

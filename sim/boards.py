@@ -40,9 +40,7 @@ def parse_boards(text: str, source: str = "<stdin>") -> list[ParsedBoard]:
         if len(block) != 7:
             last = block[-1][0]
             where = first if len(block) > 7 else last
-            raise BoardError(
-                f"{source}:{where}: a board is 7 lines, this one (lines {first}-{last}) has {len(block)}"
-            )
+            raise BoardError(f"{source}:{where}: a board is 7 lines, this one (lines {first}-{last}) has {len(block)}")
         boards.append(ParsedBoard(source, first, "".join(row for _, row in block)))
         block.clear()
 

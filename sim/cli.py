@@ -27,7 +27,7 @@ app = typer.Typer(
 
 RulesOpt = Annotated[
     str,
-    typer.Option("--rules", help="Rule set: a preset (v1.1, v1.0) or a TOML variant file (base = \"v1.1\" ...)."),
+    typer.Option("--rules", help='Rule set: a preset (v1.1, v1.0) or a TOML variant file (base = "v1.1" ...).'),
 ]
 
 
@@ -126,6 +126,157 @@ def bench(
     Console().print(t)
 
 
+@app.command("agents")
+def list_agents():
+    """List every agent with its parameters, defaults and a line of description."""
+    from agents.registry import available_agents
+
+    for d in available_agents():
+        print(f"{d.name:<11} {d.description}")
+        if d.objective:
+            print(f"{'':<11} {d.objective}")
+        for p in d.params:
+            default = "required" if p.default is None else f"default {p.default}"
+            choices = f"; one of {', '.join(p.choices)}" if p.choices else ""
+            print(f"{'':<11}   {p.name:<9} {p.help} ({default}{choices})")
+    print("\nSpec strings: NAME or NAME:key=value,... e.g. greedy, specialist:C,weight=3, mcts:iters=1000,k=24")
+
+
+@app.command()
+def simulate(
+    players: Annotated[int, typer.Option("--players", help="Players per game, 1-4.", show_default=False)],
+    agents: Annotated[
+        str,
+        typer.Option(
+            "--agents",
+            help="One spec per seat, comma-separated (greedy,random,...), or one spec for every seat.",
+            show_default=False,
+        ),
+    ],
+    games: Annotated[int, typer.Option("--games", help="Number of games.", show_default=False)],
+    out: Annotated[Path, typer.Option("--out", help="Output Parquet file (one row per game and seat).")],
+    seed: Annotated[int, typer.Option("--seed", help="Run seed: game g's seed comes from (seed, g) alone.")] = 0,
+    rules: RulesOpt = "v1.1",
+    seating: Annotated[
+        str, typer.Option(help="fixed: agent i in seat i; rotate: game g shifts agents by g; permute: all orders.")
+    ] = "rotate",
+    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (loky backend).", min=1)] = 1,
+    backend: Annotated[str, typer.Option(help="loky (this machine) or dask (a cluster).")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address, e.g. tcp://10.0.0.5:8786.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run: only missing chunks.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output.")] = False,
+    moves: Annotated[bool, typer.Option("--moves", help="Also write a move log (OUT stem + .moves.parquet).")] = False,
+    chunk_size: Annotated[
+        int | None, typer.Option(help="Games per chunk (default: a few seconds of work).", min=1)
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+):
+    """Play many games in parallel into a Parquet table; reproducible, resumable, on loky or Dask."""
+    import shlex
+
+    from agents.registry import AgentError, split_specs
+
+    from . import simulate as S
+
+    rs = _rules(rules)
+    try:
+        specs = split_specs(agents)
+    except AgentError as e:
+        raise UserError(f"--agents: {e}") from None
+    if backend not in ("loky", "dask"):
+        raise UserError(f"--backend must be loky or dask, got {backend!r}")
+    if scheduler and backend != "dask":
+        raise UserError("--scheduler needs --backend dask")
+    try:
+        spec = S.make_spec(players, specs, games, seed, rs, seating, chunk_size, moves)
+    except S.SimulateError as e:
+        raise UserError(str(e)) from None
+    bar = None
+    if not quiet:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        bar = Progress(
+            TextColumn("simulate"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("games  {task.fields[rate]}"),
+            TimeRemainingColumn(),
+            transient=False,
+        )
+        task = bar.add_task("games", total=games, rate="")
+        bar.start()
+
+    def progress(done: int, total: int, rate: float) -> None:
+        if bar is not None:
+            bar.update(task, completed=done, rate=f"{rate:,.0f}/s" if rate else "")
+
+    try:
+        meta = S.run(spec, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume, force=force,
+                     progress=progress)  # fmt: skip
+    except S.SimulateError as e:
+        raise UserError(str(e)) from None
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.stop()
+        argv = [a for a in sys.argv[1:] if a not in ("--force", "--resume")]
+        print(
+            f"citywright: interrupted; finished chunks are kept in {out}.parts. Resume with:\n"
+            f"  citywright {shlex.join(argv)} --resume",
+            file=sys.stderr,
+        )
+        sys.exit(130)
+    finally:
+        if bar is not None:
+            bar.stop()
+    sess = meta["this_session"]
+    rate = sess["games"] / sess["seconds"] if sess["seconds"] else 0.0
+    print(
+        f"wrote {out}: {meta['games']:,} games x {meta['players']} seats = {meta['rows']:,} rows"
+        f" ({sess['games']:,} games played now in {sess['seconds']:.1f} s, {rate:,.0f} games/s); metadata in {out}.json"
+    )
+
+
+@app.command()
+def ladder(
+    games: Annotated[int, typer.Option(help="Games per pairing.", min=1)] = 2000,
+    seed: Annotated[int, typer.Option(help="Run seed (game g's seed comes from it and g).")] = 0,
+    jobs: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
+    rules: RulesOpt = "v1.1",
+    out: Annotated[
+        Path | None, typer.Option(help="Also write the table as CSV here (written whole, atomically).")
+    ] = None,
+):
+    """The agents' strength ladder: greedy vs random, mcts vs greedy (2 players), mcts + 3 greedy (4 players)."""
+    import os
+    import time
+
+    import pandas as pd
+
+    from experiments.ladder import PAIRINGS, play_pairing, win_shares
+
+    rs = _rules(rules)
+    if out is not None and not out.parent.exists():
+        raise UserError(f"--out: directory {out.parent} does not exist")
+    tables = []
+    for name, specs, target in PAIRINGS:
+        t = time.perf_counter()
+        ws = win_shares(play_pairing(specs, games, seed=seed, rules=rs, jobs=jobs))
+        first = ws.iloc[0]
+        verdict = "met" if first["win_share"] >= target else "NOT met"
+        print(
+            f"{name}: {first['agent']} win share {100 * first['win_share']:.1f}% "
+            f"[95% Wilson {100 * first['lo']:.1f}, {100 * first['hi']:.1f}] over {first['n']} games "
+            f"(target >= {100 * target:.0f}%: {verdict}; {time.perf_counter() - t:.0f} s)"
+        )
+        ws.insert(0, "pairing", name)
+        ws["target"] = [target] + [float("nan")] * (len(ws) - 1)
+        tables.append(ws)
+    if out is not None:
+        tmp = out.with_suffix(out.suffix + ".tmp")
+        pd.concat(tables).to_csv(tmp, index=False)
+        os.replace(tmp, out)
+
+
 @app.command("rules")
 def show_rules(
     spec: Annotated[str, typer.Argument(help="A preset (v1.1, v1.0) or a TOML variant file.")] = "v1.1",
@@ -191,11 +342,11 @@ def main(argv: list[str] | None = None) -> None:
         cmd = f" {e.ctx.info_name}" if e.ctx and e.ctx.info_name != "citywright" else ""
         print(f"citywright{cmd}: error: {msg}", file=sys.stderr)
         sys.exit(2)
-    except click_exceptions.Abort:
+    except (KeyboardInterrupt, getattr(click_exceptions, "Abort", KeyboardInterrupt)):
         print("citywright: interrupted", file=sys.stderr)
         sys.exit(130)
-    except click_exceptions.Exit as e:
-        sys.exit(e.exit_code)
+    except getattr(click_exceptions, "Exit", SystemExit) as e:
+        sys.exit(getattr(e, "exit_code", getattr(e, "code", 0)))
     except BrokenPipeError:
         sys.exit(0)
 

@@ -199,7 +199,7 @@ def score_commercial(grid, rules) -> int:
     cells = [(r, c) for r in range(BOARD_SIZE) for c in range(BOARD_SIZE) if grid[r][c] == "C"]
     n = len(cells)
     points = 0
-    for threshold, tier_points in zip(p["tier_thresholds"], p["tier_points"]):
+    for threshold, tier_points in zip(p["tier_thresholds"], p["tier_points"], strict=True):
         if n >= threshold:
             points = tier_points  # the highest tier reached
     points += max(0, n - p["extra_from"]) * p["extra_per_tile"]
@@ -462,7 +462,7 @@ class RefGame:
         if self._done:
             raise ValueError("the game is over: no player is to move")
         if not isinstance(move, Move):  # ValueError, not TypeError: is_legal answers False
-            raise ValueError(f"expected a sim.moves.Move, got {type(move).__name__}")  # noqa: TRY004
+            raise ValueError(f"expected a sim.moves.Move, got {type(move).__name__}")
         if move.kind == "place":
             return self._check_place(move)
         if move.kind == "discard":

@@ -15,7 +15,7 @@ import pytest
 from sim.api import Game, IllegalMove
 from sim.moves import Move
 from sim.reference import score_board
-from sim.rules import DISTRICTS, N_EDGE_SLOTS, N_SLOTS, RulesError, from_mapping, load_rules, slot_line
+from sim.rules import N_EDGE_SLOTS, N_SLOTS, RulesError, from_mapping, load_rules, slot_line
 from sim.tables import PL_NON
 
 V11 = load_rules("v1.1")

@@ -1,7 +1,8 @@
 """Property tests of the engine through its public API (sim.api), with hypothesis.
 
-Hypothesis draws a game seed, a player count (1-4), a rule set (the two presets and
-v1.0 with ``market_depletes``) and a driver:
+Hypothesis draws a game seed, a player count (1-4), a rule set (the two presets,
+v1.0 with ``market_depletes``, and v1.1 with twice the turns, so that boards fill
+up and forced discards -- of edge and corner rulers -- are common) and a driver:
 
 - ``random``: the engine's own uniform-random policy, ``Game.random_move()``;
 - ``mixed``: half the time ``random_move()``, otherwise a random move from
@@ -40,7 +41,11 @@ RULESETS = {
     "v1.1": V11,
     "v1.0": V10,
     "v1.0+depletes": V10.with_overrides({"game.market_depletes": True}),
+    "v1.1+long": V11.with_overrides(
+        {"game.rounds.1": [6, 4], "game.rounds.2": [6, 4], "game.rounds.3": [6, 4], "game.rounds.4": [8, 3]}
+    ),
 }
+PRESET_RULESETS = ["v1.1", "v1.0", "v1.0+depletes"]
 # RULES.md section 4 and 9: turns per player, written out rather than read from the rule set.
 TURNS_PER_PLAYER = {
     ("v1.1", 1): 12,
@@ -88,11 +93,16 @@ class Plan:
 
 
 @st.composite
-def plans(draw, players=st.integers(1, 4), drivers=st.sampled_from(["random", "mixed", "fill"])):
+def plans(
+    draw,
+    players=st.integers(1, 4),
+    drivers=st.sampled_from(["random", "mixed", "fill"]),
+    rulesets=st.sampled_from(sorted(RULESETS)),
+):
     return Plan(
         seed=draw(st.integers(0, 2**64 - 1)),
         players=draw(players),
-        rules=draw(st.sampled_from(sorted(RULESETS))),
+        rules=draw(rulesets),
         driver=draw(drivers),
         driver_seed=draw(st.integers(0, 2**32 - 1)),
     )
@@ -286,7 +296,7 @@ def test_tiles_taken_equal_tiles_on_board_plus_waste(plan):
 
 
 @GAME_SETTINGS
-@given(plan=plans())
+@given(plan=plans(rulesets=st.sampled_from(PRESET_RULESETS)))
 def test_every_player_gets_exactly_twelve_turns(plan):
     """12 turns each at every player count (v1.1 and v1.0), 16 for two players under v1.0."""
     expected = TURNS_PER_PLAYER[(plan.version(), plan.players)]
@@ -380,7 +390,8 @@ def test_solo_rival_removes_exactly_the_opposite_ruler(plan):
         checked.append(move)
 
     play(plan, check=check)
-    assert len(checked) == 3 * 3  # 3 rounds of 4 turns, the last move of each round not comparable
+    rounds, turns = RULESETS[plan.rules].rounds(1)
+    assert len(checked) == rounds * (turns - 1)  # the last move of each round is not comparable
 
 
 def test_solo_rival_can_be_switched_off():
@@ -475,10 +486,21 @@ SCORING_TABLES = {name: tables_for(rules, 2).rp for name, rules in SCORING_VARIA
 
 
 @st.composite
-def boards(draw):
+def dense_boards(draw):
     """49 characters from "RCPI.", sometimes restricted to a few letters so big clusters form."""
     alphabet = draw(st.sampled_from(["RCPI.", "R.", "C.", "P.", "I.", "RC", "RP.", "PI", "R", "C", "CP.", "."]))
     return draw(st.text(alphabet=alphabet, min_size=49, max_size=49))
+
+
+@st.composite
+def sparse_boards(draw):
+    """A few tiles on an empty board: single tiles, pairs and small clusters."""
+    cells = draw(st.dictionaries(st.integers(0, 48), st.sampled_from("RCPI"), max_size=12))
+    return "".join(cells.get(i, ".") for i in range(49))
+
+
+def boards():
+    return st.one_of(dense_boards(), sparse_boards())
 
 
 @settings(max_examples=400, deadline=None)

@@ -1,0 +1,240 @@
+"""Agents by spec string: ``random``, ``greedy``, ``specialist:C,weight=3``, ``mcts:iters=1000,k=24``.
+
+A spec is ``NAME`` or ``NAME:ARGS`` where ARGS are comma-separated
+``key=value`` pairs; a specialist also takes its district as a bare first
+argument (``specialist:R`` or ``specialist:residential``).  Parsing gives an
+:class:`AgentSpec` whose :meth:`~AgentSpec.row` is the float64 parameter row
+the numba game loop reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.rules import DISTRICT_NAMES, DISTRICTS
+
+from . import kernels as K
+
+
+class AgentError(ValueError):
+    """An unknown agent or parameter; the message lists the valid ones."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: object
+    help: str
+    choices: tuple = ()
+    lo: float | None = None
+    hi: float | None = None
+
+
+@dataclass(frozen=True)
+class AgentDef:
+    name: str
+    code: int
+    description: str
+    params: tuple[Param, ...] = ()
+    objective: str = ""
+
+
+_DISTRICT_CHOICES = DISTRICTS + DISTRICT_NAMES
+
+AGENTS: dict[str, AgentDef] = {
+    "random": AgentDef(
+        "random",
+        K.A_RANDOM,
+        "uniform over non-empty slots, then legal placements, then tile bijections; free pick uniform; never swaps",
+    ),
+    "greedy": AgentDef(
+        "greedy",
+        K.A_GREEDY,
+        "plays the move that most increases its own total (districts + achievements already decided), exactly",
+        objective="worth = change of (R + C + P + I + own-decided achievements)",
+    ),
+    "specialist": AgentDef(
+        "specialist",
+        K.A_SPECIALIST,
+        "greedy on its own district first: worth = weight * own-district gain + total gain + progress per own tile",
+        params=(
+            Param(
+                "district",
+                None,
+                "its district: R, C, P, I (or residential, commercial, park, industrial)",
+                choices=_DISTRICT_CHOICES,
+            ),
+            Param("weight", 3.0, "extra weight of its own district's points over the total's", lo=0.0, hi=1000.0),
+            Param(
+                "progress",
+                0.5,
+                "points per own-district tile on the board (progress toward tiers and pairs)",
+                lo=0.0,
+                hi=100.0,
+            ),
+        ),
+        objective="worth = change of (weight * own district + R + C + P + I + achievements + progress * own tiles)",
+    ),
+    "mcts": AgentDef(
+        "mcts",
+        K.A_MCTS,
+        "UCB1 search over the greedy evaluator's k best moves, chance re-sampled each iteration, rollouts to the end",
+        params=(
+            Param("iters", 1000, "iterations (rollouts) per move", lo=1, hi=10_000_000),
+            Param("k", 24, "candidate moves at the root (the evaluator's best k)", lo=1, hi=256),
+            Param("c", 0.4, "UCB1 exploration constant", lo=0.0, hi=100.0),
+            Param("rollout", "random", "rollout policy", choices=("random", "greedy")),
+            Param(
+                "reward", "win", "reward: win share, or score margin over the best opponent", choices=("win", "margin")
+            ),
+        ),
+    ),
+}
+
+
+def available_agents() -> list[AgentDef]:
+    return list(AGENTS.values())
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed agent: its definition and every parameter's value."""
+
+    name: str
+    params: dict = field(default_factory=dict)
+
+    @property
+    def definition(self) -> AgentDef:
+        return AGENTS[self.name]
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.name
+        d = self.definition
+        parts = []
+        for p in d.params:
+            v = self.params[p.name]
+            if p.name == "district":
+                parts.append(DISTRICTS[v])
+            elif isinstance(v, float):
+                parts.append(f"{p.name}={v:g}")
+            else:
+                parts.append(f"{p.name}={v}")
+        return f"{self.name}:{','.join(parts)}"
+
+    def row(self) -> np.ndarray:
+        """The float64 parameter row of the numba game loop (agents.kernels.P_*)."""
+        r = np.zeros(K.P_LEN, dtype=np.float64)
+        r[K.P_CODE] = self.definition.code
+        r[K.P_W : K.P_W + 4] = 1.0
+        r[K.P_W_ACH] = 1.0
+        r[K.P_PROGRESS_DISTRICT] = -1
+        if self.name == "specialist":
+            d = self.params["district"]
+            r[K.P_W + d] += self.params["weight"]
+            r[K.P_PROGRESS] = self.params["progress"]
+            r[K.P_PROGRESS_DISTRICT] = d
+        elif self.name == "mcts":
+            r[K.P_ITERS] = self.params["iters"]
+            r[K.P_K] = self.params["k"]
+            r[K.P_C] = self.params["c"]
+            r[K.P_ROLLOUT] = K.A_GREEDY if self.params["rollout"] == "greedy" else K.A_RANDOM
+            r[K.P_MARGIN] = 1.0 if self.params["reward"] == "margin" else 0.0
+        return r
+
+
+def _convert(d: AgentDef, p: Param, raw: str):
+    if p.name == "district":
+        key = raw.strip()
+        low = key.lower()
+        for i, (letter, name) in enumerate(zip(DISTRICTS, DISTRICT_NAMES, strict=True)):
+            if key.upper() == letter or low == name:
+                return i
+        raise AgentError(f"{d.name}: district must be one of {', '.join(_DISTRICT_CHOICES)}, got {raw!r}")
+    if p.choices:
+        if raw not in p.choices:
+            raise AgentError(f"{d.name}: {p.name} must be one of {', '.join(p.choices)}, got {raw!r}")
+        return raw
+    try:
+        v = int(raw) if isinstance(p.default, int) else float(raw)
+    except ValueError:
+        kind = "an integer" if isinstance(p.default, int) else "a number"
+        raise AgentError(f"{d.name}: {p.name} must be {kind}, got {raw!r}") from None
+    if (p.lo is not None and v < p.lo) or (p.hi is not None and v > p.hi):
+        raise AgentError(f"{d.name}: {p.name} must be in {p.lo:g}..{p.hi:g}, got {raw}")
+    return v
+
+
+def parse_agent(spec: str) -> AgentSpec:
+    """``NAME[:ARGS]`` -> AgentSpec; raises AgentError naming the valid choices."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise AgentError(f"empty agent spec (valid agents: {', '.join(AGENTS)})")
+    name, _, args = spec.strip().partition(":")
+    name = name.strip().lower()
+    if name not in AGENTS:
+        raise AgentError(f"unknown agent {name!r} (valid: {', '.join(AGENTS)})")
+    d = AGENTS[name]
+    valid = {p.name: p for p in d.params}
+    values: dict[str, object] = {}
+    tokens = [t.strip() for t in args.split(",")] if args.strip() else []
+    for i, tok in enumerate(tokens):
+        if not tok:
+            raise AgentError(f"{name}: empty parameter in {spec!r}")
+        key, eq, raw = tok.partition("=")
+        key = key.strip()
+        if not eq:
+            if i == 0 and "district" in valid:
+                key, raw = "district", tok
+            else:
+                hint = f" (valid: {', '.join(valid)})" if valid else " (it takes no parameters)"
+                raise AgentError(f"{name}: expected key=value, got {tok!r}{hint}")
+        if key not in valid:
+            hint = f"valid: {', '.join(valid)}" if valid else "it takes no parameters"
+            raise AgentError(f"{name}: unknown parameter {key!r} ({hint})")
+        if key in values:
+            raise AgentError(f"{name}: parameter {key!r} given twice")
+        values[key] = _convert(d, valid[key], raw.strip())
+    for p in d.params:
+        if p.name not in values:
+            if p.default is None:
+                raise AgentError(f"{name}: needs {p.name} ({p.help})")
+            values[p.name] = p.default
+    return AgentSpec(name, values)
+
+
+def parse_agents(specs: str | list[str], players: int) -> list[AgentSpec]:
+    """One spec per seat, or one spec for every seat. A list or a comma-free split on ';'/whitespace
+    is not guessed: pass a list for several seats."""
+    if isinstance(specs, str):
+        specs = [specs]
+    parsed = [parse_agent(s) for s in specs]
+    if len(parsed) == 1:
+        parsed = parsed * players
+    if len(parsed) != players:
+        raise AgentError(f"{len(parsed)} agents for {players} players: give one per seat or one for all")
+    return parsed
+
+
+def rows(specs: list[AgentSpec]) -> np.ndarray:
+    """float64[players, P_LEN] for a seat order."""
+    return np.stack([s.row() for s in specs])
+
+
+def split_specs(text: str) -> list[str]:
+    """Split a command-line list such as ``specialist:C,weight=3,greedy,random`` into specs.
+
+    A token that names an agent starts a new spec; ``key=value`` tokens belong
+    to the spec before them.
+    """
+    out: list[str] = []
+    for tok in (t.strip() for t in text.split(",")):
+        head = tok.partition(":")[0].strip().lower()
+        if head in AGENTS and "=" not in tok.partition(":")[0]:
+            out.append(tok)
+        elif out:
+            out[-1] = f"{out[-1]},{tok}" if ":" in out[-1] else f"{out[-1]}:{tok}"
+        else:
+            raise AgentError(f"unknown agent {tok!r} (valid: {', '.join(AGENTS)})")
+    return out

@@ -1,0 +1,454 @@
+"""`citywright simulate`: many games in parallel, reproducible, resumable, Parquet out.
+
+A run is cut into chunks of consecutive games.  Each chunk is a pure function
+of the run's parameters and its index (:func:`sim.runner.play_chunk`), so it
+gives the same rows on any process, machine or backend.  Finished chunks are
+written atomically (temporary file + rename) into ``OUT.parts/`` beside the
+output; a run that stops for any reason is continued with ``--resume``, which
+computes only the missing chunks.  When every chunk is there they are streamed,
+in game order, into ``OUT`` (written whole to a temporary file, then renamed),
+the run's metadata goes into the Parquet file and a sidecar ``OUT.json``, and
+the parts are removed.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import subprocess
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from agents.registry import AgentSpec, parse_agent
+
+from .rules import N_SLOTS, SLOT_NAMES, Rules, load_rules
+from .runner import SEATINGS, play_chunk, play_chunk_with_moves
+
+METADATA_KEY = b"citywright"
+MOVE_COLUMNS = [
+    "game", "turn", "seat", "kind", "slot", "shape", "orientation", "anchor", "tiles", "waste", "score_change",
+]  # fmt: skip
+
+
+class SimulateError(ValueError):
+    """A run that cannot start or continue; one line for the user."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that decides a run's rows (what --resume must match)."""
+
+    players: int
+    agents: tuple[str, ...]
+    games: int
+    seed: int
+    rules: str  # canonical JSON of the rule set
+    rules_name: str
+    seating: str
+    chunk_size: int
+    moves: bool
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    def agent_specs(self) -> list[AgentSpec]:
+        return [parse_agent(a) for a in self.agents]
+
+    def rule_set(self) -> Rules:
+        from .rules import from_mapping
+
+        data = json.loads(self.rules)
+        return from_mapping(data, base=data)
+
+    @property
+    def n_chunks(self) -> int:
+        return (self.games + self.chunk_size - 1) // self.chunk_size
+
+    def bounds(self, i: int) -> tuple[int, int]:
+        return i * self.chunk_size, min((i + 1) * self.chunk_size, self.games)
+
+
+def default_chunk_size(agents: list[AgentSpec], games: int) -> int:
+    """About a few seconds of work per chunk: many chunks for slow agents, big ones for random play."""
+    if all(a.name == "random" for a in agents):
+        size = 50_000
+    elif any(a.name == "mcts" for a in agents):
+        size = 20
+    else:
+        size = 1_000
+    return max(1, min(size, games))
+
+
+def make_spec(
+    players: int,
+    agents: list[str],
+    games: int,
+    seed: int,
+    rules: Rules,
+    seating: str = "rotate",
+    chunk_size: int | None = None,
+    moves: bool = False,
+) -> RunSpec:
+    if not 1 <= players <= 4:
+        raise SimulateError(f"--players must be 1..4, got {players}")
+    if games < 1:
+        raise SimulateError(f"--games must be at least 1, got {games}")
+    if seating not in SEATINGS:
+        raise SimulateError(f"--seating must be one of {', '.join(SEATINGS)}, got {seating!r}")
+    from agents.registry import AgentError
+
+    try:
+        parsed = [parse_agent(a) for a in agents]
+    except AgentError as e:
+        raise SimulateError(f"--agents: {e}") from None
+    if len(parsed) == 1:
+        parsed = parsed * players
+    if len(parsed) != players:
+        raise SimulateError(f"--agents: {len(parsed)} agents for {players} players (give one per seat, or one for all)")
+    if chunk_size is not None and chunk_size < 1:
+        raise SimulateError(f"--chunk-size must be at least 1, got {chunk_size}")
+    return RunSpec(
+        players=players,
+        agents=tuple(str(a) for a in parsed),
+        games=games,
+        seed=int(seed) & ((1 << 64) - 1),
+        rules=rules.to_json(),
+        rules_name=rules.name,
+        seating=seating,
+        chunk_size=chunk_size or default_chunk_size(parsed, games),
+        moves=moves,
+    )
+
+
+# --- paths -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunPaths:
+    out: Path
+
+    @property
+    def parts(self) -> Path:
+        return self.out.with_name(self.out.name + ".parts")
+
+    @property
+    def manifest(self) -> Path:
+        return self.parts / "run.json"
+
+    @property
+    def sidecar(self) -> Path:
+        return self.out.with_name(self.out.name + ".json")
+
+    @property
+    def moves(self) -> Path:
+        return self.out.with_name(self.out.stem + ".moves.parquet")
+
+    def chunk(self, i: int) -> Path:
+        return self.parts / f"chunk-{i:07d}.parquet"
+
+    def chunk_moves(self, i: int) -> Path:
+        return self.parts / f"moves-{i:07d}.parquet"
+
+
+def _atomic_write_table(table: pa.Table, path: Path) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, path)
+
+
+def _atomic_write_text(text: str, path: Path) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _git_commit() -> str:
+    try:
+        root = Path(__file__).resolve().parent.parent
+        r = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5, check=False
+        )
+        return r.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("citywright")
+    except Exception:
+        return "unknown"
+
+
+# --- the work of one chunk (runs in a worker process or on a Dask worker) ----------
+
+
+def run_chunk(spec: RunSpec, i: int) -> tuple[int, pd.DataFrame, pd.DataFrame | None]:
+    start, stop = spec.bounds(i)
+    rules = spec.rule_set()
+    agents = spec.agent_specs()
+    if spec.moves:
+        df, log = play_chunk_with_moves(rules, spec.players, agents, spec.seating, spec.seed, start, stop)
+        return i, df, moves_table(log, rules, spec.players, start)
+    return i, play_chunk(rules, spec.players, agents, spec.seating, spec.seed, start, stop), None
+
+
+def moves_table(log: np.ndarray, rules: Rules, players: int, start: int) -> pd.DataFrame:
+    """Readable move log from the kernels' records (agents.play.LOG_*)."""
+    from agents import play as P
+
+    from .tables import PL_AC, PL_AR, PL_ORIENT, SHP_PLAIN, SHP_STAR, tables_for
+
+    tb = tables_for(rules, players)
+    g, t, _ = log.shape
+    rec = log.reshape(g * t, -1)
+    kind = rec[:, P.LOG_KIND]
+    slot = rec[:, P.LOG_SLOT]
+    shape = rec[:, P.LOG_SHAPE]
+    pl = rec[:, P.LOG_PL]
+    place = kind == 0
+    shape_names = np.array([s.name for s in rules.shapes] + [""], dtype=object)
+    kinds = np.array(["place", "discard", "swap", "pass"], dtype=object)
+    slot_names = np.array([*SLOT_NAMES, ""], dtype=object)
+    pli = np.where(place, pl, 0)
+    orient = np.where(place, tb.pl_info[pli, PL_ORIENT], -1)
+    ar = np.where(place, tb.pl_info[pli, PL_AR], -1)
+    ac = np.where(place, tb.pl_info[pli, PL_AC], -1)
+    # tiles per shape cell, in the shape's cell order ('-' for no tile)
+    letters = np.array(list("RCPI-"))
+    ncell = 5
+    cells = np.full((len(rec), ncell), "", dtype="<U1")
+    sh = np.where(shape >= 0, shape, 0)
+    for m in range(4):
+        cidx = tb.shp[sh, SHP_PLAIN + m]
+        cells[np.arange(len(rec)), cidx] = letters[np.clip(rec[:, P.LOG_TILES + m], 0, 4)]
+    star = tb.shp[sh, SHP_STAR]
+    has_star = star >= 0
+    cells[np.arange(len(rec))[has_star], star[has_star]] = letters[np.clip(rec[has_star, P.LOG_FREE], 0, 4)]
+    tiles = np.where(
+        place,
+        np.char.add(
+            np.char.add(np.char.add(cells[:, 0], cells[:, 1]), np.char.add(cells[:, 2], cells[:, 3])), cells[:, 4]
+        ),
+        "",
+    )
+    swap = kind == 2
+    tiles = np.where(swap, letters[np.clip(rec[:, P.LOG_TILES], 0, 4)], tiles)
+    anchor = np.where(
+        place, np.char.add(np.char.add(ar.astype(str), ","), ac.astype(str)),
+        np.where(swap, np.char.add(np.char.add((pl // 8).astype(str), ","), (pl % 8).astype(str)), ""),
+    )  # fmt: skip
+    return pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(start, start + g, dtype=np.int64), t),
+            "turn": np.tile(np.arange(1, t + 1, dtype=np.int16), g),
+            "seat": (rec[:, P.LOG_SEAT] + 1).astype(np.int8),
+            "kind": kinds[kind],
+            "slot": slot_names[np.where((slot >= 0) & (slot < N_SLOTS), slot, N_SLOTS)],
+            "shape": shape_names[np.where(shape >= 0, shape, len(rules.shapes))],
+            "orientation": orient.astype(np.int8),
+            "anchor": anchor,
+            "tiles": tiles,
+            "waste": rec[:, P.LOG_WASTE].astype(np.int8),
+            "score_change": rec[:, P.LOG_GAIN].astype(np.int16),
+        }
+    )[MOVE_COLUMNS]
+
+
+# --- the run ---------------------------------------------------------------------------
+
+
+def check_output(paths: RunPaths, resume: bool, force: bool) -> None:
+    """Refuse to start where the result would be ambiguous; nothing is written here."""
+    parent = paths.out.parent
+    if not parent.exists():
+        raise SimulateError(f"--out: directory {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise SimulateError(f"--out: directory {parent} is not writable")
+    if paths.out.is_dir():
+        raise SimulateError(f"--out: {paths.out} is a directory; give a file name such as run.parquet")
+    if resume and force:
+        raise SimulateError("--resume and --force contradict each other: choose one")
+    if resume:
+        if paths.out.exists() and not paths.parts.exists():
+            raise SimulateError(f"--resume: {paths.out} is already complete")
+        if not paths.manifest.exists():
+            raise SimulateError(
+                f"--resume: no interrupted run at {paths.out} (no {paths.manifest.name} in {paths.parts})"
+            )
+    elif paths.out.exists() or paths.parts.exists():
+        what = paths.out if paths.out.exists() else paths.parts
+        raise SimulateError(f"--out: {what} exists; use --resume to continue it or --force to overwrite")
+
+
+def _describe_difference(old: dict, new: dict) -> str:
+    diffs = [k for k in new if old.get(k) != new[k]]
+    parts = []
+    for k in diffs:
+        a, b = old.get(k), new[k]
+        if k == "rules":
+            parts.append("rules differ")
+        else:
+            parts.append(f"{k} was {a!r}, now {b!r}")
+    return "; ".join(parts)
+
+
+def prepare(spec: RunSpec, paths: RunPaths, resume: bool, force: bool) -> dict:
+    """Create or check the run's parts directory and manifest; return the manifest."""
+    check_output(paths, resume, force)
+    if force:
+        for p in (paths.out, paths.sidecar, paths.moves):
+            p.unlink(missing_ok=True)
+        if paths.parts.exists():
+            for f in paths.parts.iterdir():
+                f.unlink()
+            paths.parts.rmdir()
+    if resume:
+        manifest = json.loads(paths.manifest.read_text())
+        if manifest["spec"] != spec.to_json():
+            raise SimulateError(
+                "--resume: this is not the interrupted run's command ("
+                + _describe_difference(manifest["spec"], spec.to_json())
+                + "); rerun it with the original parameters"
+            )
+        return manifest
+    paths.parts.mkdir()
+    manifest = {
+        "spec": spec.to_json(),
+        "started": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "package_version": _version(),
+        "git_commit": _git_commit(),
+    }
+    _atomic_write_text(json.dumps(manifest, indent=1), paths.manifest)
+    return manifest
+
+
+def missing_chunks(spec: RunSpec, paths: RunPaths) -> list[int]:
+    out = []
+    for i in range(spec.n_chunks):
+        if not paths.chunk(i).exists() or (spec.moves and not paths.chunk_moves(i).exists()):
+            out.append(i)
+    return out
+
+
+def _execute(
+    spec: RunSpec, todo: list[int], backend: str, jobs: int, scheduler: str | None
+) -> Iterable[tuple[int, pd.DataFrame, pd.DataFrame | None]]:
+    if backend == "loky":
+        from joblib import Parallel, delayed
+
+        if jobs == 1:
+            return (run_chunk(spec, i) for i in todo)
+        return Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)(
+            delayed(run_chunk)(spec, i) for i in todo
+        )
+    if backend == "dask":
+        return _execute_dask(spec, todo, scheduler)
+    raise SimulateError(f"--backend must be loky or dask, got {backend!r}")
+
+
+def _execute_dask(spec: RunSpec, todo: list[int], scheduler: str | None):
+    from dask.distributed import Client, as_completed
+
+    try:
+        client = (
+            Client(scheduler, timeout="20s") if scheduler else Client(processes=True, n_workers=2, threads_per_worker=1)
+        )
+    except (OSError, TimeoutError) as e:
+        raise SimulateError(f"--scheduler: cannot reach {scheduler}: {e}") from None
+    try:
+        futures = client.map(run_chunk, [spec] * len(todo), todo, pure=False)
+        for fut in as_completed(futures):
+            yield fut.result()
+    finally:
+        client.close()
+
+
+def run(
+    spec: RunSpec,
+    out: Path,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    resume: bool = False,
+    force: bool = False,
+    progress: Callable[[int, int, float], None] | None = None,
+) -> dict:
+    """Play the run's missing chunks, then assemble the result.  Returns the metadata."""
+    paths = RunPaths(Path(out))
+    manifest = prepare(spec, paths, resume, force)
+    todo = missing_chunks(spec, paths)
+    done_games = spec.games - sum(spec.bounds(i)[1] - spec.bounds(i)[0] for i in todo)
+    t0 = time.perf_counter()
+    new_games = 0
+    if progress:
+        progress(done_games, spec.games, 0.0)
+    for i, df, moves in _execute(spec, todo, backend, jobs, scheduler):
+        if moves is not None:
+            _atomic_write_table(pa.Table.from_pandas(moves, preserve_index=False), paths.chunk_moves(i))
+        _atomic_write_table(pa.Table.from_pandas(df, preserve_index=False), paths.chunk(i))
+        a, b = spec.bounds(i)
+        done_games += b - a
+        new_games += b - a
+        if progress:
+            progress(done_games, spec.games, new_games / max(time.perf_counter() - t0, 1e-9))
+    elapsed = time.perf_counter() - t0
+    meta = {
+        **manifest,
+        "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "rules": json.loads(spec.rules),
+        "agents": list(spec.agents),
+        "players": spec.players,
+        "games": spec.games,
+        "seed": spec.seed,
+        "seating": spec.seating,
+        "rows": spec.games * spec.players,
+        "this_session": {"games": new_games, "seconds": round(elapsed, 2)},
+    }
+    _assemble(spec, paths, meta)
+    return meta
+
+
+def _assemble(spec: RunSpec, paths: RunPaths, meta: dict) -> None:
+    """Stream the chunks, in game order, into the final files; then drop the parts."""
+    blob = json.dumps(meta).encode()
+    targets = [(paths.chunk, paths.out)] + ([(paths.chunk_moves, paths.moves)] if spec.moves else [])
+    for chunk_path, final in targets:
+        tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
+        writer = None
+        try:
+            for i in range(spec.n_chunks):
+                table = pq.read_table(chunk_path(i))
+                if writer is None:
+                    schema = table.schema.with_metadata({METADATA_KEY: blob})
+                    writer = pq.ParquetWriter(tmp, schema, compression="zstd")
+                writer.write_table(table.replace_schema_metadata({METADATA_KEY: blob}))
+        finally:
+            if writer is not None:
+                writer.close()
+        os.replace(tmp, final)
+    _atomic_write_text(json.dumps(meta, indent=1), paths.sidecar)
+    for f in paths.parts.iterdir():
+        f.unlink()
+    paths.parts.rmdir()
+
+
+def read_metadata(path: Path) -> dict:
+    md = pq.read_schema(path).metadata or {}
+    if METADATA_KEY not in md:
+        raise SimulateError(f"{path}: not a citywright result (no run metadata)")
+    return json.loads(md[METADATA_KEY])
+
+
+def load_rules_arg(spec: str) -> Rules:
+    return load_rules(spec)

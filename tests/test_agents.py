@@ -1,0 +1,241 @@
+"""Agents: registry, the exact greedy search against brute force, specialists, MCTS, Python agents."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from agents import kernels as K
+from agents.mcts import mcts_move
+from agents.play import run_games
+from agents.python import play_game
+from agents.registry import AgentError, available_agents, parse_agent, parse_agents, rows, split_specs
+from sim import engine as E
+from sim.api import Game
+from sim.rules import load_rules
+
+# --- registry ------------------------------------------------------------------
+
+
+def test_every_agent_is_listed_with_its_parameters():
+    names = [d.name for d in available_agents()]
+    assert names == ["random", "greedy", "specialist", "mcts"]
+    mcts = next(d for d in available_agents() if d.name == "mcts")
+    assert {p.name for p in mcts.params} == {"iters", "k", "c", "rollout", "reward"}
+
+
+@pytest.mark.parametrize(
+    ("spec", "name", "params"),
+    [
+        ("random", "random", {}),
+        ("greedy", "greedy", {}),
+        ("specialist:C", "specialist", {"district": 1, "weight": 3.0, "progress": 0.5}),
+        ("specialist:residential,weight=5", "specialist", {"district": 0, "weight": 5.0, "progress": 0.5}),
+        ("mcts:iters=50,k=8,rollout=greedy", "mcts", {"iters": 50, "k": 8, "c": 0.4, "rollout": "greedy", "reward": "win"}),
+    ],
+)
+def test_specs_parse(spec, name, params):
+    a = parse_agent(spec)
+    assert a.name == name
+    assert a.params == params
+    assert parse_agent(str(a)) == a  # the canonical string parses back to the same agent
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("grredy", "valid: random, greedy, specialist, mcts"),
+        ("specialist", "needs district"),
+        ("specialist:X", "district must be one of"),
+        ("mcts:iters=lots", "iters must be an integer"),
+        ("mcts:depth=3", "unknown parameter 'depth' (valid: iters, k, c, rollout, reward)"),
+        ("greedy:weight=2", "it takes no parameters"),
+        ("mcts:rollout=smart", "rollout must be one of random, greedy"),
+        ("mcts:iters=0", "iters must be in"),
+    ],
+)
+def test_bad_specs_name_the_valid_choices(spec, fragment):
+    with pytest.raises(AgentError, match=None) as e:
+        parse_agent(spec)
+    assert fragment in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_split_specs_and_seat_count():
+    assert split_specs("specialist:C,weight=3,greedy,mcts:iters=10,k=4") == [
+        "specialist:C,weight=3",
+        "greedy",
+        "mcts:iters=10,k=4",
+    ]
+    assert len(parse_agents("greedy", 4)) == 4
+    with pytest.raises(AgentError, match="3 agents for 2 players"):
+        parse_agents(["greedy", "random", "random"], 2)
+
+
+def test_specialist_row_weights_its_district():
+    r = parse_agent("specialist:P,weight=2,progress=0.25").row()
+    assert list(r[K.P_W : K.P_W + 4]) == [1.0, 1.0, 3.0, 1.0]
+    assert r[K.P_PROGRESS] == 0.25 and r[K.P_PROGRESS_DISTRICT] == 2
+
+
+# --- the exact search against brute force ---------------------------------------------
+
+
+def _random_position(rnd: random.Random, rules, players: int) -> Game:
+    g = Game(players, rules, rnd.getrandbits(64))
+    for _ in range(rnd.randrange(0, 12 * players)):
+        g.apply(g.random_move())
+    return g
+
+
+RULE_SETS = {
+    "v1.1": load_rules("v1.1"),
+    "v1.0": load_rules("v1.0"),
+    # board-decided achievements of every kind, so the bounds for them are exercised
+    "board-achievements": load_rules("v1.1").with_overrides(
+        {
+            "achievements.cards.many_parks": {"kind": "district_count", "district": "P", "threshold": 6, "points": 5},
+            "achievements.cards.full_row": {"kind": "full_line", "district": "any", "points": 3},
+            "achievements.cards.full_house": {"kind": "no_empty", "points": 7},
+            "achievements.cards.ells": {"kind": "shape_count", "shape": "L", "threshold": 2, "points": 2},
+        }
+    ),
+}
+AGENT_SPECS = ["greedy", "specialist:R", "specialist:C,weight=10,progress=2", "specialist:P", "specialist:I,weight=0"]
+
+
+def test_greedy_finds_the_brute_force_best_on_1000_positions():
+    rnd = random.Random(2024)
+    checked = 0
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    while checked < 1000:
+        rules = RULE_SETS[rnd.choice(list(RULE_SETS))]
+        g = _random_position(rnd, rules, rnd.randint(1, 4))
+        if g.done:
+            continue
+        prm = parse_agent(rnd.choice(AGENT_SPECS)).row()
+        tb = g.tables
+        rng = g.rng.copy()
+        fast = K.evaluator_move(
+            g.boards, g.st, rng, mv, prm, tb.rp, tb.shp, tb.pl_mask, tb.pl_info,
+            tb.pl_plain, tb.pl_star_bit, tb.pl_canon, tb.ach,
+        )  # fmt: skip
+        brute = K.brute_force_best(g.boards, g.st, prm, tb.rp, tb.shp, tb.pl_mask, tb.pl_info, tb.ach)
+        assert fast == pytest.approx(brute), (rules.name, g.seed)
+        # the move it returns is legal and worth exactly what it says
+        move = g.decode(mv)
+        assert g.is_legal(move), move
+        p = g.current
+        placed = g.st[E.ST_PLACED + 16 * p : E.ST_PLACED + 16 * (p + 1)].copy()
+        before = K.objective(*g.boards[p], placed, prm, tb.rp, tb.ach)
+        h = g.copy()
+        h.apply(move)
+        placed_after = h.st[E.ST_PLACED + 16 * p : E.ST_PLACED + 16 * (p + 1)].copy()
+        after = K.objective(*h.boards[p], placed_after, prm, tb.rp, tb.ach)
+        assert after - before == pytest.approx(fast), move
+        checked += 1
+
+
+def test_greedy_uses_the_swap_when_it_is_best():
+    """Two players, a nearly full board where no ruler fits well: the swap must be found."""
+    rules = load_rules("v1.1")
+    rnd = random.Random(5)
+    found = 0
+    for _ in range(200):
+        g = _random_position(rnd, rules, 2)
+        if g.done:
+            continue
+        prm = parse_agent("greedy").row()
+        tb = g.tables
+        mv = np.zeros(E.MV_LEN, dtype=np.int32)
+        K.evaluator_move(
+            g.boards, g.st, g.rng.copy(), mv, prm, tb.rp, tb.shp, tb.pl_mask, tb.pl_info,
+            tb.pl_plain, tb.pl_star_bit, tb.pl_canon, tb.ach,
+        )  # fmt: skip
+        found += int(mv[E.MV_KIND] == E.K_SWAP)
+    assert found > 0
+
+
+# --- behaviour of the agents in games -------------------------------------------------
+
+
+def _table(specs, players, games, rules="v1.1"):
+    rs = load_rules(rules)
+    from sim.tables import tables_for
+
+    prms = np.tile(rows([parse_agent(s) for s in specs]), (games, 1, 1))
+    return run_games(np.arange(games, dtype=np.uint64) + 1000, prms, tables_for(rs, players))
+
+
+@pytest.mark.parametrize(("district", "col"), [("R", E.SC_R), ("C", E.SC_C), ("P", E.SC_P), ("I", E.SC_I)])
+def test_specialist_scores_more_in_its_district_than_greedy(district, col):
+    scores, *_ = _table([f"specialist:{district}", "greedy"], 2, 60)
+    assert scores[:, 0, col].mean() > scores[:, 1, col].mean()
+
+
+def test_batch_loop_equals_interactive_play():
+    """play_games inside numba and the Python loop over the same kernels give the same game."""
+    specs = ["greedy", "specialist:C", "random"]
+    scores, boards, *_ = _table(specs, 3, 3)
+    for g in range(3):
+        game = play_game(specs, "v1.1", seed=1000 + g)
+        assert [s["total"] for s in game.scores()] == list(scores[g, :, E.SC_TOTAL])
+        assert all((game.boards[p] == boards[g, p]).all() for p in range(3))
+
+
+def test_mcts_is_deterministic_and_legal():
+    g = Game(2, "v1.1", 99)
+    for _ in range(6):
+        g.apply(g.random_move())
+    prm = parse_agent("mcts:iters=200,k=8").row()
+    tb = g.tables
+    moves = []
+    for _ in range(2):
+        mv = np.zeros(E.MV_LEN, dtype=np.int32)
+        it = mcts_move(
+            g.boards, g.st, g.rng.copy(), mv, prm, tb.rp, tb.shp, tb.pl_mask, tb.pl_info,
+            tb.pl_plain, tb.pl_star_bit, tb.pl_canon, tb.ach,
+        )  # fmt: skip
+        assert it == 200
+        moves.append(g.decode(mv))
+    assert moves[0] == moves[1]
+    assert g.is_legal(moves[0])
+
+
+# --- Python agents -------------------------------------------------------------------
+
+
+class MostTiles:
+    """The README's example: the listed move that puts the most tiles on the board."""
+
+    def act(self, game, legal_moves, rng):
+        def on_board(m):
+            return sum(0 <= r < 7 and 0 <= c < 7 for r, c in m.cells)
+
+        best = max(on_board(m) for m in legal_moves)
+        choices = [m for m in legal_moves if on_board(m) == best]
+        return choices[rng.integers(len(choices))]
+
+
+def test_python_agent_plays_against_built_ins_reproducibly():
+    a = play_game([MostTiles(), "greedy", "random"], "v1.1", seed=3)
+    b = play_game([MostTiles(), "greedy", "random"], "v1.1", seed=3)
+    assert a.done and a.snapshot() == b.snapshot()
+    assert a.snapshot()["turns"] == [12, 12, 12]
+    # it fills its board: far fewer empty cells than the random player
+    s = a.scores()
+    assert s[0]["empty"] < s[2]["empty"]
+
+
+def test_python_agent_illegal_move_is_refused():
+    from sim.api import IllegalMove
+
+    class Cheater:
+        def act(self, game, legal_moves, rng):
+            m = legal_moves[0]
+            return m.__class__(**{**m.__dict__, "tiles": tuple("R" for _ in m.tiles)})
+
+    with pytest.raises(IllegalMove):
+        play_game([Cheater(), "random"], "v1.1", seed=1)

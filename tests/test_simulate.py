@@ -1,0 +1,221 @@
+"""`citywright simulate`: reproducibility across jobs and backends, resume after interruption, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from sim import simulate as S
+from sim.cli import main
+from sim.rules import load_rules
+from sim.runner import COLUMNS, seat_orders
+
+AGENTS = ["greedy", "random", "specialist:P"]
+
+
+def _spec(games=120, chunk=20, moves=False, agents=AGENTS, players=3, seating="rotate"):
+    return S.make_spec(players, agents, games, 11, load_rules("v1.1"), seating, chunk, moves)
+
+
+def _read(path: Path) -> pd.DataFrame:
+    return pd.read_parquet(path)
+
+
+def test_schema_and_metadata(tmp_path):
+    out = tmp_path / "run.parquet"
+    meta = S.run(_spec(games=40, moves=True), out)
+    df = _read(out)
+    assert list(df.columns) == COLUMNS
+    assert len(df) == 40 * 3
+    assert df.groupby("game")["win_share"].sum().round(9).eq(1.0).all()
+    assert (df["board"].str.len() == 49).all()
+    assert ((49 - df["empty"]) == df["board"].str.count("[RCPI]")).all()
+    assert (df["tiles_taken"] - df["waste"] <= 49 - df["empty"]).all()
+    side = json.loads((tmp_path / "run.parquet.json").read_text())
+    assert side == S.read_metadata(out) == meta
+    for key in ("rules", "agents", "seed", "games", "seating", "package_version", "git_commit", "started", "finished"):
+        assert key in side
+    moves = _read(tmp_path / "run.moves.parquet")
+    assert list(moves.columns) == S.MOVE_COLUMNS
+    assert len(moves) == 40 * 3 * 12
+    # the move log adds up to the boards: score changes sum to the district points
+    per_seat = moves.groupby(["game", "seat"])["score_change"].sum().reset_index()
+    merged = per_seat.merge(df, on=["game", "seat"])
+    districts = merged[["residential", "commercial", "park", "industrial"]].sum(axis=1)
+    assert (merged["score_change"] == districts).all()
+    assert (moves.groupby(["game", "seat"])["waste"].sum().values == df.sort_values(["game", "seat"])["waste"].values).all()
+
+
+def test_same_table_for_any_jobs_and_chunking(tmp_path):
+    a = S.run(_spec(chunk=20), tmp_path / "a.parquet", jobs=1)
+    b = S.run(_spec(chunk=20), tmp_path / "b.parquet", jobs=2)
+    c = S.run(_spec(chunk=7), tmp_path / "c.parquet", jobs=2)
+    assert a["games"] == b["games"] == c["games"]
+    da, db, dc = (_read(tmp_path / f"{x}.parquet") for x in "abc")
+    pd.testing.assert_frame_equal(da, db)
+    pd.testing.assert_frame_equal(da, dc)
+    # and game g does not depend on how many games the run has
+    S.run(_spec(games=60, chunk=20), tmp_path / "d.parquet")
+    pd.testing.assert_frame_equal(da[da.game < 60].reset_index(drop=True), _read(tmp_path / "d.parquet"))
+
+
+def test_dask_backend_equals_loky(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        S.run(_spec(), tmp_path / "dask.parquet", backend="dask", scheduler=cluster.scheduler_address)
+    S.run(_spec(), tmp_path / "loky.parquet", jobs=2)
+    pd.testing.assert_frame_equal(_read(tmp_path / "dask.parquet"), _read(tmp_path / "loky.parquet"))
+
+
+@pytest.mark.parametrize("seating", ["fixed", "rotate", "permute"])
+def test_seatings_balance(seating):
+    orders = seat_orders(3, seating, 0, 60)
+    assert all(sorted(o) == [0, 1, 2] for o in orders)
+    counts = pd.DataFrame(orders).apply(pd.Series.value_counts)
+    if seating == "fixed":
+        assert (orders == [0, 1, 2]).all()
+    else:
+        assert (counts == 20).all().all()  # every agent in every seat equally often
+    if seating == "permute":
+        assert len({tuple(o) for o in orders}) == 6
+
+
+def _cli(args: list[str], **kw) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        **kw,
+    )
+
+
+def _wait_for_chunks(parts: Path, n: int, proc: subprocess.Popen, timeout: float = 240) -> None:
+    t = time.time()
+    while time.time() - t < timeout:
+        if parts.exists() and len(list(parts.glob("chunk-*.parquet"))) >= n:
+            return
+        if proc.poll() is not None:
+            raise AssertionError(f"finished before being interrupted: {proc.stderr.read()}")
+        time.sleep(0.05)
+    raise AssertionError("no chunks appeared")
+
+
+RUN = ["simulate", "--players", "2", "--agents", "greedy,specialist:C", "--games", "240", "--seed", "3",
+       "--chunk-size", "10", "--quiet"]  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["kill -9", "ctrl-c"])
+def test_interrupted_run_resumes_to_the_same_table(tmp_path, how):
+    full = tmp_path / "full.parquet"
+    p = _cli([*RUN, "--out", str(full)])
+    assert p.wait(timeout=600) == 0, p.stderr.read()
+    out = tmp_path / "cut.parquet"
+    p = _cli([*RUN, "--out", str(out)])
+    _wait_for_chunks(Path(f"{out}.parts"), 3, p)
+    if how == "kill -9":
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+    else:
+        os.killpg(p.pid, signal.SIGINT)
+        assert p.wait(timeout=60) == 130
+        err = p.stderr.read()
+        assert "--resume" in err and "Traceback" not in err
+    assert not out.exists()  # nothing that looks complete
+    done = len(list(Path(f"{out}.parts").glob("chunk-*.parquet")))
+    assert 3 <= done < 24
+    p = _cli([*RUN, "--out", str(out), "--resume"])
+    assert p.wait(timeout=600) == 0, p.stderr.read()
+    assert f"{(24 - done) * 10:,} games played now" in p.stdout.read()
+    pd.testing.assert_frame_equal(_read(full), _read(out))
+    assert not Path(f"{out}.parts").exists()
+
+
+def test_resume_with_other_parameters_is_refused(tmp_path):
+    out = tmp_path / "r.parquet"
+    spec = _spec(games=40)
+    paths = S.RunPaths(out)
+    S.prepare(spec, paths, resume=False, force=False)  # an interrupted run: manifest, no chunks
+    other = _spec(games=50)
+    with pytest.raises(S.SimulateError, match="games was 40, now 50"):
+        S.run(other, out, resume=True)
+    S.run(spec, out, resume=True)
+    assert len(_read(out)) == 40 * 3
+
+
+def run_cli(args, capsys):
+    try:
+        main(args)
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--players", "5", "--agents", "greedy"], "--players must be 1..4"),
+        (["--players", "2", "--agents", "greedy,random,random"], "3 agents for 2 players"),
+        (["--players", "2", "--agents", "smart"], "unknown agent 'smart'"),
+        (["--players", "2", "--agents", "mcts:depth=2"], "unknown parameter 'depth'"),
+        (["--players", "2", "--agents", "greedy", "--seating", "random"], "--seating must be one of"),
+        (["--players", "2", "--agents", "greedy", "--backend", "spark"], "--backend must be loky or dask"),
+        (["--players", "2", "--agents", "greedy", "--rules", "v2"], "unknown preset"),
+    ],
+)
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path, capsys, args, fragment):
+    out = tmp_path / "x.parquet"
+    code, _, err = run_cli(["simulate", *args, "--games", "10", "--out", str(out), "--quiet"], capsys)
+    assert code == 2
+    assert fragment in err
+    assert len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_existing_output_needs_resume_or_force(tmp_path, capsys):
+    out = tmp_path / "x.parquet"
+    args = ["simulate", "--players", "2", "--agents", "random", "--games", "50", "--out", str(out), "--quiet"]
+    assert run_cli(args, capsys)[0] == 0
+    before = out.read_bytes()
+    code, _, err = run_cli(args, capsys)
+    assert code == 2 and "exists" in err and "--force" in err
+    assert out.read_bytes() == before
+    assert run_cli([*args, "--force"], capsys)[0] == 0
+    code, _, err = run_cli([*args, "--resume"], capsys)
+    assert code == 2 and "already complete" in err
+
+
+def test_unwritable_output_is_refused(tmp_path, capsys):
+    code, _, err = run_cli(
+        ["simulate", "--players", "2", "--agents", "random", "--games", "5", "--out", str(tmp_path / "no" / "x.parquet")],
+        capsys,
+    )
+    assert code == 2 and "does not exist" in err
+
+
+def test_chunks_are_written_atomically(tmp_path):
+    """A chunk file is either absent or a complete Parquet file: no partial names are left behind."""
+    out = tmp_path / "a.parquet"
+    spec = _spec(games=40)
+    paths = S.RunPaths(out)
+    S.prepare(spec, paths, resume=False, force=False)
+    for i, df, _ in S._execute(spec, [0, 1], "loky", 1, None):
+        S._atomic_write_table(__import__("pyarrow").Table.from_pandas(df, preserve_index=False), paths.chunk(i))
+    names = sorted(f.name for f in paths.parts.iterdir())
+    assert names == ["chunk-0000000.parquet", "chunk-0000001.parquet", "run.json"]
+    assert pq.read_table(paths.chunk(1)).num_rows == 20 * 3
