@@ -290,7 +290,7 @@ def _offer(v, mv_slot, kind, slot, pl, tiles_or_cell, perm_row, free, cand, cand
 
 
 @njit(cache=True, inline="always")
-def _bound(cnt, wild, free_opts, ncell, merged_adj, rows_new, cols_new, lonely_adj, ring, s1, s2, nC, nI, prm, rp):
+def _bound(cnt, wild, free_opts, ncell, merged_adj, rows_new, cols_new, lonely_adj, ring, s1, s2, nR, nC, nI, prm, rp):
     """Upper bound on the worth of landing up to `ncell` of a candidate's tiles on cells with this geometry.
 
     cnt : tiles per district (the free pick, if `wild`, may add one of any offered district).
@@ -313,8 +313,14 @@ def _bound(cnt, wild, free_opts, ncell, merged_adj, rows_new, cols_new, lonely_a
         ji = min(cnt[3] + (1 if wild and f == 3 else 0), ncell)
         u = 0.0
         if jr > 0:
+            # the largest cluster grows to at most `big`; the second is no larger than the
+            # largest and the two together hold at most every residential tile
             big = min(max(s1, jr + merged_adj), 49)
-            u += w0 * (rp[RP_RES_BIG + big] + s1 * sec - rp[RP_RES_BIG + s1] - s2 * sec)
+            total_r = nR + jr
+            best_r = 0
+            for a in range(s1, big + 1):
+                best_r = max(best_r, rp[RP_RES_BIG + a] + min(a, total_r - a) * sec)
+            u += w0 * (best_r - rp[RP_RES_BIG + s1] - s2 * sec)
         if jc > 0:
             gain = 0
             for j in range(1, jc + 1):
@@ -380,6 +386,7 @@ def evaluator_search(
             s1 = sizes[j]
         elif sizes[j] > s2:
             s2 = sizes[j]
+    nR = popcount(b0)
     nC = popcount(b1)
     nI = popcount(b3)
     adjm = rp[RP_P_ADJ_MASK]
@@ -512,6 +519,7 @@ def evaluator_search(
             ring_free,
             s1,
             s2,
+            nR,
             nC,
             nI,
             prm,
@@ -574,6 +582,7 @@ def evaluator_search(
                 popcount(allm & _RING),
                 s1,
                 s2,
+                nR,
                 nC,
                 nI,
                 prm,

@@ -98,11 +98,20 @@ def bench(
     no_subprocess: Annotated[
         bool, typer.Option("--no-subprocess", help="Skip cold-compile and start-up timings.")
     ] = False,
+    no_agents: Annotated[bool, typer.Option("--no-agents", help="Skip the agents' figures.")] = False,
+    agent_games: Annotated[int, typer.Option(help="Games per agent figure.", min=10)] = 400,
 ):
-    """Engine throughput on this machine, one core, after warm-up (random players; boards scored)."""
+    """Engine and agent throughput on this machine, one core, after warm-up."""
     from . import bench as B
 
-    res = B.run(games=games, boards=boards, rules=_rules(rules), subprocesses=not no_subprocess)
+    res = B.run(
+        games=games,
+        boards=boards,
+        rules=_rules(rules),
+        subprocesses=not no_subprocess,
+        agents=not no_agents,
+        agent_games=agent_games,
+    )
     if as_json:
         print(json.dumps(res))
         return
@@ -113,12 +122,7 @@ def bench(
     t.add_column("figure")
     t.add_column("value", justify="right")
     t.add_column("target", justify="right")
-    targets = {
-        "random_games_per_s_4p": ">= 30,000",
-        "boards_per_s": ">= 20,000,000",
-        "cold_compile_s": "<= 15",
-        "score_one_board_s": "<= 1.5",
-    }
+    targets = B.TARGETS
     for k, v in res.items():
         if k in ("rules",):
             continue

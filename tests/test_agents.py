@@ -138,35 +138,25 @@ def test_greedy_finds_the_brute_force_best_on_1000_positions():
         checked += 1
 
 
-def test_greedy_uses_the_swap_when_it_is_best():
-    """Two players, a nearly full board where no ruler fits well: the swap must be found."""
-    rules = load_rules("v1.1")
-    rnd = random.Random(5)
-    found = 0
-    for _ in range(200):
-        g = _random_position(rnd, rules, 2)
-        if g.done:
-            continue
-        prm = parse_agent("greedy").row()
-        tb = g.tables
-        mv = np.zeros(E.MV_LEN, dtype=np.int32)
-        K.evaluator_move(
-            g.boards, g.st, g.rng.copy(), mv, prm, tb.rp, tb.shp, tb.pl_mask, tb.pl_info,
-            tb.pl_plain, tb.pl_star_bit, tb.pl_canon, tb.ach,
-        )  # fmt: skip
-        found += int(mv[E.MV_KIND] == E.K_SWAP)
-    assert found > 0
+def test_greedy_swaps_only_in_two_player_games_and_does_swap_there():
+    """The swap is one of greedy's candidates at two players (it uses it when nothing fits well) and never elsewhere."""
+    from agents.play import LOG_KIND
+
+    for players in (2, 3):
+        *_, log = _table(["greedy"] * players, players, 40, log_moves=True)
+        swaps = int((log[:, :, LOG_KIND] == E.K_SWAP).sum())
+        assert (swaps > 0) if players == 2 else (swaps == 0)
 
 
 # --- behaviour of the agents in games -------------------------------------------------
 
 
-def _table(specs, players, games, rules="v1.1"):
+def _table(specs, players, games, rules="v1.1", log_moves=False):
     rs = load_rules(rules)
     from sim.tables import tables_for
 
     prms = np.tile(rows([parse_agent(s) for s in specs]), (games, 1, 1))
-    return run_games(np.arange(games, dtype=np.uint64) + 1000, prms, tables_for(rs, players))
+    return run_games(np.arange(games, dtype=np.uint64) + 1000, prms, tables_for(rs, players), log_moves=log_moves)
 
 
 @pytest.mark.parametrize(("district", "col"), [("R", E.SC_R), ("C", E.SC_C), ("P", E.SC_P), ("I", E.SC_I)])

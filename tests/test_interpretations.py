@@ -133,10 +133,7 @@ def test_game_length_of_one_and_two_players_follows_the_rulebook():
 
 def corner_swaps(game: Game) -> list[Move]:
     return [
-        m
-        for s in range(N_EDGE_SLOTS, N_SLOTS)
-        for m in game.legal_moves(slot=s, assignments="one")
-        if m.kind == "swap"
+        m for s in range(N_EDGE_SLOTS, N_SLOTS) for m in game.legal_moves(slot=s, assignments="one") if m.kind == "swap"
     ]
 
 
@@ -352,9 +349,8 @@ def test_interpretation_achievement_placeholders():
     for rules in (V11, V10):
         cards = {c.name: c for c in rules.achievements()}
         assert set(cards) == {"versatile", "mastery", "green_canopy"}
-        assert (cards["versatile"].kind, cards["versatile"].threshold, cards["versatile"].points) == (
-            "distinct_shapes", 6, 4,
-        )
+        v = cards["versatile"]
+        assert (v.kind, v.threshold, v.points) == ("distinct_shapes", 6, 4)
         assert (cards["mastery"].kind, cards["mastery"].threshold, cards["mastery"].points) == ("same_shape", 4, 4)
         g = cards["green_canopy"]
         assert (g.kind, g.district, g.solo_threshold, g.points) == ("highest_district", "P", 40, 4)
@@ -463,7 +459,7 @@ def test_rules_error_bad_value_names_the_dotted_key(overrides, key):
 
 
 def test_rules_error_unknown_preset_and_base():
-    with pytest.raises(RulesError, match="v0.9"):
+    with pytest.raises(RulesError, match=r"v0\.9"):
         load_rules("v0.9")
     with pytest.raises(RulesError, match="base"):
         from_mapping({"base": "v0.9"})
@@ -518,7 +514,7 @@ def test_load_rules_toml_errors_name_file_and_key(tmp_path):
     assert str(bad_key) in str(e.value) and "scoring.park.row_pionts" in str(e.value)
     bad_type = tmp_path / "bad_type.toml"
     bad_type.write_text('base = "v1.0"\n[game]\nsolo_rival = "no"\n', encoding="utf-8")
-    with pytest.raises(RulesError, match="game.solo_rival"):
+    with pytest.raises(RulesError, match=r"game\.solo_rival"):
         load_rules(bad_type)
     not_toml = tmp_path / "broken.toml"
     not_toml.write_text("base = \n", encoding="utf-8")

@@ -32,7 +32,7 @@ from sim import engine as E
 from sim.api import Game, IllegalMove, board_from_string, board_to_string
 from sim.moves import Move
 from sim.reference import score_board
-from sim.rules import DISTRICT_NAMES, DISTRICTS, N_EDGE_SLOTS, N_SLOTS, load_rules, opposite_slot
+from sim.rules import DISTRICT_NAMES, DISTRICTS, N_EDGE_SLOTS, N_SLOTS, load_rules, opposite_slot, slot_line
 from sim.tables import PL_AC, PL_AR, PL_NON, PL_ORIENT, SHP_PL_END, SHP_PL_START, VALID, tables_for
 
 V11 = load_rules("v1.1")
@@ -59,7 +59,7 @@ TURNS_PER_PLAYER = {
 }
 
 GAME_SETTINGS = settings(
-    max_examples=50,
+    max_examples=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
@@ -92,13 +92,13 @@ class Plan:
         return self.rules.split("+")[0]
 
 
+ALL_PLAYERS = st.integers(1, 4)
+ALL_DRIVERS = st.sampled_from(["random", "mixed", "fill"])
+ALL_RULESETS = st.sampled_from(sorted(RULESETS))
+
+
 @st.composite
-def plans(
-    draw,
-    players=st.integers(1, 4),
-    drivers=st.sampled_from(["random", "mixed", "fill"]),
-    rulesets=st.sampled_from(sorted(RULESETS)),
-):
+def plans(draw, players=ALL_PLAYERS, drivers=ALL_DRIVERS, rulesets=ALL_RULESETS):
     return Plan(
         seed=draw(st.integers(0, 2**64 - 1)),
         players=draw(players),
@@ -183,10 +183,11 @@ def play(plan: Plan, check=None, pre=None, allow_swap: bool = True) -> tuple[Gam
     rng = random.Random(plan.driver_seed)
     before = game.snapshot()
     history = []
+    rounds, turns = game.rules.rounds(plan.players)
     guard = 0
     while not game.done:
         guard += 1
-        assert guard <= 4 * 16 + 1, "the game does not end"
+        assert guard <= plan.players * rounds * turns, "the game does not end"
         seat = game.current
         assert 0 <= seat < plan.players
         move = choose(game, rng, plan.driver, allow_swap)
@@ -265,6 +266,14 @@ def test_tiles_taken_equal_tiles_on_board_plus_waste(plan):
     depletes = RULESETS[plan.rules].game["market_depletes"]
 
     def check(game, before, move, seat, after):
+        if move.kind == "place":  # the line's tiles (those still there) on the plain cells
+            shape = game.rules.shapes[game.rules.shape_index(move.shape)]
+            plain = [t for k, t in enumerate(move.tiles) if k != shape.star]
+            line = [before["market"][4 * r + c] for r, c in slot_line(move.slot)]
+            assert sorted(t or "." for t in plain) == sorted(line), (move, before["market"])
+            if shape.has_star:
+                assert move.tiles[shape.star] == move.free
+                assert move.free in DISTRICTS or (depletes and move.free == "")
         d_taken = after["taken"][seat] - before["taken"][seat]
         d_waste = after["waste"][seat] - before["waste"][seat]
         d_board = filled(after["boards"][seat]) - filled(before["boards"][seat])
@@ -409,7 +418,7 @@ def test_solo_rival_can_be_switched_off():
 # --- swap -------------------------------------------------------------------------------------
 
 
-@GAME_SETTINGS
+@settings(GAME_SETTINGS, max_examples=25)
 @given(plan=plans(), probe_seed=st.integers(0, 2**32 - 1))
 def test_swap_only_in_two_player_games(plan, probe_seed):
     probe = random.Random(probe_seed)
