@@ -57,7 +57,8 @@ class RunSpec:
     moves: bool
 
     def to_json(self) -> dict:
-        return asdict(self)
+        """Plain JSON types (what the manifest stores and --resume compares)."""
+        return json.loads(json.dumps(asdict(self)))
 
     def agent_specs(self) -> list[AgentSpec]:
         return [parse_agent(a) for a in self.agents]
@@ -286,7 +287,7 @@ def check_output(paths: RunPaths, resume: bool, force: bool) -> None:
             raise SimulateError(
                 f"--resume: no interrupted run at {paths.out} (no {paths.manifest.name} in {paths.parts})"
             )
-    elif paths.out.exists() or paths.parts.exists():
+    elif not force and (paths.out.exists() or paths.parts.exists()):
         what = paths.out if paths.out.exists() else paths.parts
         raise SimulateError(f"--out: {what} exists; use --resume to continue it or --force to overwrite")
 
