@@ -290,12 +290,31 @@ def _offer(v, mv_slot, kind, slot, pl, tiles_or_cell, perm_row, free, cand, cand
 
 
 @njit(cache=True, inline="always")
-def _bound(cnt, wild, free_opts, ncell, merged_adj, rows_new, cols_new, lonely_adj, ring, s1, s2, nR, nC, nI, prm, rp):
+def _bound(
+    cnt,
+    wild,
+    free_opts,
+    ncell,
+    merged_adj,
+    rows_new,
+    cols_new,
+    lonely_adj,
+    ring,
+    iso_cells,
+    s1,
+    s2,
+    nR,
+    nC,
+    nI,
+    prm,
+    rp,
+):
     """Upper bound on the worth of landing up to `ncell` of a candidate's tiles on cells with this geometry.
 
     cnt : tiles per district (the free pick, if `wild`, may add one of any offered district).
     The geometry numbers are for the cells covered: residential tiles next to them,
-    rows and columns without a park, lonely parks next to them, ring cells.
+    rows and columns without a park, lonely parks next to them, ring cells, cells
+    with no commercial neighbour (where a new commercial tile can be isolated).
     """
     w0 = prm[P_W]
     w1 = prm[P_W + 1]
@@ -325,7 +344,7 @@ def _bound(cnt, wild, free_opts, ncell, merged_adj, rows_new, cols_new, lonely_a
             gain = 0
             for j in range(1, jc + 1):
                 gain = max(gain, rp[RP_C_TABLE + min(nC + j, 49)] - rp[RP_C_TABLE + nC])
-            u += w1 * (gain + jc * rp[RP_C_ISO])
+            u += w1 * (gain + min(jc, iso_cells) * rp[RP_C_ISO])
         g = lonely_adj
         if jp > 0:
             g += jp * rp[RP_P_ADJ] + min(jp, rows_new) * rp[RP_P_ROW] + min(jp, cols_new) * rp[RP_P_COL]
@@ -474,6 +493,8 @@ def evaluator_search(
     rows_free = 7 - popcount(park_rows)
     cols_free = 7 - popcount(park_cols)
     lonely_all = popcount(lonely_parks) * rp[RP_P_ADJ]
+    c_near = neighbours(b1)
+    iso_free = popcount(_VALID & ~occ & ~c_near)
     ring_free = popcount(_RING & ~occ)
     empty_cells = 49 - popcount(occ)
     for si in range(20):
@@ -517,6 +538,7 @@ def evaluator_search(
             cols_free,
             lonely_all,
             ring_free,
+            iso_free,
             s1,
             s2,
             nR,
@@ -580,6 +602,7 @@ def evaluator_search(
                 cols_new,
                 lonely_adj,
                 popcount(allm & _RING),
+                popcount(allm & ~c_near),
                 s1,
                 s2,
                 nR,
