@@ -465,6 +465,8 @@ def evaluator_search(
     seen = np.full(20, -1, dtype=np.int64)
     nseen = 0
     codes_seen = np.zeros(10, dtype=np.uint64)
+    pl_list = np.empty(1024, dtype=np.int64)
+    ub_list = np.empty(1024, dtype=np.float64)
     any_slot = False
     first_corner = -1
     for slot in range(16, 20):
@@ -568,6 +570,9 @@ def evaluator_search(
         lo = shp[shape, SHP_PL_START]
         span = shp[shape, SHP_PL_END] - lo
         pl_off = E.rand_below(rng, 1, span)
+        npl = 0
+        max_ub = _NEG
+        # Pass A: a bound for every legal placement (equal ones on the board counted once)
         for t in range(span):
             pl = lo + (t + pl_off) % span
             if pl_mask[pl] & occ != _ZERO:
@@ -613,109 +618,132 @@ def evaluator_search(
             )
             if wa != 0.0:
                 ub += max(ach_shape_gain, 0.0) + wa * ach_board_ub[min(ncell, 5)]
-            thr = best if cap == 0 else (cand_val[cap - 1] if ncand == cap else _NEG)
-            if prunable and ub <= thr + _EPS:
-                continue
-            # --- exact evaluation of every distinct assignment ---
-            for j in range(10):
-                codes_seen[j] = _ZERO
-            for q in range(24):
-                code = 0
-                n0 = b0
-                n1 = b1
-                n2 = b2
-                n3 = b3
-                landed = 0
-                for m in range(4):
-                    t = tiles[PERM4[q, m]]
-                    bit = pl_info[pl, PL_BITS + shp[shape, SHP_PLAIN + m]]
-                    if bit >= 0:
-                        code = code * 5 + t
-                        if t != NONE_TILE:
-                            bm = _ONE << np.uint64(bit)
-                            landed += 1
-                            if t == 0:
-                                n0 |= bm
-                            elif t == 1:
-                                n1 |= bm
-                            elif t == 2:
-                                n2 |= bm
-                            else:
-                                n3 |= bm
-                word = code >> 6
-                bitc = _ONE << np.uint64(code & 63)
-                if codes_seen[word] & bitc != _ZERO:
+            pl_list[npl] = pl
+            ub_list[npl] = ub
+            npl += 1
+            max_ub = max(max_ub, ub)
+        # Pass B: exact evaluation, the placements with the highest bound first; when that
+        # bound is reached (it often is) every other placement of the candidate is pruned.
+        for phase in range(2):
+            for e in range(npl):
+                ub = ub_list[e]
+                if (phase == 0) != (ub >= max_ub - _EPS):
                     continue
-                codes_seen[word] |= bitc
-                # free picks to try: each district offered, or none at all
-                nf = 4 if sb >= 0 else 1
-                none_free = sb >= 0 and free_opts == 0
-                if none_free:
-                    nf = 1
-                for f in range(nf):
-                    if sb >= 0 and not none_free and not (free_opts >> f) & 1:
+                thr = best if cap == 0 else (cand_val[cap - 1] if ncand == cap else _NEG)
+                if prunable and ub <= thr + _EPS:
+                    continue
+                pl = pl_list[e]
+                sb = pl_star_bit[pl]
+                # --- exact evaluation of every distinct assignment ---
+                for j in range(10):
+                    codes_seen[j] = _ZERO
+                for q in range(24):
+                    code = 0
+                    n0 = b0
+                    n1 = b1
+                    n2 = b2
+                    n3 = b3
+                    landed = 0
+                    for m in range(4):
+                        t = tiles[PERM4[q, m]]
+                        bit = pl_info[pl, PL_BITS + shp[shape, SHP_PLAIN + m]]
+                        if bit >= 0:
+                            code = code * 5 + t
+                            if t != NONE_TILE:
+                                bm = _ONE << np.uint64(bit)
+                                landed += 1
+                                if t == 0:
+                                    n0 |= bm
+                                elif t == 1:
+                                    n1 |= bm
+                                elif t == 2:
+                                    n2 |= bm
+                                else:
+                                    n3 |= bm
+                    word = code >> 6
+                    bitc = _ONE << np.uint64(code & 63)
+                    if codes_seen[word] & bitc != _ZERO:
                         continue
-                    m0 = n0
-                    m1 = n1
-                    m2 = n2
-                    m3 = n3
-                    land = landed
-                    if sb >= 0 and not none_free:
-                        bm = _ONE << np.uint64(sb)
-                        land += 1
-                        if f == 0:
-                            m0 |= bm
-                        elif f == 1:
-                            m1 |= bm
-                        elif f == 2:
-                            m2 |= bm
-                        else:
-                            m3 |= bm
-                    v = 0.0
-                    if m0 != b0:
-                        v += w0 * (E.residential_score(m0, rp) - r0)
-                    if m1 != b1:
-                        v += w1 * (E.commercial_score(m1, rp) - c0)
-                    if m2 != b2 or (b2 != _ZERO and (m0 != b0 or m1 != b1 or m3 != b3)):
-                        v += w2 * (E.park_score(m0, m1, m2, m3, rp) - k0)
-                    if m3 != b3:
-                        v += w3 * (E.industrial_score(m3, rp) - i0)
-                    if pd >= 0:
-                        bd = m0 if pd == 0 else (m1 if pd == 1 else (m2 if pd == 2 else m3))
-                        v += prog * popcount(bd) - prog * popcount(
-                            b0 if pd == 0 else (b1 if pd == 1 else (b2 if pd == 2 else b3))
-                        )
-                    if board_ach_open:
-                        if land > 0:
-                            placed[shape] += 1
-                        v += wa * (own_achievements(m0, m1, m2, m3, placed, rp, ach) - a0)
-                        if land > 0:
-                            placed[shape] -= 1
-                    elif land > 0:
-                        v += ach_shape_gain
-                    if cap > 0:
-                        fr = f if (sb >= 0 and not none_free) else _first_free(free_opts)
-                        ncand = _offer(
-                            v, mv, E.K_PLACE, slot, pl, tiles, PERM4[q], fr if star >= 0 else -1, cand, cand_val, ncand
-                        )
-                    take = False
-                    if v > best + _EPS:
-                        best = v
-                        nbest = 1
-                        take = True
-                    elif v > best - _EPS:
-                        nbest += 1
-                        take = E.rand_below(rng, 1, nbest) == 0
-                    if take:
-                        mv[E.MV_KIND] = E.K_PLACE
-                        mv[E.MV_SLOT] = slot
-                        mv[E.MV_PL] = pl
-                        for m in range(4):
-                            mv[E.MV_TILES + m] = tiles[PERM4[q, m]]
-                        if star >= 0:
-                            mv[E.MV_FREE] = f if (sb >= 0 and not none_free) else _first_free(free_opts)
-                        else:
-                            mv[E.MV_FREE] = -1
+                    codes_seen[word] |= bitc
+                    # free picks to try: each district offered, or none at all
+                    nf = 4 if sb >= 0 else 1
+                    none_free = sb >= 0 and free_opts == 0
+                    if none_free:
+                        nf = 1
+                    for f in range(nf):
+                        if sb >= 0 and not none_free and not (free_opts >> f) & 1:
+                            continue
+                        m0 = n0
+                        m1 = n1
+                        m2 = n2
+                        m3 = n3
+                        land = landed
+                        if sb >= 0 and not none_free:
+                            bm = _ONE << np.uint64(sb)
+                            land += 1
+                            if f == 0:
+                                m0 |= bm
+                            elif f == 1:
+                                m1 |= bm
+                            elif f == 2:
+                                m2 |= bm
+                            else:
+                                m3 |= bm
+                        v = 0.0
+                        if m0 != b0:
+                            v += w0 * (E.residential_score(m0, rp) - r0)
+                        if m1 != b1:
+                            v += w1 * (E.commercial_score(m1, rp) - c0)
+                        if m2 != b2 or (b2 != _ZERO and (m0 != b0 or m1 != b1 or m3 != b3)):
+                            v += w2 * (E.park_score(m0, m1, m2, m3, rp) - k0)
+                        if m3 != b3:
+                            v += w3 * (E.industrial_score(m3, rp) - i0)
+                        if pd >= 0:
+                            bd = m0 if pd == 0 else (m1 if pd == 1 else (m2 if pd == 2 else m3))
+                            v += prog * popcount(bd) - prog * popcount(
+                                b0 if pd == 0 else (b1 if pd == 1 else (b2 if pd == 2 else b3))
+                            )
+                        if board_ach_open:
+                            if land > 0:
+                                placed[shape] += 1
+                            v += wa * (own_achievements(m0, m1, m2, m3, placed, rp, ach) - a0)
+                            if land > 0:
+                                placed[shape] -= 1
+                        elif land > 0:
+                            v += ach_shape_gain
+                        if cap > 0:
+                            fr = f if (sb >= 0 and not none_free) else _first_free(free_opts)
+                            ncand = _offer(
+                                v,
+                                mv,
+                                E.K_PLACE,
+                                slot,
+                                pl,
+                                tiles,
+                                PERM4[q],
+                                fr if star >= 0 else -1,
+                                cand,
+                                cand_val,
+                                ncand,
+                            )
+                        take = False
+                        if v > best + _EPS:
+                            best = v
+                            nbest = 1
+                            take = True
+                        elif v > best - _EPS:
+                            nbest += 1
+                            take = E.rand_below(rng, 1, nbest) == 0
+                        if take:
+                            mv[E.MV_KIND] = E.K_PLACE
+                            mv[E.MV_SLOT] = slot
+                            mv[E.MV_PL] = pl
+                            for m in range(4):
+                                mv[E.MV_TILES + m] = tiles[PERM4[q, m]]
+                            if star >= 0:
+                                mv[E.MV_FREE] = f if (sb >= 0 and not none_free) else _first_free(free_opts)
+                            else:
+                                mv[E.MV_FREE] = -1
         if not legal_any:
             v = 0.0
             if cap > 0:
