@@ -53,3 +53,25 @@ def test_paired_difference_matches_games():
     assert d.loc["A", "lo"] == d.loc["A", "hi"] == 2
     with pytest.raises(ValueError, match="share no"):
         paired_difference(a, a.assign(game_seed=a["game_seed"] + 100), "total")
+
+
+def test_compensation_rerank_equals_the_engine(tmp_path):
+    """Re-ranking stored games under their own compensation reproduces the engine's seat win shares."""
+    from experiments.compensation import current, game_arrays, search, seat_shares
+    from sim import simulate as S
+    from sim.rules import load_rules
+
+    out = tmp_path / "seats.parquet"
+    S.run(S.make_spec(3, ["greedy"], 150, 4, load_rules("v1.1"), "fixed", 50), out)
+    df = pd.read_parquet(out)
+    cur = current(df).iloc[0]
+    engine = df.groupby("seat")["win_share"].mean()
+    for s in (1, 2, 3):
+        assert cur[f"seat{s}"] == pytest.approx(engine[s])
+    assert cur["compensation"] == "2/2/0"
+    # the search's best vector is at least as fair as the stored one
+    best = search(df, max_points=4, top=3)
+    assert best["max_deviation"].iloc[0] <= cur["max_deviation"] + 1e-12
+    # a huge bonus to one seat makes it win every game it can
+    raw, empty, shapes, _ = game_arrays(df)
+    assert seat_shares(raw, empty, shapes, [1000, 0, 0])[0] == 1.0
