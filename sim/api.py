@@ -201,8 +201,15 @@ class Game:
         return res
 
     # --- moves -------------------------------------------------------------------
+    @staticmethod
+    def _check_slot(slot) -> int:
+        if isinstance(slot, bool) or not isinstance(slot, (int, np.integer)) or not 0 <= slot < N_SLOTS:
+            raise ValueError(f"slot must be 0..{N_SLOTS - 1} (see sim.rules.SLOT_NAMES), got {slot!r}")
+        return int(slot)
+
     def line_tiles(self, slot: int) -> list[str]:
         """District letters the slot gives now ('' for a tile gone from a depleting market)."""
+        slot = self._check_slot(slot)
         return [
             DISTRICTS[d] if d >= 0 else "" for d in (int(self.st[E.ST_MARKET + E.line_cell(slot, k)]) for k in range(4))
         ]
@@ -220,6 +227,7 @@ class Game:
 
     def legal_placements(self, slot: int) -> list[int]:
         """Placement indices (into the tables) legal for the ruler in `slot` on the mover's board."""
+        slot = self._check_slot(slot)
         s = int(self.st[E.ST_SLOTS + slot])
         if s < 0 or self.done:
             return []
@@ -266,7 +274,7 @@ class Game:
             return []
         if assignments not in ("all", "one"):
             raise ValueError("assignments must be 'all' or 'one'")
-        slots = range(N_SLOTS) if slot is None else [slot]
+        slots = range(N_SLOTS) if slot is None else [self._check_slot(slot)]
         out: list[Move] = []
         open_slots = [s for s in range(N_SLOTS) if self.st[E.ST_SLOTS + s] >= 0]
         if not open_slots:

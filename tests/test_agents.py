@@ -33,7 +33,11 @@ def test_every_agent_is_listed_with_its_parameters():
         ("greedy", "greedy", {}),
         ("specialist:C", "specialist", {"district": 1, "weight": 3.0, "progress": 0.5}),
         ("specialist:residential,weight=5", "specialist", {"district": 0, "weight": 5.0, "progress": 0.5}),
-        ("mcts:iters=50,k=8,rollout=greedy", "mcts", {"iters": 50, "k": 8, "c": 0.4, "rollout": "greedy", "reward": "win"}),
+        (
+            "mcts:iters=50,k=8,rollout=greedy",
+            "mcts",
+            {"iters": 50, "k": 8, "c": 0.4, "rollout": "greedy", "reward": "win"},
+        ),
     ],
 )
 def test_specs_parse(spec, name, params):

@@ -149,7 +149,9 @@ def test_console_script_entry_point_runs():
 
 
 def test_bench_json_reports_every_figure(capsys):
-    code, out, _ = run(["bench", "--games", "200", "--boards", "2000", "--json", "--no-subprocess", "--no-agents"], capsys)
+    code, out, _ = run(
+        ["bench", "--games", "200", "--boards", "2000", "--json", "--no-subprocess", "--no-agents"], capsys
+    )
     assert code == 0
     res = json.loads(out)
     for p in (1, 2, 3, 4):

@@ -52,7 +52,9 @@ def test_schema_and_metadata(tmp_path):
     merged = per_seat.merge(df, on=["game", "seat"])
     districts = merged[["residential", "commercial", "park", "industrial"]].sum(axis=1)
     assert (merged["score_change"] == districts).all()
-    assert (moves.groupby(["game", "seat"])["waste"].sum().values == df.sort_values(["game", "seat"])["waste"].values).all()
+    assert (
+        moves.groupby(["game", "seat"])["waste"].sum().values == df.sort_values(["game", "seat"])["waste"].values
+    ).all()
 
 
 def test_same_table_for_any_jobs_and_chunking(tmp_path):
@@ -202,7 +204,17 @@ def test_existing_output_needs_resume_or_force(tmp_path, capsys):
 
 def test_unwritable_output_is_refused(tmp_path, capsys):
     code, _, err = run_cli(
-        ["simulate", "--players", "2", "--agents", "random", "--games", "5", "--out", str(tmp_path / "no" / "x.parquet")],
+        [
+            "simulate",
+            "--players",
+            "2",
+            "--agents",
+            "random",
+            "--games",
+            "5",
+            "--out",
+            str(tmp_path / "no" / "x.parquet"),
+        ],
         capsys,
     )
     assert code == 2 and "does not exist" in err
