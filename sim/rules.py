@@ -444,7 +444,8 @@ def _check(data: dict) -> Rules:
             raise RulesError(f"{p}.shape: unknown shape {card['shape']!r} (valid: {', '.join(sorted(names))})")
     if len([c for c in data["achievements"]["cards"].values()]) > 16:
         raise RulesError("achievements.cards: at most 16 achievements")
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    # Order matters (shapes are dealt in rule-set order), so keys are not sorted.
+    canonical = json.dumps(data, separators=(",", ":"))
     return Rules(name=data["name"], shapes=shapes, data=data, canonical=canonical)
 
 

@@ -231,3 +231,15 @@ def test_chunks_are_written_atomically(tmp_path):
     names = sorted(f.name for f in paths.parts.iterdir())
     assert names == ["chunk-0000000.parquet", "chunk-0000001.parquet", "run.json"]
     assert pq.read_table(paths.chunk(1)).num_rows == 20 * 3
+
+
+def test_rules_survive_the_run_spec_round_trip_in_order():
+    """Shapes are dealt in rule-set order: a run's stored rules must keep that order exactly."""
+    from sim.tables import tables_for
+
+    rules = load_rules("v1.1")
+    back = _spec().rule_set()
+    assert [s.name for s in back.shapes] == [s.name for s in rules.shapes]
+    assert back == rules
+    a, b = tables_for(rules, 3), tables_for(back.with_overrides({}), 3)
+    assert (a.rp == b.rp).all() and (a.shp == b.shp).all()
