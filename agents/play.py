@@ -12,11 +12,12 @@ import numpy as np
 from numba import njit
 
 from sim import engine as E
+from sim.tables import MAX_SHAPES
 
 from .kernels import A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, P_CODE, evaluator_move
 from .mcts import mcts_move
 
-N_STATS = 4  # tiles taken, waste, forced discards, turns
+N_STATS = 4 + MAX_SHAPES  # tiles taken, waste, forced discards, turns, then placed count per shape
 
 
 @njit(cache=True)
@@ -83,7 +84,7 @@ def play_games(
     """One game per seed with agents prms[g] (float64[G, players, P_LEN]).
 
     scores int32[G, players, SC_LEN]; boards_out uint64[G, players, 4];
-    stats int32[G, players, N_STATS]: tiles taken, waste, forced discards, turns;
+    stats int32[G, players, N_STATS]: tiles taken, waste, forced discards, turns, placed per shape;
     logs int32[G, max_turns, LOG_LEN] for a move log, or an empty array.
     """
     n = boards_out.shape[1]
@@ -104,6 +105,8 @@ def play_games(
             stats[g, p, 1] = st[E.ST_WASTE + p]
             stats[g, p, 2] = st[E.ST_FORCED + p]
             stats[g, p, 3] = st[E.ST_TURNS + p]
+            for sh in range(MAX_SHAPES):
+                stats[g, p, 4 + sh] = st[E.ST_PLACED + p * MAX_SHAPES + sh]
 
 
 def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = False):

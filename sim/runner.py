@@ -25,7 +25,8 @@ SEATINGS = ("fixed", "rotate", "permute")
 COLUMNS = [
     "game", "game_seed", "rules", "players", "seat", "agent",
     "residential", "commercial", "park", "industrial", "achievements", "compensation", "total",
-    "empty", "tiles_taken", "waste", "forced_discards", "shapes_distinct", "rank", "win_share", "win", "board",
+    "empty", "tiles_taken", "waste", "forced_discards", "shapes_distinct", "rank", "win_share", "win",
+    "board", "shapes_placed",
 ]  # fmt: skip
 
 _CELL_BITS = np.array([8 * r + c for r in range(7) for c in range(7)], dtype=np.uint64)
@@ -59,6 +60,26 @@ def boards_to_strings(boards: np.ndarray) -> np.ndarray:
         on = ((boards[:, d, None] >> _CELL_BITS[None, :]) & np.uint64(1)).astype(bool)
         out[on] = _CHARS[d]
     return out.view("S49").ravel().astype(str)
+
+
+def shapes_placed_strings(counts: np.ndarray, rules: Rules) -> np.ndarray:
+    """Placed count per shape -> 'I:2 L:1 T5:1' (rule-set order, shapes never placed left out)."""
+    names = [s.name for s in rules.shapes]
+    out = np.full(counts.shape[0], "", dtype=object)
+    for i, name in enumerate(names):
+        c = counts[:, i]
+        part = np.where(c > 0, np.char.add(f"{name}:", c.astype(str)), "")
+        out = np.where((out != "") & (part != ""), out + " ", out) + part
+    return out.astype(str)
+
+
+def parse_shapes_placed(text: str) -> dict[str, int]:
+    """'I:2 L:1' -> {'I': 2, 'L': 1}."""
+    out = {}
+    for tok in text.split():
+        name, _, n = tok.partition(":")
+        out[name] = int(n)
+    return out
 
 
 def play_chunk(
@@ -112,6 +133,7 @@ def _play(rules, players, agents, seating, run_seed, start, stop, log_moves):
             "win_share": np.where(rank == 1, 1.0 / winners, 0.0).ravel(),
             "win": (rank == 1).ravel(),
             "board": boards_to_strings(boards.reshape(-1, 4)),
+            "shapes_placed": shapes_placed_strings(stats[:, :, 4:].reshape(g * players, -1), rules),
         }
     )
     return df[COLUMNS], logs

@@ -75,3 +75,59 @@ def test_compensation_rerank_equals_the_engine(tmp_path):
     # a huge bonus to one seat makes it win every game it can
     raw, empty, shapes, _ = game_arrays(df)
     assert seat_shares(raw, empty, shapes, [1000, 0, 0])[0] == 1.0
+
+
+def test_rescore_under_the_same_rules_reproduces_the_table(tmp_path):
+    """Scores, achievements, compensation, ranks and win shares all come back from boards and shapes."""
+    from experiments.rescore import rescore
+    from sim import simulate as S
+    from sim.rules import load_rules
+
+    for players, agents in ((1, ["greedy"]), (3, ["greedy", "specialist:P", "random"])):
+        out = tmp_path / f"r{players}.parquet"
+        S.run(S.make_spec(players, agents, 60, 3, load_rules("v1.1"), "rotate", 30), out)
+        df = pd.read_parquet(out)
+        pd.testing.assert_frame_equal(
+            df.sort_values(["game", "seat"]).reset_index(drop=True), rescore(df, load_rules("v1.1"))
+        )
+        # v1.0 residential: 2 per tile of the largest cluster instead of 5 per pair
+        r10 = rescore(df, load_rules("v1.0"))
+        assert (r10["compensation"] == 0).all()
+        assert (r10["commercial"] == df.sort_values(["game", "seat"])["commercial"].values).all()
+        assert r10.groupby("game")["win_share"].sum().round(12).eq(1.0).all()
+
+
+def test_rescore_cli_says_play_is_held_fixed(tmp_path, capsys):
+    from sim import simulate as S
+    from sim.cli import main
+    from sim.rules import load_rules
+
+    src = tmp_path / "a.parquet"
+    S.run(S.make_spec(2, ["greedy", "random"], 20, 1, load_rules("v1.1"), "rotate", 20), src)
+    try:
+        main(["rescore", str(src), "--rules", "v1.0", "--out", str(tmp_path / "b.parquet")])
+    except SystemExit as e:
+        assert e.code in (0, None)
+    out = capsys.readouterr().out
+    assert "play held fixed" in out
+    assert S.read_metadata(tmp_path / "b.parquet")["note"].endswith("play held fixed")
+
+
+def test_rescore_cli_ranks_each_file_separately(tmp_path, capsys):
+    from sim import simulate as S
+    from sim.cli import main
+    from sim.rules import load_rules
+
+    files = []
+    for players in (1, 2):
+        f = tmp_path / f"p{players}.parquet"
+        S.run(S.make_spec(players, ["greedy"], 10, 1, load_rules("v1.1"), "rotate", 10), f)
+        files.append(str(f))
+    try:
+        main(["rescore", *files, "--rules", "v1.1", "--out", str(tmp_path / "b.parquet")])
+    except SystemExit as e:
+        assert e.code in (0, None)
+    df = pd.read_parquet(tmp_path / "b.parquet")
+    # same rules: every game's shares still sum to 1, solo games are always won
+    assert df.groupby(["players", "game"])["win_share"].sum().round(12).eq(1.0).all()
+    assert df.loc[df.players == 1, "win"].all()
