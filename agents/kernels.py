@@ -49,7 +49,6 @@ from sim.tables import (
     RP_N_ACH,
     RP_N_SHAPES,
     RP_P_ADJ,
-    RP_P_ADJ_MASK,
     RP_P_COL,
     RP_P_ROW,
     RP_RES_BIG,
@@ -408,17 +407,7 @@ def evaluator_search(
     nR = popcount(b0)
     nC = popcount(b1)
     nI = popcount(b3)
-    adjm = rp[RP_P_ADJ_MASK]
-    src = _ZERO
-    if adjm & 1:
-        src |= b0
-    if adjm & 2:
-        src |= b1
-    if adjm & 4:
-        src |= b2
-    if adjm & 8:
-        src |= b3
-    lonely_parks = b2 & ~neighbours(src)
+    lonely_parks = b2 & ~neighbours(E.park_neighbour_source(b0, b1, b2, b3, rp))
     park_rows = np.uint64((b2 + np.uint64(0x007F7F7F7F7F7F7F)) & np.uint64(0x0080808080808080))
     cols = b2 | (b2 >> np.uint64(8))
     cols |= cols >> np.uint64(16)
@@ -726,14 +715,7 @@ def evaluator_search(
                                 cand_val,
                                 ncand,
                             )
-                        take = False
-                        if v > best + _EPS:
-                            best = v
-                            nbest = 1
-                            take = True
-                        elif v > best - _EPS:
-                            nbest += 1
-                            take = E.rand_below(rng, 1, nbest) == 0
+                        take, best, nbest = _consider(v, best, nbest, rng)
                         if take:
                             mv[E.MV_KIND] = E.K_PLACE
                             mv[E.MV_SLOT] = slot
@@ -748,14 +730,7 @@ def evaluator_search(
             v = 0.0
             if cap > 0:
                 ncand = _offer(v, mv, E.K_DISCARD, slot, 0, tiles, PERM4[0], -1, cand, cand_val, ncand)
-            take = False
-            if v > best + _EPS:
-                best = v
-                nbest = 1
-                take = True
-            elif v > best - _EPS:
-                nbest += 1
-                take = E.rand_below(rng, 1, nbest) == 0
+            take, best, nbest = _consider(v, best, nbest, rng)
             if take:
                 mv[E.MV_KIND] = E.K_DISCARD
                 mv[E.MV_SLOT] = slot
@@ -773,14 +748,7 @@ def evaluator_search(
                 v = objective(m0, m1, m2, m3, placed, prm, rp, ach) - v0
                 if cap > 0:
                     ncand = _offer(v, mv, E.K_SWAP, first_corner, cell, tiles, PERM4[0], d, cand, cand_val, ncand)
-                take = False
-                if v > best + _EPS:
-                    best = v
-                    nbest = 1
-                    take = True
-                elif v > best - _EPS:
-                    nbest += 1
-                    take = E.rand_below(rng, 1, nbest) == 0
+                take, best, nbest = _consider(v, best, nbest, rng)
                 if take:
                     mv[E.MV_KIND] = E.K_SWAP
                     mv[E.MV_SLOT] = first_corner
@@ -796,6 +764,18 @@ def evaluator_search(
             ncand = 1
         return 0.0, ncand
     return best, ncand
+
+
+@njit(cache=True, inline="always")
+def _consider(v, best, nbest, rng):
+    """Keep the best worth; among equal worths, each new one replaces the kept move with
+    probability 1/(number seen), so ties are broken uniformly (reservoir sampling)."""
+    if v > best + _EPS:
+        return True, v, 1
+    if v > best - _EPS:
+        nbest += 1
+        return E.rand_below(rng, 1, nbest) == 0, best, nbest
+    return False, best, nbest
 
 
 @njit(cache=True)

@@ -234,11 +234,9 @@ def commercial_score(c, rp):
     return rp[RP_C_TABLE + popcount(c)] + popcount(iso) * rp[RP_C_ISO]
 
 
-@njit(cache=True)
-def park_score(b0, b1, b2, b3, rp):
-    p = b2
-    if p == _ZERO:
-        return 0
+@njit(cache=True, inline="always")
+def park_neighbour_source(b0, b1, b2, b3, rp):
+    """Tiles of the districts a park must touch to score adjacency (rule `park.adjacent_to`)."""
     m = rp[RP_P_ADJ_MASK]
     src = _ZERO
     if m & 1:
@@ -249,7 +247,15 @@ def park_score(b0, b1, b2, b3, rp):
         src |= b2
     if m & 8:
         src |= b3
-    pts = popcount(p & neighbours(src)) * rp[RP_P_ADJ]
+    return src
+
+
+@njit(cache=True)
+def park_score(b0, b1, b2, b3, rp):
+    p = b2
+    if p == _ZERO:
+        return 0
+    pts = popcount(p & neighbours(park_neighbour_source(b0, b1, b2, b3, rp))) * rp[RP_P_ADJ]
     cols = p | (p >> np.uint64(8))
     cols |= cols >> np.uint64(16)
     cols |= cols >> np.uint64(32)
