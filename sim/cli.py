@@ -162,7 +162,11 @@ def simulate(
     seed: Annotated[int, typer.Option("--seed", help="Run seed: game g's seed comes from (seed, g) alone.")] = 0,
     rules: RulesOpt = "v1.1",
     seating: Annotated[
-        str, typer.Option(help="fixed: agent i in seat i; rotate: game g shifts agents by g; permute: all orders.")
+        str,
+        typer.Option(
+            help="fixed: agent i in seat i; rotate: game g shifts agents by g; permute: all orders;"
+            " draw: each seat draws its agent from the --agents pool (any size)."
+        ),
     ] = "rotate",
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (loky backend).", min=1)] = 1,
     backend: Annotated[str, typer.Option(help="loky (this machine) or dask (a cluster).")] = "loky",
@@ -407,6 +411,105 @@ def tune_seats(
             ver = C.current(pd.read_parquet(Path(d) / "verify.parquet"))
         show("verified", ver)
         print(f"(verification re-simulated {verify_games:,} games with compensation {best['compensation'].iloc[0]})")
+
+
+@app.command()
+def sweep(
+    param: Annotated[
+        str, typer.Option("--param", help="Dotted rule path, e.g. scoring.residential.pair_points.", show_default=False)
+    ],
+    values: Annotated[
+        str,
+        typer.Option(
+            "--values", help="Comma-separated values (JSON each; ';' if values hold commas).", show_default=False
+        ),
+    ],  # fmt: skip
+    players: Annotated[int, typer.Option("--players", help="Players per game, 1-4.")] = 4,
+    agents: Annotated[
+        str, typer.Option("--agents", help="One spec per seat, or one for all (as in simulate).")
+    ] = "specialist:R,specialist:C,specialist:P,specialist:I",
+    games: Annotated[int, typer.Option("--games", help="Games per value.", min=1)] = 10_000,
+    out: Annotated[Path, typer.Option("--out", help="Output directory: sweep.csv, sweep.png, runs/.")] = Path(
+        "results/sweep"
+    ),
+    seed: Annotated[int, typer.Option("--seed", help="Run seed (the same game seeds for every value).")] = 0,
+    rules: RulesOpt = "v1.1",
+    seating: Annotated[str, typer.Option(help="fixed, rotate, permute or draw (as in simulate).")] = "rotate",
+    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes.", min=1)] = 1,
+):
+    """Re-simulate for each value of one rule parameter (agents replan); win share per agent, CSV and chart."""
+    import os
+
+    from agents.registry import AgentError, split_specs
+    from experiments import charts
+    from experiments import sweep as W
+
+    from . import simulate as S
+    from .rules import RulesError
+
+    base = _rules(rules)
+    try:
+        vals = W.parse_values(values)
+        W.sweep_rules(base, param, vals)
+        specs = split_specs(agents)
+        S.make_spec(players, specs, games, seed, base, seating)
+    except (ValueError, RulesError, AgentError, S.SimulateError) as e:
+        raise UserError(str(e).splitlines()[0]) from None
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out: {out} is a file; give a directory")
+    (out / "runs").mkdir(parents=True, exist_ok=True)
+    table = W.run_sweep(base, param, vals, players, specs, games, seed, seating, out / "runs", jobs=jobs)
+    tmp = out / f".sweep.{os.getpid()}.csv"
+    table.to_csv(tmp, index=False, float_format="%.4g")
+    os.replace(tmp, out / "sweep.csv")
+    charts.sweep_chart(table, param, out / "sweep.png")
+    print(f"\nWin share per agent (%, 95% Wilson), {games:,} games per value, rules {base.name} with {param} =")
+    piv = table.assign(
+        cell=[
+            f"{w:5.1f} [{lo:4.1f}, {hi:4.1f}]"
+            for w, lo, hi in zip(table["win_pct"], table["lo"], table["hi"], strict=True)
+        ]
+    ).pivot(index="agent", columns="value", values="cell")
+    print(piv[[W.value_label(v) for v in vals]].to_string())
+    print(f"wrote {out / 'sweep.csv'}, {out / 'sweep.png'} (runs kept in {out / 'runs'} for re-analysis)")
+
+
+@app.command()
+def reproduce(
+    games: Annotated[
+        int, typer.Option("--games", help="Games per main table (other runs scale from it).", min=20)
+    ] = 2000,
+    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes.", min=1)] = 2,
+    out: Annotated[Path, typer.Option("--out", help="Tables, charts and REPORT.md go here.")] = Path(
+        "results/appendix"
+    ),
+    work: Annotated[Path, typer.Option("--work", help="Run cache (resumable; not committed).")] = Path("runs/appendix"),
+    seed: Annotated[int, typer.Option("--seed", help="Run seed shared by every run.")] = 0,
+    backend: Annotated[str, typer.Option(help="loky (this machine) or dask (a cluster).")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
+):
+    """Re-run every figure of the rulebook's appendix (RULES.md section 10) and write REPORT.md beside the rulebook's."""
+    import time
+
+    from experiments.reproduce import command_line
+    from experiments.reproduce import reproduce as do_reproduce
+
+    if backend not in ("loky", "dask"):
+        raise UserError(f"--backend must be loky or dask, got {backend!r}")
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out: {out} is a file; give a directory")
+    if work.exists() and not work.is_dir():
+        raise UserError(f"--work: {work} is a file; give a directory")
+    t = time.perf_counter()
+    print(f"Reproducing RULES.md section 10 with {games:,} games per main table on {jobs} process(es); runs in {work}")
+    try:
+        do_reproduce(games, out, work, seed=seed, n_jobs=jobs, command=command_line(), backend=backend,
+                     scheduler=scheduler, log=lambda m: print(m, flush=True))  # fmt: skip
+    except KeyboardInterrupt:
+        print(f"citywright: interrupted; finished runs and chunks are kept in {work}: run the same command to continue",
+              file=sys.stderr)  # fmt: skip
+        sys.exit(130)
+    print(f"wrote {out}/REPORT.md, tables (*.csv) and charts (*.png) in {time.perf_counter() - t:.0f} s")
 
 
 @app.command("rules")

@@ -18,10 +18,10 @@ from agents.registry import AgentSpec, rows
 
 from . import engine as E
 from .rules import Rules
-from .seeds import game_seeds
+from .seeds import _GOLDEN, _mix, game_seeds
 from .tables import tables_for
 
-SEATINGS = ("fixed", "rotate", "permute")
+SEATINGS = ("fixed", "rotate", "permute", "draw")
 COLUMNS = [
     "game", "game_seed", "rules", "players", "seat", "agent",
     "residential", "commercial", "park", "industrial", "achievements", "compensation", "total",
@@ -33,13 +33,19 @@ _CELL_BITS = np.array([8 * r + c for r in range(7) for c in range(7)], dtype=np.
 _CHARS = np.frombuffer(b"RCPI", dtype=np.uint8)
 
 
-def seat_orders(players: int, seating: str, start: int, stop: int) -> np.ndarray:
+def seat_orders(
+    players: int, seating: str, start: int, stop: int, pool: int | None = None, seeds: np.ndarray | None = None
+) -> np.ndarray:
     """int[G, players]: entry [g, s] is the index of the agent in seat s for game start+g.
 
     fixed: agent i in seat i.  rotate: game g shifts the agents by g mod N (agent i
     sits in seat (i + g) mod N).  permute: game g uses the (g mod N!)-th seat order
-    in lexicographic order, so every order comes equally often.
+    in lexicographic order, so every order comes equally often.  draw: the agents
+    are a pool of any size (`pool`) and each seat's agent is drawn uniformly and
+    independently from it, by a hash of the game's seed and the seat (`seeds`).
     """
+    if seating == "draw":
+        return draw_orders(np.asarray(seeds, dtype=np.uint64), players, int(pool))
     g = np.arange(start, stop)
     seats = np.arange(players)
     if seating == "fixed":
@@ -50,6 +56,14 @@ def seat_orders(players: int, seating: str, start: int, stop: int) -> np.ndarray
         perms = np.array(list(itertools.permutations(range(players))))
         return perms[g % math.factorial(players)]
     raise ValueError(f"seating must be one of {', '.join(SEATINGS)}, got {seating!r}")
+
+
+def draw_orders(seeds: np.ndarray, players: int, pool: int) -> np.ndarray:
+    """Seat s of the game with seed x plays agent mix64(x + (s + 1) * golden) mod pool (uniform for pool <= 8)."""
+    with np.errstate(over="ignore"):
+        s = np.arange(1, players + 1, dtype=np.uint64)
+        h = _mix(seeds[:, None] + s[None, :] * _GOLDEN)
+    return (h % np.uint64(pool)).astype(np.int64)
 
 
 def boards_to_strings(boards: np.ndarray) -> np.ndarray:
@@ -97,11 +111,11 @@ def play_chunk_with_moves(
 
 
 def _play(rules, players, agents, seating, run_seed, start, stop, log_moves):
-    if len(agents) != players:
+    if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
     tb = tables_for(rules, players)
     seeds = game_seeds(run_seed, start, stop)
-    order = seat_orders(players, seating, start, stop)
+    order = seat_orders(players, seating, start, stop, pool=len(agents), seeds=seeds)
     agent_rows = rows(agents)
     prms = agent_rows[order]  # [G, players, P_LEN]
     scores, boards, stats, logs = run_games(seeds, prms, tb, log_moves=log_moves)

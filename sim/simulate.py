@@ -110,9 +110,11 @@ def make_spec(
         parsed = [parse_agent(a) for a in agents]
     except AgentError as e:
         raise SimulateError(f"--agents: {e}") from None
-    if len(parsed) == 1:
+    if len(parsed) == 1 and seating != "draw":
         parsed = parsed * players
-    if len(parsed) != players:
+    if seating == "draw" and len(parsed) > 8:
+        raise SimulateError(f"--agents: a draw pool holds at most 8 agents, got {len(parsed)}")
+    if seating != "draw" and len(parsed) != players:
         raise SimulateError(f"--agents: {len(parsed)} agents for {players} players (give one per seat, or one for all)")
     if chunk_size is not None and chunk_size < 1:
         raise SimulateError(f"--chunk-size must be at least 1, got {chunk_size}")
@@ -453,3 +455,26 @@ def read_metadata(path: Path) -> dict:
 
 def load_rules_arg(spec: str) -> Rules:
     return load_rules(spec)
+
+
+def run_or_reuse(spec: RunSpec, out: Path, **kwargs) -> tuple[dict, bool]:
+    """The run at `out` for `spec`: reused when complete with the same spec, resumed when
+    interrupted with the same spec, played afresh otherwise (a stale file of another spec is
+    replaced).  For tools that keep their own run cache (reproduce, sweep).  Returns
+    (metadata, reused)."""
+    paths = RunPaths(Path(out))
+    want = spec.to_json()
+    if paths.out.exists() and not paths.parts.exists():
+        try:
+            meta = read_metadata(paths.out)
+            if meta.get("spec") == want:
+                return meta, True
+        except (SimulateError, OSError, ValueError):
+            pass
+        return run(spec, out, force=True, **kwargs), False
+    if paths.manifest.exists():
+        manifest = json.loads(paths.manifest.read_text())
+        if manifest.get("spec") == want:
+            return run(spec, out, resume=True, **kwargs), False
+    force = paths.out.exists() or paths.parts.exists()
+    return run(spec, out, force=force, **kwargs), False

@@ -1,0 +1,142 @@
+"""PNG charts of the analysis tables: bars with 95% interval whiskers, the rulebook's figure marked.
+
+Every function takes a long-format table (as written to CSV by the reproduction
+or a sweep) and a path, and writes one PNG (written whole to a temporary file,
+then renamed).  matplotlib runs headless (Agg).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+BOOK_STYLE = {"marker": "D", "color": "black", "markersize": 5, "linestyle": "none", "zorder": 5}
+
+
+def _save(fig, path: Path) -> None:
+    path = Path(path)
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.png")
+    fig.savefig(tmp, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    os.replace(tmp, path)
+
+
+def grouped_bars(ax, t: pd.DataFrame, x: str, group: str, value: str, xorder=None, book: str | None = None):
+    """Bars of `value` per `x`, one colour per `group`, whiskers lo..hi; rulebook marks beside each x."""
+    xs = list(xorder) if xorder is not None else list(dict.fromkeys(t[x]))
+    groups = list(dict.fromkeys(t[group]))
+    width = 0.8 / (len(groups) + (1 if book else 0))
+    for i, gname in enumerate(groups):
+        sub = t[t[group] == gname].set_index(x).reindex(xs)
+        pos = np.arange(len(xs)) - 0.4 + width * (i + 0.5)
+        err = np.clip(np.vstack([sub[value] - sub["lo"], sub["hi"] - sub[value]]), 0, None)
+        ax.bar(pos, sub[value], width, yerr=err, capsize=2, label=gname, error_kw={"elinewidth": 0.8})
+    if book:
+        ref = t.groupby(x, sort=False)[book].first().reindex(xs)
+        pos = np.arange(len(xs)) - 0.4 + width * (len(groups) + 0.5)
+        ax.plot(pos, ref, label="rulebook", **BOOK_STYLE)
+    ax.set_xticks(np.arange(len(xs)), [str(v) for v in xs])
+
+
+def specialists_chart(spec: pd.DataFrame, path: Path) -> None:
+    t = spec[spec["figure"] == "specialists"]
+    panels = list(dict.fromkeys(t["rules"]))
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 4), sharey=True, squeeze=False)
+    for ax, rules in zip(axes[0], panels, strict=True):
+        sub = t[t["rules"] == rules]
+        grouped_bars(ax, sub, "district", "family", "win_pct", xorder="RCPI", book="rulebook")
+        ax.axhline(25, color="grey", lw=0.6, ls=":")
+        ax.set_title(f"{rules}: 4 specialists", fontsize=10)
+        ax.set_xlabel("specialist")
+    axes[0][0].set_ylabel("win share, % (95% Wilson)")
+    axes[0][-1].legend(fontsize=7, loc="upper right")
+    _save(fig, path)
+
+
+def seats_chart(seats: pd.DataFrame, path: Path) -> None:
+    comps = [c for c in ("before (none)", "after (v1.1)") if c in set(seats["compensation"])]
+    players = sorted(seats["players"].unique())
+    fig, axes = plt.subplots(len(comps), len(players), figsize=(4 * len(players), 3.4 * len(comps)), squeeze=False)
+    for i, comp in enumerate(comps):
+        for j, p in enumerate(players):
+            ax = axes[i][j]
+            sub = seats[(seats["players"] == p) & (seats["compensation"] == comp)]
+            grouped_bars(ax, sub, "seat", "family", "win_pct", book="rulebook")
+            ax.axhline(100 / p, color="grey", lw=0.6, ls=":")
+            ax.set_title(f"{p} players, compensation {comp}", fontsize=9)
+            ax.set_xlabel("seat")
+            if j == 0:
+                ax.set_ylabel("win share, %")
+    axes[0][-1].legend(fontsize=7)
+    _save(fig, path)
+
+
+def waste_chart(waste: pd.DataFrame, path: Path) -> None:
+    fig, ax = plt.subplots(figsize=(6, 3.8))
+    grouped_bars(ax, waste, "rules", "family", "waste", xorder=["v1.0 (16 turns)", "v1.1 (12 turns)"], book="rulebook")
+    ax.set_ylabel("wasted tiles per player (95% CI)")
+    ax.set_title("2 players: wasted tiles", fontsize=10)
+    ax.legend(fontsize=7)
+    _save(fig, path)
+
+
+def calibration_chart(calib: pd.DataFrame, path: Path) -> None:
+    versions = list(dict.fromkeys(calib["rules"]))
+    fig, axes = plt.subplots(1, len(versions), figsize=(4.5 * len(versions), 3.6), squeeze=False)
+    for ax, ver in zip(axes[0], versions, strict=True):
+        piv = calib[calib["rules"] == ver].pivot(index="progress", columns="weight", values="rms_pts")
+        im = ax.imshow(piv.to_numpy(), cmap="viridis_r", aspect="auto", origin="lower")
+        ax.set_xticks(range(piv.shape[1]), [f"{v:g}" for v in piv.columns])
+        ax.set_yticks(range(piv.shape[0]), [f"{v:g}" for v in piv.index])
+        for (r, c), v in np.ndenumerate(piv.to_numpy()):
+            ax.text(
+                c,
+                r,
+                f"{v:.1f}",
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if v > piv.values.mean() else "black",
+            )
+        ax.set_xlabel("weight on own district")
+        ax.set_ylabel("progress bonus")
+        ax.set_title(f"{ver}: RMS gap to rulebook (pts)", fontsize=10)
+        fig.colorbar(im, ax=ax, shrink=0.8)
+    _save(fig, path)
+
+
+def solo_chart(scores: np.ndarray, ratings: pd.DataFrame, family: str, path: Path) -> None:
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    ax.hist(scores, bins=np.arange(scores.min() - 0.5, scores.max() + 1.5), color="tab:blue", alpha=0.8)
+    for _, r in ratings.iterrows():
+        if r["score_at_least"] > 0:
+            ax.axvline(r["score_at_least"] - 0.5, color="black", lw=0.8, ls="--")
+            ax.text(r["score_at_least"], ax.get_ylim()[1] * 0.95, r["rating"], fontsize=7, rotation=90, va="top")
+    ax.set_xlabel("solo final score")
+    ax.set_ylabel("games")
+    ax.set_title(f"Solo scores, {family} ({len(scores):,} games) and rating tiers", fontsize=10)
+    _save(fig, path)
+
+
+def sweep_chart(t: pd.DataFrame, param: str, path: Path) -> None:
+    """Win share of each agent against the swept value, with interval whiskers."""
+    fig, ax = plt.subplots(figsize=(6.4, 4))
+    values = list(dict.fromkeys(t["value"]))
+    xs = np.arange(len(values))
+    for agent, sub in t.groupby("agent", sort=False):
+        sub = sub.set_index("value").reindex(values)
+        ax.errorbar(xs, sub["win_pct"], yerr=[sub["win_pct"] - sub["lo"], sub["hi"] - sub["win_pct"]], marker="o",
+                    capsize=3, label=agent)  # fmt: skip
+    ax.set_xticks(xs, [str(v) for v in values])
+    ax.set_xlabel(param)
+    ax.set_ylabel("win share, % (95% Wilson)")
+    ax.legend(fontsize=7)
+    ax.set_title(f"Sweep of {param}", fontsize=10)
+    _save(fig, path)

@@ -1,0 +1,268 @@
+"""`citywright reproduce`: play the appendix plan, write tables, charts and REPORT.md.
+
+Runs go to a run cache (``--work``, default ``runs/appendix``, not committed):
+each is a resumable simulation (:func:`sim.simulate.run_or_reuse`), so an
+interrupted reproduction continues where it stopped and a finished one is only
+re-analysed.  The outputs (``--out``, default ``results/appendix``) are small:
+CSV tables, PNG charts and ``REPORT.md``; they are written whole and renamed
+into place at the end, so a failed run never leaves a half-written report.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import shlex
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+from experiments import appendix as A
+from experiments import charts
+from sim import simulate as S
+
+TABLES = ("specialists", "calibration", "waste", "seats", "solver", "claims", "solo", "solo_ratings")
+
+
+def run_jobs(
+    jobs: list[A.Job], work: Path, seed: int, n_jobs: int, log: Callable[[str], None], backend: str = "loky",
+    scheduler: str | None = None,
+) -> dict[A.Job, pd.DataFrame]:  # fmt: skip
+    frames = {}
+    work.mkdir(parents=True, exist_ok=True)
+    total = sum(j.games for j in jobs)
+    done = 0
+    for i, job in enumerate(jobs, 1):
+        spec = S.make_spec(job.players, list(job.agents), job.games, seed, job.rule_set(), job.seating)
+        t = time.perf_counter()
+        meta, reused = S.run_or_reuse(spec, work / f"{job.key}.parquet", jobs=n_jobs, backend=backend,
+                                      scheduler=scheduler)  # fmt: skip
+        dt = time.perf_counter() - t
+        done += job.games
+        how = "reused" if reused else f"{dt:.1f} s, {meta['this_session']['games'] / max(dt, 1e-9):,.0f} games/s"
+        log(
+            f"[{i}/{len(jobs)}] {job.key}: {job.games:,} games, {job.players}p ({how}); {100 * done / total:.0f}% of games"
+        )
+        frames[job] = pd.read_parquet(work / f"{job.key}.parquet")
+    return frames
+
+
+def reproduce(
+    games: int, out: Path, work: Path, seed: int = 0, n_jobs: int = 1, log: Callable[[str], None] = print,
+    command: str = "", backend: str = "loky", scheduler: str | None = None,
+) -> dict[str, pd.DataFrame]:  # fmt: skip
+    t0 = time.perf_counter()
+    jobs = A.plan(games)
+    frames = run_jobs(jobs, work, seed, n_jobs, log, backend, scheduler)
+    solver = A.solver_table(frames)
+    vjobs = A.verify_jobs(solver, games)
+    frames.update(run_jobs(vjobs, work, seed, n_jobs, log, backend, scheduler))
+    spec = A.specialist_table(frames)
+    tables = {
+        "specialists": spec[spec["figure"] == "specialists"].drop(
+            columns=["figure", "weight", "progress"], errors="ignore"
+        ),
+        "calibration": A.calibration_table(spec),
+        "waste": A.waste_table(frames),
+        "seats": A.seat_table(frames),
+        "solver": solver,
+    }
+    tables["claims"] = A.claims_table(spec, tables["waste"], tables["seats"])
+    solo, strongest = A.solo_table(frames)
+    tables["solo"] = solo
+    solo_frame = next(df for j, df in frames.items() if j.figure == "solo" and j.family == strongest)
+    tables["solo_ratings"] = A.rating_table(solo_frame)
+    elapsed = time.perf_counter() - t0
+    write_outputs(tables, frames, out, games, seed, command, elapsed, strongest, solo_frame)
+    return tables
+
+
+def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, strongest, solo_frame) -> None:
+    """Write everything into a fresh temporary directory, then swap it in for `out`."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    for name, t in tables.items():
+        t.to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
+    charts.specialists_chart(tables["specialists"].assign(figure="specialists"), tmp / "specialists.png")
+    charts.seats_chart(tables["seats"], tmp / "seats.png")
+    charts.waste_chart(tables["waste"], tmp / "waste.png")
+    charts.calibration_chart(tables["calibration"], tmp / "calibration.png")
+    charts.solo_chart(solo_frame["total"].to_numpy(), tables["solo_ratings"], strongest, tmp / "solo.png")
+    total_games = sum(len(df) // j.players for j, df in frames.items())
+    (tmp / "REPORT.md").write_text(
+        report(tables, games, seed, command, elapsed, strongest, total_games, len(frames)), encoding="utf-8"
+    )
+    old = out.with_name(f".{out.name}.{os.getpid()}.old")
+    if out.exists():
+        os.replace(out, old)
+    os.replace(tmp, out)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+# --- the report -----------------------------------------------------------------------
+
+
+def _ci(v, lo, hi, digits=1) -> str:
+    return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def _md(df: pd.DataFrame) -> str:
+    cols = list(df.columns)
+    lines = ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
+    for _, r in df.iterrows():
+        lines.append("| " + " | ".join(str(r[c]) for c in cols) + " |")
+    return "\n".join(lines)
+
+
+def _mark(ok: bool) -> str:
+    return "yes" if ok else "no"
+
+
+ASSUMPTIONS = [
+    "3 players play 3 rounds of 4 turns, 4 players 4 rounds of 3 (`game.rounds`) [interpretation]: the only "
+    "lengths that fit the rulebook's seat figures.",
+    "The two-player swap exists only at 2 players (`game.swap_players`) and needs an empty cell "
+    "(`game.swap_requires_empty_cell`) [interpretation].",
+    "The achievements' text is missing from the rulebook; the three cards are placeholders of the rule set "
+    "(`achievements.cards`: versatile = 6 distinct shapes +4, mastery = 4 of one shape +4, green canopy = "
+    "highest park score +4, solo park >= 40) [interpretation]. The specialist table is shown with them on and off.",
+    "v1.0's taking may have removed tiles from the market; `game.market_depletes` [interpretation] models it, "
+    "off in both presets; v1.0 figures are shown with it off and on. v1.0's 'pentomino restriction' is unknown "
+    "and not modelled.",
+    "Seat figures: 'before' = v1.1 rules without compensation, 'after' = v1.1 with it [interpretation]. Play does "
+    "not depend on compensation (no agent's objective contains it), so both come from the same games, re-ranked.",
+    "Specialist figures: v1.0 without compensation, v1.1 with it, seats rotated; 4 players.",
+    "Which agents produced the rulebook's figures is not stated; every figure here names its agents.",
+]
+
+
+def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs) -> str:
+    spec, waste, seats, solver, claims = (tables[k] for k in ("specialists", "waste", "seats", "solver", "claims"))
+    calib = tables["calibration"]
+    n = A.sizes(games)
+    now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    out = [
+        "# Citywright: the rulebook's appendix (RULES.md §10), reproduced",
+        "",
+        f"Command: `{command}`  ",
+        f"Commit: `{S._git_commit() or 'unknown'}`, {S._version()}; written {now}; {n_runs} runs, "
+        f"{total_games:,} games, {elapsed / 60:.1f} min wall time.  ",
+        f"Games per run: main tables {n['main']:,}; specialist weight variants {n['variant']:,}; calibration points "
+        f"{n['calibration']:,}; mcts families {n['mcts']:,}; solver verification {n['verify']:,}. Run seed {seed}; "
+        "every run uses the same game seeds (common random numbers).",
+        "",
+        "Intervals are 95%: Wilson score intervals for win shares (a k-way shared win counts 1/k), normal intervals "
+        "for means. 'Reproduced' = the rulebook's figure lies inside our interval.",
+        "",
+        "Agent families: `greedy` (every seat greedy); `spec-mix` (every seat draws one of the four specialists "
+        "with default weights); `mcts-B` (every seat mcts with B iterations, random rollouts, win reward); the "
+        "specialist table uses the four specialists under three objective weights. See `citywright agents`.",
+        "",
+        "## Verdicts on the rulebook's claims",
+        "",
+        _md(claims[["claim", "family", "verdict", "evidence"]]),
+        "",
+        "'holds': the ordering is right and the intervals separate; 'unclear': the ordering is right but the "
+        "intervals overlap; 'does not hold': the ordering is wrong.",
+        "",
+        "## Specialist win shares, 4 players (percent)",
+        "",
+        "![specialists](specialists.png)",
+        "",
+    ]
+    for rules, t in spec.groupby("rules", sort=True):
+        piv = []
+        for d in A.DISTRICTS:
+            row = {"specialist": d, "rulebook": t.loc[t["district"] == d, "rulebook"].iloc[0]}
+            for fam, f in t.groupby("family", sort=False):
+                r = f[f["district"] == d].iloc[0]
+                row[f"{fam} (n={r['games']:,})"] = _ci(r["win_pct"], r["lo"], r["hi"]) + (
+                    " ✓" if r["reproduced"] else ""
+                )
+            piv.append(row)
+        out += [f"**{rules}**", "", _md(pd.DataFrame(piv)), ""]
+    out += ["✓ = the rulebook's figure is inside our interval.", ""]
+    best = calib.sort_values("rms_pts").groupby("rules", sort=True).head(3)
+    out += [
+        "### Calibration: which specialist objective comes closest to the rulebook's table?",
+        "",
+        "A grid over the specialists' weight on their own district and progress bonus; distance = RMS of the four "
+        "differences to the rulebook (percentage points). Best three per version:",
+        "",
+        _md(best[["rules", "weight", "progress", "games", "R", "C", "P", "I", "rms_pts", "max_gap_pts",
+                  "reproduced"]].round(2)),  # fmt: skip
+        "",
+        "![calibration](calibration.png)",
+        "",
+        "## Two-player waste (tiles per player)",
+        "",
+        _md(waste.assign(
+            ours=[_ci(r["waste"], r["lo"], r["hi"], 2) for _, r in waste.iterrows()],
+            reproduced=waste["reproduced"].map(_mark),
+        )[["rules", "family", "games", "rulebook", "ours", "reproduced", "empty", "forced_discards"]].round(2)),
+        "",
+        "![waste](waste.png)",
+        "",
+        "## Seat win shares (percent)",
+        "",
+        "![seats](seats.png)",
+        "",
+    ]  # fmt: skip
+    for p, t in seats.groupby("players", sort=True):
+        rows = []
+        for (fam, comp), f in t.groupby(["family", "compensation"], sort=False):
+            f = f.sort_values("seat")
+            rows.append({
+                "family": fam, "compensation": f"{comp} {f['vector'].iloc[0]}", "games": f"{f['games'].iloc[0]:,}",
+                **{f"seat {s}": _ci(r["win_pct"], r["lo"], r["hi"]) + (" ✓" if r["reproduced"] else "")
+                   for s, (_, r) in enumerate(f.iterrows(), 1)},
+                "max dev (pts)": round(f["max_deviation_pts"].iloc[0], 1),
+            })  # fmt: skip
+        book = A.RULEBOOK_SEATS[p]
+        out += [f"**{p} players** (rulebook before {' / '.join(map(str, book['before']))}, after "
+                f"{' / '.join(map(str, book['after']))})", "", _md(pd.DataFrame(rows)), ""]  # fmt: skip
+    top = solver[solver["choice"] == 1]
+    out += [
+        "### The solver's compensation vectors (v1.1 games re-ranked; 0..5 points per seat)",
+        "",
+        _md(
+            top[["players", "family", "compensation", "max_deviation", "games"]].assign(
+                max_deviation=lambda d: (100 * d["max_deviation"]).round(1)
+            )
+        ),
+        "",
+        "max_deviation in points. 'solver (re-simulated)' rows in the tables above play the greedy family's best "
+        "vector afresh (verification).",
+        "",
+        "## Solo",
+        "",
+        f"Score distribution per family; rating tiers from the strongest family ({strongest}).",
+        "",
+        _md(tables["solo"].drop(columns="agents").round(1)),
+        "",
+        _md(tables["solo_ratings"].round(3)),
+        "",
+        "![solo](solo.png)",
+        "",
+        "## Assumptions",
+        "",
+        *[f"- {a}" for a in ASSUMPTIONS],
+        "",
+        "## Files",
+        "",
+        "CSV tables (long format): " + ", ".join(f"`{t}.csv`" for t in TABLES) + ". The notebook "
+        "`notebooks/appendix.ipynb` loads them.",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def command_line() -> str:
+    return "citywright " + shlex.join(sys.argv[1:])

@@ -1,0 +1,66 @@
+"""Rule sweeps: re-simulate for each value of one rule parameter and tabulate each agent's win share.
+
+Unlike rescoring, a sweep lets the agents replan: each value is a fresh
+simulation under the changed rules, on the same game seeds (common random
+numbers, so differences between values are not luck of the deal).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+from experiments.pipelines import mean_ci, win_share
+from sim import simulate as S
+from sim.rules import Rules
+
+
+def parse_values(text: str) -> list:
+    """'3,4,5' -> [3, 4, 5]; JSON per value (numbers, true/false, "text"); ';' separates values holding commas."""
+    sep = ";" if ";" in text else ","
+    out = []
+    for tok in (t.strip() for t in text.split(sep)):
+        if not tok:
+            raise ValueError(f"--values: empty value in {text!r}")
+        try:
+            out.append(json.loads(tok))
+        except json.JSONDecodeError:
+            out.append(tok)  # a bare word, e.g. a district letter
+    return out
+
+
+def value_label(v) -> str:
+    return json.dumps(v) if not isinstance(v, str) else v
+
+
+def sweep_rules(base: Rules, param: str, values: list) -> list[Rules]:
+    """One rule set per value (raises RulesError naming the key if the path or a value is wrong)."""
+    return [base.with_overrides({param: v}) for v in values]
+
+
+def run_sweep(
+    base: Rules, param: str, values: list, players: int, agents: list[str], games: int, seed: int, seating: str,
+    work: Path, jobs: int = 1, log: Callable[[str], None] = print,
+) -> pd.DataFrame:  # fmt: skip
+    """Long table: value, agent, n, win_pct, lo, hi, mean total and its interval."""
+    parts = []
+    for v, rules in zip(values, sweep_rules(base, param, values), strict=True):
+        spec = S.make_spec(players, agents, games, seed, rules, seating)
+        path = Path(work) / f"{param}={value_label(v)}.parquet".replace("/", "_")
+        meta, reused = S.run_or_reuse(spec, path, jobs=jobs)
+        df = pd.read_parquet(path)
+        log(f"{param} = {value_label(v)}: {games:,} games ({'reused' if reused else 'played'})")
+        ws = win_share(df, "agent")
+        tot = mean_ci(df, ["total"], "agent").set_index("agent")
+        ws = ws.assign(
+            value=value_label(v),
+            win_pct=100 * ws["win_share"], lo=100 * ws["lo"], hi=100 * ws["hi"],
+            mean_total=ws["agent"].map(tot["mean"]), total_lo=ws["agent"].map(tot["lo"]),
+            total_hi=ws["agent"].map(tot["hi"]), games=games, param=param,
+        )  # fmt: skip
+        parts.append(ws[["param", "value", "agent", "games", "n", "win_pct", "lo", "hi", "mean_total", "total_lo",
+                         "total_hi"]])  # fmt: skip
+    return pd.concat(parts, ignore_index=True)
