@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint format clean clean-cache
+.PHONY: run reproduce-full test bench lint format clean clean-cache
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make: $(PYTHON) not found (set PYTHON=...)" >&2; exit 2; }
@@ -13,9 +13,15 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-## run: the main job at its default size (prints a summary)
+## run: the main job, the rulebook appendix's reproduction, at its quick size (a few minutes on 2 cores)
+GAMES ?= 2000
+JOBS ?= 2
 run: $(STAMP)
-	$(VENV)/bin/citywright demo
+	$(VENV)/bin/citywright reproduce --games $(GAMES) --jobs $(JOBS)
+
+## reproduce-full: the committed results/appendix (about 1.6 million games; see results/appendix/REPORT.md)
+reproduce-full: $(STAMP)
+	$(VENV)/bin/citywright reproduce --games 100000 --jobs $(JOBS) --out results/appendix
 
 ## test: the whole test suite
 test: $(STAMP)

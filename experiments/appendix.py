@@ -110,8 +110,20 @@ def plan(games: int) -> list[Job]:
             if i and label not in ("v1.0", "v1.1"):
                 continue  # weight variants only on the presets
             key = f"spec_{label.replace(', ', '_').replace(' ', '-').replace('.', '')}_w{w:g}"
-            jobs.append(Job(key, "specialists", f"specialists {fam}", 4, specialist_agents(w, pr), "rotate", ver, over,
-                            n["main"] if i == 0 else n["variant"], label))  # fmt: skip
+            jobs.append(
+                Job(
+                    key,
+                    "specialists",
+                    f"specialists {fam}",
+                    4,
+                    specialist_agents(w, pr),
+                    "rotate",
+                    ver,
+                    over,
+                    n["main"] if i == 0 else n["variant"],
+                    label,
+                )
+            )
     # 2. + 3. two-player waste (v1.0 and v1.1) and seat shares (v1.1; 2-player runs shared)
     families = [("greedy", ("greedy",), "rotate", "main"), ("spec-mix", SPECIALISTS, "draw", "main")]
     families += [(f"mcts-{b}", (f"mcts:iters={b}",), "rotate", "mcts") for b in MCTS_BUDGETS]
@@ -127,15 +139,39 @@ def plan(games: int) -> list[Job]:
     # 4. solo
     jobs.append(Job("solo_greedy", "solo", "greedy", 1, ("greedy",), "fixed", "v1.1", (), n["main"], "v1.1"))
     b = MCTS_BUDGETS[-1]
-    jobs.append(Job(f"solo_mcts-{b}", "solo", f"mcts-{b} (margin)", 1, (f"mcts:iters={b},reward=margin",), "fixed",
-                    "v1.1", (), n["mcts"], "v1.1"))  # fmt: skip
+    jobs.append(
+        Job(
+            f"solo_mcts-{b}",
+            "solo",
+            f"mcts-{b} (margin)",
+            1,
+            (f"mcts:iters={b},reward=margin",),
+            "fixed",
+            "v1.1",
+            (),
+            n["mcts"],
+            "v1.1",
+        )
+    )
     # 5. calibration of the specialists' objective
     for ver in ("v1.0", "v1.1"):
         for w in CALIBRATION_WEIGHTS:
             for pr in CALIBRATION_PROGRESS:
-                jobs.append(Job(f"calib_{ver.replace('.', '')}_w{w:g}_p{pr:g}", "calibration", f"weight {w:g}, progress {pr:g}",
-                                4, specialist_agents(w, pr), "rotate", ver, (), n["calibration"], ver,
-                                (("weight", w), ("progress", pr))))  # fmt: skip
+                jobs.append(
+                    Job(
+                        f"calib_{ver.replace('.', '')}_w{w:g}_p{pr:g}",
+                        "calibration",
+                        f"weight {w:g}, progress {pr:g}",
+                        4,
+                        specialist_agents(w, pr),
+                        "rotate",
+                        ver,
+                        (),
+                        n["calibration"],
+                        ver,
+                        (("weight", w), ("progress", pr)),
+                    )
+                )
     return jobs
 
 
@@ -145,8 +181,20 @@ def verify_jobs(solver: pd.DataFrame, games: int) -> list[Job]:
     for _, r in solver[(solver["family"] == "greedy") & (solver["choice"] == 1)].iterrows():
         p = int(r["players"])
         vec = [int(x) for x in r["compensation"].split("/")]
-        out.append(Job(f"verify_{p}p_greedy_{'-'.join(map(str, vec))}", "verify", "greedy", p, ("greedy",), "rotate",
-                       "v1.1", ((f"game.compensation.{p}", tuple(vec)),), sizes(games)["verify"], "v1.1, solver compensation"))  # fmt: skip
+        out.append(
+            Job(
+                f"verify_{p}p_greedy_{'-'.join(map(str, vec))}",
+                "verify",
+                "greedy",
+                p,
+                ("greedy",),
+                "rotate",
+                "v1.1",
+                ((f"game.compensation.{p}", tuple(vec)),),
+                sizes(games)["verify"],
+                "v1.1, solver compensation",
+            )
+        )
     return out
 
 
@@ -173,16 +221,27 @@ def specialist_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
             d = _district(agent)
             lo, hi = wilson(r["sum"], int(r["count"]))
             ref = book[DISTRICTS.index(d)]
-            rows.append({
-                "figure": job.figure, "rules": job.label, "family": job.family, "district": d,
-                "games": len(df) // job.players, "n": int(r["count"]),
-                "win_pct": 100 * r["sum"] / r["count"], "lo": 100 * lo, "hi": 100 * hi,
-                "rulebook": ref, "diff": 100 * r["sum"] / r["count"] - ref,
-                "reproduced": _inside(ref, 100 * lo, 100 * hi), "agents": ",".join(job.agents),
-                **dict(job.extra),
-            })  # fmt: skip
+            rows.append(
+                {
+                    "figure": job.figure,
+                    "rules": job.label,
+                    "family": job.family,
+                    "district": d,
+                    "games": len(df) // job.players,
+                    "n": int(r["count"]),
+                    "win_pct": 100 * r["sum"] / r["count"],
+                    "lo": 100 * lo,
+                    "hi": 100 * hi,
+                    "rulebook": ref,
+                    "diff": 100 * r["sum"] / r["count"] - ref,
+                    "reproduced": _inside(ref, 100 * lo, 100 * hi),
+                    "agents": ",".join(job.agents),
+                    **dict(job.extra),
+                }
+            )
     t = pd.DataFrame(rows)
     t["district"] = pd.Categorical(t["district"], DISTRICTS, ordered=True)
+    t["family"] = pd.Categorical(t["family"], list(dict.fromkeys(t["family"])), ordered=True)  # plan order
     return t.sort_values(["figure", "rules", "family", "district"]).reset_index(drop=True)
 
 
@@ -195,14 +254,26 @@ def waste_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
         m = mean_ci(df.assign(k=0), ["waste", "empty", "forced_discards"], "k").set_index("metric")
         ver = job.rules
         w = m.loc["waste"]
-        rows.append({
-            "rules": job.label if ver == "v1.0" else "v1.1 (12 turns)", "version": ver, "family": job.family,
-            "games": len(df) // 2, "n": int(w["n"]), "waste": w["mean"], "lo": w["lo"], "hi": w["hi"],
-            "empty": m.loc["empty", "mean"], "forced_discards": m.loc["forced_discards", "mean"],
-            "rulebook": RULEBOOK_WASTE[ver], "reproduced": _inside(RULEBOOK_WASTE[ver], w["lo"], w["hi"]),
-            "agents": ",".join(job.agents),
-        })  # fmt: skip
-    return pd.DataFrame(rows).sort_values(["family", "version"]).reset_index(drop=True)
+        rows.append(
+            {
+                "rules": job.label if ver == "v1.0" else "v1.1 (12 turns)",
+                "version": ver,
+                "family": job.family,
+                "games": len(df) // 2,
+                "n": int(w["n"]),
+                "waste": w["mean"],
+                "lo": w["lo"],
+                "hi": w["hi"],
+                "empty": m.loc["empty", "mean"],
+                "forced_discards": m.loc["forced_discards", "mean"],
+                "rulebook": RULEBOOK_WASTE[ver],
+                "reproduced": _inside(RULEBOOK_WASTE[ver], w["lo"], w["hi"]),
+                "agents": ",".join(job.agents),
+            }
+        )
+    t = pd.DataFrame(rows)
+    t["order"] = t.groupby("family", sort=False).ngroup()  # plan order of the families
+    return t.sort_values(["order", "version"]).drop(columns="order").reset_index(drop=True)
 
 
 def _seat_rows(df: pd.DataFrame, comp, players: int, family: str, label: str, book) -> list[dict]:
@@ -213,12 +284,23 @@ def _seat_rows(df: pd.DataFrame, comp, players: int, family: str, label: str, bo
     for i, x in enumerate(s):
         lo, hi = wilson(x * games, games)
         ref = book[i] if book is not None else np.nan
-        rows.append({
-            "players": players, "family": family, "compensation": label, "vector": "/".join(map(str, comp)),
-            "seat": i + 1, "games": games, "win_pct": 100 * x, "lo": 100 * lo, "hi": 100 * hi,
-            "rulebook": ref, "diff": 100 * x - ref, "reproduced": _inside(ref, 100 * lo, 100 * hi),
-            "max_deviation_pts": 100 * float(np.abs(s - 1 / players).max()),
-        })  # fmt: skip
+        rows.append(
+            {
+                "players": players,
+                "family": family,
+                "compensation": label,
+                "vector": "/".join(map(str, comp)),
+                "seat": i + 1,
+                "games": games,
+                "win_pct": 100 * x,
+                "lo": 100 * lo,
+                "hi": 100 * hi,
+                "rulebook": ref,
+                "diff": 100 * x - ref,
+                "reproduced": _inside(ref, 100 * lo, 100 * hi),
+                "max_deviation_pts": 100 * float(np.abs(s - 1 / players).max()),
+            }
+        )
     return rows
 
 
@@ -259,14 +341,20 @@ def calibration_table(spec: pd.DataFrame) -> pd.DataFrame:
     c = spec[spec["figure"] == "calibration"]
     g = c.groupby(["rules", "weight", "progress"], observed=True)
     out = g.apply(
-        lambda t: pd.Series({
-            "games": int(t["games"].iloc[0]), "rms_pts": float(np.sqrt((t["diff"] ** 2).mean())),
-            "max_gap_pts": float(t["diff"].abs().max()), "reproduced": int(t["reproduced"].sum()),
-            "R": t.loc[t["district"] == "R", "win_pct"].iloc[0], "C": t.loc[t["district"] == "C", "win_pct"].iloc[0],
-            "P": t.loc[t["district"] == "P", "win_pct"].iloc[0], "I": t.loc[t["district"] == "I", "win_pct"].iloc[0],
-        }),
+        lambda t: pd.Series(
+            {
+                "games": int(t["games"].iloc[0]),
+                "rms_pts": float(np.sqrt((t["diff"] ** 2).mean())),
+                "max_gap_pts": float(t["diff"].abs().max()),
+                "reproduced": int(t["reproduced"].sum()),
+                "R": t.loc[t["district"] == "R", "win_pct"].iloc[0],
+                "C": t.loc[t["district"] == "C", "win_pct"].iloc[0],
+                "P": t.loc[t["district"] == "P", "win_pct"].iloc[0],
+                "I": t.loc[t["district"] == "I", "win_pct"].iloc[0],
+            }
+        ),
         include_groups=False,
-    ).reset_index()  # fmt: skip
+    ).reset_index()
     return out.sort_values(["rules", "rms_pts"]).reset_index(drop=True)
 
 
@@ -294,8 +382,9 @@ def rating_table(df: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for name, q in RATINGS:
         lo = int(np.ceil(np.percentile(tot, q))) if q else 0
-        rows.append({"rating": name, "from_percentile": q, "score_at_least": lo,
-                     "share_reaching": float((tot >= lo).mean())})  # fmt: skip
+        rows.append(
+            {"rating": name, "from_percentile": q, "score_at_least": lo, "share_reaching": float((tot >= lo).mean())}
+        )
     return pd.DataFrame(rows)
 
 
@@ -322,14 +411,22 @@ def claims_table(spec: pd.DataFrame, waste: pd.DataFrame, seats: pd.DataFrame) -
     main = spec[spec["figure"] == "specialists"]
     for (rules, family), t in main.groupby(["rules", "family"], observed=True, sort=True):
         if rules == "v1.0":
-            for d, strong, text in (("R", False, "v1.0: residential is the weakest specialist"),
-                                    ("I", True, "v1.0: industrial is the strongest specialist")):  # fmt: skip
+            for d, strong, text in (
+                ("R", False, "v1.0: residential is the weakest specialist"),
+                ("I", True, "v1.0: industrial is the strongest specialist"),
+            ):
                 v, ev = _order_claim(t, d, strong)
                 rows.append({"claim": text, "family": family, "verdict": v, "evidence": ev})
         if rules == "v1.1":
             v, ev = _order_claim(t, "R", True)
-            rows.append({"claim": "v1.1: residential is the strongest specialist", "family": family, "verdict": v,
-                         "evidence": ev})  # fmt: skip
+            rows.append(
+                {
+                    "claim": "v1.1: residential is the strongest specialist",
+                    "family": family,
+                    "verdict": v,
+                    "evidence": ev,
+                }
+            )
     for (p, family), t in seats.groupby(["players", "family"], sort=True):
         b = t[t["compensation"] == "before (none)"]
         a = t[t["compensation"] == "after (v1.1)"]
@@ -343,10 +440,18 @@ def claims_table(spec: pd.DataFrame, waste: pd.DataFrame, seats: pd.DataFrame) -
             for (_, rb), (_, ra) in zip(b.iterrows(), a.iterrows(), strict=True)
         )
         v = "holds" if da < db and toward else ("unclear" if da < db else "does not hold")
-        ev = (f"largest seat deviation from {fair:.1f}%: {db:.1f} pts before, {da:.1f} pts after; seats after: "
-              + ", ".join(f"{r['win_pct']:.1f} [{r['lo']:.1f}, {r['hi']:.1f}]" for _, r in a.iterrows()))  # fmt: skip
-        rows.append({"claim": f"{p} players: compensation moves seats toward 1/N", "family": family, "verdict": v,
-                     "evidence": ev})  # fmt: skip
+        ev = (
+            f"largest seat deviation from {fair:.1f}%: {db:.1f} pts before, {da:.1f} pts after; seats after: "
+            + ", ".join(f"{r['win_pct']:.1f} [{r['lo']:.1f}, {r['hi']:.1f}]" for _, r in a.iterrows())
+        )
+        rows.append(
+            {
+                "claim": f"{p} players: compensation moves seats toward 1/N",
+                "family": family,
+                "verdict": v,
+                "evidence": ev,
+            }
+        )
     for family, t in waste.groupby("family", sort=True):
         if set(t["version"]) != {"v1.0", "v1.1"}:
             continue
@@ -358,6 +463,7 @@ def claims_table(spec: pd.DataFrame, waste: pd.DataFrame, seats: pd.DataFrame) -
             f"{w0['waste']:.2f} [{w0['lo']:.2f}, {w0['hi']:.2f}] -> {w1['waste']:.2f} [{w1['lo']:.2f}, {w1['hi']:.2f}]"
             f" tiles per player, {100 * cut:.0f}% less (rulebook 20.5 -> 4.7, 77% less; 'sharply' read as >= 50%)"
         )
-        rows.append({"claim": "2 players: 16 -> 12 turns cuts waste sharply", "family": family, "verdict": v,
-                     "evidence": ev})  # fmt: skip
+        rows.append(
+            {"claim": "2 players: 16 -> 12 turns cuts waste sharply", "family": family, "verdict": v, "evidence": ev}
+        )
     return pd.DataFrame(rows)

@@ -23,73 +23,129 @@ BOOK_STYLE = {"marker": "D", "color": "black", "markersize": 5, "linestyle": "no
 def _save(fig, path: Path) -> None:
     path = Path(path)
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.png")
-    fig.savefig(tmp, dpi=110, bbox_inches="tight")
+    fig.savefig(tmp, dpi=110, bbox_inches=None)
     plt.close(fig)
     os.replace(tmp, path)
 
 
-def grouped_bars(ax, t: pd.DataFrame, x: str, group: str, value: str, xorder=None, book: str | None = None):
+def _err(t: pd.DataFrame, value: str) -> np.ndarray:
+    """Whisker lengths lo..hi around `value` (clipped at 0 against rounding)."""
+    return np.clip(np.vstack([t[value] - t["lo"], t["hi"] - t[value]]), 0, None)
+
+
+def family_colours(families) -> dict[str, tuple]:
+    """One colour per family, the same in every panel (order of first appearance)."""
+    cmap = plt.get_cmap("tab10")
+    return {f: cmap(i % 10) for i, f in enumerate(dict.fromkeys(families))}
+
+
+def grouped_bars(ax, t: pd.DataFrame, x: str, group: str, value: str, xorder=None, book=None, colours=None):
     """Bars of `value` per `x`, one colour per `group`, whiskers lo..hi; rulebook marks beside each x."""
     xs = list(xorder) if xorder is not None else list(dict.fromkeys(t[x]))
     groups = list(dict.fromkeys(t[group]))
+    colours = colours or family_colours(groups)
     width = 0.8 / (len(groups) + (1 if book else 0))
     for i, gname in enumerate(groups):
         sub = t[t[group] == gname].set_index(x).reindex(xs)
         pos = np.arange(len(xs)) - 0.4 + width * (i + 0.5)
-        err = np.clip(np.vstack([sub[value] - sub["lo"], sub["hi"] - sub[value]]), 0, None)
-        ax.bar(pos, sub[value], width, yerr=err, capsize=2, label=gname, error_kw={"elinewidth": 0.8})
+        ax.bar(
+            pos,
+            sub[value],
+            width,
+            yerr=_err(sub, value),
+            capsize=2,
+            label=gname,
+            color=colours[gname],
+            error_kw={"elinewidth": 0.8},
+        )
     if book:
-        ref = t.groupby(x, sort=False)[book].first().reindex(xs)
+        ref = t.groupby(x, sort=False, observed=True)[book].first().reindex(xs)
         pos = np.arange(len(xs)) - 0.4 + width * (len(groups) + 0.5)
         ax.plot(pos, ref, label="rulebook", **BOOK_STYLE)
     ax.set_xticks(np.arange(len(xs)), [str(v) for v in xs])
 
 
+def _legend(fig, axes, colours) -> None:
+    """One legend for the figure, below the panels: every family and the rulebook mark."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color=c, label=f) for f, c in colours.items()]
+    handles.append(Line2D([], [], label="rulebook", **BOOK_STYLE))
+    fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 4), fontsize=8, frameon=False)
+
+
 def specialists_chart(spec: pd.DataFrame, path: Path) -> None:
-    t = spec[spec["figure"] == "specialists"]
+    t = spec[spec["figure"] == "specialists"].astype({"family": str, "district": str})
     panels = list(dict.fromkeys(t["rules"]))
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 4), sharey=True, squeeze=False)
-    for ax, rules in zip(axes[0], panels, strict=True):
-        sub = t[t["rules"] == rules]
-        grouped_bars(ax, sub, "district", "family", "win_pct", xorder="RCPI", book="rulebook")
+    colours = family_colours(t["family"])
+    ncol = 2
+    nrow = (len(panels) + ncol - 1) // ncol
+    fig, axes = plt.subplots(
+        nrow, ncol, figsize=(10, 3.4 * nrow + 0.8), sharey=True, squeeze=False, layout="constrained"
+    )
+    for k, ax in enumerate(axes.flat):
+        if k >= len(panels):
+            ax.set_visible(False)
+            continue
+        sub = t[t["rules"] == panels[k]]
+        grouped_bars(ax, sub, "district", "family", "win_pct", xorder="RCPI", book="rulebook", colours=colours)
         ax.axhline(25, color="grey", lw=0.6, ls=":")
-        ax.set_title(f"{rules}: 4 specialists", fontsize=10)
+        ax.set_title(f"{panels[k]}: 4 specialists, 4 players", fontsize=10)
         ax.set_xlabel("specialist")
-    axes[0][0].set_ylabel("win share, % (95% Wilson)")
-    axes[0][-1].legend(fontsize=7, loc="upper right")
+        if k % ncol == 0:
+            ax.set_ylabel("win share, % (95% Wilson)")
+    _legend(fig, axes, colours)
     _save(fig, path)
 
 
 def seats_chart(seats: pd.DataFrame, path: Path) -> None:
     comps = [c for c in ("before (none)", "after (v1.1)") if c in set(seats["compensation"])]
     players = sorted(seats["players"].unique())
-    fig, axes = plt.subplots(len(comps), len(players), figsize=(4 * len(players), 3.4 * len(comps)), squeeze=False)
+    colours = family_colours(seats["family"])
+    fig, axes = plt.subplots(
+        len(comps),
+        len(players),
+        figsize=(4 * len(players), 3.4 * len(comps) + 0.6),
+        squeeze=False,
+        layout="constrained",
+    )
     for i, comp in enumerate(comps):
         for j, p in enumerate(players):
             ax = axes[i][j]
             sub = seats[(seats["players"] == p) & (seats["compensation"] == comp)]
-            grouped_bars(ax, sub, "seat", "family", "win_pct", book="rulebook")
+            grouped_bars(ax, sub, "seat", "family", "win_pct", book="rulebook", colours=colours)
             ax.axhline(100 / p, color="grey", lw=0.6, ls=":")
             ax.set_title(f"{p} players, compensation {comp}", fontsize=9)
             ax.set_xlabel("seat")
             if j == 0:
                 ax.set_ylabel("win share, %")
-    axes[0][-1].legend(fontsize=7)
+    _legend(fig, axes, colours)
     _save(fig, path)
 
 
 def waste_chart(waste: pd.DataFrame, path: Path) -> None:
-    fig, ax = plt.subplots(figsize=(6, 3.8))
-    grouped_bars(ax, waste, "rules", "family", "waste", xorder=["v1.0 (16 turns)", "v1.1 (12 turns)"], book="rulebook")
+    colours = family_colours(waste["family"])
+    fig, ax = plt.subplots(figsize=(6.4, 4.4), layout="constrained")
+    grouped_bars(
+        ax,
+        waste,
+        "rules",
+        "family",
+        "waste",
+        xorder=["v1.0 (16 turns)", "v1.1 (12 turns)"],
+        book="rulebook",
+        colours=colours,
+    )
     ax.set_ylabel("wasted tiles per player (95% CI)")
-    ax.set_title("2 players: wasted tiles", fontsize=10)
-    ax.legend(fontsize=7)
+    ax.set_title("2 players: wasted tiles per player", fontsize=10)
+    _legend(fig, [ax], colours)
     _save(fig, path)
 
 
 def calibration_chart(calib: pd.DataFrame, path: Path) -> None:
     versions = list(dict.fromkeys(calib["rules"]))
-    fig, axes = plt.subplots(1, len(versions), figsize=(4.5 * len(versions), 3.6), squeeze=False)
+    fig, axes = plt.subplots(1, len(versions), figsize=(4.5 * len(versions), 3.6), squeeze=False, layout="constrained")
     for ax, ver in zip(axes[0], versions, strict=True):
         piv = calib[calib["rules"] == ver].pivot(index="progress", columns="weight", values="rms_pts")
         im = ax.imshow(piv.to_numpy(), cmap="viridis_r", aspect="auto", origin="lower")
@@ -113,7 +169,7 @@ def calibration_chart(calib: pd.DataFrame, path: Path) -> None:
 
 
 def solo_chart(scores: np.ndarray, ratings: pd.DataFrame, family: str, path: Path) -> None:
-    fig, ax = plt.subplots(figsize=(6, 3.6))
+    fig, ax = plt.subplots(figsize=(6, 3.6), layout="constrained")
     ax.hist(scores, bins=np.arange(scores.min() - 0.5, scores.max() + 1.5), color="tab:blue", alpha=0.8)
     for _, r in ratings.iterrows():
         if r["score_at_least"] > 0:
@@ -127,13 +183,12 @@ def solo_chart(scores: np.ndarray, ratings: pd.DataFrame, family: str, path: Pat
 
 def sweep_chart(t: pd.DataFrame, param: str, path: Path) -> None:
     """Win share of each agent against the swept value, with interval whiskers."""
-    fig, ax = plt.subplots(figsize=(6.4, 4))
+    fig, ax = plt.subplots(figsize=(6.4, 4), layout="constrained")
     values = list(dict.fromkeys(t["value"]))
     xs = np.arange(len(values))
     for agent, sub in t.groupby("agent", sort=False):
         sub = sub.set_index("value").reindex(values)
-        ax.errorbar(xs, sub["win_pct"], yerr=[sub["win_pct"] - sub["lo"], sub["hi"] - sub["win_pct"]], marker="o",
-                    capsize=3, label=agent)  # fmt: skip
+        ax.errorbar(xs, sub["win_pct"], yerr=_err(sub, "win_pct"), marker="o", capsize=3, label=agent)
     ax.set_xticks(xs, [str(v) for v in values])
     ax.set_xlabel(param)
     ax.set_ylabel("win share, % (95% Wilson)")

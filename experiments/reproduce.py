@@ -28,39 +28,68 @@ from sim import simulate as S
 TABLES = ("specialists", "calibration", "waste", "seats", "solver", "claims", "solo", "solo_ratings")
 
 
+Progress = Callable[[A.Job, int, int, float], None]
+
+
 def run_jobs(
-    jobs: list[A.Job], work: Path, seed: int, n_jobs: int, log: Callable[[str], None], backend: str = "loky",
+    jobs: list[A.Job],
+    work: Path,
+    seed: int,
+    n_jobs: int,
+    log: Callable[[str], None],
+    backend: str = "loky",
     scheduler: str | None = None,
-) -> dict[A.Job, pd.DataFrame]:  # fmt: skip
+    progress: Progress | None = None,
+) -> dict[A.Job, pd.DataFrame]:
+    """Play (or reuse) every job's run in the cache `work`; `progress(job, done, total, rate)` after each chunk."""
     frames = {}
     work.mkdir(parents=True, exist_ok=True)
     total = sum(j.games for j in jobs)
     done = 0
     for i, job in enumerate(jobs, 1):
         spec = S.make_spec(job.players, list(job.agents), job.games, seed, job.rule_set(), job.seating)
+
+        def tick(d: int, n: int, rate: float, job=job) -> None:
+            if progress:
+                progress(job, d, n, rate)
+
         t = time.perf_counter()
-        meta, reused = S.run_or_reuse(spec, work / f"{job.key}.parquet", jobs=n_jobs, backend=backend,
-                                      scheduler=scheduler)  # fmt: skip
+        path = work / f"{job.key}.parquet"
+        meta, reused = S.run_or_reuse(spec, path, jobs=n_jobs, backend=backend, scheduler=scheduler, progress=tick)
         dt = time.perf_counter() - t
+        if reused:
+            tick(job.games, job.games, 0.0)
         done += job.games
-        how = "reused" if reused else f"{dt:.1f} s, {meta['this_session']['games'] / max(dt, 1e-9):,.0f} games/s"
-        log(
-            f"[{i}/{len(jobs)}] {job.key}: {job.games:,} games, {job.players}p ({how}); {100 * done / total:.0f}% of games"
+        how = (
+            "reused"
+            if reused
+            else f"played in {dt:.1f} s, {meta['this_session']['games'] / max(dt, 1e-9):,.0f} games/s"
         )
-        frames[job] = pd.read_parquet(work / f"{job.key}.parquet")
+        log(
+            f"[{i}/{len(jobs)}] {job.key}: {job.games:,} games, {job.players}p ({how});"
+            f" {100 * done / total:.0f}% of games"
+        )
+        frames[job] = pd.read_parquet(path)
     return frames
 
 
 def reproduce(
-    games: int, out: Path, work: Path, seed: int = 0, n_jobs: int = 1, log: Callable[[str], None] = print,
-    command: str = "", backend: str = "loky", scheduler: str | None = None,
-) -> dict[str, pd.DataFrame]:  # fmt: skip
+    games: int,
+    out: Path,
+    work: Path,
+    seed: int = 0,
+    n_jobs: int = 1,
+    log: Callable[[str], None] = print,
+    command: str = "",
+    backend: str = "loky",
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+) -> dict[str, pd.DataFrame]:
+    """Play the plan (reusing finished runs), analyse it, write tables, charts and REPORT.md into `out`."""
     t0 = time.perf_counter()
-    jobs = A.plan(games)
-    frames = run_jobs(jobs, work, seed, n_jobs, log, backend, scheduler)
+    frames = run_jobs(A.plan(games), work, seed, n_jobs, log, backend, scheduler, progress)
     solver = A.solver_table(frames)
-    vjobs = A.verify_jobs(solver, games)
-    frames.update(run_jobs(vjobs, work, seed, n_jobs, log, backend, scheduler))
+    frames.update(run_jobs(A.verify_jobs(solver, games), work, seed, n_jobs, log, backend, scheduler, progress))
     spec = A.specialist_table(frames)
     tables = {
         "specialists": spec[spec["figure"] == "specialists"].drop(
@@ -82,28 +111,29 @@ def reproduce(
 
 
 def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, strongest, solo_frame) -> None:
-    """Write everything into a fresh temporary directory, then swap it in for `out`."""
+    """Write every file into a temporary directory beside `out`, then move each into place (REPORT.md last).
+
+    Each file is replaced whole; files of `out` that the reproduction does not write are left alone."""
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
-    for name, t in tables.items():
-        t.to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
-    charts.specialists_chart(tables["specialists"].assign(figure="specialists"), tmp / "specialists.png")
-    charts.seats_chart(tables["seats"], tmp / "seats.png")
-    charts.waste_chart(tables["waste"], tmp / "waste.png")
-    charts.calibration_chart(tables["calibration"], tmp / "calibration.png")
-    charts.solo_chart(solo_frame["total"].to_numpy(), tables["solo_ratings"], strongest, tmp / "solo.png")
-    total_games = sum(len(df) // j.players for j, df in frames.items())
-    (tmp / "REPORT.md").write_text(
-        report(tables, games, seed, command, elapsed, strongest, total_games, len(frames)), encoding="utf-8"
-    )
-    old = out.with_name(f".{out.name}.{os.getpid()}.old")
-    if out.exists():
-        os.replace(out, old)
-    os.replace(tmp, out)
-    shutil.rmtree(old, ignore_errors=True)
+    try:
+        for name, t in tables.items():
+            t.to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
+        charts.specialists_chart(tables["specialists"].assign(figure="specialists"), tmp / "specialists.png")
+        charts.seats_chart(tables["seats"], tmp / "seats.png")
+        charts.waste_chart(tables["waste"], tmp / "waste.png")
+        charts.calibration_chart(tables["calibration"], tmp / "calibration.png")
+        charts.solo_chart(solo_frame["total"].to_numpy(), tables["solo_ratings"], strongest, tmp / "solo.png")
+        total_games = sum(len(df) // j.players for j, df in frames.items())
+        text = report(tables, games, seed, command, elapsed, strongest, total_games, len(frames))
+        (tmp / "REPORT.md").write_text(text, encoding="utf-8")
+        for f in sorted(tmp.iterdir(), key=lambda f: f.name == "REPORT.md"):
+            os.replace(f, out / f.name)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 # --- the report -----------------------------------------------------------------------
@@ -196,17 +226,22 @@ def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs
         "A grid over the specialists' weight on their own district and progress bonus; distance = RMS of the four "
         "differences to the rulebook (percentage points). Best three per version:",
         "",
-        _md(best[["rules", "weight", "progress", "games", "R", "C", "P", "I", "rms_pts", "max_gap_pts",
-                  "reproduced"]].round(2)),  # fmt: skip
+        _md(
+            best[
+                ["rules", "weight", "progress", "games", "R", "C", "P", "I", "rms_pts", "max_gap_pts", "reproduced"]
+            ].round(2)
+        ),
         "",
         "![calibration](calibration.png)",
         "",
         "## Two-player waste (tiles per player)",
         "",
-        _md(waste.assign(
-            ours=[_ci(r["waste"], r["lo"], r["hi"], 2) for _, r in waste.iterrows()],
-            reproduced=waste["reproduced"].map(_mark),
-        )[["rules", "family", "games", "rulebook", "ours", "reproduced", "empty", "forced_discards"]].round(2)),
+        _md(
+            waste.assign(
+                ours=[_ci(r["waste"], r["lo"], r["hi"], 2) for _, r in waste.iterrows()],
+                reproduced=waste["reproduced"].map(_mark),
+            )[["rules", "family", "games", "rulebook", "ours", "reproduced", "empty", "forced_discards"]].round(2)
+        ),
         "",
         "![waste](waste.png)",
         "",
@@ -214,20 +249,31 @@ def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs
         "",
         "![seats](seats.png)",
         "",
-    ]  # fmt: skip
+    ]
     for p, t in seats.groupby("players", sort=True):
         rows = []
         for (fam, comp), f in t.groupby(["family", "compensation"], sort=False):
             f = f.sort_values("seat")
-            rows.append({
-                "family": fam, "compensation": f"{comp} {f['vector'].iloc[0]}", "games": f"{f['games'].iloc[0]:,}",
-                **{f"seat {s}": _ci(r["win_pct"], r["lo"], r["hi"]) + (" ✓" if r["reproduced"] else "")
-                   for s, (_, r) in enumerate(f.iterrows(), 1)},
-                "max dev (pts)": round(f["max_deviation_pts"].iloc[0], 1),
-            })  # fmt: skip
+            rows.append(
+                {
+                    "family": fam,
+                    "compensation": f"{comp} {f['vector'].iloc[0]}",
+                    "games": f"{f['games'].iloc[0]:,}",
+                    **{
+                        f"seat {s}": _ci(r["win_pct"], r["lo"], r["hi"]) + (" ✓" if r["reproduced"] else "")
+                        for s, (_, r) in enumerate(f.iterrows(), 1)
+                    },
+                    "max dev (pts)": round(f["max_deviation_pts"].iloc[0], 1),
+                }
+            )
         book = A.RULEBOOK_SEATS[p]
-        out += [f"**{p} players** (rulebook before {' / '.join(map(str, book['before']))}, after "
-                f"{' / '.join(map(str, book['after']))})", "", _md(pd.DataFrame(rows)), ""]  # fmt: skip
+        out += [
+            f"**{p} players** (rulebook before {' / '.join(map(str, book['before']))}, after "
+            f"{' / '.join(map(str, book['after']))})",
+            "",
+            _md(pd.DataFrame(rows)),
+            "",
+        ]
     top = solver[solver["choice"] == 1]
     out += [
         "### The solver's compensation vectors (v1.1 games re-ranked; 0..5 points per seat)",

@@ -42,25 +42,40 @@ def sweep_rules(base: Rules, param: str, values: list) -> list[Rules]:
 
 
 def run_sweep(
-    base: Rules, param: str, values: list, players: int, agents: list[str], games: int, seed: int, seating: str,
-    work: Path, jobs: int = 1, log: Callable[[str], None] = print,
-) -> pd.DataFrame:  # fmt: skip
+    base: Rules,
+    param: str,
+    values: list,
+    players: int,
+    agents: list[str],
+    games: int,
+    seed: int,
+    seating: str,
+    work: Path,
+    jobs: int = 1,
+    log: Callable[[str], None] = print,
+) -> pd.DataFrame:
     """Long table: value, agent, n, win_pct, lo, hi, mean total and its interval."""
     parts = []
     for v, rules in zip(values, sweep_rules(base, param, values), strict=True):
         spec = S.make_spec(players, agents, games, seed, rules, seating)
         path = Path(work) / f"{param}={value_label(v)}.parquet".replace("/", "_")
-        meta, reused = S.run_or_reuse(spec, path, jobs=jobs)
+        _, reused = S.run_or_reuse(spec, path, jobs=jobs)
         df = pd.read_parquet(path)
         log(f"{param} = {value_label(v)}: {games:,} games ({'reused' if reused else 'played'})")
         ws = win_share(df, "agent")
         tot = mean_ci(df, ["total"], "agent").set_index("agent")
         ws = ws.assign(
             value=value_label(v),
-            win_pct=100 * ws["win_share"], lo=100 * ws["lo"], hi=100 * ws["hi"],
-            mean_total=ws["agent"].map(tot["mean"]), total_lo=ws["agent"].map(tot["lo"]),
-            total_hi=ws["agent"].map(tot["hi"]), games=games, param=param,
-        )  # fmt: skip
-        parts.append(ws[["param", "value", "agent", "games", "n", "win_pct", "lo", "hi", "mean_total", "total_lo",
-                         "total_hi"]])  # fmt: skip
+            win_pct=100 * ws["win_share"],
+            lo=100 * ws["lo"],
+            hi=100 * ws["hi"],
+            mean_total=ws["agent"].map(tot["mean"]),
+            total_lo=ws["agent"].map(tot["lo"]),
+            total_hi=ws["agent"].map(tot["hi"]),
+            games=games,
+            param=param,
+        )
+        parts.append(
+            ws[["param", "value", "agent", "games", "n", "win_pct", "lo", "hi", "mean_total", "total_lo", "total_hi"]]
+        )
     return pd.concat(parts, ignore_index=True)

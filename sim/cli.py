@@ -35,6 +35,34 @@ class UserError(Exception):
     """An error caused by the user's input: one line, exit code 2."""
 
 
+def _progress_bar(quiet: bool, label: str, total: int = 0):
+    """A started rich progress bar on stderr and update(done, total, rate, label=None).
+
+    None (and a no-op update) when quiet or when stderr is not a terminal: logs stay clean."""
+    if quiet or not sys.stderr.isatty():
+        return None, lambda *a, **k: None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games  {task.fields[rate]}"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=False,
+    )
+    task = bar.add_task(label, total=total, rate="")
+    bar.start()
+
+    def update(done: int, total: int, rate: float, label: str | None = None) -> None:
+        fields = {"description": label} if label else {}
+        bar.update(task, completed=done, total=total, rate=f"{rate:,.0f}/s" if rate else "", **fields)
+
+    return bar, update
+
+
 def _rules(spec: str):
     from .rules import RulesError, load_rules
 
@@ -199,28 +227,10 @@ def simulate(
         spec = S.make_spec(players, specs, games, seed, rs, seating, chunk_size, moves)
     except S.SimulateError as e:
         raise UserError(str(e)) from None
-    bar = None
-    if not quiet:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        bar = Progress(
-            TextColumn("simulate"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("games  {task.fields[rate]}"),
-            TimeRemainingColumn(),
-            transient=False,
-        )
-        task = bar.add_task("games", total=games, rate="")
-        bar.start()
-
-    def progress(done: int, total: int, rate: float) -> None:
-        if bar is not None:
-            bar.update(task, completed=done, rate=f"{rate:,.0f}/s" if rate else "")
-
+    bar, update = _progress_bar(quiet, "simulate", games)
     try:
         meta = S.run(spec, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume, force=force,
-                     progress=progress)  # fmt: skip
+                     progress=update)  # fmt: skip
     except S.SimulateError as e:
         raise UserError(str(e)) from None
     except KeyboardInterrupt:
@@ -423,7 +433,7 @@ def sweep(
         typer.Option(
             "--values", help="Comma-separated values (JSON each; ';' if values hold commas).", show_default=False
         ),
-    ],  # fmt: skip
+    ],
     players: Annotated[int, typer.Option("--players", help="Players per game, 1-4.")] = 4,
     agents: Annotated[
         str, typer.Option("--agents", help="One spec per seat, or one for all (as in simulate).")
@@ -480,15 +490,22 @@ def reproduce(
         int, typer.Option("--games", help="Games per main table (other runs scale from it).", min=20)
     ] = 2000,
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes.", min=1)] = 2,
-    out: Annotated[Path, typer.Option("--out", help="Tables, charts and REPORT.md go here.")] = Path(
-        "results/appendix"
-    ),
-    work: Annotated[Path, typer.Option("--work", help="Run cache (resumable; not committed).")] = Path("runs/appendix"),
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Tables, charts and REPORT.md go here [default: runs/appendix/games-N/report]."),
+    ] = None,
+    work: Annotated[
+        Path | None,
+        typer.Option("--work", help="Run cache, resumable, not committed [default: runs/appendix/games-N/runs]."),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Run seed shared by every run.")] = 0,
     backend: Annotated[str, typer.Option(help="loky (this machine) or dask (a cluster).")] = "loky",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", help="No progress bar (one line per run is still printed).")
+    ] = False,
 ):
-    """Re-run every figure of the rulebook's appendix (RULES.md section 10) and write REPORT.md beside the rulebook's."""
+    """Re-run every figure of the rulebook's appendix (RULES.md section 10); REPORT.md sets ours beside the book's."""
     import time
 
     from experiments.reproduce import command_line
@@ -496,19 +513,47 @@ def reproduce(
 
     if backend not in ("loky", "dask"):
         raise UserError(f"--backend must be loky or dask, got {backend!r}")
+    home = Path("runs") / "appendix" / f"games-{games}"
+    out = out or home / "report"
+    work = work or home / "runs"
     if out.exists() and not out.is_dir():
         raise UserError(f"--out: {out} is a file; give a directory")
     if work.exists() and not work.is_dir():
         raise UserError(f"--work: {work} is a file; give a directory")
     t = time.perf_counter()
     print(f"Reproducing RULES.md section 10 with {games:,} games per main table on {jobs} process(es); runs in {work}")
+    bar, update = _progress_bar(quiet, "reproduce")
+
+    def log(message: str) -> None:
+        (bar.console.print if bar is not None else print)(message)
+
+    def progress(job, done: int, total: int, rate: float) -> None:
+        update(done, total, rate, label=job.key)
+
     try:
-        do_reproduce(games, out, work, seed=seed, n_jobs=jobs, command=command_line(), backend=backend,
-                     scheduler=scheduler, log=lambda m: print(m, flush=True))  # fmt: skip
+        do_reproduce(
+            games,
+            out,
+            work,
+            seed=seed,
+            n_jobs=jobs,
+            command=command_line(),
+            backend=backend,
+            scheduler=scheduler,
+            log=log,
+            progress=progress,
+        )
     except KeyboardInterrupt:
-        print(f"citywright: interrupted; finished runs and chunks are kept in {work}: run the same command to continue",
-              file=sys.stderr)  # fmt: skip
+        if bar is not None:
+            bar.stop()
+        print(
+            f"citywright: interrupted; finished runs and chunks are kept in {work}: run the same command to continue",
+            file=sys.stderr,
+        )
         sys.exit(130)
+    finally:
+        if bar is not None:
+            bar.stop()
     print(f"wrote {out}/REPORT.md, tables (*.csv) and charts (*.png) in {time.perf_counter() - t:.0f} s")
 
 

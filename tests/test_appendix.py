@@ -1,0 +1,249 @@
+"""The reproduction of the rulebook's appendix, sweeps, the draw seating and the notebook."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from agents.registry import parse_agent
+from experiments import appendix as A
+from experiments import compensation as C
+from experiments.sweep import parse_values
+from sim import simulate as S
+from sim.rules import load_rules
+from sim.runner import draw_orders, play_chunk
+from sim.seeds import game_seeds
+
+ROOT = Path(__file__).resolve().parents[1]
+CLI = [sys.executable, "-m", "sim.cli"]
+
+
+def cli(*args, cwd=None):
+    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, cwd=cwd or ROOT)
+
+
+# --- draw seating ---------------------------------------------------------------------
+
+
+def test_draw_seating_is_uniform_and_independent_of_chunking():
+    seeds = game_seeds(7, 0, 40_000)
+    order = draw_orders(seeds, 4, 4)
+    counts = np.bincount(order.ravel(), minlength=4) / order.size
+    assert np.all(np.abs(counts - 0.25) < 0.01), counts
+    # seats are drawn independently: all four seats the same agent about 4 * (1/4)^4 of games
+    same = (order == order[:, :1]).all(axis=1).mean()
+    assert abs(same - 4 / 256) < 0.004, same
+    np.testing.assert_array_equal(order[100:200], draw_orders(seeds[100:200], 4, 4))
+    pool = [parse_agent(s) for s in A.SPECIALISTS]
+    whole = play_chunk(load_rules(), 2, pool, "draw", 3, 0, 12)
+    parts = pd.concat([play_chunk(load_rules(), 2, pool, "draw", 3, a, a + 4) for a in (0, 4, 8)], ignore_index=True)
+    pd.testing.assert_frame_equal(whole, parts)
+    assert whole["agent"].nunique() > 1
+
+
+def test_draw_pool_size_is_checked():
+    with pytest.raises(S.SimulateError, match="at most 8"):
+        S.make_spec(2, ["random"] * 9, 10, 0, load_rules(), "draw")
+    spec = S.make_spec(3, ["random", "greedy"], 10, 0, load_rules(), "draw")
+    assert spec.agents == ("random", "greedy")
+
+
+# --- run cache ------------------------------------------------------------------------
+
+
+def test_run_or_reuse_reuses_same_spec_and_replaces_another(tmp_path):
+    out = tmp_path / "r.parquet"
+    spec = S.make_spec(2, ["random"], 30, 1, load_rules())
+    _, reused = S.run_or_reuse(spec, out)
+    assert not reused
+    first = pd.read_parquet(out)
+    _, reused = S.run_or_reuse(spec, out)
+    assert reused
+    other = S.make_spec(2, ["random"], 30, 2, load_rules())
+    _, reused = S.run_or_reuse(other, out)
+    assert not reused and S.read_metadata(out)["seed"] == 2
+    assert not pd.read_parquet(out)["game_seed"].equals(first["game_seed"])
+
+
+# --- figures and claims ---------------------------------------------------------------
+
+
+def test_reranking_with_the_played_compensation_gives_the_engines_win_shares():
+    # the "after" seat shares come from re-ranking raw scores; they must equal what the engine decided
+    df = play_chunk(load_rules(), 3, [parse_agent("greedy")] * 3, "rotate", 5, 0, 150)
+    raw, empty, shapes, _ = C.game_arrays(df)
+    comp = load_rules().data["game"]["compensation"]["3"]
+    shares = C.seat_shares(raw, empty, shapes, comp)
+    np.testing.assert_allclose(shares, df.groupby("seat")["win_share"].mean().to_numpy())
+    job = A.Job("x", "seats", "greedy", 3, ("greedy",), "rotate", "v1.1", (), 150, "v1.1")
+    t = A.seat_table({job: df})
+    after = t[t["compensation"] == "after (v1.1)"].sort_values("seat")
+    np.testing.assert_allclose(after["win_pct"].to_numpy(), 100 * shares)
+    assert list(t[t["compensation"] == "before (none)"]["rulebook"]) == [30, 28, 41]
+
+
+def _spec_rows(values, width=2.0):
+    return pd.DataFrame(
+        {
+            "district": list("RCPI"),
+            "win_pct": values,
+            "lo": [v - width for v in values],
+            "hi": [v + width for v in values],
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("values", "district", "strongest", "verdict"),
+    [
+        ([10, 30, 28, 32], "R", False, "holds"),
+        ([27, 30, 28, 32], "R", False, "unclear"),
+        ([29, 27, 28, 16], "R", False, "does not hold"),
+        ([20, 25, 26, 40], "I", True, "holds"),
+        ([20, 25, 38, 40], "I", True, "unclear"),
+        ([20, 45, 26, 40], "I", True, "does not hold"),
+    ],
+)
+def test_order_claims(values, district, strongest, verdict):
+    assert A._order_claim(_spec_rows(values), district, strongest)[0] == verdict
+
+
+def test_rating_tiers_rise_with_the_percentile():
+    df = pd.DataFrame({"total": np.random.default_rng(0).normal(80, 10, 5000).round()})
+    r = A.rating_table(df)
+    assert r["score_at_least"].is_monotonic_increasing
+    assert r["share_reaching"].is_monotonic_decreasing
+    assert abs(r.loc[r["from_percentile"] == 50, "share_reaching"].iloc[0] - 0.5) < 0.03
+
+
+def test_parse_values():
+    assert parse_values("3,4,5") == [3, 4, 5]
+    assert parse_values("1.5, true") == [1.5, True]
+    assert parse_values("[1,2];[3,4]") == [[1, 2], [3, 4]]
+    with pytest.raises(ValueError, match="empty value"):
+        parse_values("3,,4")
+
+
+# --- the command end to end on a tiny size, and the notebook on its output ------------
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    d = tmp_path_factory.mktemp("appendix")
+    r = cli("reproduce", "--games", 20, "--jobs", 1, "--out", d / "out", "--work", d / "work")
+    assert r.returncode == 0, r.stderr
+    return d, r.stdout
+
+
+def test_reproduce_writes_every_table_chart_and_section(tiny):
+    d, _ = tiny
+    out = d / "out"
+    for name in ("specialists", "calibration", "waste", "seats", "solver", "claims", "solo", "solo_ratings"):
+        assert (out / f"{name}.csv").stat().st_size > 0
+    for name in ("specialists", "seats", "waste", "calibration", "solo"):
+        assert (out / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
+    report = (out / "REPORT.md").read_text()
+    for section in (
+        "Verdicts",
+        "Specialist win shares",
+        "Calibration",
+        "Two-player waste",
+        "Seat win shares",
+        "solver",
+        "Solo",
+        "Assumptions",
+        "citywright reproduce --games 20",
+    ):
+        assert section in report
+    spec = pd.read_csv(out / "specialists.csv")
+    assert set(spec["rules"]) == {"v1.0", "v1.0, market depletes", "v1.1", "v1.1, no achievements"}
+    book = spec[(spec["rules"] == "v1.1")].groupby("district")["rulebook"].first()
+    assert list(book[list("RCPI")]) == list(A.RULEBOOK_SPECIALISTS["v1.1"])
+    seats = pd.read_csv(out / "seats.csv")
+    # every seat's shares sum to 100% within a family and compensation
+    sums = seats.groupby(["players", "family", "compensation"])["win_pct"].sum()
+    np.testing.assert_allclose(sums, 100.0)
+    assert "solver (re-simulated)" in set(seats["compensation"])
+    claims = pd.read_csv(out / "claims.csv")
+    assert set(claims["verdict"]) <= {"holds", "unclear", "does not hold"}
+    assert len(set(claims["claim"])) == 7
+
+
+def test_reproduce_again_reuses_runs_and_gives_the_same_tables(tiny):
+    d, _ = tiny
+    r = cli("reproduce", "--games", 20, "--jobs", 2, "--out", d / "again", "--work", d / "work")
+    assert r.returncode == 0, r.stderr
+    assert "played" not in r.stdout and r.stdout.count("reused") >= 60
+    for name in ("specialists", "seats", "waste", "claims"):
+        pd.testing.assert_frame_equal(pd.read_csv(d / "out" / f"{name}.csv"), pd.read_csv(d / "again" / f"{name}.csv"))
+
+
+def test_appendix_notebook_runs_top_to_bottom(tiny, monkeypatch):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    d, _ = tiny
+    monkeypatch.setenv("CITYWRIGHT_APPENDIX", str(d / "out"))
+    nb = nbformat.read(ROOT / "notebooks" / "appendix.ipynb", as_version=4)
+    nbclient.NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "notebooks")}}
+    ).execute()
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    assert not errors
+    assert any("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+
+
+def test_reproduce_bad_input_is_one_line(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    r = cli("reproduce", "--games", 20, "--out", f)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "is a file" in r.stderr
+    r = cli("reproduce", "--games", 5)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+
+
+# --- sweep ----------------------------------------------------------------------------
+
+
+def test_sweep_tabulates_each_value_and_agent(tmp_path):
+    r = cli(
+        "sweep",
+        "--param",
+        "scoring.residential.pair_points",
+        "--values",
+        "3,6",
+        "--games",
+        12,
+        "--out",
+        tmp_path / "sw",
+    )
+    assert r.returncode == 0, r.stderr
+    t = pd.read_csv(tmp_path / "sw" / "sweep.csv")
+    assert list(t["value"].astype(str).unique()) == ["3", "6"]
+    assert t.groupby("value")["agent"].nunique().eq(4).all()
+    np.testing.assert_allclose(t.groupby("value")["win_pct"].sum(), 100.0)
+    assert (tmp_path / "sw" / "sweep.png").read_bytes()[:4] == b"\x89PNG"
+    # the agents replanned: the rule change reached the games (residential scores differ)
+    runs = sorted((tmp_path / "sw" / "runs").glob("*.parquet"))
+    a, b = (pd.read_parquet(p) for p in runs)
+    assert S.read_metadata(runs[0])["rules"]["scoring"]["residential"]["pair_points"] in (3, 6)
+    assert not a["residential"].equals(b["residential"])
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--param", "scoring.residential.nope", "--values", "3"], "scoring.residential.nope"),
+        (["--param", "scoring.residential.pair_points", "--values", "3,,4"], "empty value"),
+        (["--param", "scoring.residential.pair_points", "--values", "3", "--agents", "nobody"], "nobody"),
+    ],
+)
+def test_sweep_bad_input_is_one_line(tmp_path, args, needle):
+    r = cli("sweep", *args, "--games", 5, "--out", tmp_path / "sw")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.count("\n") == 1 and needle in r.stderr
+    assert not (tmp_path / "sw" / "sweep.csv").exists()
