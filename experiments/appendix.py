@@ -235,7 +235,7 @@ def specialist_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
                     "rulebook": ref,
                     "diff": 100 * r["sum"] / r["count"] - ref,
                     "reproduced": _inside(ref, 100 * lo, 100 * hi),
-                    "agents": ",".join(job.agents),
+                    "agents": "; ".join(job.agents),
                     **dict(job.extra),
                 }
             )
@@ -268,7 +268,7 @@ def waste_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
                 "forced_discards": m.loc["forced_discards", "mean"],
                 "rulebook": RULEBOOK_WASTE[ver],
                 "reproduced": _inside(RULEBOOK_WASTE[ver], w["lo"], w["hi"]),
-                "agents": ",".join(job.agents),
+                "agents": "; ".join(job.agents),
             }
         )
     t = pd.DataFrame(rows)
@@ -368,7 +368,7 @@ def solo_table(frames: dict[Job, pd.DataFrame], percentiles=(10, 25, 50, 75, 90,
         means[job.family] = tot.mean()
         rec = {"family": job.family, "games": len(tot), "mean": tot.mean(), "sd": tot.std(ddof=1)}
         rec.update({f"p{q:g}": float(np.percentile(tot, q)) for q in percentiles})
-        rec["agents"] = ",".join(job.agents)
+        rec["agents"] = "; ".join(job.agents)
         rows.append(rec)
     return pd.DataFrame(rows), max(means, key=means.get) if means else ""
 

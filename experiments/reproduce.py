@@ -173,6 +173,68 @@ ASSUMPTIONS = [
 ]
 
 
+def agents_table(tables) -> pd.DataFrame:
+    """family -> the exact agent spec strings (as `citywright simulate --agents` takes them)."""
+    rows = {}
+    for name in ("specialists", "waste", "solo"):
+        t = tables[name]
+        if "agents" in t:
+            for fam, a in zip(t["family"].astype(str), t["agents"], strict=True):
+                rows.setdefault(fam, a)
+    return pd.DataFrame(
+        {"family": list(rows), "agents, seat by seat (rotated; spec-mix: each seat draws one)": list(rows.values())}
+    )
+
+
+def summary(tables) -> list[str]:
+    """A few sentences with the headline numbers, computed from the tables."""
+    spec, waste, seats, solver, claims = (tables[k] for k in ("specialists", "waste", "seats", "solver", "claims"))
+    lines = []
+    for rules, t in spec.groupby("rules", sort=True):
+        fam = t["family"].iloc[0]
+        d = t[t["family"] == fam].sort_values("win_pct", ascending=False)
+        top, low = d.iloc[0], d.iloc[-1]
+        inside = int(t["reproduced"].sum())
+        lines.append(
+            f"- **Specialists, {rules}**: with {fam}, the {top['district']} specialist wins "
+            f"{_ci(top['win_pct'], top['lo'], top['hi'])}% (rulebook {top['rulebook']}%), the {low['district']} "
+            f"specialist {_ci(low['win_pct'], low['lo'], low['hi'])}% (rulebook {low['rulebook']}%); "
+            f"{inside} of {len(t)} figures ({t['family'].nunique()} famil{'ies' if t['family'].nunique() > 1 else 'y'})"
+            " contain the rulebook's value."
+        )
+    c = tables["calibration"].sort_values("rms_pts").groupby("rules", sort=True).head(1)
+    for _, r in c.iterrows():
+        lines.append(
+            f"- **Calibration, {r['rules']}**: the closest specialist objective (weight {r['weight']:g}, progress "
+            f"{r['progress']:g}) is still {r['rms_pts']:.1f} points (RMS) from the rulebook's table "
+            f"(largest gap {r['max_gap_pts']:.1f})."
+        )
+    for fam, t in waste.groupby("family", sort=False):
+        if fam != "greedy":
+            continue
+        w0, w1 = t[t["version"] == "v1.0"].iloc[0], t[t["version"] == "v1.1"].iloc[0]
+        lines.append(
+            f"- **Two-player waste** (greedy): {_ci(w0['waste'], w0['lo'], w0['hi'], 2)} tiles per player at 16 turns "
+            f"(rulebook 20.5), {_ci(w1['waste'], w1['lo'], w1['hi'], 2)} at 12 turns (rulebook 4.7)."
+        )
+    for p, t in seats[seats["family"] == "greedy"].groupby("players", sort=True):
+        b = t[t["compensation"] == "before (none)"]["max_deviation_pts"].iloc[0]
+        a = t[t["compensation"] == "after (v1.1)"]["max_deviation_pts"].iloc[0]
+        best = solver[(solver["players"] == p) & (solver["family"] == "greedy") & (solver["choice"] == 1)].iloc[0]
+        lines.append(
+            f"- **Seats, {p} players** (greedy): largest deviation from 1/N {b:.1f} points without compensation, "
+            f"{a:.1f} with v1.1's; the solver's vector {best['compensation']} gives "
+            f"{100 * best['max_deviation']:.1f}."
+        )
+    held = claims.groupby("verdict").size().to_dict()
+    lines.append(
+        "- **Claims** (each claim x family): "
+        + ", ".join(f"{k} {v}" for k, v in sorted(held.items()))
+        + " (see the table below)."
+    )
+    return lines
+
+
 def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs) -> str:
     spec, waste, seats, solver, claims = (tables[k] for k in ("specialists", "waste", "seats", "solver", "claims"))
     calib = tables["calibration"]
@@ -194,6 +256,10 @@ def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs
         "Agent families: `greedy` (every seat greedy); `spec-mix` (every seat draws one of the four specialists "
         "with default weights); `mcts-B` (every seat mcts with B iterations, random rollouts, win reward); the "
         "specialist table uses the four specialists under three objective weights. See `citywright agents`.",
+        "",
+        "## Summary",
+        "",
+        *summary(tables),
         "",
         "## Verdicts on the rulebook's claims",
         "",
@@ -296,6 +362,10 @@ def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs
         _md(tables["solo_ratings"].round(3)),
         "",
         "![solo](solo.png)",
+        "",
+        "## Agents of each family",
+        "",
+        _md(agents_table(tables)),
         "",
         "## Assumptions",
         "",
