@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -61,6 +62,21 @@ def _progress_bar(quiet: bool, label: str, total: int = 0):
         bar.update(task, completed=done, total=total, rate=f"{rate:,.0f}/s" if rate else "", **fields)
 
     return bar, update
+
+
+@contextmanager
+def _interruptible(bar, message: str):
+    """Stop the progress bar however the block ends; on Ctrl-C print `message` and exit 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.stop()
+        print(message, file=sys.stderr)
+        sys.exit(130)
+    finally:
+        if bar is not None:
+            bar.stop()
 
 
 def _rules(spec: str):
@@ -228,24 +244,17 @@ def simulate(
     except S.SimulateError as e:
         raise UserError(str(e)) from None
     bar, update = _progress_bar(quiet, "simulate", games)
-    try:
-        meta = S.run(spec, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume, force=force,
-                     progress=update)  # fmt: skip
-    except S.SimulateError as e:
-        raise UserError(str(e)) from None
-    except KeyboardInterrupt:
-        if bar is not None:
-            bar.stop()
-        argv = [a for a in sys.argv[1:] if a not in ("--force", "--resume")]
-        print(
-            f"citywright: interrupted; finished chunks are kept in {out}.parts. Resume with:\n"
-            f"  citywright {shlex.join(argv)} --resume",
-            file=sys.stderr,
-        )
-        sys.exit(130)
-    finally:
-        if bar is not None:
-            bar.stop()
+    argv = [a for a in sys.argv[1:] if a not in ("--force", "--resume")]
+    stopped = (
+        f"citywright: interrupted; finished chunks are kept in {out}.parts. Resume with:\n"
+        f"  citywright {shlex.join(argv)} --resume"
+    )
+    with _interruptible(bar, stopped):
+        try:
+            meta = S.run(spec, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume, force=force,
+                         progress=update)  # fmt: skip
+        except S.SimulateError as e:
+            raise UserError(str(e)) from None
     sess = meta["this_session"]
     rate = sess["games"] / sess["seconds"] if sess["seconds"] else 0.0
     print(
@@ -530,30 +539,17 @@ def reproduce(
     def progress(job, done: int, total: int, rate: float) -> None:
         update(done, total, rate, label=job.key)
 
-    try:
-        do_reproduce(
-            games,
-            out,
-            work,
-            seed=seed,
-            n_jobs=jobs,
-            command=command_line(),
-            backend=backend,
-            scheduler=scheduler,
-            log=log,
-            progress=progress,
-        )
-    except KeyboardInterrupt:
-        if bar is not None:
-            bar.stop()
-        print(
-            f"citywright: interrupted; finished runs and chunks are kept in {work}: run the same command to continue",
-            file=sys.stderr,
-        )
-        sys.exit(130)
-    finally:
-        if bar is not None:
-            bar.stop()
+    stopped = f"citywright: interrupted; finished runs and chunks are kept in {work}: run the same command to continue"
+    from . import simulate as S
+
+    with _interruptible(bar, stopped):
+        try:
+            do_reproduce(
+                games, out, work, seed=seed, n_jobs=jobs, command=command_line(), backend=backend,
+                scheduler=scheduler, log=log, progress=progress,
+            )  # fmt: skip
+        except (S.SimulateError, OSError) as e:
+            raise UserError(str(e).splitlines()[0]) from None
     print(f"wrote {out}/REPORT.md, tables (*.csv) and charts (*.png) in {time.perf_counter() - t:.0f} s")
 
 
