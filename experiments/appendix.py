@@ -355,6 +355,7 @@ def calibration_table(spec: pd.DataFrame) -> pd.DataFrame:
         ),
         include_groups=False,
     ).reset_index()
+    out = out.astype({"games": int, "reproduced": int})
     return out.sort_values(["rules", "rms_pts"]).reset_index(drop=True)
 
 
