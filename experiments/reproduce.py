@@ -265,8 +265,9 @@ def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs
         "",
         _md(claims[["claim", "family", "verdict", "evidence"]]),
         "",
-        "'holds': the ordering is right and the intervals separate; 'unclear': the ordering is right but the "
-        "intervals overlap; 'does not hold': the ordering is wrong.",
+        "'holds': the ordering (or direction) is right and the intervals separate; 'unclear': it is right but the "
+        "intervals overlap (for waste: the cut is real but under half); 'does not hold': it is wrong. For "
+        "compensation, 'holds' also needs every seat to move toward 1/N or end within its interval of it.",
         "",
         "## Specialist win shares, 4 players (percent)",
         "",
