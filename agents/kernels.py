@@ -299,10 +299,11 @@ def _bound_tables(s1, s2, nR, nC, rp, r_best, c_best):
     more commercial tiles.
     """
     sec = rp[RP_RES_SECOND_TILE_PTS]
+    top = min(max(s1, r_best.shape[0] - 1 + nR), 49)  # the largest `big` (clusters merged hold <= nR)
     for j in range(r_best.shape[0]):
         total_r = nR + j
         best_r = 0
-        for a in range(s1, 50):
+        for a in range(s1, top + 1):
             best_r = max(best_r, rp[RP_RES_BIG + a] + min(a, total_r - a) * sec)
             r_best[j, a] = best_r
     for j in range(c_best.shape[0]):
@@ -503,6 +504,9 @@ def evaluator_search(
     c_cnt = np.zeros((20, 5), dtype=np.int64)
     c_free = np.empty(20, dtype=np.int64)
     c_ach = np.zeros(20, dtype=np.float64)
+    shape_ach = np.zeros(MAX_SHAPES, dtype=np.float64)  # the same for every slot holding the shape
+    shape_ach_done = np.zeros(MAX_SHAPES, dtype=np.bool_)
+    ach_before = own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach) if wa != 0.0 else 0
     c_ub = np.empty(20, dtype=np.float64)
     nc = 0
     all_r = 0
@@ -541,10 +545,12 @@ def evaluator_search(
         c_free[nc] = _free_options(st, rp, slot) if star >= 0 else 15
         # achievement gain from recording this shape (exact, if any tile lands)
         if wa != 0.0:
-            before = own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach)
-            placed[shape] += 1
-            c_ach[nc] = wa * (own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach) - before)
-            placed[shape] -= 1
+            if not shape_ach_done[shape]:
+                placed[shape] += 1
+                shape_ach[shape] = wa * (own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach) - ach_before)
+                placed[shape] -= 1
+                shape_ach_done[shape] = True
+            c_ach[nc] = shape_ach[shape]
         ncell = min(shp[shape, SHP_NCELLS], empty_cells)
         u = _bound(
             cnt,
