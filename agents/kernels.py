@@ -288,6 +288,32 @@ def _offer(v, mv_slot, kind, slot, pl, tiles_or_cell, perm_row, free, cand, cand
     return min(ncand + 1, cap)
 
 
+@njit(cache=True)
+def _bound_tables(s1, s2, nR, nC, rp, r_best, c_best):
+    """The district parts of `_bound` that do not depend on the placement, once per move.
+
+    r_best[j, big]: the best residential score with j more residential tiles when the largest
+    cluster grows to at most `big` (>= s1): the second cluster is no larger than the largest
+    and the two together hold at most every residential tile.  Returns the current score
+    (the one r_best is measured against).  c_best[j]: the best commercial tier gain from j
+    more commercial tiles.
+    """
+    sec = rp[RP_RES_SECOND_TILE_PTS]
+    top = min(max(s1, r_best.shape[0] - 1 + nR), 49)  # the largest `big` (clusters merged hold <= nR)
+    for j in range(r_best.shape[0]):
+        total_r = nR + j
+        best_r = 0
+        for a in range(s1, top + 1):
+            best_r = max(best_r, rp[RP_RES_BIG + a] + min(a, total_r - a) * sec)
+            r_best[j, a] = best_r
+    for j in range(c_best.shape[0]):
+        gain = 0
+        for k in range(1, j + 1):
+            gain = max(gain, rp[RP_C_TABLE + min(nC + k, 49)] - rp[RP_C_TABLE + nC])
+        c_best[j] = gain
+    return rp[RP_RES_BIG + s1] + s2 * sec
+
+
 @njit(cache=True, inline="always")
 def _bound(
     cnt,
@@ -301,9 +327,9 @@ def _bound(
     ring,
     iso_cells,
     s1,
-    s2,
-    nR,
-    nC,
+    r_base,
+    r_best,
+    c_best,
     nI,
     prm,
     rp,
@@ -314,12 +340,12 @@ def _bound(
     The geometry numbers are for the cells covered: residential tiles next to them,
     rows and columns without a park, lonely parks next to them, ring cells, cells
     with no commercial neighbour (where a new commercial tile can be isolated).
+    r_best, c_best, r_base: the move's tables from `_bound_tables`.
     """
     w0 = prm[P_W]
     w1 = prm[P_W + 1]
     w2 = prm[P_W + 2]
     w3 = prm[P_W + 3]
-    sec = rp[RP_RES_SECOND_TILE_PTS]
     pd = int(prm[P_PROGRESS_DISTRICT])
     ub = _NEG
     for f in range(4 if wild else 1):
@@ -331,19 +357,11 @@ def _bound(
         ji = min(cnt[3] + (1 if wild and f == 3 else 0), ncell)
         u = 0.0
         if jr > 0:
-            # the largest cluster grows to at most `big`; the second is no larger than the
-            # largest and the two together hold at most every residential tile
+            # the largest cluster grows to at most `big` (see _bound_tables)
             big = min(max(s1, jr + merged_adj), 49)
-            total_r = nR + jr
-            best_r = 0
-            for a in range(s1, big + 1):
-                best_r = max(best_r, rp[RP_RES_BIG + a] + min(a, total_r - a) * sec)
-            u += w0 * (best_r - rp[RP_RES_BIG + s1] - s2 * sec)
+            u += w0 * (r_best[jr, big] - r_base)
         if jc > 0:
-            gain = 0
-            for j in range(1, jc + 1):
-                gain = max(gain, rp[RP_C_TABLE + min(nC + j, 49)] - rp[RP_C_TABLE + nC])
-            u += w1 * (gain + min(jc, iso_cells) * rp[RP_C_ISO])
+            u += w1 * (c_best[jc] + min(jc, iso_cells) * rp[RP_C_ISO])
         g = lonely_adj
         if jp > 0:
             g += jp * rp[RP_P_ADJ] + min(jp, rows_new) * rp[RP_P_ROW] + min(jp, cols_new) * rp[RP_P_COL]
@@ -407,6 +425,9 @@ def evaluator_search(
     nR = popcount(b0)
     nC = popcount(b1)
     nI = popcount(b3)
+    r_best = np.zeros((6, 50), dtype=np.int64)
+    c_best = np.zeros(6, dtype=np.int64)
+    r_base = _bound_tables(s1, s2, nR, nC, rp, r_best, c_best)
     lonely_parks = b2 & ~neighbours(E.park_neighbour_source(b0, b1, b2, b3, rp))
     park_rows = np.uint64((b2 + np.uint64(0x007F7F7F7F7F7F7F)) & np.uint64(0x0080808080808080))
     cols = b2 | (b2 >> np.uint64(8))
@@ -454,6 +475,13 @@ def evaluator_search(
     seen = np.full(20, -1, dtype=np.int64)
     nseen = 0
     codes_seen = np.zeros(10, dtype=np.uint64)
+    q_full = np.empty(24, dtype=np.int64)  # distinct assignments of a candidate's tiles
+    q_part = np.empty(24, dtype=np.int64)  # ... of those landing, for a placement that overhangs
+    all_on = np.zeros(4, dtype=np.int64)
+    pbit = np.empty(4, dtype=np.int64)
+    r_gain = np.empty(32, dtype=np.int64)
+    c_gain = np.empty(32, dtype=np.int64)
+    i_gain = np.empty(32, dtype=np.int64)
     pl_list = np.empty(1024, dtype=np.int64)
     ub_list = np.empty(1024, dtype=np.float64)
     any_slot = False
@@ -476,6 +504,9 @@ def evaluator_search(
     c_cnt = np.zeros((20, 5), dtype=np.int64)
     c_free = np.empty(20, dtype=np.int64)
     c_ach = np.zeros(20, dtype=np.float64)
+    shape_ach = np.zeros(MAX_SHAPES, dtype=np.float64)  # the same for every slot holding the shape
+    shape_ach_done = np.zeros(MAX_SHAPES, dtype=np.bool_)
+    ach_before = own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach) if wa != 0.0 else 0
     c_ub = np.empty(20, dtype=np.float64)
     nc = 0
     all_r = 0
@@ -514,10 +545,12 @@ def evaluator_search(
         c_free[nc] = _free_options(st, rp, slot) if star >= 0 else 15
         # achievement gain from recording this shape (exact, if any tile lands)
         if wa != 0.0:
-            before = own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach)
-            placed[shape] += 1
-            c_ach[nc] = wa * (own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach) - before)
-            placed[shape] -= 1
+            if not shape_ach_done[shape]:
+                placed[shape] += 1
+                shape_ach[shape] = wa * (own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach) - ach_before)
+                placed[shape] -= 1
+                shape_ach_done[shape] = True
+            c_ach[nc] = shape_ach[shape]
         ncell = min(shp[shape, SHP_NCELLS], empty_cells)
         u = _bound(
             cnt,
@@ -531,9 +564,9 @@ def evaluator_search(
             ring_free,
             iso_free,
             s1,
-            s2,
-            nR,
-            nC,
+            r_base,
+            r_best,
+            c_best,
             nI,
             prm,
             rp,
@@ -556,6 +589,7 @@ def evaluator_search(
         if prunable and c_ub[ci] <= thr + _EPS:
             continue  # (a forced discard here is worth 0 <= every bound: nothing lost)
         legal_any = False
+        nq_full = _distinct_assignments(tiles, all_on, q_full, codes_seen)
         lo = shp[shape, SHP_PL_START]
         span = shp[shape, SHP_PL_END] - lo
         pl_off = E.rand_below(rng, 1, span)
@@ -598,9 +632,9 @@ def evaluator_search(
                 popcount(allm & _RING),
                 popcount(allm & ~c_near),
                 s1,
-                s2,
-                nR,
-                nC,
+                r_base,
+                r_best,
+                c_best,
                 nI,
                 prm,
                 rp,
@@ -624,36 +658,49 @@ def evaluator_search(
                 pl = pl_list[e]
                 sb = pl_star_bit[pl]
                 # --- exact evaluation of every distinct assignment ---
-                for j in range(10):
-                    codes_seen[j] = _ZERO
-                for q in range(24):
-                    code = 0
+                full = True
+                for m in range(4):
+                    pbit[m] = pl_info[pl, PL_BITS + shp[shape, SHP_PLAIN + m]]
+                    if pbit[m] < 0:
+                        full = False
+                if full:
+                    qs = q_full
+                    nq = nq_full
+                else:
+                    qs = q_part
+                    nq = _distinct_assignments(tiles, pbit, qs, codes_seen)
+                # the R, C and I worths depend only on which of the placement's cells (4 plain,
+                # the star as 5th) get that district: each is computed once per placement
+                r_done = 0
+                c_done = 0
+                i_done = 0
+                for qi in range(nq):
+                    q = qs[qi]
                     n0 = b0
                     n1 = b1
                     n2 = b2
                     n3 = b3
+                    r_sub = 0
+                    c_sub = 0
+                    i_sub = 0
                     landed = 0
                     for m in range(4):
                         t = tiles[PERM4[q, m]]
-                        bit = pl_info[pl, PL_BITS + shp[shape, SHP_PLAIN + m]]
-                        if bit >= 0:
-                            code = code * 5 + t
-                            if t != NONE_TILE:
-                                bm = _ONE << np.uint64(bit)
-                                landed += 1
-                                if t == 0:
-                                    n0 |= bm
-                                elif t == 1:
-                                    n1 |= bm
-                                elif t == 2:
-                                    n2 |= bm
-                                else:
-                                    n3 |= bm
-                    word = code >> 6
-                    bitc = _ONE << np.uint64(code & 63)
-                    if codes_seen[word] & bitc != _ZERO:
-                        continue
-                    codes_seen[word] |= bitc
+                        bit = pbit[m]
+                        if bit >= 0 and t != NONE_TILE:
+                            bm = _ONE << np.uint64(bit)
+                            landed += 1
+                            if t == 0:
+                                n0 |= bm
+                                r_sub |= 1 << m
+                            elif t == 1:
+                                n1 |= bm
+                                c_sub |= 1 << m
+                            elif t == 2:
+                                n2 |= bm
+                            else:
+                                n3 |= bm
+                                i_sub |= 1 << m
                     # free picks to try: each district offered, or none at all
                     nf = 4 if sb >= 0 else 1
                     none_free = sb >= 0 and free_opts == 0
@@ -666,27 +713,42 @@ def evaluator_search(
                         m1 = n1
                         m2 = n2
                         m3 = n3
+                        r_key = r_sub
+                        c_key = c_sub
+                        i_key = i_sub
                         land = landed
                         if sb >= 0 and not none_free:
                             bm = _ONE << np.uint64(sb)
                             land += 1
                             if f == 0:
                                 m0 |= bm
+                                r_key |= 16
                             elif f == 1:
                                 m1 |= bm
+                                c_key |= 16
                             elif f == 2:
                                 m2 |= bm
                             else:
                                 m3 |= bm
+                                i_key |= 16
                         v = 0.0
                         if m0 != b0:
-                            v += w0 * (E.residential_score(m0, rp) - r0)
+                            if not (r_done >> r_key) & 1:
+                                r_gain[r_key] = E.residential_score(m0, rp) - r0
+                                r_done |= 1 << r_key
+                            v += w0 * r_gain[r_key]
                         if m1 != b1:
-                            v += w1 * (E.commercial_score(m1, rp) - c0)
+                            if not (c_done >> c_key) & 1:
+                                c_gain[c_key] = E.commercial_score(m1, rp) - c0
+                                c_done |= 1 << c_key
+                            v += w1 * c_gain[c_key]
                         if m2 != b2 or (b2 != _ZERO and (m0 != b0 or m1 != b1 or m3 != b3)):
                             v += w2 * (E.park_score(m0, m1, m2, m3, rp) - k0)
                         if m3 != b3:
-                            v += w3 * (E.industrial_score(m3, rp) - i0)
+                            if not (i_done >> i_key) & 1:
+                                i_gain[i_key] = E.industrial_score(m3, rp) - i0
+                                i_done |= 1 << i_key
+                            v += w3 * i_gain[i_key]
                         if pd >= 0:
                             bd = m0 if pd == 0 else (m1 if pd == 1 else (m2 if pd == 2 else m3))
                             v += prog * popcount(bd) - prog * popcount(
@@ -764,6 +826,28 @@ def evaluator_search(
             ncand = 1
         return 0.0, ncand
     return best, ncand
+
+
+@njit(cache=True)
+def _distinct_assignments(tiles, bits, out, codes_seen):
+    """The permutations q (increasing) whose tiles on the landing cells (bits[m] >= 0) differ
+    from every earlier q's; fills out, returns their number."""
+    for j in range(10):
+        codes_seen[j] = _ZERO
+    n = 0
+    for q in range(24):
+        code = 0
+        for m in range(4):
+            if bits[m] >= 0:
+                code = code * 5 + tiles[PERM4[q, m]]
+        word = code >> 6
+        bitc = _ONE << np.uint64(code & 63)
+        if codes_seen[word] & bitc != _ZERO:
+            continue
+        codes_seen[word] |= bitc
+        out[n] = q
+        n += 1
+    return n
 
 
 @njit(cache=True, inline="always")
