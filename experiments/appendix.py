@@ -16,7 +16,9 @@ Definitions (RULES.md §10 and its [interpretation]): specialist win shares at 4
 players, seats rotated, v1.0 without and v1.1 with compensation; two-player waste
 per player under v1.0 (16 turns) and v1.1 (12 turns); seat win shares under v1.1
 rules, "before" = the same games re-ranked without compensation (play does not
-depend on compensation: no agent's objective contains it), "after" = with v1.1's.
+depend on compensation for greedy and the specialists, whose objectives do not
+contain it), "after" = with v1.1's.  mcts's reward is the win, which compensation
+changes, so its "before" comes from games played without compensation.
 
 This module plans runs (:func:`plan`), plays them through the resumable run cache
 of :mod:`sim.simulate`, and turns the result files into long-format tables
@@ -131,6 +133,12 @@ def plan(games: int) -> list[Job]:
         jobs.append(Job(f"waste_v10_{fam}", "waste", fam, 2, agents, seating, "v1.0", (), n[size], "v1.0 (16 turns)"))
         for p in (2, 3, 4):
             jobs.append(Job(f"seats_{p}p_{fam}", "seats", fam, p, agents, seating, "v1.1", (), n[size], "v1.1"))
+            if fam.startswith("mcts"):
+                # mcts's reward is the win, which compensation changes: "before" needs its own games
+                nocomp = ((f"game.compensation.{p}", (0,) * p),)
+                label = "v1.1 without compensation"
+                jobs.append(Job(f"seats_{p}p_{fam}_nocomp", "seats-before", fam, p, agents, seating, "v1.1", nocomp,
+                                n[size], label))  # fmt: skip
     # random players: context for waste
     jobs.append(
         Job("waste_v10_random", "waste", "random", 2, ("random",), "rotate", "v1.0", (), n["main"], "v1.0 (16 turns)")
@@ -307,13 +315,16 @@ def _seat_rows(df: pd.DataFrame, comp, players: int, family: str, label: str, bo
 def seat_table(frames: dict[Job, pd.DataFrame], rules: Rules | None = None) -> pd.DataFrame:
     """Seat win shares at 2, 3, 4 players without ("before") and with v1.1 compensation ("after")."""
     rules = rules or load_rules("v1.1")
+    own_before = {(j.players, j.family): df for j, df in frames.items() if j.figure == "seats-before"}
     rows = []
     for job, df in frames.items():
         if job.figure != "seats":
             continue
         p = job.players
         comp = rules.data["game"]["compensation"][str(p)]
-        rows += _seat_rows(df, [0] * p, p, job.family, "before (none)", RULEBOOK_SEATS[p]["before"])
+        # agents blind to compensation: the same games re-ranked; others (mcts): games played without it
+        before = own_before.get((p, job.family), df)
+        rows += _seat_rows(before, [0] * p, p, job.family, "before (none)", RULEBOOK_SEATS[p]["before"])
         rows += _seat_rows(df, comp, p, job.family, "after (v1.1)", RULEBOOK_SEATS[p]["after"])
     for job, df in frames.items():
         if job.figure == "verify":

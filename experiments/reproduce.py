@@ -166,8 +166,12 @@ ASSUMPTIONS = [
     "v1.0's taking may have removed tiles from the market; `game.market_depletes` [interpretation] models it, "
     "off in both presets; v1.0 figures are shown with it off and on. v1.0's 'pentomino restriction' is unknown "
     "and not modelled.",
-    "Seat figures: 'before' = v1.1 rules without compensation, 'after' = v1.1 with it [interpretation]. Play does "
-    "not depend on compensation (no agent's objective contains it), so both come from the same games, re-ranked.",
+    "Seat figures: 'before' = v1.1 rules without compensation, 'after' = v1.1 with it [interpretation]. Greedy and "
+    "the specialists do not see compensation (their objectives are board points), so for them both come from the "
+    "same games, re-ranked; mcts's reward is the win, which compensation changes, so its 'before' games are played "
+    "without compensation. The solver re-ranks stored games, which is exact for greedy and the specialists and an "
+    "approximation for mcts; its greedy vectors are verified by re-simulation (a zero vector replays the 'before' "
+    "games exactly, which checks that play ignores compensation).",
     "Specialist figures: v1.0 without compensation, v1.1 with it, seats rotated; 4 players.",
     "Which agents produced the rulebook's figures is not stated; every figure here names its agents.",
 ]

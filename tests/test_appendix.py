@@ -87,6 +87,22 @@ def test_reranking_with_the_played_compensation_gives_the_engines_win_shares():
     assert list(t[t["compensation"] == "before (none)"]["rulebook"]) == [30, 28, 41]
 
 
+def test_mcts_before_comes_from_its_own_games_without_compensation():
+    rules = load_rules()
+    greedy = [parse_agent("greedy")] * 2
+    played = play_chunk(rules, 2, greedy, "rotate", 1, 0, 60)
+    other = play_chunk(rules.with_overrides({"game.compensation.2": [0, 0]}), 2, greedy, "rotate", 2, 0, 60)
+    seats = A.Job("s", "seats", "mcts-9", 2, ("greedy",), "rotate", "v1.1", (), 60, "v1.1")
+    before = A.Job("b", "seats-before", "mcts-9", 2, ("greedy",), "rotate", "v1.1", (), 60, "v1.1")
+    t = A.seat_table({seats: played, before: other}).set_index(["compensation", "seat"])
+    np.testing.assert_allclose(
+        t.loc["before (none)", "win_pct"].to_numpy(), 100 * other.groupby("seat")["win_share"].mean().to_numpy()
+    )
+    np.testing.assert_allclose(
+        t.loc["after (v1.1)", "win_pct"].to_numpy(), 100 * played.groupby("seat")["win_share"].mean().to_numpy()
+    )
+
+
 def _spec_rows(values, width=2.0):
     return pd.DataFrame(
         {
