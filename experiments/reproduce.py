@@ -70,6 +70,8 @@ def run_jobs(
             f" {100 * done / total:.0f}% of games"
         )
         frames[job] = pd.read_parquet(path)
+        # the time the run's games took when they were played (a resumed run: its last session only)
+        frames[job].attrs["seconds"] = float(meta["this_session"]["seconds"])
     return frames
 
 
@@ -128,7 +130,8 @@ def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, stro
         charts.calibration_chart(tables["calibration"], tmp / "calibration.png")
         charts.solo_chart(solo_frame["total"].to_numpy(), tables["solo_ratings"], strongest, tmp / "solo.png")
         total_games = sum(len(df) // j.players for j, df in frames.items())
-        text = report(tables, games, seed, command, elapsed, strongest, total_games, len(frames))
+        sim_seconds = sum(df.attrs.get("seconds", 0.0) for df in frames.values())
+        text = report(tables, games, seed, command, elapsed, strongest, total_games, len(frames), sim_seconds)
         (tmp / "REPORT.md").write_text(text, encoding="utf-8")
         for f in sorted(tmp.iterdir(), key=lambda f: f.name == "REPORT.md"):
             os.replace(f, out / f.name)
@@ -239,7 +242,7 @@ def summary(tables) -> list[str]:
     return lines
 
 
-def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs) -> str:
+def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs, sim_seconds=0.0) -> str:
     spec, waste, seats, solver, claims = (tables[k] for k in ("specialists", "waste", "seats", "solver", "claims"))
     calib = tables["calibration"]
     n = A.sizes(games)
@@ -249,7 +252,8 @@ def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs
         "",
         f"Command: `{command}`  ",
         f"Commit: `{S._git_commit() or 'unknown'}`, {S._version()}; written {now}; {n_runs} runs, "
-        f"{total_games:,} games, {elapsed / 60:.1f} min wall time.  ",
+        f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
+        f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
         f"Games per run: main tables {n['main']:,}; specialist weight variants {n['variant']:,}; calibration points "
         f"{n['calibration']:,}; mcts families {n['mcts']:,}; solver verification {n['verify']:,}. Run seed {seed}; "
         "every run uses the same game seeds (common random numbers).",

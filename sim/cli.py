@@ -448,9 +448,10 @@ def sweep(
         str, typer.Option("--agents", help="One spec per seat, or one for all (as in simulate).")
     ] = "specialist:R,specialist:C,specialist:P,specialist:I",
     games: Annotated[int, typer.Option("--games", help="Games per value.", min=1)] = 10_000,
-    out: Annotated[Path, typer.Option("--out", help="Output directory: sweep.csv, sweep.png, runs/.")] = Path(
-        "results/sweep"
-    ),
+    out: Annotated[Path, typer.Option("--out", help="Output directory: sweep.csv and sweep.png.")] = Path("runs/sweep"),
+    work: Annotated[
+        Path | None, typer.Option("--work", help="Run cache, reused when repeated [default: OUT/runs].")
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Run seed (the same game seeds for every value).")] = 0,
     rules: RulesOpt = "v1.1",
     seating: Annotated[str, typer.Option(help="fixed, rotate, permute or draw (as in simulate).")] = "rotate",
@@ -476,8 +477,12 @@ def sweep(
         raise UserError(str(e).splitlines()[0]) from None
     if out.exists() and not out.is_dir():
         raise UserError(f"--out: {out} is a file; give a directory")
-    (out / "runs").mkdir(parents=True, exist_ok=True)
-    table = W.run_sweep(base, param, vals, players, specs, games, seed, seating, out / "runs", jobs=jobs)
+    work = work or out / "runs"
+    if work.exists() and not work.is_dir():
+        raise UserError(f"--work: {work} is a file; give a directory")
+    out.mkdir(parents=True, exist_ok=True)
+    work.mkdir(parents=True, exist_ok=True)
+    table = W.run_sweep(base, param, vals, players, specs, games, seed, seating, work, jobs=jobs)
     tmp = out / f".sweep.{os.getpid()}.csv"
     table.to_csv(tmp, index=False, float_format="%.4g")
     os.replace(tmp, out / "sweep.csv")
@@ -490,7 +495,7 @@ def sweep(
         ]
     ).pivot(index="agent", columns="value", values="cell")
     print(piv[[W.value_label(v) for v in vals]].to_string())
-    print(f"wrote {out / 'sweep.csv'}, {out / 'sweep.png'} (runs kept in {out / 'runs'} for re-analysis)")
+    print(f"wrote {out / 'sweep.csv'}, {out / 'sweep.png'} (runs kept in {work} for re-analysis)")
 
 
 @app.command()
