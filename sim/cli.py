@@ -487,6 +487,15 @@ def sweep(
     table.to_csv(tmp, index=False, float_format="%.4g")
     os.replace(tmp, out / "sweep.csv")
     charts.sweep_chart(table, param, out / "sweep.png")
+    from experiments.reproduce import command_line
+
+    about = {
+        "command": command_line(), "param": param, "values": vals, "rules": base.name, "players": players,
+        "agents": specs, "games_per_value": games, "seed": seed, "seating": seating, "git_commit": S._git_commit(),
+    }  # fmt: skip
+    tmp = out / f".sweep.{os.getpid()}.json"
+    tmp.write_text(json.dumps(about, indent=1))
+    os.replace(tmp, out / "sweep.json")
     print(f"\nWin share per agent (%, 95% Wilson), {games:,} games per value, rules {base.name} with {param} =")
     piv = table.assign(
         cell=[
