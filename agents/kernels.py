@@ -352,29 +352,73 @@ def _bound(
     w2 = prm[P_W + 2]
     w3 = prm[P_W + 3]
     pd = int(prm[P_PROGRESS_DISTRICT])
+    # each district's term with its own tiles (x0) and with the free pick too (x1); the
+    # sum per free pick is formed in the same order as ever (so the same floating value)
+    r_x0 = 0.0
+    r_x1 = 0.0
+    c_x0 = 0.0
+    c_x1 = 0.0
+    p_x0 = 0.0
+    p_x1 = 0.0
+    i_x0 = 0.0
+    i_x1 = 0.0
+    for extra in range(2 if wild else 1):
+        jr = min(cnt[0] + extra, ncell)
+        jc = min(cnt[1] + extra, ncell)
+        jp = min(cnt[2] + extra, ncell)
+        ji = min(cnt[3] + extra, ncell)
+        tr = 0.0
+        if jr > 0:
+            # the largest cluster grows to at most `big` (see _bound_tables)
+            big = min(max(s1, jr + merged_adj), 49)
+            tr = w0 * (r_best[jr, big] - r_base)
+        tc = 0.0
+        if jc > 0:
+            tc = w1 * (c_best[jc] + min(jc, iso_cells) * rp[RP_C_ISO])
+        g = lonely_adj
+        if jp > 0:
+            g += jp * rp[RP_P_ADJ] + min(jp, rows_new) * rp[RP_P_ROW] + min(jp, cols_new) * rp[RP_P_COL]
+        tp = w2 * g
+        ti = 0.0
+        if ji > 0:
+            ti = w3 * (min(ji, ring) * rp[RP_I_RING] + ((nI + ji) // 2 - nI // 2) * rp[RP_I_PAIR])
+        if extra == 0:
+            r_x0 = tr
+            c_x0 = tc
+            p_x0 = tp
+            i_x0 = ti
+        else:
+            r_x1 = tr
+            c_x1 = tc
+            p_x1 = tp
+            i_x1 = ti
+    r_on = min(cnt[0], ncell) > 0
+    c_on = min(cnt[1], ncell) > 0
+    i_on = min(cnt[3], ncell) > 0
     ub = _NEG
     for f in range(4 if wild else 1):
         if wild and free_opts != 0 and not (free_opts >> f) & 1:
             continue
-        jr = min(cnt[0] + (1 if wild and f == 0 else 0), ncell)
-        jc = min(cnt[1] + (1 if wild and f == 1 else 0), ncell)
-        jp = min(cnt[2] + (1 if wild and f == 2 else 0), ncell)
-        ji = min(cnt[3] + (1 if wild and f == 3 else 0), ncell)
         u = 0.0
-        if jr > 0:
-            # the largest cluster grows to at most `big` (see _bound_tables)
-            big = min(max(s1, jr + merged_adj), 49)
-            u += w0 * (r_best[jr, big] - r_base)
-        if jc > 0:
-            u += w1 * (c_best[jc] + min(jc, iso_cells) * rp[RP_C_ISO])
-        g = lonely_adj
-        if jp > 0:
-            g += jp * rp[RP_P_ADJ] + min(jp, rows_new) * rp[RP_P_ROW] + min(jp, cols_new) * rp[RP_P_COL]
-        u += w2 * g
-        if ji > 0:
-            u += w3 * (min(ji, ring) * rp[RP_I_RING] + ((nI + ji) // 2 - nI // 2) * rp[RP_I_PAIR])
+        fw = f if wild else -1
+        if fw == 0:
+            if min(cnt[0] + 1, ncell) > 0:
+                u += r_x1
+        elif r_on:
+            u += r_x0
+        if fw == 1:
+            if min(cnt[1] + 1, ncell) > 0:
+                u += c_x1
+        elif c_on:
+            u += c_x0
+        u += p_x1 if fw == 2 else p_x0
+        if fw == 3:
+            if min(cnt[3] + 1, ncell) > 0:
+                u += i_x1
+        elif i_on:
+            u += i_x0
         if pd >= 0:
-            u += max(prm[P_PROGRESS], 0.0) * min(cnt[pd] + (1 if wild and f == pd else 0), ncell)
+            u += max(prm[P_PROGRESS], 0.0) * min(cnt[pd] + (1 if fw == pd else 0), ncell)
         ub = max(ub, u)
     return ub
 
@@ -413,8 +457,10 @@ def evaluator_search(
     i0 = E.industrial_score(b3, rp)
     a0 = own_achievements(b0, b1, b2, b3, placed, rp, ach) if wa != 0.0 else 0
     v0 = w0 * r0 + w1 * c0 + w2 * k0 + w3 * i0 + wa * a0
+    prog_base = 0.0
     if pd >= 0:
-        v0 += prog * popcount(b0 if pd == 0 else (b1 if pd == 1 else (b2 if pd == 2 else b3)))
+        prog_base = prog * popcount(b0 if pd == 0 else (b1 if pd == 1 else (b2 if pd == 2 else b3)))
+        v0 += prog_base
     # facts for the bounds
     # work space: one array per element type, carved into the search's tables (allocation
     # dominates the fixed cost of a move otherwise)
@@ -623,8 +669,11 @@ def evaluator_search(
         npl = 0
         max_ub = _NEG
         # Pass A: a bound for every legal placement (equal ones on the board counted once)
+        pl = lo + pl_off - 1
         for t in range(span):
-            pl = lo + (t + pl_off) % span
+            pl += 1  # lo + (t + pl_off) % span
+            if pl == lo + span:
+                pl = lo
             if pl_mask[pl] & occ != _ZERO:
                 continue
             legal_any = True
@@ -778,9 +827,7 @@ def evaluator_search(
                             v += w3 * i_gain[i_key]
                         if pd >= 0:
                             bd = m0 if pd == 0 else (m1 if pd == 1 else (m2 if pd == 2 else m3))
-                            v += prog * popcount(bd) - prog * popcount(
-                                b0 if pd == 0 else (b1 if pd == 1 else (b2 if pd == 2 else b3))
-                            )
+                            v += prog * popcount(bd) - prog_base
                         if board_ach_open:
                             if land > 0:
                                 placed[shape] += 1
