@@ -233,6 +233,11 @@ def brute_force_best(boards, st, prm, rp, shp, pl_mask, pl_info, ach):
 
 # --- the fast exact search ------------------------------------------------------------
 
+_WI_PL = 750 + MAX_SHAPES  # evaluator_search's int64 work space: tables, then the placement list
+_WI_LEN = _WI_PL + 1024
+_WF_UB = 46 + MAX_SHAPES  # ... and float64: tables, then the placements' bounds
+_WF_LEN = _WF_UB + 1024
+
 
 @njit(cache=True)
 def _r_clusters(r, masks, sizes):
@@ -347,29 +352,73 @@ def _bound(
     w2 = prm[P_W + 2]
     w3 = prm[P_W + 3]
     pd = int(prm[P_PROGRESS_DISTRICT])
+    # each district's term with its own tiles (x0) and with the free pick too (x1); the
+    # sum per free pick is formed in the same order as ever (so the same floating value)
+    r_x0 = 0.0
+    r_x1 = 0.0
+    c_x0 = 0.0
+    c_x1 = 0.0
+    p_x0 = 0.0
+    p_x1 = 0.0
+    i_x0 = 0.0
+    i_x1 = 0.0
+    for extra in range(2 if wild else 1):
+        jr = min(cnt[0] + extra, ncell)
+        jc = min(cnt[1] + extra, ncell)
+        jp = min(cnt[2] + extra, ncell)
+        ji = min(cnt[3] + extra, ncell)
+        tr = 0.0
+        if jr > 0:
+            # the largest cluster grows to at most `big` (see _bound_tables)
+            big = min(max(s1, jr + merged_adj), 49)
+            tr = w0 * (r_best[jr, big] - r_base)
+        tc = 0.0
+        if jc > 0:
+            tc = w1 * (c_best[jc] + min(jc, iso_cells) * rp[RP_C_ISO])
+        g = lonely_adj
+        if jp > 0:
+            g += jp * rp[RP_P_ADJ] + min(jp, rows_new) * rp[RP_P_ROW] + min(jp, cols_new) * rp[RP_P_COL]
+        tp = w2 * g
+        ti = 0.0
+        if ji > 0:
+            ti = w3 * (min(ji, ring) * rp[RP_I_RING] + ((nI + ji) // 2 - nI // 2) * rp[RP_I_PAIR])
+        if extra == 0:
+            r_x0 = tr
+            c_x0 = tc
+            p_x0 = tp
+            i_x0 = ti
+        else:
+            r_x1 = tr
+            c_x1 = tc
+            p_x1 = tp
+            i_x1 = ti
+    r_on = min(cnt[0], ncell) > 0
+    c_on = min(cnt[1], ncell) > 0
+    i_on = min(cnt[3], ncell) > 0
     ub = _NEG
     for f in range(4 if wild else 1):
         if wild and free_opts != 0 and not (free_opts >> f) & 1:
             continue
-        jr = min(cnt[0] + (1 if wild and f == 0 else 0), ncell)
-        jc = min(cnt[1] + (1 if wild and f == 1 else 0), ncell)
-        jp = min(cnt[2] + (1 if wild and f == 2 else 0), ncell)
-        ji = min(cnt[3] + (1 if wild and f == 3 else 0), ncell)
         u = 0.0
-        if jr > 0:
-            # the largest cluster grows to at most `big` (see _bound_tables)
-            big = min(max(s1, jr + merged_adj), 49)
-            u += w0 * (r_best[jr, big] - r_base)
-        if jc > 0:
-            u += w1 * (c_best[jc] + min(jc, iso_cells) * rp[RP_C_ISO])
-        g = lonely_adj
-        if jp > 0:
-            g += jp * rp[RP_P_ADJ] + min(jp, rows_new) * rp[RP_P_ROW] + min(jp, cols_new) * rp[RP_P_COL]
-        u += w2 * g
-        if ji > 0:
-            u += w3 * (min(ji, ring) * rp[RP_I_RING] + ((nI + ji) // 2 - nI // 2) * rp[RP_I_PAIR])
+        fw = f if wild else -1
+        if fw == 0:
+            if min(cnt[0] + 1, ncell) > 0:
+                u += r_x1
+        elif r_on:
+            u += r_x0
+        if fw == 1:
+            if min(cnt[1] + 1, ncell) > 0:
+                u += c_x1
+        elif c_on:
+            u += c_x0
+        u += p_x1 if fw == 2 else p_x0
+        if fw == 3:
+            if min(cnt[3] + 1, ncell) > 0:
+                u += i_x1
+        elif i_on:
+            u += i_x0
         if pd >= 0:
-            u += max(prm[P_PROGRESS], 0.0) * min(cnt[pd] + (1 if wild and f == pd else 0), ncell)
+            u += max(prm[P_PROGRESS], 0.0) * min(cnt[pd] + (1 if fw == pd else 0), ncell)
         ub = max(ub, u)
     return ub
 
@@ -408,11 +457,19 @@ def evaluator_search(
     i0 = E.industrial_score(b3, rp)
     a0 = own_achievements(b0, b1, b2, b3, placed, rp, ach) if wa != 0.0 else 0
     v0 = w0 * r0 + w1 * c0 + w2 * k0 + w3 * i0 + wa * a0
+    prog_base = 0.0
     if pd >= 0:
-        v0 += prog * popcount(b0 if pd == 0 else (b1 if pd == 1 else (b2 if pd == 2 else b3)))
+        prog_base = prog * popcount(b0 if pd == 0 else (b1 if pd == 1 else (b2 if pd == 2 else b3)))
+        v0 += prog_base
     # facts for the bounds
-    masks = np.empty(32, dtype=np.uint64)
-    sizes = np.empty(32, dtype=np.int64)
+    # work space: one array per element type, carved into the search's tables (allocation
+    # dominates the fixed cost of a move otherwise)
+    wu = np.empty(42, dtype=np.uint64)
+    wi = np.empty(_WI_LEN, dtype=np.int64)
+    wf = np.empty(_WF_LEN, dtype=np.float64)
+    masks = wu[0:32]
+    codes_seen = wu[32:42]
+    sizes = wi[0:32]
     ncl = _r_clusters(b0, masks, sizes)
     s1 = 0
     s2 = 0
@@ -425,8 +482,10 @@ def evaluator_search(
     nR = popcount(b0)
     nC = popcount(b1)
     nI = popcount(b3)
-    r_best = np.zeros((6, 50), dtype=np.int64)
-    c_best = np.zeros(6, dtype=np.int64)
+    r_best = wi[32:332].reshape((6, 50))
+    r_best[:, :] = 0
+    c_best = wi[332:338]
+    c_best[:] = 0
     r_base = _bound_tables(s1, s2, nR, nC, rp, r_best, c_best)
     lonely_parks = b2 & ~neighbours(E.park_neighbour_source(b0, b1, b2, b3, rp))
     park_rows = np.uint64((b2 + np.uint64(0x007F7F7F7F7F7F7F)) & np.uint64(0x0080808080808080))
@@ -435,7 +494,8 @@ def evaluator_search(
     cols |= cols >> np.uint64(32)
     park_cols = cols & np.uint64(0x7F)
     # achievement bound by number of cells landing (board kinds) - computed once
-    ach_board_ub = np.zeros(6, dtype=np.float64)
+    ach_board_ub = wf[0:6]
+    ach_board_ub[:] = 0.0
     if wa != 0.0:
         for a in range(rp[RP_N_ACH]):
             kind = ach[a, ACH_KIND]
@@ -472,18 +532,19 @@ def evaluator_search(
             prunable = False
     best = _NEG
     nbest = 0
-    seen = np.full(20, -1, dtype=np.int64)
+    seen = wi[338:358]
+    seen[:] = -1
     nseen = 0
-    codes_seen = np.zeros(10, dtype=np.uint64)
-    q_full = np.empty(24, dtype=np.int64)  # distinct assignments of a candidate's tiles
-    q_part = np.empty(24, dtype=np.int64)  # ... of those landing, for a placement that overhangs
-    all_on = np.zeros(4, dtype=np.int64)
-    pbit = np.empty(4, dtype=np.int64)
-    r_gain = np.empty(32, dtype=np.int64)
-    c_gain = np.empty(32, dtype=np.int64)
-    i_gain = np.empty(32, dtype=np.int64)
-    pl_list = np.empty(1024, dtype=np.int64)
-    ub_list = np.empty(1024, dtype=np.float64)
+    q_full = wi[358:382]  # distinct assignments of a candidate's tiles
+    q_part = wi[382:406]  # ... of those landing, for a placement that overhangs
+    all_on = wi[406:410]
+    all_on[:] = 0
+    pbit = wi[410:414]
+    r_gain = wi[414:446]
+    c_gain = wi[446:478]
+    i_gain = wi[478:510]
+    pl_list = wi[_WI_PL : _WI_PL + 1024]
+    ub_list = wf[_WF_UB : _WF_UB + 1024]
     any_slot = False
     first_corner = -1
     for slot in range(16, 20):
@@ -499,15 +560,19 @@ def evaluator_search(
     # equally good moves it meets, so the offsets break ties at random.
     slot_off = E.rand_below(rng, 1, 20)
     # Pass 1: the distinct candidates (shape, tiles) and a bound on each over all placements.
-    c_slot = np.empty(20, dtype=np.int64)
-    c_tiles = np.empty((20, 4), dtype=np.int64)
-    c_cnt = np.zeros((20, 5), dtype=np.int64)
-    c_free = np.empty(20, dtype=np.int64)
-    c_ach = np.zeros(20, dtype=np.float64)
-    shape_ach = np.zeros(MAX_SHAPES, dtype=np.float64)  # the same for every slot holding the shape
-    shape_ach_done = np.zeros(MAX_SHAPES, dtype=np.bool_)
+    c_slot = wi[510:530]
+    c_tiles = wi[530:610].reshape((20, 4))
+    c_cnt = wi[610:710].reshape((20, 5))
+    c_cnt[:, :] = 0
+    c_free = wi[710:730]
+    c_ach = wf[6:26]
+    c_ach[:] = 0.0
+    shape_ach = wf[26 : 26 + MAX_SHAPES]  # the same for every slot holding the shape
+    shape_ach[:] = 0.0
+    shape_ach_done = wi[730 : 730 + MAX_SHAPES]
+    shape_ach_done[:] = 0
     ach_before = own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach) if wa != 0.0 else 0
-    c_ub = np.empty(20, dtype=np.float64)
+    c_ub = wf[26 + MAX_SHAPES : 46 + MAX_SHAPES]
     nc = 0
     all_r = 0
     for j in range(ncl):
@@ -545,11 +610,11 @@ def evaluator_search(
         c_free[nc] = _free_options(st, rp, slot) if star >= 0 else 15
         # achievement gain from recording this shape (exact, if any tile lands)
         if wa != 0.0:
-            if not shape_ach_done[shape]:
+            if shape_ach_done[shape] == 0:
                 placed[shape] += 1
                 shape_ach[shape] = wa * (own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach) - ach_before)
                 placed[shape] -= 1
-                shape_ach_done[shape] = True
+                shape_ach_done[shape] = 1
             c_ach[nc] = shape_ach[shape]
         ncell = min(shp[shape, SHP_NCELLS], empty_cells)
         u = _bound(
@@ -576,8 +641,16 @@ def evaluator_search(
         c_ub[nc] = u
         nc += 1
     # Pass 2: candidates in decreasing bound, so a strong move is found early and the rest pruned.
-    order = np.argsort(-c_ub[:nc], kind="mergesort")
-    for ci in order:
+    # (stable: equal bounds keep slot-visit order)
+    order = wi[730 + MAX_SHAPES : 750 + MAX_SHAPES]
+    for i in range(nc):
+        j = i
+        while j > 0 and c_ub[order[j - 1]] < c_ub[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    for oi in range(nc):
+        ci = order[oi]
         slot = c_slot[ci]
         shape = st[E.ST_SLOTS + slot]
         tiles = c_tiles[ci]
@@ -596,8 +669,11 @@ def evaluator_search(
         npl = 0
         max_ub = _NEG
         # Pass A: a bound for every legal placement (equal ones on the board counted once)
+        pl = lo + pl_off - 1
         for t in range(span):
-            pl = lo + (t + pl_off) % span
+            pl += 1  # lo + (t + pl_off) % span
+            if pl == lo + span:
+                pl = lo
             if pl_mask[pl] & occ != _ZERO:
                 continue
             legal_any = True
@@ -751,9 +827,7 @@ def evaluator_search(
                             v += w3 * i_gain[i_key]
                         if pd >= 0:
                             bd = m0 if pd == 0 else (m1 if pd == 1 else (m2 if pd == 2 else m3))
-                            v += prog * popcount(bd) - prog * popcount(
-                                b0 if pd == 0 else (b1 if pd == 1 else (b2 if pd == 2 else b3))
-                            )
+                            v += prog * popcount(bd) - prog_base
                         if board_ach_open:
                             if land > 0:
                                 placed[shape] += 1
