@@ -450,7 +450,7 @@ def sweep(
     games: Annotated[int, typer.Option("--games", help="Games per value.", min=1)] = 10_000,
     out: Annotated[Path, typer.Option("--out", help="Output directory: sweep.csv and sweep.png.")] = Path("runs/sweep"),
     work: Annotated[
-        Path | None, typer.Option("--work", help="Run cache, reused when repeated [default: OUT/runs].")
+        Path | None, typer.Option("--work", help="Run cache, reused when repeated (default: OUT/runs).")
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Run seed (the same game seeds for every value).")] = 0,
     rules: RulesOpt = "v1.1",
@@ -515,11 +515,11 @@ def reproduce(
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes.", min=1)] = 2,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Tables, charts and REPORT.md go here [default: runs/appendix/games-N/report]."),
+        typer.Option("--out", help="Tables, charts and REPORT.md go here (default: runs/appendix/games-N/report)."),
     ] = None,
     work: Annotated[
         Path | None,
-        typer.Option("--work", help="Run cache, resumable, not committed [default: runs/appendix/games-N/runs]."),
+        typer.Option("--work", help="Run cache, resumable, not committed (default: runs/appendix/games-N/runs)."),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Run seed shared by every run.")] = 0,
     backend: Annotated[str, typer.Option(help="loky (this machine) or dask (a cluster).")] = "loky",
