@@ -670,7 +670,7 @@ def evaluator_search(
         max_ub = _NEG
         # Pass A: a bound for every legal placement (equal ones on the board counted once)
         pl = lo + pl_off - 1
-        for t in range(span):
+        for _ in range(span):
             pl += 1  # lo + (t + pl_off) % span
             if pl == lo + span:
                 pl = lo
