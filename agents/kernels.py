@@ -233,10 +233,9 @@ def brute_force_best(boards, st, prm, rp, shp, pl_mask, pl_info, ach):
 
 # --- the fast exact search ------------------------------------------------------------
 
-_WI_PL = 750 + MAX_SHAPES  # evaluator_search's int64 work space: tables, then the placement list
-_WI_LEN = _WI_PL + 1024
-_WF_UB = 46 + MAX_SHAPES  # ... and float64: tables, then the placements' bounds
-_WF_LEN = _WF_UB + 1024
+# evaluator_search's work space, carved into its tables in order (the sizes are listed there)
+_WI_LEN = 750 + MAX_SHAPES + 1024  # int64: tables, then the placement list
+_WF_LEN = 46 + MAX_SHAPES + 1024  # float64: tables, then the placements' bounds
 
 
 @njit(cache=True)
@@ -469,7 +468,10 @@ def evaluator_search(
     wf = np.empty(_WF_LEN, dtype=np.float64)
     masks = wu[0:32]
     codes_seen = wu[32:42]
-    sizes = wi[0:32]
+    at_i = 0  # next free entry of wi
+    at_f = 0  # ... of wf
+    sizes = wi[at_i : at_i + 32]
+    at_i += 32
     ncl = _r_clusters(b0, masks, sizes)
     s1 = 0
     s2 = 0
@@ -482,9 +484,11 @@ def evaluator_search(
     nR = popcount(b0)
     nC = popcount(b1)
     nI = popcount(b3)
-    r_best = wi[32:332].reshape((6, 50))
+    r_best = wi[at_i : at_i + 300].reshape((6, 50))
+    at_i += 300
     r_best[:, :] = 0
-    c_best = wi[332:338]
+    c_best = wi[at_i : at_i + 6]
+    at_i += 6
     c_best[:] = 0
     r_base = _bound_tables(s1, s2, nR, nC, rp, r_best, c_best)
     lonely_parks = b2 & ~neighbours(E.park_neighbour_source(b0, b1, b2, b3, rp))
@@ -494,7 +498,8 @@ def evaluator_search(
     cols |= cols >> np.uint64(32)
     park_cols = cols & np.uint64(0x7F)
     # achievement bound by number of cells landing (board kinds) - computed once
-    ach_board_ub = wf[0:6]
+    ach_board_ub = wf[at_f : at_f + 6]
+    at_f += 6
     ach_board_ub[:] = 0.0
     if wa != 0.0:
         for a in range(rp[RP_N_ACH]):
@@ -532,19 +537,21 @@ def evaluator_search(
             prunable = False
     best = _NEG
     nbest = 0
-    seen = wi[338:358]
+    seen = wi[at_i : at_i + 20]
+    at_i += 20
     seen[:] = -1
     nseen = 0
-    q_full = wi[358:382]  # distinct assignments of a candidate's tiles
-    q_part = wi[382:406]  # ... of those landing, for a placement that overhangs
-    all_on = wi[406:410]
+    q_full = wi[at_i : at_i + 24]  # distinct assignments of a candidate's tiles
+    q_part = wi[at_i + 24 : at_i + 48]  # ... of those landing, for a placement that overhangs
+    all_on = wi[at_i + 48 : at_i + 52]
     all_on[:] = 0
-    pbit = wi[410:414]
-    r_gain = wi[414:446]
-    c_gain = wi[446:478]
-    i_gain = wi[478:510]
-    pl_list = wi[_WI_PL : _WI_PL + 1024]
-    ub_list = wf[_WF_UB : _WF_UB + 1024]
+    pbit = wi[at_i + 52 : at_i + 56]
+    r_gain = wi[at_i + 56 : at_i + 88]
+    c_gain = wi[at_i + 88 : at_i + 120]
+    i_gain = wi[at_i + 120 : at_i + 152]
+    at_i += 152
+    pl_list = wi[_WI_LEN - 1024 :]
+    ub_list = wf[_WF_LEN - 1024 :]
     any_slot = False
     first_corner = -1
     for slot in range(16, 20):
@@ -560,19 +567,24 @@ def evaluator_search(
     # equally good moves it meets, so the offsets break ties at random.
     slot_off = E.rand_below(rng, 1, 20)
     # Pass 1: the distinct candidates (shape, tiles) and a bound on each over all placements.
-    c_slot = wi[510:530]
-    c_tiles = wi[530:610].reshape((20, 4))
-    c_cnt = wi[610:710].reshape((20, 5))
+    c_slot = wi[at_i : at_i + 20]
+    c_tiles = wi[at_i + 20 : at_i + 100].reshape((20, 4))
+    c_cnt = wi[at_i + 100 : at_i + 200].reshape((20, 5))
     c_cnt[:, :] = 0
-    c_free = wi[710:730]
-    c_ach = wf[6:26]
+    c_free = wi[at_i + 200 : at_i + 220]
+    at_i += 220
+    c_ach = wf[at_f : at_f + 20]
+    at_f += 20
     c_ach[:] = 0.0
-    shape_ach = wf[26 : 26 + MAX_SHAPES]  # the same for every slot holding the shape
+    shape_ach = wf[at_f : at_f + MAX_SHAPES]  # the same for every slot holding the shape
+    at_f += MAX_SHAPES
     shape_ach[:] = 0.0
-    shape_ach_done = wi[730 : 730 + MAX_SHAPES]
+    shape_ach_done = wi[at_i : at_i + MAX_SHAPES]
+    at_i += MAX_SHAPES
     shape_ach_done[:] = 0
     ach_before = own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach) if wa != 0.0 else 0
-    c_ub = wf[26 + MAX_SHAPES : 46 + MAX_SHAPES]
+    c_ub = wf[at_f : at_f + 20]
+    at_f += 20
     nc = 0
     all_r = 0
     for j in range(ncl):
@@ -642,7 +654,7 @@ def evaluator_search(
         nc += 1
     # Pass 2: candidates in decreasing bound, so a strong move is found early and the rest pruned.
     # (stable: equal bounds keep slot-visit order)
-    order = wi[730 + MAX_SHAPES : 750 + MAX_SHAPES]
+    order = wi[at_i : at_i + 20]  # the last table: at_i + 20 = _WI_LEN - 1024 (and at_f = _WF_LEN - 1024)
     for i in range(nc):
         j = i
         while j > 0 and c_ub[order[j - 1]] < c_ub[i]:

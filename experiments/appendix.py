@@ -27,13 +27,13 @@ of :mod:`sim.simulate`, and turns the result files into long-format tables
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from experiments import compensation as C
-from experiments.pipelines import mean_ci
+from experiments.pipelines import mean_ci, win_share
 from sim.rules import Rules, load_rules
 from sim.stats import wilson
 
@@ -74,7 +74,7 @@ class Job:
     overrides: tuple[tuple[str, object], ...] = ()
     games: int = 0
     label: str = ""  # the rule variant, for tables
-    extra: tuple[tuple[str, object], ...] = field(default=())
+    extra: tuple[tuple[str, object], ...] = ()
 
     def rule_set(self) -> Rules:
         r = load_rules(self.rules)
@@ -223,11 +223,9 @@ def specialist_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
     for job, df in frames.items():
         if job.figure not in ("specialists", "calibration"):
             continue
-        g = df.groupby("agent", sort=False)["win_share"].agg(["sum", "count"])
         book = RULEBOOK_SPECIALISTS[job.rules]
-        for agent, r in g.iterrows():
-            d = _district(agent)
-            lo, hi = wilson(r["sum"], int(r["count"]))
+        for _, r in win_share(df, "agent").iterrows():
+            d = _district(r["agent"])
             ref = book[DISTRICTS.index(d)]
             rows.append(
                 {
@@ -236,13 +234,13 @@ def specialist_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
                     "family": job.family,
                     "district": d,
                     "games": len(df) // job.players,
-                    "n": int(r["count"]),
-                    "win_pct": 100 * r["sum"] / r["count"],
-                    "lo": 100 * lo,
-                    "hi": 100 * hi,
+                    "n": int(r["n"]),
+                    "win_pct": 100 * r["win_share"],
+                    "lo": 100 * r["lo"],
+                    "hi": 100 * r["hi"],
                     "rulebook": ref,
-                    "diff": 100 * r["sum"] / r["count"] - ref,
-                    "reproduced": _inside(ref, 100 * lo, 100 * hi),
+                    "diff": 100 * r["win_share"] - ref,
+                    "reproduced": _inside(ref, 100 * r["lo"], 100 * r["hi"]),
                     "agents": "; ".join(job.agents),
                     **dict(job.extra),
                 }

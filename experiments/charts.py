@@ -76,7 +76,7 @@ def _legend(fig, axes, colours) -> None:
 
 
 def specialists_chart(spec: pd.DataFrame, path: Path) -> None:
-    t = spec[spec["figure"] == "specialists"].astype({"family": str, "district": str})
+    t = spec.astype({"family": str, "district": str})
     panels = list(dict.fromkeys(t["rules"]))
     colours = family_colours(t["family"])
     ncol = 2

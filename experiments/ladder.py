@@ -12,9 +12,9 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 from agents.registry import parse_agent
+from experiments.pipelines import win_share
 from sim.rules import Rules, load_rules
 from sim.runner import play_chunk
-from sim.stats import wilson
 
 # (name, seats, the claim being checked, the target win share of the first agent)
 PAIRINGS = [
@@ -37,9 +37,6 @@ def play_pairing(
 
 
 def win_shares(df: pd.DataFrame) -> pd.DataFrame:
-    g = df.groupby("agent", sort=False)["win_share"].agg(["sum", "count"])
-    out = []
-    for agent, row in g.iterrows():
-        lo, hi = wilson(row["sum"], int(row["count"]))
-        out.append({"agent": agent, "n": int(row["count"]), "win_share": row["sum"] / row["count"], "lo": lo, "hi": hi})
-    return pd.DataFrame(out)
+    """Win share per agent with its Wilson interval, agents in the order they first sit (the pairing's order)."""
+    order = list(dict.fromkeys(df["agent"]))
+    return win_share(df, "agent").set_index("agent").loc[order].reset_index()

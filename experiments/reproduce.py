@@ -1,20 +1,18 @@
 """`citywright reproduce`: play the appendix plan, write tables, charts and REPORT.md.
 
-Runs go to a run cache (``--work``, default ``runs/appendix``, not committed):
-each is a resumable simulation (:func:`sim.simulate.run_or_reuse`), so an
-interrupted reproduction continues where it stopped and a finished one is only
-re-analysed.  The outputs (``--out``, default ``results/appendix``) are small:
-CSV tables, PNG charts and ``REPORT.md``; they are written whole and renamed
-into place at the end, so a failed run never leaves a half-written report.
+Runs go to a run cache (``--work``, by default ``runs/appendix/games-N/runs``,
+not committed): each is a resumable simulation (:func:`sim.simulate.run_or_reuse`),
+so an interrupted reproduction continues where it stopped and a finished one is
+only re-analysed.  The outputs (``--out``) are small: CSV tables, PNG charts and
+``REPORT.md``; each file is written whole and renamed into place, REPORT.md last,
+so a failed run never leaves a half-written report.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import os
-import shlex
 import shutil
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -124,7 +122,7 @@ def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, stro
     try:
         for name, t in tables.items():
             t.to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
-        charts.specialists_chart(tables["specialists"].assign(figure="specialists"), tmp / "specialists.png")
+        charts.specialists_chart(tables["specialists"], tmp / "specialists.png")
         charts.seats_chart(tables["seats"], tmp / "seats.png")
         charts.waste_chart(tables["waste"], tmp / "waste.png")
         charts.calibration_chart(tables["calibration"], tmp / "calibration.png")
@@ -387,7 +385,3 @@ def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs
         "",
     ]
     return "\n".join(out)
-
-
-def command_line() -> str:
-    return "citywright " + shlex.join(sys.argv[1:])

@@ -8,6 +8,7 @@ numbers, so differences between values are not luck of the deal).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -53,13 +54,22 @@ def run_sweep(
     work: Path,
     jobs: int = 1,
     log: Callable[[str], None] = print,
+    progress: Callable[[str, int, int, float], None] | None = None,
 ) -> pd.DataFrame:
-    """Long table: value, agent, n, win_pct, lo, hi, mean total and its interval."""
+    """Long table: value, agent, n, win_pct, lo, hi, mean total and its interval.
+
+    `progress(label, done, total, rate)` after each chunk of each value's run."""
     parts = []
     for v, rules in zip(values, sweep_rules(base, param, values), strict=True):
         spec = S.make_spec(players, agents, games, seed, rules, seating)
         path = Path(work) / f"{param}={value_label(v)}.parquet".replace("/", "_")
-        _, reused = S.run_or_reuse(spec, path, jobs=jobs)
+        label = f"{param}={value_label(v)}"
+
+        def tick(done: int, total: int, rate: float, label=label) -> None:
+            if progress:
+                progress(label, done, total, rate)
+
+        _, reused = S.run_or_reuse(spec, path, jobs=jobs, progress=tick)
         df = pd.read_parquet(path)
         log(f"{param} = {value_label(v)}: {games:,} games ({'reused' if reused else 'played'})")
         ws = win_share(df, "agent")
@@ -79,3 +89,14 @@ def run_sweep(
             ws[["param", "value", "agent", "games", "n", "win_pct", "lo", "hi", "mean_total", "total_lo", "total_hi"]]
         )
     return pd.concat(parts, ignore_index=True)
+
+
+def write_outputs(table: pd.DataFrame, param: str, out: Path, about: dict) -> None:
+    """sweep.csv, sweep.png and sweep.json (the command and parameters) in `out`, each written whole."""
+    from experiments import charts
+
+    tmp = out / f".sweep.{os.getpid()}.csv"
+    table.to_csv(tmp, index=False, float_format="%.4g")
+    os.replace(tmp, out / "sweep.csv")
+    charts.sweep_chart(table, param, out / "sweep.png")
+    S._atomic_write_text(json.dumps(about, indent=1), out / "sweep.json")

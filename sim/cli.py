@@ -79,6 +79,20 @@ def _interruptible(bar, message: str):
             bar.stop()
 
 
+def _directory_option(path: Path, flag: str) -> Path:
+    """`path` for a directory option: refused (one line) when it names a file."""
+    if path.exists() and not path.is_dir():
+        raise UserError(f"{flag}: {path} is a file; give a directory")
+    return path
+
+
+def _command_line() -> str:
+    """This invocation as a shell command (recorded beside results)."""
+    import shlex
+
+    return "citywright " + shlex.join(sys.argv[1:])
+
+
 def _rules(spec: str):
     from .rules import RulesError, load_rules
 
@@ -456,12 +470,10 @@ def sweep(
     rules: RulesOpt = "v1.1",
     seating: Annotated[str, typer.Option(help="fixed, rotate, permute or draw (as in simulate).")] = "rotate",
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes.", min=1)] = 1,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ):
     """Re-simulate for each value of one rule parameter (agents replan); win share per agent, CSV and chart."""
-    import os
-
     from agents.registry import AgentError, split_specs
-    from experiments import charts
     from experiments import sweep as W
 
     from . import simulate as S
@@ -475,27 +487,28 @@ def sweep(
         S.make_spec(players, specs, games, seed, base, seating)
     except (ValueError, RulesError, AgentError, S.SimulateError) as e:
         raise UserError(str(e).splitlines()[0]) from None
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out: {out} is a file; give a directory")
-    work = work or out / "runs"
-    if work.exists() and not work.is_dir():
-        raise UserError(f"--work: {work} is a file; give a directory")
+    _directory_option(out, "--out")
+    work = _directory_option(work or out / "runs", "--work")
     out.mkdir(parents=True, exist_ok=True)
     work.mkdir(parents=True, exist_ok=True)
-    table = W.run_sweep(base, param, vals, players, specs, games, seed, seating, work, jobs=jobs)
-    tmp = out / f".sweep.{os.getpid()}.csv"
-    table.to_csv(tmp, index=False, float_format="%.4g")
-    os.replace(tmp, out / "sweep.csv")
-    charts.sweep_chart(table, param, out / "sweep.png")
-    from experiments.reproduce import command_line
+    bar, update = _progress_bar(quiet, "sweep")
 
+    def progress(label: str, done: int, total: int, rate: float) -> None:
+        update(done, total, rate, label=label)
+
+    def log(message: str) -> None:
+        (bar.console.print if bar is not None else print)(message)
+
+    stopped = f"citywright: interrupted; finished runs and chunks are kept in {work}: run the same command to continue"
+    with _interruptible(bar, stopped):
+        table = W.run_sweep(
+            base, param, vals, players, specs, games, seed, seating, work, jobs=jobs, log=log, progress=progress
+        )
     about = {
-        "command": command_line(), "param": param, "values": vals, "rules": base.name, "players": players,
+        "command": _command_line(), "param": param, "values": vals, "rules": base.name, "players": players,
         "agents": specs, "games_per_value": games, "seed": seed, "seating": seating, "git_commit": S._git_commit(),
     }  # fmt: skip
-    tmp = out / f".sweep.{os.getpid()}.json"
-    tmp.write_text(json.dumps(about, indent=1))
-    os.replace(tmp, out / "sweep.json")
+    W.write_outputs(table, param, out, about)
     print(f"\nWin share per agent (%, 95% Wilson), {games:,} games per value, rules {base.name} with {param} =")
     piv = table.assign(
         cell=[
@@ -531,18 +544,13 @@ def reproduce(
     """Re-run every figure of the rulebook's appendix (RULES.md section 10); REPORT.md sets ours beside the book's."""
     import time
 
-    from experiments.reproduce import command_line
     from experiments.reproduce import reproduce as do_reproduce
 
     if backend not in ("loky", "dask"):
         raise UserError(f"--backend must be loky or dask, got {backend!r}")
     home = Path("runs") / "appendix" / f"games-{games}"
-    out = out or home / "report"
-    work = work or home / "runs"
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out: {out} is a file; give a directory")
-    if work.exists() and not work.is_dir():
-        raise UserError(f"--work: {work} is a file; give a directory")
+    out = _directory_option(out or home / "report", "--out")
+    work = _directory_option(work or home / "runs", "--work")
     t = time.perf_counter()
     print(f"Reproducing RULES.md section 10 with {games:,} games per main table on {jobs} process(es); runs in {work}")
     bar, update = _progress_bar(quiet, "reproduce")
@@ -559,7 +567,7 @@ def reproduce(
     with _interruptible(bar, stopped):
         try:
             do_reproduce(
-                games, out, work, seed=seed, n_jobs=jobs, command=command_line(), backend=backend,
+                games, out, work, seed=seed, n_jobs=jobs, command=_command_line(), backend=backend,
                 scheduler=scheduler, log=log, progress=progress,
             )  # fmt: skip
         except (S.SimulateError, OSError) as e:
