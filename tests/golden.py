@@ -61,7 +61,8 @@ def rules_named(name: str):
 def play(name: str) -> pd.DataFrame:
     """One row per game of set `name`: the seats' totals and a digest of the whole move log."""
     rules, players, agents, seating, seed, games = SETS[name]
-    df, logs = play_chunk_with_moves(rules_named(rules), players, [parse_agent(a) for a in split_specs(agents)], seating, seed, 0, games)
+    specs = [parse_agent(a) for a in split_specs(agents)]
+    df, logs = play_chunk_with_moves(rules_named(rules), players, specs, seating, seed, 0, games)
     totals = df.groupby("game", sort=True)["total"].apply(lambda s: " ".join(map(str, s)))
     digests = [hashlib.sha256(logs[g].tobytes()).hexdigest()[:16] for g in range(games)]
     return pd.DataFrame({"set": name, "game": range(games), "totals": totals.to_numpy(), "moves": digests})
