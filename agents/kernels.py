@@ -234,7 +234,7 @@ def brute_force_best(boards, st, prm, rp, shp, pl_mask, pl_info, ach):
 # --- the fast exact search ------------------------------------------------------------
 
 # evaluator_search's work space, carved into its tables in order (the sizes are listed there)
-_WI_LEN = 750 + MAX_SHAPES + 1024  # int64: tables, then the placement list
+_WI_LEN = 846 + MAX_SHAPES + 1024  # int64: tables, then the placement list
 _WF_LEN = 46 + MAX_SHAPES + 1024  # float64: tables, then the placements' bounds
 
 
@@ -463,7 +463,7 @@ def evaluator_search(
     # facts for the bounds
     # work space: one array per element type, carved into the search's tables (allocation
     # dominates the fixed cost of a move otherwise)
-    wu = np.empty(42, dtype=np.uint64)
+    wu = np.empty(58, dtype=np.uint64)
     wi = np.empty(_WI_LEN, dtype=np.int64)
     wf = np.empty(_WF_LEN, dtype=np.float64)
     masks = wu[0:32]
@@ -550,6 +550,9 @@ def evaluator_search(
     c_gain = wi[at_i + 88 : at_i + 120]
     i_gain = wi[at_i + 120 : at_i + 152]
     at_i += 152
+    q_sub = wi[at_i : at_i + 96].reshape((24, 4))
+    at_i += 96
+    cm = wu[42:58]
     pl_list = wi[_WI_LEN - 1024 :]
     ub_list = wf[_WF_LEN - 1024 :]
     any_slot = False
@@ -675,6 +678,14 @@ def evaluator_search(
             continue  # (a forced discard here is worth 0 <= every bound: nothing lost)
         legal_any = False
         nq_full = _distinct_assignments(tiles, all_on, q_full, codes_seen)
+        # for each assignment q, the plain cells (bit m) that get each district
+        for q in range(24):
+            for d in range(4):
+                q_sub[q, d] = 0
+            for m in range(4):
+                t = tiles[PERM4[q, m]]
+                if t != NONE_TILE:
+                    q_sub[q, t] |= 1 << m
         lo = shp[shape, SHP_PL_START]
         span = shp[shape, SHP_PL_END] - lo
         pl_off = E.rand_below(rng, 1, span)
@@ -747,10 +758,19 @@ def evaluator_search(
                 sb = pl_star_bit[pl]
                 # --- exact evaluation of every distinct assignment ---
                 full = True
+                land_m = 0  # the plain cells on the board (bit m)
                 for m in range(4):
                     pbit[m] = pl_info[pl, PL_BITS + shp[shape, SHP_PLAIN + m]]
                     if pbit[m] < 0:
                         full = False
+                    else:
+                        land_m |= 1 << m
+                # the board cells of each subset of plain cells
+                cm[0] = _ZERO
+                for sub in range(1, 16):
+                    low = sub & -sub
+                    m = 0 if low == 1 else (1 if low == 2 else (2 if low == 4 else 3))
+                    cm[sub] = cm[sub ^ low] | ((_ONE << np.uint64(pbit[m])) if pbit[m] >= 0 else _ZERO)
                 if full:
                     qs = q_full
                     nq = nq_full
@@ -764,31 +784,15 @@ def evaluator_search(
                 i_done = 0
                 for qi in range(nq):
                     q = qs[qi]
-                    n0 = b0
-                    n1 = b1
-                    n2 = b2
-                    n3 = b3
-                    r_sub = 0
-                    c_sub = 0
-                    i_sub = 0
-                    landed = 0
-                    for m in range(4):
-                        t = tiles[PERM4[q, m]]
-                        bit = pbit[m]
-                        if bit >= 0 and t != NONE_TILE:
-                            bm = _ONE << np.uint64(bit)
-                            landed += 1
-                            if t == 0:
-                                n0 |= bm
-                                r_sub |= 1 << m
-                            elif t == 1:
-                                n1 |= bm
-                                c_sub |= 1 << m
-                            elif t == 2:
-                                n2 |= bm
-                            else:
-                                n3 |= bm
-                                i_sub |= 1 << m
+                    r_sub = q_sub[q, 0] & land_m
+                    c_sub = q_sub[q, 1] & land_m
+                    p_sub = q_sub[q, 2] & land_m
+                    i_sub = q_sub[q, 3] & land_m
+                    n0 = b0 | cm[r_sub]
+                    n1 = b1 | cm[c_sub]
+                    n2 = b2 | cm[p_sub]
+                    n3 = b3 | cm[i_sub]
+                    landed = popcount(np.uint64(r_sub | c_sub | p_sub | i_sub))
                     # free picks to try: each district offered, or none at all
                     nf = 4 if sb >= 0 else 1
                     none_free = sb >= 0 and free_opts == 0
