@@ -463,7 +463,7 @@ def evaluator_search(
     # facts for the bounds
     # work space: one array per element type, carved into the search's tables (allocation
     # dominates the fixed cost of a move otherwise)
-    wu = np.empty(58, dtype=np.uint64)
+    wu = np.empty(74, dtype=np.uint64)
     wi = np.empty(_WI_LEN, dtype=np.int64)
     wf = np.empty(_WF_LEN, dtype=np.float64)
     masks = wu[0:32]
@@ -552,7 +552,7 @@ def evaluator_search(
     at_i += 152
     q_sub = wi[at_i : at_i + 96].reshape((24, 4))
     at_i += 96
-    cm = wu[42:58]
+    cm = wu[42:74]
     pl_list = wi[_WI_LEN - 1024 :]
     ub_list = wf[_WF_LEN - 1024 :]
     any_slot = False
@@ -771,6 +771,10 @@ def evaluator_search(
                     low = sub & -sub
                     m = 0 if low == 1 else (1 if low == 2 else (2 if low == 4 else 3))
                     cm[sub] = cm[sub ^ low] | ((_ONE << np.uint64(pbit[m])) if pbit[m] >= 0 else _ZERO)
+                # ... and with the star cell (key bit 4), when it is on the board
+                star_bm = (_ONE << np.uint64(sb)) if sb >= 0 else _ZERO
+                for sub in range(16):
+                    cm[16 + sub] = cm[sub] | star_bm
                 if full:
                     qs = q_full
                     nq = nq_full
@@ -788,55 +792,50 @@ def evaluator_search(
                     c_sub = q_sub[q, 1] & land_m
                     p_sub = q_sub[q, 2] & land_m
                     i_sub = q_sub[q, 3] & land_m
-                    n0 = b0 | cm[r_sub]
-                    n1 = b1 | cm[c_sub]
-                    n2 = b2 | cm[p_sub]
-                    n3 = b3 | cm[i_sub]
                     landed = popcount(np.uint64(r_sub | c_sub | p_sub | i_sub))
                     # free picks to try: each district offered, or none at all
                     nf = 4 if sb >= 0 else 1
                     none_free = sb >= 0 and free_opts == 0
                     if none_free:
                         nf = 1
+                    star_on = sb >= 0 and not none_free
                     for f in range(nf):
-                        if sb >= 0 and not none_free and not (free_opts >> f) & 1:
+                        if star_on and not (free_opts >> f) & 1:
                             continue
-                        m0 = n0
-                        m1 = n1
-                        m2 = n2
-                        m3 = n3
+                        # the cells (key bits: plain cells 0-3, the star 4) each district gets
                         r_key = r_sub
                         c_key = c_sub
+                        p_key = p_sub
                         i_key = i_sub
                         land = landed
-                        if sb >= 0 and not none_free:
-                            bm = _ONE << np.uint64(sb)
+                        if star_on:
                             land += 1
                             if f == 0:
-                                m0 |= bm
                                 r_key |= 16
                             elif f == 1:
-                                m1 |= bm
                                 c_key |= 16
                             elif f == 2:
-                                m2 |= bm
+                                p_key |= 16
                             else:
-                                m3 |= bm
                                 i_key |= 16
+                        m0 = b0 | cm[r_key]
+                        m1 = b1 | cm[c_key]
+                        m2 = b2 | cm[p_key]
+                        m3 = b3 | cm[i_key]
                         v = 0.0
-                        if m0 != b0:
+                        if r_key != 0:
                             if not (r_done >> r_key) & 1:
                                 r_gain[r_key] = E.residential_score(m0, rp) - r0
                                 r_done |= 1 << r_key
                             v += w0 * r_gain[r_key]
-                        if m1 != b1:
+                        if c_key != 0:
                             if not (c_done >> c_key) & 1:
                                 c_gain[c_key] = E.commercial_score(m1, rp) - c0
                                 c_done |= 1 << c_key
                             v += w1 * c_gain[c_key]
-                        if m2 != b2 or (b2 != _ZERO and (m0 != b0 or m1 != b1 or m3 != b3)):
+                        if p_key != 0 or (b2 != _ZERO and land > 0):
                             v += w2 * (E.park_score(m0, m1, m2, m3, rp) - k0)
-                        if m3 != b3:
+                        if i_key != 0:
                             if not (i_done >> i_key) & 1:
                                 i_gain[i_key] = E.industrial_score(m3, rp) - i0
                                 i_done |= 1 << i_key
