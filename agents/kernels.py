@@ -234,7 +234,7 @@ def brute_force_best(boards, st, prm, rp, shp, pl_mask, pl_info, ach):
 # --- the fast exact search ------------------------------------------------------------
 
 # evaluator_search's work space, carved into its tables in order (the sizes are listed there)
-_WI_LEN = 846 + MAX_SHAPES + 1024  # int64: tables, then the placement list
+_WI_LEN = 1194 + MAX_SHAPES + 1024  # int64: tables, then the placement list
 _WF_LEN = 46 + MAX_SHAPES + 1024  # float64: tables, then the placements' bounds
 
 
@@ -541,17 +541,17 @@ def evaluator_search(
     at_i += 20
     seen[:] = -1
     nseen = 0
-    q_full = wi[at_i : at_i + 24]  # distinct assignments of a candidate's tiles
-    q_part = wi[at_i + 24 : at_i + 48]  # ... of those landing, for a placement that overhangs
-    all_on = wi[at_i + 48 : at_i + 52]
-    all_on[:] = 0
-    pbit = wi[at_i + 52 : at_i + 56]
-    r_gain = wi[at_i + 56 : at_i + 88]
-    c_gain = wi[at_i + 88 : at_i + 120]
-    i_gain = wi[at_i + 120 : at_i + 152]
-    at_i += 152
+    pbit = wi[at_i : at_i + 4]
+    r_gain = wi[at_i + 4 : at_i + 36]
+    c_gain = wi[at_i + 36 : at_i + 68]
+    i_gain = wi[at_i + 68 : at_i + 100]
+    at_i += 100
     q_sub = wi[at_i : at_i + 96].reshape((24, 4))
     at_i += 96
+    # distinct assignments of a candidate's tiles (permutation rows), by the plain cells landing
+    q_lists = wi[at_i : at_i + 384].reshape((16, 24))
+    nq_land = wi[at_i + 384 : at_i + 400]
+    at_i += 400
     cm = wu[42:74]
     pl_list = wi[_WI_LEN - 1024 :]
     ub_list = wf[_WF_LEN - 1024 :]
@@ -677,7 +677,7 @@ def evaluator_search(
         if prunable and c_ub[ci] <= thr + _EPS:
             continue  # (a forced discard here is worth 0 <= every bound: nothing lost)
         legal_any = False
-        nq_full = _distinct_assignments(tiles, all_on, q_full, codes_seen)
+        nq_land[:] = -1
         # for each assignment q, the plain cells (bit m) that get each district
         for q in range(24):
             for d in range(4):
@@ -757,13 +757,10 @@ def evaluator_search(
                 pl = pl_list[e]
                 sb = pl_star_bit[pl]
                 # --- exact evaluation of every distinct assignment ---
-                full = True
                 land_m = 0  # the plain cells on the board (bit m)
                 for m in range(4):
                     pbit[m] = pl_info[pl, PL_BITS + shp[shape, SHP_PLAIN + m]]
-                    if pbit[m] < 0:
-                        full = False
-                    else:
+                    if pbit[m] >= 0:
                         land_m |= 1 << m
                 # the board cells of each subset of plain cells
                 cm[0] = _ZERO
@@ -775,12 +772,13 @@ def evaluator_search(
                 star_bm = (_ONE << np.uint64(sb)) if sb >= 0 else _ZERO
                 for sub in range(16):
                     cm[16 + sub] = cm[sub] | star_bm
-                if full:
-                    qs = q_full
-                    nq = nq_full
-                else:
-                    qs = q_part
+                # the distinct assignments depend on which plain cells land: listed once per
+                # candidate and landing pattern
+                qs = q_lists[land_m]
+                nq = nq_land[land_m]
+                if nq < 0:
                     nq = _distinct_assignments(tiles, pbit, qs, codes_seen)
+                    nq_land[land_m] = nq
                 # the R, C and I worths depend only on which of the placement's cells (4 plain,
                 # the star as 5th) get that district: each is computed once per placement
                 r_done = 0
