@@ -657,7 +657,8 @@ def evaluator_search(
         nc += 1
     # Pass 2: candidates in decreasing bound, so a strong move is found early and the rest pruned.
     # (stable: equal bounds keep slot-visit order)
-    order = wi[at_i : at_i + 20]  # the last table: at_i + 20 = _WI_LEN - 1024 (and at_f = _WF_LEN - 1024)
+    order = wi[at_i : at_i + 20]  # the last table before the placement list
+    assert at_i + 20 == _WI_LEN - 1024 and at_f == _WF_LEN - 1024, "work space layout"
     for i in range(nc):
         j = i
         while j > 0 and c_ub[order[j - 1]] < c_ub[i]:
@@ -766,12 +767,16 @@ def evaluator_search(
                 cm[0] = _ZERO
                 for sub in range(1, 16):
                     low = sub & -sub
-                    m = 0 if low == 1 else (1 if low == 2 else (2 if low == 4 else 3))
-                    cm[sub] = cm[sub ^ low] | ((_ONE << np.uint64(pbit[m])) if pbit[m] >= 0 else _ZERO)
-                # ... and with the star cell (key bit 4), when it is on the board
-                star_bm = (_ONE << np.uint64(sb)) if sb >= 0 else _ZERO
-                for sub in range(16):
-                    cm[16 + sub] = cm[sub] | star_bm
+                    ml = 0 if low == 1 else (1 if low == 2 else (2 if low == 4 else 3))
+                    cm[sub] = cm[sub ^ low] | ((_ONE << np.uint64(pbit[ml])) if pbit[ml] >= 0 else _ZERO)
+                # free picks to try: each district offered (the star cell, key bit 4, gets it), or
+                # none at all (the star overhangs, or a depleted market offers nothing)
+                star_on = sb >= 0 and free_opts != 0
+                nf = 4 if star_on else 1
+                if star_on:
+                    star_bm = _ONE << np.uint64(sb)
+                    for sub in range(16):
+                        cm[16 + sub] = cm[sub] | star_bm
                 # the distinct assignments depend on which plain cells land: listed once per
                 # candidate and landing pattern
                 qs = q_lists[land_m]
@@ -791,12 +796,6 @@ def evaluator_search(
                     p_sub = q_sub[q, 2] & land_m
                     i_sub = q_sub[q, 3] & land_m
                     landed = popcount(np.uint64(r_sub | c_sub | p_sub | i_sub))
-                    # free picks to try: each district offered, or none at all
-                    nf = 4 if sb >= 0 else 1
-                    none_free = sb >= 0 and free_opts == 0
-                    if none_free:
-                        nf = 1
-                    star_on = sb >= 0 and not none_free
                     for f in range(nf):
                         if star_on and not (free_opts >> f) & 1:
                             continue
@@ -850,7 +849,7 @@ def evaluator_search(
                         elif land > 0:
                             v += ach_shape_gain
                         if cap > 0:
-                            fr = f if (sb >= 0 and not none_free) else _first_free(free_opts)
+                            fr = f if star_on else _first_free(free_opts)
                             ncand = _offer(
                                 v,
                                 mv,
@@ -872,7 +871,7 @@ def evaluator_search(
                             for m in range(4):
                                 mv[E.MV_TILES + m] = tiles[PERM4[q, m]]
                             if star >= 0:
-                                mv[E.MV_FREE] = f if (sb >= 0 and not none_free) else _first_free(free_opts)
+                                mv[E.MV_FREE] = f if star_on else _first_free(free_opts)
                             else:
                                 mv[E.MV_FREE] = -1
         if not legal_any:

@@ -1,15 +1,22 @@
-"""Golden games: fingerprints of fixed games that pin down every policy's moves.
+"""Golden games and searches: fingerprints that pin down the built-in policies' moves.
 
 The committed results (``results/``) were played by the policies as they are now.
 A kernel change that alters any move -- even which of two equally good moves is
 kept, since ties are broken by the game's random stream -- silently changes every
-game after it, and the committed figures no longer come from the code.  The
-fingerprints here catch that: `tests/test_golden.py` replays these games and
-compares each game's full move log and final totals with the committed file.
+game after it, and the committed figures no longer come from the code.  Two kinds
+of fingerprint catch that (`tests/test_golden.py`):
+
+* **games**: fixed games of every built-in agent; per game, the seats' totals and
+  a digest of the full move log;
+* **searches**: `evaluator_search` on fixed positions from random play, under
+  several rule sets and parameter rows (pruned and unpruned, best move only and
+  the k best); per rule set, one digest of every output: worth, move, the k best
+  and their worths, and the random state afterwards.  This also pins worths
+  that do not flip a move.
 
 If a change of moves is intended (a new rule, a better search), regenerate the
 committed results (`make reproduce-full`, the ladder and the sweep; see README)
-and then this file::
+and then these files::
 
     python -m tests.golden --update
 """
@@ -17,19 +24,26 @@ and then this file::
 from __future__ import annotations
 
 import hashlib
+import json
+import random
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
+from agents import kernels as K
 from agents.registry import parse_agent, split_specs
+from sim import engine as E
+from sim.api import Game
 from sim.rules import from_mapping, load_rules
 from sim.runner import play_chunk_with_moves
 
-PATH = Path(__file__).parent / "data" / "golden_games.csv"
+GAMES_PATH = Path(__file__).parent / "data" / "golden_games.csv"
+SEARCH_PATH = Path(__file__).parent / "data" / "golden_search.json"
 
-# name: (rules, players, agents, seating, run seed, games) -- every policy, player count,
-# rule version, the swap, a depleting market and extra board achievements
+# name: (rules, players, agents, seating, run seed, games) -- every built-in agent and mcts
+# option, every player count, both rule versions, the swap, a depleting market, extra cards
 SETS: dict[str, tuple[str, int, str, str, int, int]] = {
     "random-4p": ("v1.1", 4, "random,random,random,random", "fixed", 101, 60),
     "greedy-4p": ("v1.1", 4, "greedy,greedy,greedy,greedy", "fixed", 102, 30),
@@ -41,12 +55,28 @@ SETS: dict[str, tuple[str, int, str, str, int, int]] = {
     "depletes-4p": ("v1.0-depletes", 4, "greedy,specialist:C,greedy,specialist:C", "rotate", 108, 12),
     "achievements-4p": ("v1.1-extra-cards", 4, "greedy,specialist:R,specialist:C,specialist:I", "rotate", 109, 12),
     "mcts-2p": ("v1.1", 2, "mcts:iters=40,k=6,greedy", "rotate", 110, 4),
+    "mcts-margin-3p": ("v1.1", 3, "mcts:iters=30,k=6,reward=margin,greedy,specialist:C", "rotate", 111, 3),
+    "mcts-greedy-rollout-2p": ("v1.1", 2, "mcts:iters=8,k=4,rollout=greedy,greedy", "rotate", 112, 2),
+    "mcts-solo": ("v1.1", 1, "mcts:iters=30,k=6,reward=margin", "fixed", 113, 3),
 }
+
+# evaluator_search fingerprints: positions per rule set, and the parameter rows searched
+SEARCH_RULES = ("v1.1", "v1.0", "v1.0-depletes", "v1.1-depletes", "v1.1-extra-cards")
+SEARCH_POSITIONS = 150
+SEARCH_AGENTS = (
+    "greedy",
+    "specialist:R",
+    "specialist:C",
+    "specialist:P",
+    "specialist:I",
+    "specialist:C,weight=10,progress=2",
+    "specialist:P,weight=0.3,progress=0.1",
+)
 
 
 def rules_named(name: str):
-    if name == "v1.0-depletes":
-        return from_mapping({"name": name, "game": {"market_depletes": True}}, base="v1.0")
+    if name.endswith("-depletes"):
+        return from_mapping({"name": name, "game": {"market_depletes": True}}, base=name.removesuffix("-depletes"))
     if name == "v1.1-extra-cards":
         cards = {
             "many-R": {"kind": "district_count", "district": "R", "threshold": 12, "points": 5},
@@ -58,13 +88,22 @@ def rules_named(name: str):
     return load_rules(name)
 
 
+def _digest(*arrays) -> str:
+    """sha256 (first 16 hex digits) of the arrays' values, little-endian whatever the machine."""
+    h = hashlib.sha256()
+    for a in arrays:
+        a = np.asarray(a)
+        h.update(a.astype(a.dtype.newbyteorder("<"), copy=False).tobytes())
+    return h.hexdigest()[:16]
+
+
 def play(name: str) -> pd.DataFrame:
     """One row per game of set `name`: the seats' totals and a digest of the whole move log."""
     rules, players, agents, seating, seed, games = SETS[name]
     specs = [parse_agent(a) for a in split_specs(agents)]
     df, logs = play_chunk_with_moves(rules_named(rules), players, specs, seating, seed, 0, games)
     totals = df.groupby("game", sort=True)["total"].apply(lambda s: " ".join(map(str, s)))
-    digests = [hashlib.sha256(logs[g].tobytes()).hexdigest()[:16] for g in range(games)]
+    digests = [_digest(logs[g]) for g in range(games)]
     return pd.DataFrame({"set": name, "game": range(games), "totals": totals.to_numpy(), "moves": digests})
 
 
@@ -72,9 +111,52 @@ def play_all() -> pd.DataFrame:
     return pd.concat([play(name) for name in SETS], ignore_index=True)
 
 
+def search_rows():
+    """The parameter rows searched: SEARCH_AGENTS, plus greedy with a negative industrial weight
+    (not prunable, so every placement is evaluated exactly)."""
+    out = [parse_agent(s).row() for s in SEARCH_AGENTS]
+    unpruned = parse_agent("greedy").row()
+    unpruned[K.P_W + 3] = -1.0
+    out.append(unpruned)
+    return out
+
+
+def search_digest(rules_name: str) -> str:
+    """One digest of every evaluator_search output on SEARCH_POSITIONS positions of random play
+    at 1-4 players, for each parameter row, keeping the best move only and the 6 best."""
+    rules = rules_named(rules_name)
+    rnd = random.Random(rules_name)
+    rows = search_rows()
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    parts = []
+    for _ in range(SEARCH_POSITIONS):
+        players = rnd.randint(1, 4)
+        g = Game(players, rules, rnd.getrandbits(63))
+        for _ in range(rnd.randrange(0, 12 * players)):
+            g.apply(g.random_move())
+        tb = g.tables
+        for prm in rows:
+            for cap in (0, 6):
+                rng = g.rng.copy()
+                cand = np.zeros((cap, E.MV_LEN), dtype=np.int32)
+                cand_val = np.zeros(cap, dtype=np.float64)
+                mv[:] = 0
+                best, ncand = K.evaluator_search(
+                    g.boards, g.st, rng, mv, prm, tb.rp, tb.shp, tb.pl_mask, tb.pl_info,
+                    tb.pl_plain, tb.pl_star_bit, tb.pl_canon, tb.ach, cand, cand_val,
+                )  # fmt: skip
+                parts += [np.float64(best), np.int64(ncand), mv.copy(), rng, cand, cand_val]
+    return _digest(*parts)
+
+
+def search_all() -> dict[str, str]:
+    return {name: search_digest(name) for name in SEARCH_RULES}
+
+
 if __name__ == "__main__":
     if sys.argv[1:] != ["--update"]:
-        sys.exit("usage: python -m tests.golden --update   (rewrites " + str(PATH) + ")")
-    PATH.parent.mkdir(parents=True, exist_ok=True)
-    play_all().to_csv(PATH, index=False)
-    print(f"wrote {PATH}")
+        sys.exit(f"usage: python -m tests.golden --update   (rewrites {GAMES_PATH} and {SEARCH_PATH})")
+    GAMES_PATH.parent.mkdir(parents=True, exist_ok=True)
+    play_all().to_csv(GAMES_PATH, index=False)
+    SEARCH_PATH.write_text(json.dumps(search_all(), indent=2) + "\n")
+    print(f"wrote {GAMES_PATH} and {SEARCH_PATH}")
