@@ -234,6 +234,7 @@ def brute_force_best(boards, st, prm, rp, shp, pl_mask, pl_info, ach):
 # --- the fast exact search ------------------------------------------------------------
 
 # evaluator_search's work space, carved into its tables in order (the sizes are listed there)
+_WU_LEN = 74  # uint64: cluster masks, assignment codes seen, subset cell masks
 _WI_LEN = 1194 + MAX_SHAPES + 1024  # int64: tables, then the placement list
 _WF_LEN = 46 + MAX_SHAPES + 1024  # float64: tables, then the placements' bounds
 
@@ -463,11 +464,12 @@ def evaluator_search(
     # facts for the bounds
     # work space: one array per element type, carved into the search's tables (allocation
     # dominates the fixed cost of a move otherwise)
-    wu = np.empty(74, dtype=np.uint64)
+    wu = np.empty(_WU_LEN, dtype=np.uint64)
     wi = np.empty(_WI_LEN, dtype=np.int64)
     wf = np.empty(_WF_LEN, dtype=np.float64)
-    masks = wu[0:32]
-    codes_seen = wu[32:42]
+    masks = wu[0:32]  # residential clusters
+    codes_seen = wu[32:42]  # _distinct_assignments' bit set
+    cm = wu[42:74]  # board cells of each subset of a placement's cells (star = bit 4)
     at_i = 0  # next free entry of wi
     at_f = 0  # ... of wf
     sizes = wi[at_i : at_i + 32]
@@ -552,7 +554,6 @@ def evaluator_search(
     q_lists = wi[at_i : at_i + 384].reshape((16, 24))
     nq_land = wi[at_i + 384 : at_i + 400]
     at_i += 400
-    cm = wu[42:74]
     pl_list = wi[_WI_LEN - 1024 :]
     ub_list = wf[_WF_LEN - 1024 :]
     any_slot = False
@@ -763,12 +764,12 @@ def evaluator_search(
                     pbit[m] = pl_info[pl, PL_BITS + shp[shape, SHP_PLAIN + m]]
                     if pbit[m] >= 0:
                         land_m |= 1 << m
-                # the board cells of each subset of plain cells
+                # the board cells of each subset of plain cells (an overhanging cell adds none)
                 cm[0] = _ZERO
-                for sub in range(1, 16):
-                    low = sub & -sub
-                    ml = 0 if low == 1 else (1 if low == 2 else (2 if low == 4 else 3))
-                    cm[sub] = cm[sub ^ low] | ((_ONE << np.uint64(pbit[ml])) if pbit[ml] >= 0 else _ZERO)
+                for m in range(4):
+                    bm = (_ONE << np.uint64(pbit[m])) if pbit[m] >= 0 else _ZERO
+                    for sub in range(1 << m):
+                        cm[sub | (1 << m)] = cm[sub] | bm
                 # free picks to try: each district offered (the star cell, key bit 4, gets it), or
                 # none at all (the star overhangs, or a depleted market offers nothing)
                 star_on = sb >= 0 and free_opts != 0

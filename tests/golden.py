@@ -36,7 +36,7 @@ from agents import kernels as K
 from agents.registry import parse_agent, split_specs
 from sim import engine as E
 from sim.api import Game
-from sim.rules import from_mapping, load_rules
+from sim.rules import load_rules
 from sim.runner import play_chunk_with_moves
 
 GAMES_PATH = Path(__file__).parent / "data" / "golden_games.csv"
@@ -76,15 +76,16 @@ SEARCH_AGENTS = (
 
 def rules_named(name: str):
     if name.endswith("-depletes"):
-        return from_mapping({"name": name, "game": {"market_depletes": True}}, base=name.removesuffix("-depletes"))
+        return load_rules(name.removesuffix("-depletes")).with_overrides({"game.market_depletes": True})
     if name == "v1.1-extra-cards":
-        cards = {
-            "many-R": {"kind": "district_count", "district": "R", "threshold": 12, "points": 5},
-            "full-line": {"kind": "full_line", "district": "any", "points": 3},
-            "no-empty": {"kind": "no_empty", "points": 6},
-            "two-O": {"kind": "shape_count", "shape": "O", "threshold": 2, "points": 2},
-        }
-        return from_mapping({"name": name, "achievements": {"cards": cards}}, base="v1.1")
+        return load_rules("v1.1").with_overrides(
+            {
+                "achievements.cards.many-R": {"kind": "district_count", "district": "R", "threshold": 12, "points": 5},
+                "achievements.cards.full-line": {"kind": "full_line", "district": "any", "points": 3},
+                "achievements.cards.no-empty": {"kind": "no_empty", "points": 6},
+                "achievements.cards.two-O": {"kind": "shape_count", "shape": "O", "threshold": 2, "points": 2},
+            }
+        )
     return load_rules(name)
 
 
