@@ -8,7 +8,6 @@ numbers, so differences between values are not luck of the deal).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -95,8 +94,6 @@ def write_outputs(table: pd.DataFrame, param: str, out: Path, about: dict) -> No
     """sweep.csv, sweep.png and sweep.json (the command and parameters) in `out`, each written whole."""
     from experiments import charts
 
-    tmp = out / f".sweep.{os.getpid()}.csv"
-    table.to_csv(tmp, index=False, float_format="%.4g")
-    os.replace(tmp, out / "sweep.csv")
+    S._atomic_write_text(table.to_csv(index=False, float_format="%.4g"), out / "sweep.csv")
     charts.sweep_chart(table, param, out / "sweep.png")
     S._atomic_write_text(json.dumps(about, indent=1), out / "sweep.json")
