@@ -1,0 +1,1 @@
+"""Runs, pipelines, reports and the command line, over any registered game (the top layer)."""

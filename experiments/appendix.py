@@ -21,7 +21,7 @@ contain it), "after" = with v1.1's.  mcts's reward is the win, which compensatio
 changes, so its "before" comes from games played without compensation.
 
 This module plans runs (:func:`plan`), plays them through the resumable run cache
-of :mod:`sim.simulate`, and turns the result files into long-format tables
+of :mod:`experiments.simulate`, and turns the result files into long-format tables
 (:func:`specialist_table`, :func:`waste_table`, :func:`seat_table`, ...).
 """
 
@@ -34,7 +34,7 @@ import pandas as pd
 
 from experiments import compensation as C
 from experiments.pipelines import mean_ci, win_share
-from sim.rules import Rules, load_rules
+from sim.citywright.rules import Rules, load_rules
 from sim.stats import wilson
 
 DISTRICTS = ("R", "C", "P", "I")

@@ -11,10 +11,10 @@ from __future__ import annotations
 import pandas as pd
 from joblib import Parallel, delayed
 
-from agents.registry import parse_agent
+from agents.citywright.registry import parse_agent
 from experiments.pipelines import win_share
-from sim.rules import Rules, load_rules
-from sim.runner import play_chunk
+from sim.citywright.rules import Rules, load_rules
+from experiments.runner import play_chunk
 
 # (name, seats, the claim being checked, the target win share of the first agent)
 PAIRINGS = [

@@ -1,7 +1,7 @@
 """`citywright reproduce`: play the appendix plan, write tables, charts and REPORT.md.
 
 Runs go to a run cache (``--work``, by default ``runs/appendix/games-N/runs``,
-not committed): each is a resumable simulation (:func:`sim.simulate.run_or_reuse`),
+not committed): each is a resumable simulation (:func:`experiments.simulate.run_or_reuse`),
 so an interrupted reproduction continues where it stopped and a finished one is
 only re-analysed.  The outputs (``--out``) are small: CSV tables, PNG charts and
 ``REPORT.md``; each file is written whole and renamed into place, REPORT.md last,
@@ -21,7 +21,7 @@ import pandas as pd
 
 from experiments import appendix as A
 from experiments import charts
-from sim import simulate as S
+from experiments import simulate as S
 
 TABLES = ("specialists", "calibration", "waste", "seats", "solver", "claims", "solo", "solo_ratings")
 

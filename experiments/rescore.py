@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim import engine as E
-from sim.boards import to_bitboards
-from sim.rules import DISTRICTS, Rules
-from sim.runner import COLUMNS, parse_shapes_placed
-from sim.tables import tables_for
+from sim.citywright import engine as E
+from sim.citywright.boards import to_bitboards
+from sim.citywright.rules import DISTRICTS, Rules
+from experiments.runner import COLUMNS, parse_shapes_placed
+from sim.citywright.tables import tables_for
 
 DISTRICT_COLUMNS = ["residential", "commercial", "park", "industrial"]
 

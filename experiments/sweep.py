@@ -14,8 +14,8 @@ from pathlib import Path
 import pandas as pd
 
 from experiments.pipelines import mean_ci, win_share
-from sim import simulate as S
-from sim.rules import Rules
+from experiments import simulate as S
+from sim.citywright.rules import Rules
 
 
 def parse_values(text: str) -> list:

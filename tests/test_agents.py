@@ -7,14 +7,14 @@ import random
 import numpy as np
 import pytest
 
-from agents import kernels as K
-from agents.mcts import mcts_move
-from agents.play import run_games
-from agents.python import play_game
-from agents.registry import AgentError, available_agents, parse_agent, parse_agents, rows, split_specs
-from sim import engine as E
-from sim.api import Game
-from sim.rules import load_rules
+from agents.citywright import kernels as K
+from agents.citywright.mcts import mcts_move
+from agents.citywright.play import run_games
+from agents.citywright.python import play_game
+from agents.citywright.registry import AgentError, available_agents, parse_agent, parse_agents, rows, split_specs
+from sim.citywright import engine as E
+from sim.citywright.api import Game
+from sim.citywright.rules import load_rules
 
 # --- registry ------------------------------------------------------------------
 
@@ -144,7 +144,7 @@ def test_greedy_finds_the_brute_force_best_on_1000_positions():
 
 def test_greedy_swaps_only_in_two_player_games_and_does_swap_there():
     """The swap is one of greedy's candidates at two players (it uses it when nothing fits well) and never elsewhere."""
-    from agents.play import LOG_KIND
+    from agents.citywright.play import LOG_KIND
 
     for players in (2, 3):
         *_, log = _table(["greedy"] * players, players, 40, log_moves=True)
@@ -157,7 +157,7 @@ def test_greedy_swaps_only_in_two_player_games_and_does_swap_there():
 
 def _table(specs, players, games, rules="v1.1", log_moves=False):
     rs = load_rules(rules)
-    from sim.tables import tables_for
+    from sim.citywright.tables import tables_for
 
     prms = np.tile(rows([parse_agent(s) for s in specs]), (games, 1, 1))
     return run_games(np.arange(games, dtype=np.uint64) + 1000, prms, tables_for(rs, players), log_moves=log_moves)
@@ -224,7 +224,7 @@ def test_python_agent_plays_against_built_ins_reproducibly():
 
 
 def test_python_agent_illegal_move_is_refused():
-    from sim.api import IllegalMove
+    from sim.citywright.api import IllegalMove
 
     class Cheater:
         def act(self, game, legal_moves, rng):

@@ -10,17 +10,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from agents.registry import parse_agent
+from agents.citywright.registry import parse_agent
 from experiments import appendix as A
 from experiments import compensation as C
 from experiments.sweep import parse_values
-from sim import simulate as S
-from sim.rules import load_rules
-from sim.runner import draw_orders, play_chunk
+from experiments import simulate as S
+from sim.citywright.rules import load_rules
+from experiments.runner import draw_orders, play_chunk
 from sim.seeds import game_seeds
 
 ROOT = Path(__file__).resolve().parents[1]
-CLI = [sys.executable, "-m", "sim.cli"]
+CLI = [sys.executable, "-m", "experiments.cli"]
 
 
 def cli(*args, cwd=None):

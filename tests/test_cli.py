@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from sim.cli import main
-from sim.reference import score_board
+from experiments.cli import main
+from sim.citywright.reference import score_board
 
 BOARD_A = """\
 RRCCPPI
@@ -47,7 +47,7 @@ def test_score_json_has_exactly_the_keys_and_matches_reference(tmp_path, capsys)
     for line, board in zip(lines, (BOARD_A, BOARD_B), strict=True):
         obj = json.loads(line)
         assert list(obj) == ["residential", "commercial", "park", "industrial", "districts", "empty"]
-        from sim.rules import load_rules
+        from sim.citywright.rules import load_rules
 
         assert obj == score_board(board.replace("\n", "").upper(), load_rules("v1.1"))
 
@@ -141,7 +141,7 @@ def test_rules_command_prints_every_key(capsys):
 def test_console_script_entry_point_runs():
     """The installed `citywright` entry point (through python -m) exits 2 with one line on bad input."""
     p = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "score", "-"], input="RRC\n", text=True, capture_output=True, check=False
+        [sys.executable, "-m", "experiments.cli", "score", "-"], input="RRC\n", text=True, capture_output=True, check=False
     )
     assert p.returncode == 2
     assert p.stderr.count("\n") == 1

@@ -13,11 +13,11 @@ import random
 import numpy as np
 import pytest
 
-from sim import engine as E
-from sim.api import Game, board_from_string
-from sim.reference import RefGame, score_board
-from sim.rules import load_rules
-from sim.tables import tables_for
+from sim.citywright import engine as E
+from sim.citywright.api import Game, board_from_string
+from sim.citywright.reference import RefGame, score_board
+from sim.citywright.rules import load_rules
+from sim.citywright.tables import tables_for
 
 GAMES_PER_CASE = 300
 

@@ -58,8 +58,8 @@ def test_paired_difference_matches_games():
 def test_compensation_rerank_equals_the_engine(tmp_path):
     """Re-ranking stored games under their own compensation reproduces the engine's seat win shares."""
     from experiments.compensation import current, game_arrays, search, seat_shares
-    from sim import simulate as S
-    from sim.rules import load_rules
+    from experiments import simulate as S
+    from sim.citywright.rules import load_rules
 
     out = tmp_path / "seats.parquet"
     S.run(S.make_spec(3, ["greedy"], 150, 4, load_rules("v1.1"), "fixed", 50), out)
@@ -80,8 +80,8 @@ def test_compensation_rerank_equals_the_engine(tmp_path):
 def test_rescore_under_the_same_rules_reproduces_the_table(tmp_path):
     """Scores, achievements, compensation, ranks and win shares all come back from boards and shapes."""
     from experiments.rescore import rescore
-    from sim import simulate as S
-    from sim.rules import load_rules
+    from experiments import simulate as S
+    from sim.citywright.rules import load_rules
 
     for players, agents in ((1, ["greedy"]), (3, ["greedy", "specialist:P", "random"])):
         out = tmp_path / f"r{players}.parquet"
@@ -98,9 +98,9 @@ def test_rescore_under_the_same_rules_reproduces_the_table(tmp_path):
 
 
 def test_rescore_cli_says_play_is_held_fixed(tmp_path, capsys):
-    from sim import simulate as S
-    from sim.cli import main
-    from sim.rules import load_rules
+    from experiments import simulate as S
+    from experiments.cli import main
+    from sim.citywright.rules import load_rules
 
     src = tmp_path / "a.parquet"
     S.run(S.make_spec(2, ["greedy", "random"], 20, 1, load_rules("v1.1"), "rotate", 20), src)
@@ -114,9 +114,9 @@ def test_rescore_cli_says_play_is_held_fixed(tmp_path, capsys):
 
 
 def test_rescore_cli_ranks_each_file_separately(tmp_path, capsys):
-    from sim import simulate as S
-    from sim.cli import main
-    from sim.rules import load_rules
+    from experiments import simulate as S
+    from experiments.cli import main
+    from sim.citywright.rules import load_rules
 
     files = []
     for players in (1, 2):

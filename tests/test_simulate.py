@@ -14,10 +14,10 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from sim import simulate as S
-from sim.cli import main
-from sim.rules import load_rules
-from sim.runner import COLUMNS, seat_orders
+from experiments import simulate as S
+from experiments.cli import main
+from sim.citywright.rules import load_rules
+from experiments.runner import COLUMNS, seat_orders
 
 AGENTS = ["greedy", "random", "specialist:P"]
 
@@ -95,7 +95,7 @@ def test_seatings_balance(seating):
 
 def _cli(args: list[str], **kw) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "sim.cli", *args],
+        [sys.executable, "-m", "experiments.cli", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -235,7 +235,7 @@ def test_chunks_are_written_atomically(tmp_path):
 
 def test_rules_survive_the_run_spec_round_trip_in_order():
     """Shapes are dealt in rule-set order: a run's stored rules must keep that order exactly."""
-    from sim.tables import tables_for
+    from sim.citywright.tables import tables_for
 
     rules = load_rules("v1.1")
     back = _spec().rule_set()

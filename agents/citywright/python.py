@@ -7,7 +7,7 @@ The protocol is one method::
         def act(self, game: Game, legal_moves: list[Move], rng: np.random.Generator) -> Move:
             ...
 
-``game`` is a copy of the position (a :class:`sim.api.Game`: ``game.current``
+``game`` is a copy of the position (a :class:`sim.citywright.api.Game`: ``game.current``
 is your seat; ``snapshot()``, ``scores()``, ``board_string(seat)``,
 ``line_tiles(slot)`` and ``legal_moves(...)`` are there to read; changing the
 copy changes nothing).  ``legal_moves`` lists one move per (slot, placement,
@@ -27,10 +27,10 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from sim import engine as E
-from sim.api import Game
-from sim.moves import Move
-from sim.rules import Rules
+from sim.citywright import engine as E
+from sim.citywright.api import Game
+from sim.citywright.moves import Move
+from sim.citywright.rules import Rules
 
 from .kernels import A_PYTHON, P_CODE
 from .play import policy_move
@@ -78,5 +78,5 @@ def play_game(agents: list[Agent | AgentSpec | str], rules: Rules | str | None =
             E.apply_move(game.boards, game.st, game.rng, mv, tb.rp, tb.shp, tb.pl_info)
         else:
             move = a.act(game.copy(), game.legal_moves(assignments="one"), rngs[p])
-            game.apply(move)  # checked: an illegal move raises sim.api.IllegalMove
+            game.apply(move)  # checked: an illegal move raises sim.citywright.api.IllegalMove
     return game

@@ -94,7 +94,7 @@ def _command_line() -> str:
 
 
 def _rules(spec: str):
-    from .rules import RulesError, load_rules
+    from sim.citywright.rules import RulesError, load_rules
 
     try:
         return load_rules(spec)
@@ -109,7 +109,7 @@ def score(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per board per line.")] = False,
 ):
     """Score playtest boards: 7 lines of 7 characters from R C P I . per board, boards separated by blank lines."""
-    from .boards import BoardError, parse_boards, score_cells
+    from sim.citywright.boards import BoardError, parse_boards, score_cells
 
     rs = _rules(rules)
     parsed = []
@@ -160,7 +160,7 @@ def bench(
     agent_games: Annotated[int, typer.Option(help="Games per agent figure.", min=10)] = 400,
 ):
     """Engine and agent throughput on this machine, one core, after warm-up."""
-    from . import bench as B
+    from experiments import bench as B
 
     res = B.run(
         games=games,
@@ -191,7 +191,7 @@ def bench(
 @app.command("agents")
 def list_agents():
     """List every agent with its parameters, defaults and a line of description."""
-    from agents.registry import available_agents
+    from agents.citywright.registry import available_agents
 
     for d in available_agents():
         print(f"{d.name:<11} {d.description}")
@@ -240,9 +240,9 @@ def simulate(
     """Play many games in parallel into a Parquet table; reproducible, resumable, on loky or Dask."""
     import shlex
 
-    from agents.registry import AgentError, split_specs
+    from agents.citywright.registry import AgentError, split_specs
 
-    from . import simulate as S
+    from experiments import simulate as S
 
     rs = _rules(rules)
     try:
@@ -335,7 +335,7 @@ def rescore(
     from experiments.pipelines import load_results, win_share
     from experiments.rescore import rescore as do_rescore
 
-    from . import simulate as S
+    from experiments import simulate as S
 
     rs = _rules(rules)
     for r in results:
@@ -409,7 +409,7 @@ def tune_seats(
     from experiments import compensation as C
     from experiments.pipelines import load_results
 
-    from . import simulate as S
+    from experiments import simulate as S
 
     for r in results:
         if not r.exists():
@@ -433,7 +433,7 @@ def tune_seats(
     show("stored", cur)
     show("best", best)
     if verify_games:
-        from .rules import from_mapping
+        from sim.citywright.rules import from_mapping
 
         rules = from_mapping(meta["rules"], base=meta["rules"])
         vec = [int(x) for x in best["compensation"].iloc[0].split("/")]
@@ -473,11 +473,11 @@ def sweep(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ):
     """Re-simulate for each value of one rule parameter (agents replan); win share per agent, CSV and chart."""
-    from agents.registry import AgentError, split_specs
+    from agents.citywright.registry import AgentError, split_specs
     from experiments import sweep as W
 
-    from . import simulate as S
-    from .rules import RulesError
+    from experiments import simulate as S
+    from sim.citywright.rules import RulesError
 
     base = _rules(rules)
     try:
@@ -562,7 +562,7 @@ def reproduce(
         update(done, total, rate, label=job.key)
 
     stopped = f"citywright: interrupted; finished runs and chunks are kept in {work}: run the same command to continue"
-    from . import simulate as S
+    from experiments import simulate as S
 
     with _interruptible(bar, stopped):
         try:
@@ -594,9 +594,9 @@ def demo(
 
     import numpy as np
 
-    from . import engine as E
-    from .bench import play_random
-    from .stats import wilson
+    from sim.citywright import engine as E
+    from experiments.bench import play_random
+    from sim.stats import wilson
 
     rs = _rules(rules)
     print(f"Uniform-random players, rules {rs.name}, {games:,} games per player count, seeds {seed}..")

@@ -1,14 +1,14 @@
 """The thin public API over the kernels: create a game, list and apply moves, score.
 
-    >>> from sim.api import Game
+    >>> from sim.citywright.api import Game
     >>> g = Game(players=2, rules="v1.1", seed=7)
     >>> moves = g.legal_moves(slot=0)        # every legal move from slot row0-left
     >>> g.apply(moves[0])
     >>> g.scores()[0]["total"]
 
-Moves are :class:`sim.moves.Move` objects a person can read; this layer checks
+Moves are :class:`sim.citywright.moves.Move` objects a person can read; this layer checks
 them (a bad move raises :class:`IllegalMove`) and translates them to the
-kernels' int arrays.  The kernels in :mod:`sim.engine` trust their input.
+kernels' int arrays.  The kernels in :mod:`sim.citywright.engine` trust their input.
 """
 
 from __future__ import annotations
@@ -204,7 +204,7 @@ class Game:
     @staticmethod
     def _check_slot(slot) -> int:
         if isinstance(slot, bool) or not isinstance(slot, (int, np.integer)) or not 0 <= slot < N_SLOTS:
-            raise ValueError(f"slot must be 0..{N_SLOTS - 1} (see sim.rules.SLOT_NAMES), got {slot!r}")
+            raise ValueError(f"slot must be 0..{N_SLOTS - 1} (see sim.citywright.rules.SLOT_NAMES), got {slot!r}")
         return int(slot)
 
     def line_tiles(self, slot: int) -> list[str]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.rules import DISTRICT_NAMES, DISTRICTS
+from sim.citywright.rules import DISTRICT_NAMES, DISTRICTS
 
 from . import kernels as K
 
@@ -125,7 +125,7 @@ class AgentSpec:
         return f"{self.name}:{','.join(parts)}"
 
     def row(self) -> np.ndarray:
-        """The float64 parameter row of the numba game loop (agents.kernels.P_*)."""
+        """The float64 parameter row of the numba game loop (agents.citywright.kernels.P_*)."""
         r = np.zeros(K.P_LEN, dtype=np.float64)
         r[K.P_CODE] = self.definition.code
         r[K.P_W : K.P_W + 4] = 1.0

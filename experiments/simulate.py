@@ -1,7 +1,7 @@
 """`citywright simulate`: many games in parallel, reproducible, resumable, Parquet out.
 
 A run is cut into chunks of consecutive games.  Each chunk is a pure function
-of the run's parameters and its index (:func:`sim.runner.play_chunk`), so it
+of the run's parameters and its index (:func:`experiments.runner.play_chunk`), so it
 gives the same rows on any process, machine or backend.  Finished chunks are
 written atomically (temporary file + rename) into ``OUT.parts/`` beside the
 output; a run that stops for any reason is continued with ``--resume``, which
@@ -27,10 +27,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from agents.registry import AgentSpec, parse_agent
+from agents.citywright.registry import AgentSpec, parse_agent
 
-from .rules import N_SLOTS, SLOT_NAMES, Rules, load_rules
-from .runner import SEATINGS, play_chunk, play_chunk_with_moves
+from sim.citywright.rules import N_SLOTS, SLOT_NAMES, Rules, load_rules
+from experiments.runner import SEATINGS, play_chunk, play_chunk_with_moves
 
 METADATA_KEY = b"citywright"
 MOVE_COLUMNS = [
@@ -64,7 +64,7 @@ class RunSpec:
         return [parse_agent(a) for a in self.agents]
 
     def rule_set(self) -> Rules:
-        from .rules import from_mapping
+        from sim.citywright.rules import from_mapping
 
         data = json.loads(self.rules)
         return from_mapping(data, base=data)
@@ -104,7 +104,7 @@ def make_spec(
         raise SimulateError(f"--games must be at least 1, got {games}")
     if seating not in SEATINGS:
         raise SimulateError(f"--seating must be one of {', '.join(SEATINGS)}, got {seating!r}")
-    from agents.registry import AgentError
+    from agents.citywright.registry import AgentError
 
     try:
         parsed = [parse_agent(a) for a in agents]
@@ -207,10 +207,10 @@ def run_chunk(spec: RunSpec, i: int) -> tuple[int, pd.DataFrame, pd.DataFrame | 
 
 
 def moves_table(log: np.ndarray, rules: Rules, players: int, start: int) -> pd.DataFrame:
-    """Readable move log from the kernels' records (agents.play.LOG_*)."""
-    from agents import play as P
+    """Readable move log from the kernels' records (agents.citywright.play.LOG_*)."""
+    from agents.citywright import play as P
 
-    from .tables import PL_AC, PL_AR, PL_ORIENT, SHP_PLAIN, SHP_STAR, tables_for
+    from sim.citywright.tables import PL_AC, PL_AR, PL_ORIENT, SHP_PLAIN, SHP_STAR, tables_for
 
     tb = tables_for(rules, players)
     g, t, _ = log.shape

@@ -16,9 +16,9 @@ import time
 
 import numpy as np
 
-from . import engine as E
-from .rules import Rules, load_rules
-from .tables import tables_for
+from sim.citywright import engine as E
+from sim.citywright.rules import Rules, load_rules
+from sim.citywright.tables import tables_for
 
 # Figures the engine issue asks for (for the report's "target" column).
 TARGETS = {
@@ -98,12 +98,12 @@ def cold_compile_s() -> float:
     """Wall time of a fresh process that compiles the engine with an empty numba cache."""
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, NUMBA_CACHE_DIR=d)
-        return _time_subprocess("from sim.bench import warm_up_all; warm_up_all()", env)
+        return _time_subprocess("from experiments.bench import warm_up_all; warm_up_all()", env)
 
 
 def warm_start_s() -> float:
     """Wall time of a fresh process that loads the cached engine and plays a game."""
-    code = "from sim.bench import warm_up_all; warm_up_all()"
+    code = "from experiments.bench import warm_up_all; warm_up_all()"
     _time_subprocess(code)  # make sure the cache is warm
     return min(_time_subprocess(code) for _ in range(3))
 
@@ -111,7 +111,7 @@ def warm_start_s() -> float:
 def score_one_board_s() -> float:
     """Wall time of `citywright score` on one board, warm cache (the designer's case)."""
     board = "RRCCPPI\nRRCCPPI\n.......\nIIIIIII\nPPPPPPP\nCCCCCCC\nRRRRRRR\n"
-    cmd = [sys.executable, "-m", "sim.cli", "score", "-"]
+    cmd = [sys.executable, "-m", "experiments.cli", "score", "-"]
     subprocess.run(cmd, input=board, text=True, check=True, capture_output=True)
     best = float("inf")
     for _ in range(3):
@@ -128,8 +128,8 @@ def agent_games_per_s(rules: Rules, specs: list[str], players: int, games: int, 
     machine that slows down for a while slows them all alike: the figures can be
     compared with each other (the specialists' target is "no slower than greedy").
     """
-    from agents.play import run_games
-    from agents.registry import parse_agent, rows
+    from agents.citywright.play import run_games
+    from agents.citywright.registry import parse_agent, rows
 
     tb = tables_for(rules, players)
     seeds = np.arange(games, dtype=np.uint64)
@@ -149,10 +149,10 @@ def agent_games_per_s(rules: Rules, specs: list[str], players: int, games: int, 
 
 def mcts_figures(rules: Rules, spec: str = "mcts", players: int = 4, positions: int = 6) -> dict:
     """MCTS iterations/s (random rollouts) and time per decision at mid-game positions."""
-    from agents import mcts
-    from agents.registry import parse_agent
+    from agents.citywright import mcts
+    from agents.citywright.registry import parse_agent
 
-    from .api import Game
+    from sim.citywright.api import Game
 
     prm = parse_agent(spec).row()
     total_it = 0

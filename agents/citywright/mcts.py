@@ -3,7 +3,7 @@
 Shape of the search (agent ``mcts``):
 
 * **Candidates.** The greedy evaluator's k best distinct moves (exact worths,
-  :func:`agents.kernels.evaluator_search`) are the root's arms; the tile
+  :func:`agents.citywright.kernels.evaluator_search`) are the root's arms; the tile
   assignment and free pick come with each candidate, chosen by the evaluator.
 * **Chance is re-sampled every iteration (determinisation).** The copy of the
   game a rollout plays gets fresh chance and policy streams drawn from the
@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim import engine as E
+from sim.citywright import engine as E
 
 from .kernels import (
     A_GREEDY,

@@ -13,7 +13,7 @@ any subset of keys::
 
 Unknown keys and bad values raise :class:`RulesError`, whose message names the
 key (``scoring.residential.pair_pints: unknown key``).  Kernels never see this
-module's objects: :mod:`sim.tables` turns a rule set into plain arrays.
+module's objects: :mod:`sim.citywright.tables` turns a rule set into plain arrays.
 
 Points RULES.md marks **[interpretation]** are commented ``[interpretation]``
 below, with the reason, so a reader can see which numbers are rulebook text and

@@ -1,6 +1,6 @@
 """The game loop for built-in agents: a whole batch of games without returning to Python.
 
-``play_games`` takes one parameter row per seat (``agents.kernels.P_*``; the
+``play_games`` takes one parameter row per seat (``agents.citywright.kernels.P_*``; the
 code in column 0 picks the policy) and writes, per game and seat, the final
 score breakdown, the boards, and the waste statistics.  Seats are given in
 seat order; seating plans (rotation, permutation) are the caller's business.
@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim import engine as E
-from sim.tables import MAX_SHAPES
+from sim.citywright import engine as E
+from sim.citywright.tables import MAX_SHAPES
 
 from .kernels import A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, P_CODE, evaluator_move
 from .mcts import mcts_move

@@ -4,8 +4,8 @@ This module plays the game exactly as RULES.md and docs/engine.md describe it, i
 plain Python (lists of lists, sets, breadth-first search), so that a reader can
 check it against the rules line by line.  The fast engine is judged against it by
 differential tests; nothing here is tuned for speed and nothing here shares code
-with the engine beyond the rule set (:mod:`sim.rules`) and the move type
-(:mod:`sim.moves`).
+with the engine beyond the rule set (:mod:`sim.citywright.rules`) and the move type
+(:mod:`sim.citywright.moves`).
 
 How the code maps to the rules
 ------------------------------
@@ -30,7 +30,7 @@ RULES.md section 6 (district scoring)
     :func:`score_board`, one small function per district.
 RULES.md section 7 (achievements), section 8 (ranks, ties, win share)
     :meth:`RefGame.scores`, with every achievement kind of
-    ``sim.rules.ACHIEVEMENT_KINDS``.
+    ``sim.citywright.rules.ACHIEVEMENT_KINDS``.
 RULES.md section 9 (v1.0, ``market_depletes``)
     the rule set's parameters; with ``market_depletes`` taken tiles leave the
     market (shown as ``.``) until cleanup.
@@ -256,7 +256,7 @@ def _has_full_line(grid, district: str) -> bool:
 
 
 def achievement_earned(card, seat: int, boards: list[str], placed: list[dict], district_scores: list[dict]) -> bool:
-    """Whether `seat` earns one achievement card (a sim.rules.Achievement)."""
+    """Whether `seat` earns one achievement card (a sim.citywright.rules.Achievement)."""
     board = boards[seat]
     counts = [n for n in placed[seat].values() if n > 0]
     if card.kind == "distinct_shapes":
@@ -462,7 +462,7 @@ class RefGame:
         if self._done:
             raise ValueError("the game is over: no player is to move")
         if not isinstance(move, Move):  # ValueError, not TypeError: is_legal answers False
-            raise ValueError(f"expected a sim.moves.Move, got {type(move).__name__}")
+            raise ValueError(f"expected a sim.citywright.moves.Move, got {type(move).__name__}")
         if move.kind == "place":
             return self._check_place(move)
         if move.kind == "discard":

@@ -1,13 +1,13 @@
 """numba kernels: the whole game over a few fixed-shape arrays.
 
 Everything here is ``@njit(cache=True)`` over plain arrays; the Python API in
-:mod:`sim.api` validates input and turns moves into readable objects.  The
+:mod:`sim.citywright.api` validates input and turns moves into readable objects.  The
 contract both this module and the reference implement is docs/engine.md.
 
 A game's state is three arrays:
 
 ``boards`` uint64[players, 4]
-    one bitboard per district (layout in :mod:`sim.tables`).
+    one bitboard per district (layout in :mod:`sim.citywright.tables`).
 ``st`` int32[ST_LEN]
     every other number, at the ``ST_*`` offsets below: round, turn within the
     round, seat to move, done flag, market (16 cells, -1 = tile gone), slots
@@ -544,7 +544,7 @@ def _rival(st, rp, slot):
 
 @njit(cache=True)
 def apply_move(boards, st, rng, mv, rp, shp, pl_info):
-    """Apply a move (trusted legal: sim.api checks moves from people) and advance the game."""
+    """Apply a move (trusted legal: sim.citywright.api checks moves from people) and advance the game."""
     p = st[ST_CUR]
     kind = mv[MV_KIND]
     slot = mv[MV_SLOT]

@@ -1,8 +1,8 @@
 """numba policies: the evaluator-driven agents (greedy, specialists) and their brute-force oracle.
 
 An agent is an integer code plus a float64 parameter row (``P_*`` offsets);
-:mod:`agents.registry` turns spec strings into them.  Every policy fills a
-kernel move array (``sim.engine.MV_*``) for the seat to move and draws its
+:mod:`agents.citywright.registry` turns spec strings into them.  Every policy fills a
+kernel move array (``sim.citywright.engine.MV_*``) for the seat to move and draws its
 random numbers from the game's policy stream only.
 
 Objective of the evaluator agents (greedy and the specialists)::
@@ -29,9 +29,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim import engine as E
-from sim.engine import neighbours, popcount
-from sim.tables import (
+from sim.citywright import engine as E
+from sim.citywright.engine import neighbours, popcount
+from sim.citywright.tables import (
     ACH_DISTRICT,
     ACH_KIND,
     ACH_POINTS,

@@ -13,13 +13,13 @@ import math
 import numpy as np
 import pandas as pd
 
-from agents.play import run_games
-from agents.registry import AgentSpec, rows
+from agents.citywright.play import run_games
+from agents.citywright.registry import AgentSpec, rows
 
-from . import engine as E
-from .rules import Rules
-from .seeds import _GOLDEN, _mix, game_seeds
-from .tables import tables_for
+from sim.citywright import engine as E
+from sim.citywright.rules import Rules
+from sim.seeds import _GOLDEN, _mix, game_seeds
+from sim.citywright.tables import tables_for
 
 SEATINGS = ("fixed", "rotate", "permute", "draw")
 COLUMNS = [
@@ -106,7 +106,7 @@ def play_chunk(
 def play_chunk_with_moves(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> tuple[pd.DataFrame, np.ndarray]:
-    """As play_chunk, plus the move log int32[games, turns, agents.play.LOG_LEN]."""
+    """As play_chunk, plus the move log int32[games, turns, agents.citywright.play.LOG_LEN]."""
     return _play(rules, players, agents, seating, run_seed, start, stop, True)
 
 

@@ -1,0 +1,1 @@
+"""Citywright: rules as data, numba kernels, a plain-Python reference, the public API."""
