@@ -1,3 +1,3 @@
-"""Citywright agents: random, greedy, specialists and MCTS as numba policies; Python agents."""
+"""The middle layer: one subpackage of agents per game, over that game's public moves and kernels."""
 
 import sim  # noqa: F401  (checks the kernels' cache before any agent kernel loads)

@@ -151,7 +151,6 @@ def mcts_figures(rules: Rules, spec: str = "mcts", players: int = 4, positions: 
     """MCTS iterations/s (random rollouts) and time per decision at mid-game positions."""
     from agents.citywright import mcts
     from agents.citywright.registry import parse_agent
-
     from sim.citywright.api import Game
 
     prm = parse_agent(spec).row()
@@ -216,3 +215,35 @@ def run(
         res["warm_start_s"] = round(warm_start_s(), 2)
         res["score_one_board_s"] = round(score_one_board_s(), 2)
     return res
+
+
+def random_summary(rules: Rules, players: int, games: int, seed: int) -> dict:
+    """Uniform-random games (seeds seed..seed+games-1): mean points per district, total, waste, empty cells,
+    seat win shares with 95% Wilson intervals and the time taken (what `citywright demo` prints)."""
+    from sim.stats import wilson
+
+    seeds = (np.arange(games, dtype=np.uint64) + np.uint64(seed & ((1 << 64) - 1))).astype(np.uint64)
+    t = time.perf_counter()
+    scores, _, stats = play_random(rules, players, seeds)
+    out = {
+        "seconds": time.perf_counter() - t,
+        "means": {
+            name: float(scores[:, :, i].mean())
+            for name, i in (("R", E.SC_R), ("C", E.SC_C), ("P", E.SC_P), ("I", E.SC_I), ("achievements", E.SC_ACH))
+        },
+        "total": float(scores[:, :, E.SC_TOTAL].mean()),
+        "waste": float(stats[:, :, 1].mean()),
+        "empty": float(scores[:, :, E.SC_EMPTY].mean()),
+        "seat_win_shares": [],
+    }
+    if players > 1:
+        rank1 = scores[:, :, E.SC_RANK] == 1
+        share = rank1 / rank1.sum(axis=1, keepdims=True)
+        for s in range(players):
+            w = share[:, s].sum()
+            lo, hi = wilson(w, games)
+            out["seat_win_shares"].append((w / games, lo, hi))
+    return out
+
+
+BENCHES = {"citywright": run}

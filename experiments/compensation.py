@@ -85,3 +85,21 @@ def current(df: pd.DataFrame) -> pd.DataFrame:
         rec[f"seat{i + 1}_lo"] = lo
         rec[f"seat{i + 1}_hi"] = hi
     return pd.DataFrame([rec])
+
+
+def verify(meta: dict, vector: list[int], games: int, jobs: int = 1) -> pd.DataFrame:
+    """Re-simulate a stored run's agents, seats and seeds with compensation `vector` (first `games` games);
+    the seat shares as `current` gives them."""
+    import tempfile
+    from pathlib import Path
+
+    from experiments import simulate as S
+    from sim.games import get_game
+
+    game = get_game(meta.get("spec", {}).get("game", "citywright"))
+    n = len(vector)
+    rules = game.rules_from_mapping(meta["rules"]).with_overrides({f"game.compensation.{n}": list(vector)})
+    spec = S.make_spec(n, meta["agents"], games, meta["seed"], rules, meta["seating"], game=game.id)
+    with tempfile.TemporaryDirectory() as d:
+        S.run(spec, Path(d) / "verify.parquet", jobs=jobs)
+        return current(pd.read_parquet(Path(d) / "verify.parquet"))

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from experiments.runner import COLUMNS, parse_shapes_placed
 from sim.citywright import engine as E
 from sim.citywright.boards import to_bitboards
 from sim.citywright.rules import DISTRICTS, Rules
-from experiments.runner import COLUMNS, parse_shapes_placed
 from sim.citywright.tables import tables_for
 
 DISTRICT_COLUMNS = ["residential", "commercial", "park", "industrial"]
@@ -85,3 +85,37 @@ def rescore(df: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     out["win_share"] = np.where(out["win"], 1.0 / winners, 0.0)
     out["rules"] = rules.name
     return out[[c for c in COLUMNS if c in out.columns]]
+
+
+def rescore_files(paths: list, rules: Rules) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(before, after) for stored result files; each file is its own run (games are ranked within it)."""
+    from experiments.pipelines import load_results
+
+    before = load_results(paths)
+    after = pd.concat(
+        [rescore(part.drop(columns="run"), rules).assign(run=run) for run, part in before.groupby("run", sort=False)],
+        ignore_index=True,
+    )
+    return before, after
+
+
+def write_rescored(after: pd.DataFrame, out, rules: Rules, sources: list) -> None:
+    """The rescored table as Parquet (atomically), with metadata naming its sources and new rules."""
+    import json
+
+    import pyarrow as pa
+
+    from experiments import simulate as S
+    from experiments.io import atomic_write_parquet
+
+    meta = {
+        "rescored_from": [str(r) for r in sources],
+        "rules": rules.to_dict(),
+        "note": "scores, ranks and win shares recomputed from stored boards; play held fixed",
+    }
+    try:
+        meta["original"] = S.read_metadata(sources[0])
+    except S.SimulateError:
+        pass
+    table = pa.Table.from_pandas(after.drop(columns="run"), preserve_index=False)
+    atomic_write_parquet(table.replace_schema_metadata({S.METADATA_KEY: json.dumps(meta).encode()}), out)

@@ -15,11 +15,10 @@ import pandas as pd
 
 from agents.citywright.play import run_games
 from agents.citywright.registry import AgentSpec, rows
-
 from sim.citywright import engine as E
 from sim.citywright.rules import Rules
-from sim.seeds import _GOLDEN, _mix, game_seeds
 from sim.citywright.tables import tables_for
+from sim.seeds import _GOLDEN, _mix, game_seeds
 
 SEATINGS = ("fixed", "rotate", "permute", "draw")
 COLUMNS = [

@@ -27,10 +27,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from agents.citywright.registry import AgentSpec, parse_agent
-
-from sim.citywright.rules import N_SLOTS, SLOT_NAMES, Rules, load_rules
 from experiments.runner import SEATINGS, play_chunk, play_chunk_with_moves
+from sim.citywright.rules import N_SLOTS, SLOT_NAMES, Rules, load_rules
+from sim.games import get_game
 
 METADATA_KEY = b"citywright"
 MOVE_COLUMNS = [
@@ -55,19 +54,18 @@ class RunSpec:
     seating: str
     chunk_size: int
     moves: bool
+    game: str = "citywright"
 
     def to_json(self) -> dict:
         """Plain JSON types (what the manifest stores and --resume compares)."""
         return json.loads(json.dumps(asdict(self)))
 
-    def agent_specs(self) -> list[AgentSpec]:
-        return [parse_agent(a) for a in self.agents]
+    def agent_specs(self) -> list:
+        return [get_game(self.game).agents().parse_agent(a) for a in self.agents]
 
-    def rule_set(self) -> Rules:
-        from sim.citywright.rules import from_mapping
-
+    def rule_set(self):
         data = json.loads(self.rules)
-        return from_mapping(data, base=data)
+        return get_game(self.game).rules_from_mapping(data)
 
     @property
     def n_chunks(self) -> int:
@@ -77,7 +75,7 @@ class RunSpec:
         return i * self.chunk_size, min((i + 1) * self.chunk_size, self.games)
 
 
-def default_chunk_size(agents: list[AgentSpec], games: int) -> int:
+def default_chunk_size(agents: list, games: int) -> int:
     """About a few seconds of work per chunk: many chunks for slow agents, big ones for random play."""
     if all(a.name == "random" for a in agents):
         size = 50_000
@@ -97,18 +95,22 @@ def make_spec(
     seating: str = "rotate",
     chunk_size: int | None = None,
     moves: bool = False,
+    game: str = "citywright",
 ) -> RunSpec:
-    if not 1 <= players <= 4:
-        raise SimulateError(f"--players must be 1..4, got {players}")
+    g = get_game(game)
+    lo, hi = g.players
+    if not lo <= players <= hi:
+        raise SimulateError(f"--players must be {lo}..{hi} for {g.id}, got {players}")
+    if moves and g.id != "citywright":
+        raise SimulateError(f"--moves: no move log for {g.id} yet")
     if games < 1:
         raise SimulateError(f"--games must be at least 1, got {games}")
     if seating not in SEATINGS:
         raise SimulateError(f"--seating must be one of {', '.join(SEATINGS)}, got {seating!r}")
-    from agents.citywright.registry import AgentError
-
+    reg = g.agents()
     try:
-        parsed = [parse_agent(a) for a in agents]
-    except AgentError as e:
+        parsed = [reg.parse_agent(a) for a in agents]
+    except reg.AgentError as e:
         raise SimulateError(f"--agents: {e}") from None
     if len(parsed) == 1 and seating != "draw":
         parsed = parsed * players
@@ -128,6 +130,7 @@ def make_spec(
         seating=seating,
         chunk_size=chunk_size or default_chunk_size(parsed, games),
         moves=moves,
+        game=g.id,
     )
 
 
@@ -203,13 +206,18 @@ def run_chunk(spec: RunSpec, i: int) -> tuple[int, pd.DataFrame, pd.DataFrame | 
     if spec.moves:
         df, log = play_chunk_with_moves(rules, spec.players, agents, spec.seating, spec.seed, start, stop)
         return i, df, moves_table(log, rules, spec.players, start)
+    if spec.game != "citywright":
+        return (
+            i,
+            get_game(spec.game).play_chunk(rules, spec.players, agents, spec.seating, spec.seed, start, stop),
+            None,
+        )
     return i, play_chunk(rules, spec.players, agents, spec.seating, spec.seed, start, stop), None
 
 
 def moves_table(log: np.ndarray, rules: Rules, players: int, start: int) -> pd.DataFrame:
     """Readable move log from the kernels' records (agents.citywright.play.LOG_*)."""
     from agents.citywright import play as P
-
     from sim.citywright.tables import PL_AC, PL_AR, PL_ORIENT, SHP_PLAIN, SHP_STAR, tables_for
 
     tb = tables_for(rules, players)
@@ -318,7 +326,7 @@ def prepare(spec: RunSpec, paths: RunPaths, resume: bool, force: bool) -> dict:
             paths.parts.rmdir()
     if resume:
         manifest = json.loads(paths.manifest.read_text())
-        if manifest["spec"] != spec.to_json():
+        if not same_spec(manifest["spec"], spec.to_json()):
             raise SimulateError(
                 "--resume: this is not the interrupted run's command ("
                 + _describe_difference(manifest["spec"], spec.to_json())
@@ -334,6 +342,11 @@ def prepare(spec: RunSpec, paths: RunPaths, resume: bool, force: bool) -> dict:
     }
     _atomic_write_text(json.dumps(manifest, indent=1), paths.manifest)
     return manifest
+
+
+def same_spec(stored: dict | None, spec: dict) -> bool:
+    """Whether a stored run's spec is `spec` (runs stored before the game registry are Citywright's)."""
+    return stored is not None and {"game": "citywright", **stored} == spec
 
 
 def missing_chunks(spec: RunSpec, paths: RunPaths) -> list[int]:
@@ -467,14 +480,14 @@ def run_or_reuse(spec: RunSpec, out: Path, **kwargs) -> tuple[dict, bool]:
     if paths.out.exists() and not paths.parts.exists():
         try:
             meta = read_metadata(paths.out)
-            if meta.get("spec") == want:
+            if same_spec(meta.get("spec"), want):
                 return meta, True
         except (SimulateError, OSError, ValueError):
             pass
         return run(spec, out, force=True, **kwargs), False
     if paths.manifest.exists():
         manifest = json.loads(paths.manifest.read_text())
-        if manifest.get("spec") == want:
+        if same_spec(manifest.get("spec"), want):
             return run(spec, out, resume=True, **kwargs), False
     force = paths.out.exists() or paths.parts.exists()
     return run(spec, out, force=force, **kwargs), False

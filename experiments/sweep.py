@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments.pipelines import mean_ci, win_share
 from experiments import simulate as S
+from experiments.io import atomic_write_text
+from experiments.pipelines import mean_ci, win_share
 from sim.citywright.rules import Rules
 
 
@@ -54,13 +55,14 @@ def run_sweep(
     jobs: int = 1,
     log: Callable[[str], None] = print,
     progress: Callable[[str, int, int, float], None] | None = None,
+    game: str = "citywright",
 ) -> pd.DataFrame:
     """Long table: value, agent, n, win_pct, lo, hi, mean total and its interval.
 
     `progress(label, done, total, rate)` after each chunk of each value's run."""
     parts = []
     for v, rules in zip(values, sweep_rules(base, param, values), strict=True):
-        spec = S.make_spec(players, agents, games, seed, rules, seating)
+        spec = S.make_spec(players, agents, games, seed, rules, seating, game=game)
         path = Path(work) / f"{param}={value_label(v)}.parquet".replace("/", "_")
         label = f"{param}={value_label(v)}"
 
@@ -94,6 +96,17 @@ def write_outputs(table: pd.DataFrame, param: str, out: Path, about: dict) -> No
     """sweep.csv, sweep.png and sweep.json (the command and parameters) in `out`, each written whole."""
     from experiments import charts
 
-    S._atomic_write_text(table.to_csv(index=False, float_format="%.4g"), out / "sweep.csv")
+    atomic_write_text(table.to_csv(index=False, float_format="%.4g"), out / "sweep.csv")
     charts.sweep_chart(table, param, out / "sweep.png")
-    S._atomic_write_text(json.dumps(about, indent=1), out / "sweep.json")
+    atomic_write_text(json.dumps(about, indent=1), out / "sweep.json")
+
+
+def pivot_text(table: pd.DataFrame, values: list) -> str:
+    """Agents by value: 'win% [lo, hi]' cells, as the command prints them."""
+    piv = table.assign(
+        cell=[
+            f"{w:5.1f} [{lo:4.1f}, {hi:4.1f}]"
+            for w, lo, hi in zip(table["win_pct"], table["lo"], table["hi"], strict=True)
+        ]
+    ).pivot(index="agent", columns="value", values="cell")
+    return piv[[value_label(v) for v in values]].to_string()

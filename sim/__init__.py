@@ -1,4 +1,5 @@
-"""Citywright engine: rules as data, numba kernels, a plain-Python reference."""
+"""The bottom layer: the game-agnostic core (seeds and random streams, array layouts, the game
+registry, small statistics) and one subpackage per game (rules, tables, kernels, reference, API)."""
 
 from ._cache import ensure_fresh_cache
 

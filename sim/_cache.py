@@ -3,8 +3,9 @@
 numba invalidates a cached kernel when *its own* source file changes, not when
 a kernel it calls in another module does, so an edited rule kernel could keep
 running from a stale cache.  Before any kernel is imported we hash every source
-file the kernels are built from and, if the hash differs from the one recorded
-beside the cache, drop the cached kernels so they are compiled afresh.
+file the kernels are built from -- the list is each registered game's
+``kernel_sources`` (:mod:`sim.games`) -- and, if the hash differs from the one
+recorded beside the cache, drop the cached kernels so they are compiled afresh.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parent.parent
 _PACKAGES = ("sim", "agents")
-# The files numba kernels are compiled from (constants included: numba freezes them in).
-_KERNEL_SOURCES = ("sim/citywright/engine.py", "sim/citywright/tables.py", "agents/citywright/kernels.py", "agents/citywright/mcts.py", "agents/citywright/play.py")
 _STAMP = "citywright-kernels.stamp"
 
 
@@ -28,8 +27,10 @@ def _cache_dirs() -> list[Path]:
 
 
 def _source_hash() -> str:
+    from .games import kernel_sources  # every registered game's kernel files (sim/<game>/game.py)
+
     h = hashlib.sha256()
-    for name in _KERNEL_SOURCES:
+    for name in kernel_sources():
         h.update(name.encode())
         h.update((_ROOT / name).read_bytes())
     return h.hexdigest()

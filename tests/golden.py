@@ -34,10 +34,10 @@ import pandas as pd
 
 from agents.citywright import kernels as K
 from agents.citywright.registry import parse_agent, split_specs
+from experiments.runner import play_chunk_with_moves
 from sim.citywright import engine as E
 from sim.citywright.api import Game
 from sim.citywright.rules import load_rules
-from experiments.runner import play_chunk_with_moves
 
 GAMES_PATH = Path(__file__).parent / "data" / "golden_games.csv"
 SEARCH_PATH = Path(__file__).parent / "data" / "golden_search.json"

@@ -13,10 +13,10 @@ import pytest
 from agents.citywright.registry import parse_agent
 from experiments import appendix as A
 from experiments import compensation as C
-from experiments.sweep import parse_values
 from experiments import simulate as S
-from sim.citywright.rules import load_rules
 from experiments.runner import draw_orders, play_chunk
+from experiments.sweep import parse_values
+from sim.citywright.rules import load_rules
 from sim.seeds import game_seeds
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,6 +10,7 @@ import pytest
 
 from experiments.cli import main
 from sim.citywright.reference import score_board
+from sim.citywright.rules import load_rules
 
 BOARD_A = """\
 RRCCPPI
@@ -131,17 +132,47 @@ def test_rules_variant_file_applies(tmp_path, capsys, monkeypatch):
 
 
 def test_rules_command_prints_every_key(capsys):
-    code, out, _ = run(["rules", "v1.0"], capsys)
+    code, out, _ = run(["rules", "v1.0", "--json"], capsys)
     assert code == 0
     data = json.loads(out)
     assert data["scoring"]["residential"]["largest"] == "tiles"
     assert data["game"]["rounds"]["2"] == [4, 4]
+    assert data == load_rules("v1.0").to_dict()
+
+
+ROUND_TRIP_VARIANTS = {
+    "v1.1": "v1.1",
+    "v1.0": "v1.0",
+    "variant": 'base = "v1.0"\n[scoring.commercial]\ntier_points = [4, 14, 31]\n'
+    "[achievements.cards.full_house]\nkind = \"no_empty\"\npoints = 3\n"
+    '[shapes.X]\ncells = [[0, 1], [1, 0], [1, 1], [1, 2], [2, 1]]\nstar = 2\ncopies = 2\ntwo_player_remove = 1\n',
+}
+
+
+@pytest.mark.parametrize("name", list(ROUND_TRIP_VARIANTS))
+def test_rules_toml_round_trips(name, tmp_path, capsys):
+    """`citywright rules X` prints TOML that --rules FILE loads back unchanged, and prints again identically."""
+    spec = ROUND_TRIP_VARIANTS[name]
+    if spec.startswith("base"):
+        (tmp_path / "variant.toml").write_text(spec)
+        spec = str(tmp_path / "variant.toml")
+    code, first, _ = run(["rules", spec], capsys)
+    assert code == 0
+    dumped = tmp_path / "dumped.toml"
+    dumped.write_text(first)
+    assert load_rules(str(dumped)).canonical == load_rules(spec).canonical
+    code, second, _ = run(["rules", str(dumped)], capsys)
+    assert code == 0 and second == first
 
 
 def test_console_script_entry_point_runs():
     """The installed `citywright` entry point (through python -m) exits 2 with one line on bad input."""
     p = subprocess.run(
-        [sys.executable, "-m", "experiments.cli", "score", "-"], input="RRC\n", text=True, capture_output=True, check=False
+        [sys.executable, "-m", "experiments.cli", "score", "-"],
+        input="RRC\n",
+        text=True,
+        capture_output=True,
+        check=False,
     )
     assert p.returncode == 2
     assert p.stderr.count("\n") == 1

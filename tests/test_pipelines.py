@@ -57,8 +57,8 @@ def test_paired_difference_matches_games():
 
 def test_compensation_rerank_equals_the_engine(tmp_path):
     """Re-ranking stored games under their own compensation reproduces the engine's seat win shares."""
-    from experiments.compensation import current, game_arrays, search, seat_shares
     from experiments import simulate as S
+    from experiments.compensation import current, game_arrays, search, seat_shares
     from sim.citywright.rules import load_rules
 
     out = tmp_path / "seats.parquet"
@@ -79,8 +79,8 @@ def test_compensation_rerank_equals_the_engine(tmp_path):
 
 def test_rescore_under_the_same_rules_reproduces_the_table(tmp_path):
     """Scores, achievements, compensation, ranks and win shares all come back from boards and shapes."""
-    from experiments.rescore import rescore
     from experiments import simulate as S
+    from experiments.rescore import rescore
     from sim.citywright.rules import load_rules
 
     for players, agents in ((1, ["greedy"]), (3, ["greedy", "specialist:P", "random"])):

@@ -16,8 +16,8 @@ import pytest
 
 from experiments import simulate as S
 from experiments.cli import main
-from sim.citywright.rules import load_rules
 from experiments.runner import COLUMNS, seat_orders
+from sim.citywright.rules import load_rules
 
 AGENTS = ["greedy", "random", "specialist:P"]
 

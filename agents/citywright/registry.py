@@ -94,6 +94,9 @@ AGENTS: dict[str, AgentDef] = {
 }
 
 
+SPEC_EXAMPLES = "greedy, specialist:C,weight=3, mcts:iters=1000,k=24"
+
+
 def available_agents() -> list[AgentDef]:
     return list(AGENTS.values())
 

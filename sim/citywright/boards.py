@@ -80,3 +80,20 @@ def score_cells(cells: list[str], rules: Rules) -> list[dict]:
         d["empty"] = int(row[4])
         res.append(d)
     return res
+
+
+def format_scored(board: ParsedBoard, result: dict, rules_name: str) -> str:
+    """A board beside its score breakdown, as `citywright score` prints it."""
+    rows = [" ".join(board.cells[7 * i : 7 * i + 7]) for i in range(7)]
+    labels = [
+        f"residential {result['residential']:4d}",
+        f"commercial  {result['commercial']:4d}",
+        f"park        {result['park']:4d}",
+        f"industrial  {result['industrial']:4d}",
+        f"districts   {result['districts']:4d}",
+        f"empty cells {result['empty']:4d}",
+        "",
+    ]
+    lines = [f"{board.source}:{board.line}  (rules {rules_name})"]
+    lines.extend(f"  {row}    {label}".rstrip() for row, label in zip(rows, labels, strict=True))
+    return "\n".join(lines) + "\n"

@@ -260,6 +260,32 @@ class Rules:
     def to_json(self) -> str:
         return self.canonical
 
+    def base_preset(self) -> str:
+        """The preset this rule set can be written over: every shape and achievement card of the
+        preset, in the preset's order, comes first here (a variant can add those, never remove)."""
+
+        def prefix(key: str, preset: dict) -> bool:
+            mine, theirs = list(_dig(self.data, key)), list(_dig(preset, key))
+            return mine[: len(theirs)] == theirs
+
+        names = [self.name, *PRESETS] if self.name in PRESETS else list(PRESETS)
+        for name in names:
+            if prefix("shapes", PRESETS[name]) and prefix("achievements.cards", PRESETS[name]):
+                return name
+        raise RulesError(f"{self.name}: no preset's shapes and achievement cards come first")  # pragma: no cover
+
+    def to_toml(self) -> str:
+        """The whole rule set as a TOML variant file that :func:`load_rules` reads back unchanged."""
+        import tomlkit
+
+        doc = tomlkit.document()
+        doc.add(tomlkit.comment(f"Citywright rules {self.name!r}: every key a variant file can set."))
+        doc.add(tomlkit.comment("A variant names a base preset and overrides any subset of these keys."))
+        doc.add("base", self.base_preset())
+        for k, v in self.data.items():
+            doc.add(k, v)
+        return tomlkit.dumps(doc)
+
     def with_overrides(self, overrides: dict[str, Any]) -> Rules:
         """A new rule set with dotted-path overrides, e.g. ``{"scoring.park.row_points": 3}``."""
         tree: dict[str, Any] = {}
@@ -279,6 +305,12 @@ class Rules:
 
 
 # --- validation -----------------------------------------------------------------
+
+
+def _dig(data: dict, dotted: str) -> Any:
+    for k in dotted.split("."):
+        data = data[k]
+    return data
 
 
 def _merge(base: Any, over: Any, path: str) -> Any:

@@ -1,0 +1,20 @@
+"""`citywright agents`: every agent of a game with its parameters."""
+
+from __future__ import annotations
+
+from ._app import GameOpt, app, game_def
+
+
+@app.command("agents")
+def list_agents(game: GameOpt = "citywright"):
+    """List every agent of a game with its parameters, defaults and a line of description."""
+    reg = game_def(game).agents()
+    for d in reg.available_agents():
+        print(f"{d.name:<11} {d.description}")
+        if d.objective:
+            print(f"{'':<11} {d.objective}")
+        for p in d.params:
+            default = "required" if p.default is None else f"default {p.default}"
+            choices = f"; one of {', '.join(p.choices)}" if p.choices else ""
+            print(f"{'':<11}   {p.name:<9} {p.help} ({default}{choices})")
+    print(f"\nSpec strings: NAME or NAME:key=value,... e.g. {reg.SPEC_EXAMPLES}")

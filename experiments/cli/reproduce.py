@@ -1,0 +1,60 @@
+"""`citywright reproduce`: every figure of Citywright's rulebook appendix."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ._app import UserError, app, command_line, directory_option, interruptible, logger, progress_bar
+
+
+@app.command()
+def reproduce(
+    games: Annotated[
+        int, typer.Option("--games", help="Games per main table (other runs scale from it).", min=20)
+    ] = 2000,
+    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes.", min=1)] = 2,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Tables, charts and REPORT.md go here (default: runs/appendix/games-N/report)."),
+    ] = None,
+    work: Annotated[
+        Path | None,
+        typer.Option("--work", help="Run cache, resumable, not committed (default: runs/appendix/games-N/runs)."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed shared by every run.")] = 0,
+    backend: Annotated[str, typer.Option(help="loky (this machine) or dask (a cluster).")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", help="No progress bar (one line per run is still printed).")
+    ] = False,
+):
+    """Re-run every figure of Citywright's rulebook appendix (RULES.md section 10) beside the book's, in REPORT.md."""
+    from experiments import simulate as S
+    from experiments.reproduce import reproduce as do_reproduce
+
+    if backend not in ("loky", "dask"):
+        raise UserError(f"--backend must be loky or dask, got {backend!r}")
+    home = Path("runs") / "appendix" / f"games-{games}"
+    out = directory_option(out or home / "report", "--out")
+    work = directory_option(work or home / "runs", "--work")
+    t = time.perf_counter()
+    print(f"Reproducing RULES.md section 10 with {games:,} games per main table on {jobs} process(es); runs in {work}")
+    bar, update = progress_bar(quiet, "reproduce")
+
+    def progress(job, done: int, total: int, rate: float) -> None:
+        update(done, total, rate, label=job.key)
+
+    stopped = f"citywright: interrupted; finished runs and chunks are kept in {work}: run the same command to continue"
+    with interruptible(bar, stopped):
+        try:
+            do_reproduce(
+                games, out, work, seed=seed, n_jobs=jobs, command=command_line(), backend=backend,
+                scheduler=scheduler, log=logger(bar), progress=progress,
+            )  # fmt: skip
+        except (S.SimulateError, OSError) as e:
+            raise UserError(str(e).splitlines()[0]) from None
+    print(f"wrote {out}/REPORT.md, tables (*.csv) and charts (*.png) in {time.perf_counter() - t:.0f} s")

@@ -1,0 +1,103 @@
+"""Citywright's entry in the game registry (:mod:`sim.games`).
+
+Kept light on purpose: the numba cache guard imports it before any kernel
+loads, so it imports only the rules and tables modules at load time.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from sim.games import GameDef, register
+
+from .rules import DISTRICTS, MAX_PLAYERS, N_EDGE_SLOTS, RulesError, from_mapping, load_rules
+from .tables import tables_for
+
+# Every file numba compiles Citywright's kernels from (constants included: numba
+# freezes module globals into the machine code).  The cache guard hashes these;
+# tests/test_layers.py checks that every module holding an @njit kernel is listed.
+KERNEL_SOURCES = (
+    "sim/citywright/rules.py",
+    "sim/citywright/tables.py",
+    "sim/citywright/engine.py",
+    "agents/citywright/kernels.py",
+    "agents/citywright/mcts.py",
+    "agents/citywright/play.py",
+)
+
+# One row per (game, seat); the schema is in README.md.
+RESULT_COLUMNS = (
+    "game", "game_seed", "rules", "players", "seat", "agent",
+    "residential", "commercial", "park", "industrial", "achievements", "compensation", "total",
+    "empty", "tiles_taken", "waste", "forced_discards", "shapes_distinct", "rank", "win_share", "win",
+    "board", "shapes_placed",
+)  # fmt: skip
+
+
+def new_game(players: int, rules, seed: int):
+    from .api import Game
+
+    return Game(players, rules, seed)
+
+
+def reference_game(players: int, rules, seed: int):
+    from .reference import RefGame
+
+    return RefGame(players, load_rules(rules), seed)
+
+
+def invariants(game) -> list[str]:
+    """What must hold in every position of a game (RULES.md); each broken one as a line.
+
+    * no ruler is duplicated or lost: per shape, deck + discard + slots + used + removed = copies;
+      edge slots hold tetrominoes, corner slots pentominoes;
+    * tiles on a board = tiles taken - waste (a two-player swap puts down one tile it did not take);
+    * no seat has more turns than rounds x turns per round; at the end every seat has exactly that many;
+    * the market holds only district tiles (holes only where the market depletes).
+    """
+    snap = game.snapshot()
+    rules = game.rules
+    n = len(snap["boards"])
+    out: list[str] = []
+    in_slots = Counter(name for name in snap["slots"] if name is not None)
+    for shape in rules.shapes:
+        held = sum(snap[k][shape.name] for k in ("deck", "discard", "used", "removed")) + in_slots[shape.name]
+        if held != shape.copies or min(snap[k][shape.name] for k in ("deck", "discard", "used", "removed")) < 0:
+            out.append(f"ruler {shape.name}: {held} held, {shape.copies} copies")
+    for slot, name in enumerate(snap["slots"]):
+        if name is not None and rules.shapes[rules.shape_index(name)].has_star != (slot >= N_EDGE_SLOTS):
+            out.append(f"slot {slot} holds {name}")
+    rounds, turns = rules.rounds(n)
+    for p in range(n):
+        on_board = sum(ch != "." for ch in snap["boards"][p])
+        extra = on_board - (snap["taken"][p] - snap["waste"][p])
+        if not (extra == 0 or (n == 2 and 0 < extra <= snap["turns"][p])):
+            out.append(f"seat {p}: {on_board} tiles on the board, {snap['taken'][p]} taken, {snap['waste'][p]} wasted")
+        if snap["turns"][p] > rounds * turns or (snap["done"] and snap["turns"][p] != rounds * turns):
+            out.append(f"seat {p}: {snap['turns'][p]} turns of {rounds * turns}")
+    holes_allowed = bool(rules.game["market_depletes"])
+    if any(ch not in DISTRICTS and not (ch == "." and holes_allowed) for ch in snap["market"]):
+        out.append(f"market {snap['market']!r}")
+    return out
+
+
+GAME = register(
+    GameDef(
+        id="citywright",
+        title="Citywright",
+        description="1-4 players draft polyomino rulers around a 4x4 market and draw districts on a 7x7 board",
+        presets=("v1.1", "v1.0"),
+        load_rules=load_rules,
+        rules_error=RulesError,
+        rules_from_mapping=lambda data: from_mapping(data, base=data),
+        tables=tables_for,
+        new_game=new_game,
+        reference_game=reference_game,
+        invariants=invariants,
+        result_columns=RESULT_COLUMNS,
+        players=(1, MAX_PLAYERS),
+        kernel_sources=KERNEL_SOURCES,
+        agents_module="agents.citywright.registry",
+        chunk_player="experiments.runner:play_chunk",
+    )
+)
