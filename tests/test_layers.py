@@ -1,0 +1,110 @@
+"""The one-way layering of docs/architecture.md, checked on every import statement of the packages.
+
+sim (the game-agnostic core and one subpackage per game) imports nothing above it; agents imports sim
+only; experiments may import both.  Inside sim, the core imports no game, and no game imports another.
+Imports inside functions count as much as those at the top of a module.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from sim.games import available_games, kernel_sources
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("sim", "agents", "experiments")
+LAYER = {"sim": 0, "agents": 1, "experiments": 2}
+
+
+def modules() -> dict[str, Path]:
+    out = {}
+    for pkg in PACKAGES:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            out[name] = path
+    return out
+
+
+def imports_of(name: str, path: Path) -> set[str]:
+    """Absolute names of every module `path` imports (relative imports resolved)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            found.add(mod)
+            found.update(f"{mod}.{a.name}" for a in node.names)  # `from sim import engine` imports sim.engine
+    return found
+
+
+def games_of(name: str) -> str | None:
+    """The game a module belongs to (sim.citywright.x -> citywright), or None for the core."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] in ("sim", "agents") and parts[1] in GAME_IDS else None
+
+
+GAME_IDS = {g.id for g in available_games()}
+MODULES = modules()
+
+
+def violations(name: str, path: Path) -> list[str]:
+    out = []
+    top = name.split(".")[0]
+    mine = games_of(name)
+    for imp in sorted(imports_of(name, path)):
+        other = imp.split(".")[0]
+        if other not in LAYER:
+            continue
+        if LAYER[other] > LAYER[top]:
+            out.append(f"{name} ({top}) imports {imp} ({other}, a higher layer)")
+        theirs = games_of(imp)
+        if theirs is not None and mine is not None and theirs != mine:
+            out.append(f"{name} (game {mine}) imports {imp} (game {theirs})")
+        if theirs is not None and mine is None and top == "sim":
+            out.append(f"{name} (the core) imports {imp} (game {theirs})")
+    return out
+
+
+@pytest.mark.parametrize("name", list(MODULES))
+def test_no_module_imports_a_higher_layer(name):
+    assert violations(name, MODULES[name]) == []
+
+
+def test_the_check_catches_an_upward_import(tmp_path):
+    """The checker itself: an engine module importing an agent or an experiment, or the core a game, is caught."""
+    bad = tmp_path / "engine.py"
+    bad.write_text("import numpy\nfrom agents.citywright import kernels\n\ndef f():\n    import experiments.runner\n")
+    assert violations("sim.citywright.engine", bad) == [
+        "sim.citywright.engine (sim) imports agents.citywright (agents, a higher layer)",
+        "sim.citywright.engine (sim) imports agents.citywright.kernels (agents, a higher layer)",
+        "sim.citywright.engine (sim) imports experiments.runner (experiments, a higher layer)",
+    ]
+    core = tmp_path / "stats.py"
+    core.write_text("from .citywright import rules\n")
+    assert violations("sim.stats", core) == [
+        "sim.stats (the core) imports sim.citywright (game citywright)",
+        "sim.stats (the core) imports sim.citywright.rules (game citywright)",
+    ]
+
+
+def test_every_kernel_module_is_in_a_games_kernel_sources():
+    """The numba cache guard hashes the registry's kernel files: a module with @njit left out of them
+    would keep running stale cached machine code after an edit."""
+    listed = set(kernel_sources())
+    for name, path in MODULES.items():
+        if re.search(r"^\s*@(numba\.)?njit\b", path.read_text(), re.M):
+            assert str(path.relative_to(ROOT)) in listed, f"{path.relative_to(ROOT)} has @njit kernels"
+    for f in listed:
+        assert (ROOT / f).exists(), f"kernel source {f} does not exist"
