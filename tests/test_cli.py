@@ -144,8 +144,8 @@ ROUND_TRIP_VARIANTS = {
     "v1.1": "v1.1",
     "v1.0": "v1.0",
     "variant": 'base = "v1.0"\n[scoring.commercial]\ntier_points = [4, 14, 31]\n'
-    "[achievements.cards.full_house]\nkind = \"no_empty\"\npoints = 3\n"
-    '[shapes.X]\ncells = [[0, 1], [1, 0], [1, 1], [1, 2], [2, 1]]\nstar = 2\ncopies = 2\ntwo_player_remove = 1\n',
+    '[achievements.cards.full_house]\nkind = "no_empty"\npoints = 3\n'
+    "[shapes.X]\ncells = [[0, 1], [1, 0], [1, 1], [1, 2], [2, 1]]\nstar = 2\ncopies = 2\ntwo_player_remove = 1\n",
 }
 
 

@@ -103,7 +103,7 @@ def test_every_kernel_module_is_in_a_games_kernel_sources():
     """The numba cache guard hashes the registry's kernel files: a module with @njit left out of them
     would keep running stale cached machine code after an edit."""
     listed = set(kernel_sources())
-    for name, path in MODULES.items():
+    for path in MODULES.values():
         if re.search(r"^\s*@(numba\.)?njit\b", path.read_text(), re.M):
             assert str(path.relative_to(ROOT)) in listed, f"{path.relative_to(ROOT)} has @njit kernels"
     for f in listed:
