@@ -1,0 +1,1 @@
+"""Cartographers: rules as data and the plain-Python reference (the oracle for a later numba engine)."""
