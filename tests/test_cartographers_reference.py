@@ -447,15 +447,18 @@ def _only_singles_grid() -> str:
 
 def test_interpretation_fallback_terrain_any():
     # §7.1: no Great River shape fits -> a 1x1 with any non-mountain terrain, not only the card's water.
-    def terrains(rules):
-        g = at_card(RefGame(1, rules, seed=1), 7)
+    def terrains(rules, ruins_pending=False):
+        g = at_card(RefGame(1, rules, seed=1), 7, ruins_pending)
         g.set_grid(0, _only_singles_grid())
         moves = g.legal_moves()
         assert {m.kind for m in moves} == {"fallback"} and {m.cells for m in moves} == {((0, 0),), ((10, 10),)}
         return [m.terrain for m in moves if m.cells == ((0, 0),)]
 
-    assert terrains(A) == ["forest", "village", "farm", "water", "monster"]
-    assert terrains(A.with_overrides({"draw.fallback_from": "card"})) == ["water"]
+    anything = ["forest", "village", "farm", "water", "monster"]
+    assert terrains(A) == terrains(A, ruins_pending=True) == anything
+    literal = A.with_overrides({"draw.fallback_from": "card"})
+    assert terrains(literal) == ["water"]
+    assert terrains(literal, ruins_pending=True) == anything  # the ruins text: "any terrain type"
 
 
 def test_interpretation_coin_cap_14():

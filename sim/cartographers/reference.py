@@ -595,7 +595,7 @@ class RefGame:
                         for t in terrains:
                             moves.append(Move("draw", target, card, option, o, anchor, cells, t))
             if not moves:
-                if self.rules.draw["fallback_from"] == "any":
+                if self.rules.draw["fallback_from"] == "any" or self.ruins_pending:
                     terrains = tuple(self.rules.draw["fallback_terrains"])
                 moves = [
                     Move("fallback", target, card, -1, -1, divmod(i, SIZE), (divmod(i, SIZE),), t)

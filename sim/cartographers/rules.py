@@ -144,9 +144,10 @@ _BASE_A: dict[str, Any] = {
     },
     "draw": {
         # [interpretation] §7.1: terrain of the 1x1 drawn when no shape can be placed (or no shape can
-        # cover a ruins space).  "any": one of `fallback_terrains`, in both cases, as the seed says and
-        # as the rulebook's ruins text says ("any terrain type"); "card": one of the revealed card's
-        # terrains, in both cases (a reading of the draw-phase text "the chosen terrain type").
+        # cover a ruins space).  "any": one of `fallback_terrains` in both cases, as the seed says (the
+        # two cases become uniform).  "card": the rulebook read literally -- one of the revealed card's
+        # terrains ("the chosen terrain type", draw-phase text), except while a ruins card is pending,
+        # when its ruins text's "any terrain type" applies (`fallback_terrains`).
         "fallback_from": "any",
         # The terrains "any" offers, in listing order (CARTOGRAPHERS.md 5.2.4: every non-mountain terrain).
         "fallback_terrains": ["forest", "village", "farm", "water", "monster"],
