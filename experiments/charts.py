@@ -195,3 +195,20 @@ def sweep_chart(t: pd.DataFrame, param: str, path: Path) -> None:
     ax.legend(fontsize=7)
     ax.set_title(f"Sweep of {param}", fontsize=10)
     _save(fig, path)
+
+
+def ratings_chart(ratings: pd.DataFrame, path: Path) -> None:
+    """Plackett–Luce ratings with 95% bootstrap whiskers, one panel per player count, agents best first."""
+    groups = list(dict.fromkeys(ratings["players"].astype(str)))
+    fig, axes = plt.subplots(1, len(groups), figsize=(4.2 * len(groups), 0.45 * ratings["agent"].nunique() + 1.6))
+    axes = np.atleast_1d(axes)
+    for ax, label in zip(axes, groups, strict=True):
+        t = ratings[ratings["players"].astype(str) == label].sort_values("rating")
+        y = np.arange(len(t))
+        ax.errorbar(t["rating"], y, xerr=_err(t, "rating"), fmt="o", color="black", capsize=2, markersize=4)
+        ax.axvline(0, color="grey", linewidth=0.8)
+        ax.set_yticks(y, t["agent"], fontsize=7)
+        ax.set_title(f"{label} players" if label != "all" else "all games", fontsize=9)
+        ax.set_xlabel("rating (log-strength vs reference)", fontsize=8)
+    fig.tight_layout()
+    _save(fig, path)

@@ -65,3 +65,113 @@ def win_shares(df: pd.DataFrame) -> pd.DataFrame:
     """Win share per agent with its Wilson interval, agents in the order they first sit (the pairing's order)."""
     order = list(dict.fromkeys(df["agent"]))
     return win_share(df, "agent").set_index("agent").loc[order].reset_index()
+
+
+# --- ratings over any set of agents ---------------------------------------------------------
+
+
+def write_rating_ladder(ratings, spread, shares, out, about: dict) -> None:
+    """ratings.csv, spread.csv, win_shares.csv, ratings.png and ladder.json in `out`, each written whole."""
+    import json
+    from pathlib import Path
+
+    from experiments import charts
+    from experiments.io import atomic_write_text
+
+    out = Path(out)
+    atomic_write_text(ratings.to_csv(index=False, float_format="%.4f"), out / "ratings.csv")
+    atomic_write_text(spread.to_csv(index=False, float_format="%.4f"), out / "spread.csv")
+    atomic_write_text(shares.to_csv(index=False, float_format="%.4f"), out / "win_shares.csv")
+    charts.ratings_chart(ratings, out / "ratings.png")
+    atomic_write_text(json.dumps(about, indent=1), out / "ladder.json")
+
+
+def rating_ladder(
+    agents: list[str],
+    players: list[int],
+    games: int,
+    work,
+    rules=None,
+    seed: int = 0,
+    jobs: int = 1,
+    boot: int = 200,
+    game: str = "citywright",
+    log: Callable[[str], None] = print,
+    progress: Callable[[str, int, int, float], None] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Plackett–Luce ratings of `agents` from `games` games per player count, tables drawn from the pool.
+
+    Each seat of each game draws its agent uniformly from the pool (seating ``draw``), so every agent meets
+    every other in every seat; runs are cached in `work` (resumable).  Returns (ratings, spread, win shares):
+    ratings per player count and for all games together (experiments.ratings), the skill spread per player
+    count, and each agent's win share with its Wilson interval per player count.
+    """
+    from pathlib import Path
+
+    from experiments import ratings as R
+    from experiments import simulate as S
+
+    g = get_game(game)
+    rules = rules if rules is not None else g.load_rules(g.default_preset)
+    tables, spreads, shares, frames = [], [], [], []
+    for n in players:
+        spec = S.make_spec(n, agents, games, seed, rules, "draw", game=g.id)
+        path = Path(work) / f"ladder-{n}p.parquet"
+
+        def tick(done: int, total: int, rate: float, label=f"{n} players") -> None:
+            if progress:
+                progress(label, done, total, rate)
+
+        _, reused = S.run_or_reuse(spec, path, jobs=jobs, progress=tick)
+        df = pd.read_parquet(path)
+        log(f"{n} players: {games:,} games ({'reused' if reused else 'played'})")
+        frames.append(df)
+        t, s = R.rating_table(df, boot=boot, seed=seed)
+        tables.append(t.assign(players=str(n)))
+        spreads.append({"players": str(n), **s})
+        shares.append(win_share(df, "agent").assign(players=n))
+    if len(players) > 1:
+        t, s = R.rating_table(pd.concat(frames, ignore_index=True), boot=boot, seed=seed)
+        tables.append(t.assign(players="all"))
+        spreads.append({"players": "all", **s})
+    cols = [
+        "players",
+        "agent",
+        "seats",
+        "games",
+        "rating",
+        "lo",
+        "hi",
+        "separated",
+        "p_beats_reference",
+        "p_lo",
+        "p_hi",
+    ]
+    return (
+        pd.concat(tables, ignore_index=True)[cols],
+        pd.DataFrame(spreads),
+        pd.concat(shares, ignore_index=True)[["players", "agent", "n", "win_share", "lo", "hi"]],
+    )
+
+
+def ratings_text(ratings: pd.DataFrame, spread: pd.DataFrame) -> str:
+    """The ratings as the command prints them: per player count, best first, with intervals and the spread."""
+    lines = []
+    for label, t in ratings.groupby("players", sort=False):
+        s = spread.set_index("players").loc[label]
+        head = f"{label} players" if label != "all" else "all games"
+        lines.append(
+            f"\n{head}: {int(s['games']):,} games; ratings relative to {s['reference']} (95% bootstrap); skill spread "
+            f"{s['skill_spread']:.2f} [{s['skill_spread_lo']:.2f}, {s['skill_spread_hi']:.2f}]"
+        )
+        for _, r in t.iterrows():
+            lines.append(
+                f"  {r['agent']:<48} {r['rating']:+6.2f} [{r['lo']:+6.2f}, {r['hi']:+6.2f}]"
+                f"   beats {s['reference']} head to head {100 * r['p_beats_reference']:5.1f}%"
+                + (
+                    "   (never ahead of or never behind another agent: only the side is meaningful)"
+                    if r["separated"]
+                    else ""
+                )
+            )
+    return "\n".join(lines)

@@ -19,6 +19,9 @@ reported relative to a reference agent (``greedy`` when it plays).
 * **Skill spread.** The standard deviation of the fitted ratings (Duersch, Lambrecht &
   Oechssler 2020 measure how much a game rewards skill by how far apart fitted playing
   strengths lie): 0 when every agent is alike, larger when skill decides more.
+* **Separated agents.** An agent that never finished ahead of another agent (or never
+  behind one) has an infinite maximum-likelihood rating; its fitted value is set by the
+  regularisation alone.  The table flags it (``separated``) and the spread leaves it out.
 """
 
 from __future__ import annotations
@@ -59,6 +62,21 @@ class Games:
             ordered = np.take_along_axis(agent, np.argsort(key, axis=1), axis=1)
             out.extend(map(tuple, ordered.tolist()))
         return out
+
+    def separated(self, n_agents: int) -> np.ndarray:
+        """bool per agent: never finished ahead of another agent, or never behind one (ties aside).
+
+        Such an agent's maximum-likelihood rating is infinite; the fitted value is set by the
+        regularisation alone, so only its side of the others is meaningful."""
+        ahead = np.zeros(n_agents, bool)
+        behind = np.zeros(n_agents, bool)
+        for agent, rank in self.blocks:
+            for i in range(agent.shape[1]):
+                for j in range(agent.shape[1]):
+                    beat = (rank[:, i] < rank[:, j]) & (agent[:, i] != agent[:, j])
+                    ahead[agent[beat, i]] = True
+                    behind[agent[beat, j]] = True
+        return ~(ahead & behind)
 
     def tied_share(self) -> float:
         tied = sum(int((np.diff(np.sort(r, axis=1), axis=1) == 0).any(axis=1).sum()) for _, r in self.blocks)
@@ -112,15 +130,20 @@ def rating_table(
             "hi": hi,
         }
     )
+    separated = games.separated(len(agents))
+    table["separated"] = separated
     table["p_beats_reference"] = 1 / (1 + np.exp(-table["rating"]))
     table["p_lo"] = 1 / (1 + np.exp(-table["lo"]))
     table["p_hi"] = 1 / (1 + np.exp(-table["hi"]))
     table = table.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
-    sd = np.std(draws, axis=1, ddof=0)
+    keep = ~separated
+    # fewer than two agents whose ratings are finite: no spread to speak of
+    sd = np.std(draws[:, keep], axis=1, ddof=0) if keep.sum() >= 2 else np.full(boot, np.nan)
     spread = {
         "reference": reference or "mean of all agents",
         "games": games.n,
-        "skill_spread": float(np.std(point, ddof=0)),
+        "skill_spread": float(np.std(point[keep], ddof=0)) if keep.sum() >= 2 else float("nan"),
+        "separated_agents": ", ".join(a for a, k in zip(agents, keep, strict=True) if not k),
         "skill_spread_lo": float(np.quantile(sd, q[0])),
         "skill_spread_hi": float(np.quantile(sd, q[1])),
         "tied_games_share": games.tied_share(),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from experiments.ratings import fit, rating_table
 
@@ -66,3 +67,28 @@ def test_equal_agents_have_no_spread_to_speak_of():
     table, spread = rating_table(pd.DataFrame(rows), boot=30, seed=1)
     assert spread["skill_spread_lo"] < 0.03
     assert (table["lo"] <= 0).all() and (table["hi"] >= 0).all()
+
+
+def test_an_agent_that_never_wins_is_flagged_and_left_out_of_the_spread():
+    df = pl_games(800, 4, seed=6)
+    loser = df.assign(rank=np.where(df["agent"] == "d", 9, df["rank"]))  # d always last
+    table, spread = rating_table(loser, boot=20, seed=0)
+    t = table.set_index("agent")
+    assert bool(t.loc["d", "separated"]) and not t.drop("d")["separated"].any()
+    assert spread["separated_agents"] == "d"
+    assert spread["skill_spread"] < 1.0  # a, b, greedy only: true sd 0.49
+
+
+def test_ladder_command_rates_a_pool_and_refuses_a_pool_of_one(tmp_path, capsys):
+    from experiments.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["ladder", "--agents", "greedy", "--players", "2", "--games", "20", "--out", str(tmp_path / "x")])
+    assert e.value.code == 2 and "at least two different agents" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+    main(["ladder", "--agents", "random,greedy", "--players", "2", "--games", "40", "--boot", "10",
+          "--out", str(tmp_path / "lad"), "--quiet"])  # fmt: skip
+    ratings = pd.read_csv(tmp_path / "lad" / "ratings.csv")
+    assert set(ratings["agent"]) == {"random", "greedy"} and set(ratings["players"]) == {2}
+    for f in ("spread.csv", "win_shares.csv", "ratings.png", "ladder.json"):
+        assert (tmp_path / "lad" / f).exists()

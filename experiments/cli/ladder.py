@@ -1,4 +1,4 @@
-"""`citywright ladder`: the agents' strength ladder."""
+"""`citywright ladder`: agents' strength, as Plackett–Luce ratings over any set of agents, or the fixed pairings."""
 
 from __future__ import annotations
 
@@ -7,30 +7,101 @@ from typing import Annotated
 
 import typer
 
-from ._app import GameOpt, RulesOpt, UserError, app, game_def, load_rules, output_file_option
+from ._app import (
+    GameOpt,
+    RulesOpt,
+    UserError,
+    app,
+    command_line,
+    directory_option,
+    game_def,
+    interruptible,
+    load_rules,
+    logger,
+    output_file_option,
+    progress_bar,
+    split_specs,
+)
 
 
 @app.command()
 def ladder(
-    games: Annotated[int, typer.Option(help="Games per pairing.", min=1)] = 2000,
+    agents: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--agents",
+            help="Rate these agents (repeat the option, or one comma-separated list): tables are drawn from the pool"
+            " at each --players count, ratings are Plackett-Luce with bootstrap intervals. Without it: the fixed"
+            " pairings greedy vs random, mcts vs greedy, mcts + 3 greedy.",
+            show_default=False,
+        ),
+    ] = None,
+    players: Annotated[list[int] | None, typer.Option("--players", help="Player counts (repeatable; 2 and 4).")] = None,
+    games: Annotated[int, typer.Option(help="Games per pairing, or per player count with --agents.", min=1)] = 2000,
     seed: Annotated[int, typer.Option(help="Run seed (game g's seed comes from it and g).")] = 0,
     jobs: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
     rules: RulesOpt = None,
     game: GameOpt = "citywright",
+    boot: Annotated[int, typer.Option(help="Bootstrap resamples for the rating intervals.", min=10)] = 200,
     out: Annotated[
-        Path | None, typer.Option(help="Also write the table as CSV here (written whole, atomically).")
+        Path | None,
+        typer.Option(
+            help="With --agents: a directory for ratings.csv, spread.csv, win_shares.csv, ratings.png; "
+            "without: a CSV file for the pairings' table (written whole, atomically)."
+        ),
     ] = None,
+    work: Annotated[
+        Path | None, typer.Option("--work", help="With --agents: the run cache (default OUT/runs), resumable.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ):
-    """The agents' strength ladder: greedy vs random, mcts vs greedy (2 players), mcts + 3 greedy (4 players)."""
+    """The agents' strength: ratings over any set of agents (--agents), or the fixed pairings' win shares."""
     from experiments import ladder as L
-    from experiments.io import atomic_write_text
 
     g = game_def(game)
-    if g.id not in L.PAIRINGS:
-        raise UserError(f"--game: no ladder for {g.id} yet (ladders: {', '.join(L.PAIRINGS)})")
     rs = load_rules(rules, g.id)
-    if out is not None:
-        output_file_option(out, "--out")
-    table = L.ladder(rs, games, seed=seed, jobs=jobs, game=g.id)
-    if out is not None:
-        atomic_write_text(table.to_csv(index=False), out)
+    if not agents:
+        if g.id not in L.PAIRINGS:
+            raise UserError(f"--game: no fixed pairings for {g.id}; rate agents with --agents")
+        if out is not None:
+            output_file_option(out, "--out")
+        table = L.ladder(rs, games, seed=seed, jobs=jobs, game=g.id)
+        if out is not None:
+            from experiments.io import atomic_write_text
+
+            atomic_write_text(table.to_csv(index=False), out)
+        return
+    specs = [s for a in agents for s in split_specs(a, g.id)]
+    if len(set(specs)) < 2:
+        raise UserError("--agents: give at least two different agents")
+    counts = players or [2, 4]
+    lo, hi = g.players
+    if any(not (max(lo, 2) <= n <= hi) for n in counts):
+        raise UserError(f"--players: ratings need {max(lo, 2)}..{hi} players for {g.id}, got {counts}")
+    out = directory_option(out or Path("runs") / "ladder", "--out")
+    work = directory_option(work or out / "runs", "--work")
+    out.mkdir(parents=True, exist_ok=True)
+    work.mkdir(parents=True, exist_ok=True)
+    bar, update = progress_bar(quiet, "ladder")
+
+    def progress(label: str, done: int, total: int, rate: float) -> None:
+        update(done, total, rate, label=label)
+
+    stopped = f"citywright: interrupted; finished runs and chunks are kept in {work}: run the same command to continue"
+    from experiments import simulate as S
+
+    with interruptible(bar, stopped):
+        try:
+            ratings, spread, shares = L.rating_ladder(
+                specs, counts, games, work, rules=rs, seed=seed, jobs=jobs, boot=boot, game=g.id, log=logger(bar),
+                progress=progress,
+            )  # fmt: skip
+        except S.SimulateError as e:
+            raise UserError(str(e)) from None
+    about = {
+        "command": command_line(), "game": g.id, "rules": rs.name, "agents": specs, "players": counts,
+        "games_per_player_count": games, "seed": seed, "bootstrap": boot, "git_commit": S._git_commit(),
+    }  # fmt: skip
+    L.write_rating_ladder(ratings, spread, shares, out, about)
+    print(L.ratings_text(ratings, spread))
+    print(f"wrote {out}/ratings.csv, spread.csv, win_shares.csv, ratings.png (runs kept in {work})")
