@@ -163,7 +163,7 @@ def _cli(args: list[str], **kw) -> subprocess.Popen:
 def _wait_for_chunks(parts: Path, n: int, proc: subprocess.Popen, timeout: float = 240) -> None:
     t = time.time()
     while time.time() - t < timeout:
-        if parts.exists() and len(list(parts.glob("chunk-*.parquet"))) >= n:
+        if parts.exists() and len(list(parts.glob("chunk-*.arrow"))) >= n:
             return
         if proc.poll() is not None:
             raise AssertionError(f"finished before being interrupted: {proc.stderr.read()}")
@@ -193,7 +193,7 @@ def test_interrupted_run_resumes_to_the_same_table(tmp_path, how):
         err = p.stderr.read()
         assert "--resume" in err and "Traceback" not in err
     assert not out.exists()  # nothing that looks complete
-    done = len(list(Path(f"{out}.parts").glob("chunk-*.parquet")))
+    done = len(list(Path(f"{out}.parts").glob("chunk-*.arrow")))
     assert 3 <= done < 24
     p = _cli([*RUN, "--out", str(out), "--resume"])
     assert p.wait(timeout=600) == 0, p.stderr.read()
@@ -277,16 +277,16 @@ def test_unwritable_output_is_refused(tmp_path, capsys):
 
 
 def test_chunks_are_written_atomically(tmp_path):
-    """A chunk file is either absent or a complete Parquet file: no partial names are left behind."""
+    """A chunk file is either absent or a complete Arrow IPC file: no partial names are left behind."""
     out = tmp_path / "a.parquet"
     spec = _spec(games=40)
     paths = S.RunPaths(out)
     S.prepare(spec, paths, resume=False, force=False)
-    for i, df, _ in S._execute(spec, [0, 1], "loky", 1, None):
-        S._atomic_write_table(pa.Table.from_pandas(df, preserve_index=False), paths.chunk(i))
+    for i, table, _ in S._execute(spec, [0, 1], "loky", 1, None):
+        S._atomic_write_table(table, paths.chunk(i))
     names = sorted(f.name for f in paths.parts.iterdir())
-    assert names == ["chunk-0000000.parquet", "chunk-0000001.parquet", "run.json"]
-    assert pq.read_table(paths.chunk(1)).num_rows == 20 * 3
+    assert names == ["chunk-0000000.arrow", "chunk-0000001.arrow", "run.json"]
+    assert S._read_part(paths.chunk(1)).num_rows == 20 * 3
 
 
 def test_rules_survive_the_run_spec_round_trip_in_order():
