@@ -250,30 +250,28 @@ def moves_table(log: np.ndarray, rules: Rules, players: int, start: int) -> pa.T
     orient = np.where(place, tb.pl_info[pli, PL_ORIENT], -1)
     ar = np.where(place, tb.pl_info[pli, PL_AR], -1)
     ac = np.where(place, tb.pl_info[pli, PL_AC], -1)
-    # tiles per shape cell, in the shape's cell order ('-' for no tile)
-    letters = np.array(list("RCPI-"))
-    ncell = 5
-    cells = np.full((len(rec), ncell), "", dtype="<U1")
+    # tiles per shape cell, in the shape's cell order ('-' for no tile; 0 for no cell)
+    letters = np.frombuffer(b"RCPI-", dtype=np.uint8)
+    row = np.arange(len(rec))
+    cells = np.zeros((len(rec), 5), dtype=np.uint8)
     sh = np.where(shape >= 0, shape, 0)
     for m in range(4):
-        cidx = tb.shp[sh, SHP_PLAIN + m]
-        cells[np.arange(len(rec)), cidx] = letters[np.clip(rec[:, P.LOG_TILES + m], 0, 4)]
+        cells[row, tb.shp[sh, SHP_PLAIN + m]] = letters[np.clip(rec[:, P.LOG_TILES + m], 0, 4)]
     star = tb.shp[sh, SHP_STAR]
     has_star = star >= 0
-    cells[np.arange(len(rec))[has_star], star[has_star]] = letters[np.clip(rec[has_star, P.LOG_FREE], 0, 4)]
-    tiles = np.where(
-        place,
-        np.char.add(
-            np.char.add(np.char.add(cells[:, 0], cells[:, 1]), np.char.add(cells[:, 2], cells[:, 3])), cells[:, 4]
-        ),
-        "",
-    )
+    cells[row[has_star], star[has_star]] = letters[np.clip(rec[has_star, P.LOG_FREE], 0, 4)]
     swap = kind == 2
-    tiles = np.where(swap, letters[np.clip(rec[:, P.LOG_TILES], 0, 4)], tiles)
-    anchor = np.where(
-        place, np.char.add(np.char.add(ar.astype(str), ","), ac.astype(str)),
-        np.where(swap, np.char.add(np.char.add((pl // 8).astype(str), ","), (pl % 8).astype(str)), ""),
-    )  # fmt: skip
+    cells[~place] = 0
+    cells[swap, 0] = letters[np.clip(rec[swap, P.LOG_TILES], 0, 4)]
+    # anchor 'row,col' of a placement, or the cell of a swap, from a table of the pairs that occur
+    a = np.where(place, ar, pl // 8)
+    b = np.where(place, ac, pl % 8)
+    located = place | swap
+    both = np.concatenate([a[located], b[located]])
+    lo, hi = (int(both.min()), int(both.max()) + 1) if both.size else (0, 0)
+    pairs = [f"{x},{y}" for x in range(lo, hi) for y in range(lo, hi)] + [""]
+    span = hi - lo
+    anchor = pa.array(pairs, pa.large_string()).take(np.where(located, (a - lo) * span + (b - lo), span * span))
     names = {
         "kind": (["place", "discard", "swap", "pass"], kind),
         "slot": ([*SLOT_NAMES, ""], np.where((slot >= 0) & (slot < N_SLOTS), slot, N_SLOTS)),
@@ -286,11 +284,19 @@ def moves_table(log: np.ndarray, rules: Rules, players: int, start: int) -> pa.T
         **{k: pa.array(v, pa.large_string()).take(np.asarray(i, dtype=np.int64)) for k, (v, i) in names.items()},
         "orientation": orient.astype(np.int8),
         "anchor": anchor,
-        "tiles": tiles,
+        "tiles": _nonzero_bytes_strings(cells),
         "waste": rec[:, P.LOG_WASTE].astype(np.int8),
         "score_change": rec[:, P.LOG_GAIN].astype(np.int16),
     }
     return pa.Table.from_arrays([pa.array(columns[f.name], f.type) for f in MOVES_SCHEMA], schema=MOVES_SCHEMA)
+
+
+def _nonzero_bytes_strings(rows: np.ndarray) -> pa.LargeStringArray:
+    """uint8[M, W] -> M strings: each row's non-zero bytes, in order."""
+    keep = rows != 0
+    offsets = np.zeros(rows.shape[0] + 1, dtype=np.int64)
+    np.cumsum(keep.sum(axis=1), out=offsets[1:])
+    return pa.LargeStringArray.from_buffers(rows.shape[0], pa.py_buffer(offsets), pa.py_buffer(rows[keep]))
 
 
 # --- the run ---------------------------------------------------------------------------

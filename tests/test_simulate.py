@@ -113,6 +113,40 @@ def test_shapes_placed_strings_equal_the_naive_join():
     assert shapes_placed_strings(np.zeros((0, len(names)), dtype=np.int32), rules).to_pylist() == []
 
 
+def test_move_log_strings_equal_a_per_turn_reading():
+    """tiles and anchor, built from byte matrices and look-ups, against the log read one turn at a time."""
+    from agents.citywright import play as P
+    from agents.citywright.registry import parse_agent
+    from experiments.runner import play_chunk_table
+    from sim.citywright.tables import PL_AC, PL_AR, SHP_PLAIN, SHP_STAR, tables_for
+
+    rules = load_rules("v1.1")
+    agents = [parse_agent("greedy"), parse_agent("random")]  # greedy swaps at two players
+    _, log = play_chunk_table(rules, 2, agents, "rotate", 5, 0, 30, log_moves=True)
+    tb = tables_for(rules, 2)
+
+    def letter(x):
+        return "RCPI-"[min(max(int(x), 0), 4)]
+
+    want = []
+    for rec in log.reshape(-1, log.shape[-1]):
+        kind, sh, pl = rec[P.LOG_KIND], rec[P.LOG_SHAPE], rec[P.LOG_PL]
+        if kind == 0:
+            cells = [""] * 5
+            for m in range(4):
+                cells[tb.shp[sh, SHP_PLAIN + m]] = letter(rec[P.LOG_TILES + m])
+            if tb.shp[sh, SHP_STAR] >= 0:
+                cells[tb.shp[sh, SHP_STAR]] = letter(rec[P.LOG_FREE])
+            want.append(("".join(cells), f"{tb.pl_info[pl, PL_AR]},{tb.pl_info[pl, PL_AC]}"))
+        elif kind == 2:
+            want.append((letter(rec[P.LOG_TILES]), f"{pl // 8},{pl % 8}"))
+        else:
+            want.append(("", ""))
+    moves = S.moves_table(log, rules, 2, 0)
+    assert "swap" in moves["kind"].to_pylist()
+    assert list(zip(moves["tiles"].to_pylist(), moves["anchor"].to_pylist(), strict=True)) == want
+
+
 def test_same_table_for_any_jobs_and_chunking(tmp_path):
     a = S.run(_spec(chunk=20), tmp_path / "a.parquet", jobs=1)
     b = S.run(_spec(chunk=20), tmp_path / "b.parquet", jobs=2)
