@@ -333,3 +333,13 @@ def test_rules_survive_the_run_spec_round_trip_in_order():
     assert back == rules
     a, b = tables_for(rules, 3), tables_for(back.with_overrides({}), 3)
     assert (a.rp == b.rp).all() and (a.shp == b.shp).all()
+
+
+def test_bench_reports_simulate_beside_the_kernel():
+    from experiments import bench as B
+
+    res = B.run(games=200, boards=2000, subprocesses=False, agents=False)
+    assert res["simulate_games"] == 800
+    assert res["simulate_random_games_per_s_4p"] > 0 and res["random_agent_games_per_s_4p"] > 0
+    ratio = res["simulate_random_games_per_s_4p"] / res["random_games_per_s_4p"]
+    assert res["simulate_vs_kernel_4p"] == round(ratio, 2)
