@@ -72,16 +72,18 @@ def draw_orders(seeds: np.ndarray, players: int, pool: int) -> np.ndarray:
     return (h % np.uint64(pool)).astype(np.int64)
 
 
-# Board strings are made a board row at a time: bits 8r..8r+6 of a district's bitboard
-# (sim.citywright.tables) are row r, and _ROW_WORD[bits] has byte c = 1 where column c is
-# set, so one table look-up per row and pair of districts gives that row's 7 characters
-# as the low bytes of a little-endian uint64 (the 8th byte is padding, dropped at the end).
+# Board strings are made a board row at a time.  Bits 8r..8r+6 of a district's bitboard
+# (sim.citywright.tables) are row r; _ROW_WORD[bits] has byte c = 1 where column c is set.
+# A row's R and C bits together index one table and its P and I bits another, whose
+# entries hold (letter - '.') in the set columns' bytes; a cell holds one district at
+# most, so the two entries plus '.' everywhere are the row's 7 characters, as the low
+# bytes of a little-endian uint64 (the 8th byte is padding, dropped at the end).
 _ROW_WORD = np.array([sum(((b >> c) & 1) << (8 * c) for c in range(7)) for b in range(128)], dtype="<u8")
 _DOTS = np.frombuffer(b"." * 8, dtype="<u8")[0]
 
 
 def _pair_words(first: str, second: str) -> np.ndarray:
-    """<u8[128 * 128]: row word minus the dots for row bits a | b << 7 of two districts (cells disjoint)."""
+    """<u8[128 * 128]: entry a | b << 7 is the row word, minus the dots, of row bits a of `first`, b of `second`."""
     a = _ROW_WORD * np.uint64(ord(first) - ord("."))
     b = _ROW_WORD * np.uint64(ord(second) - ord("."))
     return (a[None, :] + b[:, None]).ravel()
@@ -94,10 +96,10 @@ _PI_WORDS = _pair_words("P", "I")
 def board_strings(boards: np.ndarray) -> pa.LargeStringArray:
     """boards uint64[M, 4] (districts R, C, P, I) -> M strings of 49 characters from 'RCPI.', row-major."""
     m = boards.shape[0]
-    rows = np.ascontiguousarray(boards, dtype="<u8").view(np.uint8).reshape(m, 4, 8)[:, :, :7]
-    seven = np.uint8(0x7F)
-    rc = (rows[:, 0] & seven).astype(np.uint16) | ((rows[:, 1] & seven).astype(np.uint16) << 7)
-    pi = (rows[:, 2] & seven).astype(np.uint16) | ((rows[:, 3] & seven).astype(np.uint16) << 7)
+    row_bits = np.ascontiguousarray(boards, dtype="<u8").view(np.uint8).reshape(m, 4, 8)[:, :, :7]  # [M, district, row]
+    seven = np.uint8(0x7F)  # bit 7 of a row's byte is no cell
+    rc = (row_bits[:, 0] & seven).astype(np.uint16) | ((row_bits[:, 1] & seven).astype(np.uint16) << 7)
+    pi = (row_bits[:, 2] & seven).astype(np.uint16) | ((row_bits[:, 3] & seven).astype(np.uint16) << 7)
     words = _RC_WORDS[rc]
     words += _PI_WORDS[pi]
     words += _DOTS
