@@ -19,23 +19,24 @@ import pyarrow.compute as pc
 from agents.citywright.play import run_games
 from agents.citywright.registry import AgentSpec, rows
 from sim.citywright import engine as E
+from sim.citywright.game import RESULT_COLUMNS
 from sim.citywright.rules import Rules
 from sim.citywright.tables import tables_for
 from sim.seeds import _GOLDEN, _mix, game_seeds
 
 SEATINGS = ("fixed", "rotate", "permute", "draw")
 # The result table's Arrow types (what the Parquet file stores; pandas reads the strings as str).
-SCHEMA = pa.schema(
-    [
-        ("game", pa.int64()), ("game_seed", pa.uint64()), ("rules", pa.large_string()), ("players", pa.int8()),
-        ("seat", pa.int8()), ("agent", pa.large_string()),
-        ("residential", pa.int16()), ("commercial", pa.int16()), ("park", pa.int16()), ("industrial", pa.int16()),
-        ("achievements", pa.int16()), ("compensation", pa.int16()), ("total", pa.int16()),
-        ("empty", pa.int8()), ("tiles_taken", pa.int16()), ("waste", pa.int16()), ("forced_discards", pa.int8()),
-        ("shapes_distinct", pa.int8()), ("rank", pa.int8()), ("win_share", pa.float64()), ("win", pa.bool_()),
-        ("board", pa.large_string()), ("shapes_placed", pa.large_string()),
-    ]
-)  # fmt: skip
+_TYPES = {
+    "game": pa.int64(), "game_seed": pa.uint64(), "rules": pa.large_string(), "players": pa.int8(),
+    "seat": pa.int8(), "agent": pa.large_string(),
+    "residential": pa.int16(), "commercial": pa.int16(), "park": pa.int16(), "industrial": pa.int16(),
+    "achievements": pa.int16(), "compensation": pa.int16(), "total": pa.int16(),
+    "empty": pa.int8(), "tiles_taken": pa.int16(), "waste": pa.int16(), "forced_discards": pa.int8(),
+    "shapes_distinct": pa.int8(), "rank": pa.int8(), "win_share": pa.float64(), "win": pa.bool_(),
+    "board": pa.large_string(), "shapes_placed": pa.large_string(),
+}  # fmt: skip
+# The columns and their order are the game's (sim/citywright/game.py); their Arrow types are this file's.
+SCHEMA = pa.schema([(c, _TYPES[c]) for c in RESULT_COLUMNS])
 COLUMNS = SCHEMA.names
 
 
