@@ -69,6 +69,7 @@ class RunSpec:
     chunk_size: int
     moves: bool
     game: str = "citywright"
+    tiers: tuple[str, ...] = ()  # per agent: the tier name it was given by, or ""
 
     def to_json(self) -> dict:
         """Plain JSON types (what the manifest stores and --resume compares)."""
@@ -137,6 +138,7 @@ def make_spec(
     return RunSpec(
         players=players,
         agents=tuple(str(a) for a in parsed),
+        tiers=tuple(getattr(a, "tier", "") for a in parsed) if any(getattr(a, "tier", "") for a in parsed) else (),
         games=games,
         seed=int(seed) & ((1 << 64) - 1),
         rules=rules.to_json(),
@@ -369,7 +371,7 @@ def prepare(spec: RunSpec, paths: RunPaths, resume: bool, force: bool) -> dict:
 
 def same_spec(stored: dict | None, spec: dict) -> bool:
     """Whether a stored run's spec is `spec` (runs stored before the game registry are Citywright's)."""
-    return stored is not None and {"game": "citywright", **stored} == spec
+    return stored is not None and {"game": "citywright", "tiers": [], **stored} == spec
 
 
 def missing_chunks(spec: RunSpec, paths: RunPaths) -> list[int]:
@@ -447,6 +449,7 @@ def run(
         "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "rules": json.loads(spec.rules),
         "agents": list(spec.agents),
+        "agent_tiers": {a: t for a, t in zip(spec.agents, spec.tiers, strict=True) if t} if spec.tiers else {},
         "players": spec.players,
         "games": spec.games,
         "seed": spec.seed,

@@ -233,3 +233,21 @@ def test_python_agent_illegal_move_is_refused():
 
     with pytest.raises(IllegalMove):
         play_game([Cheater(), "random"], "v1.1", seed=1)
+
+
+def test_a_tier_is_a_name_for_a_full_spec_and_results_store_both(monkeypatch, tmp_path):
+    from agents.citywright import registry as REG
+    from experiments import simulate as S
+    from sim.citywright.rules import load_rules
+
+    monkeypatch.setitem(REG.TIERS, "steady", ("specialist:P,weight=2", "a test tier"))
+    a = REG.parse_agent("steady")
+    assert a.tier == "steady" and str(a) == "specialist:P,weight=2,progress=0.5"
+    assert REG.split_specs("steady,greedy") == ["steady", "greedy"]
+    with pytest.raises(REG.AgentError, match="a tier takes no parameters"):
+        REG.parse_agent("steady:weight=3")
+    spec = S.make_spec(2, ["steady", "greedy"], 4, 1, load_rules("v1.1"))
+    meta = S.run(spec, tmp_path / "t.parquet")
+    assert meta["agents"] == ["specialist:P,weight=2,progress=0.5", "greedy"]
+    assert meta["agent_tiers"] == {"specialist:P,weight=2,progress=0.5": "steady"}
+    assert set(S.read_metadata(tmp_path / "t.parquet")["agent_tiers"].values()) == {"steady"}
