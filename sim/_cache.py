@@ -16,7 +16,14 @@ from pathlib import Path
 _ROOT = Path(__file__).resolve().parent.parent
 _PACKAGES = ("sim", "agents")
 # The files numba kernels are compiled from (constants included: numba freezes them in).
-_KERNEL_SOURCES = ("sim/citywright/engine.py", "sim/citywright/tables.py", "agents/citywright/kernels.py", "agents/citywright/mcts.py", "agents/citywright/play.py")
+_KERNEL_SOURCES = (
+    "sim/citywright/engine.py",
+    "sim/citywright/tables.py",
+    "agents/citywright/kernels.py",
+    "agents/citywright/mcts.py",
+    "agents/citywright/play.py",
+    "sim/layout.py",
+)
 _STAMP = "citywright-kernels.stamp"
 
 

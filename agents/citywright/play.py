@@ -12,12 +12,13 @@ import numpy as np
 from numba import njit
 
 from sim.citywright import engine as E
-from sim.citywright.tables import MAX_SHAPES
+from sim.citywright.tables import MAX_SHAPES, PLAIN_CELLS
+from sim.layout import Layout
 
 from .kernels import A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, P_CODE, evaluator_move
 from .mcts import mcts_move
 
-N_STATS = 4 + MAX_SHAPES  # tiles taken, waste, forced discards, turns, then placed count per shape
+N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed count per shape (E.STAT_*)
 
 
 @njit(cache=True)
@@ -36,16 +37,18 @@ def policy_move(boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, p
 
 # move-log record (one row per turn): seat, kind, slot, shape, placement or swap cell,
 # the 4 plain cells' tiles (or the swap's district), free pick, waste, score change
-LOG_SEAT = 0
-LOG_KIND = 1
-LOG_SLOT = 2
-LOG_SHAPE = 3
-LOG_PL = 4
-LOG_TILES = 5  # 4 entries
-LOG_FREE = 9
-LOG_WASTE = 10
-LOG_GAIN = 11  # change of the mover's district points
-LOG_LEN = 12
+_log = Layout("move log")
+LOG_SEAT = _log.add("seat")
+LOG_KIND = _log.add("kind")
+LOG_SLOT = _log.add("slot")
+LOG_SHAPE = _log.add("shape")
+LOG_PL = _log.add("placement")
+LOG_TILES = _log.add("tiles", PLAIN_CELLS)
+LOG_FREE = _log.add("free")
+LOG_WASTE = _log.add("waste")
+LOG_GAIN = _log.add("gain")  # change of the mover's district points
+LOG_LEN = _log.size
+LAYOUTS = (_log,)
 
 
 @njit(cache=True)
@@ -84,7 +87,7 @@ def play_games(
     """One game per seed with agents prms[g] (float64[G, players, P_LEN]).
 
     scores int32[G, players, SC_LEN]; boards_out uint64[G, players, 4];
-    stats int32[G, players, N_STATS]: tiles taken, waste, forced discards, turns, placed per shape;
+    stats int32[G, players, N_STATS]: tiles taken, waste, forced discards, turns, placed per shape (E.STAT_*);
     logs int32[G, max_turns, LOG_LEN] for a move log, or an empty array.
     """
     n = boards_out.shape[1]
@@ -101,12 +104,12 @@ def play_games(
         for p in range(n):
             for d in range(4):
                 boards_out[g, p, d] = boards[p, d]
-            stats[g, p, 0] = st[E.ST_TAKEN + p]
-            stats[g, p, 1] = st[E.ST_WASTE + p]
-            stats[g, p, 2] = st[E.ST_FORCED + p]
-            stats[g, p, 3] = st[E.ST_TURNS + p]
+            stats[g, p, E.STAT_TAKEN] = st[E.ST_TAKEN + p]
+            stats[g, p, E.STAT_WASTE] = st[E.ST_WASTE + p]
+            stats[g, p, E.STAT_FORCED] = st[E.ST_FORCED + p]
+            stats[g, p, E.STAT_TURNS] = st[E.ST_TURNS + p]
             for sh in range(MAX_SHAPES):
-                stats[g, p, 4 + sh] = st[E.ST_PLACED + p * MAX_SHAPES + sh]
+                stats[g, p, E.STAT_PLACED + sh] = st[E.ST_PLACED + p * MAX_SHAPES + sh]
 
 
 def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = False):

@@ -31,6 +31,9 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
+from sim.layout import Layout
+
+from .rules import MAX_PLAYERS, N_SLOTS
 from .tables import (
     ACH_DISTRICT,
     ACH_KIND,
@@ -38,9 +41,11 @@ from .tables import (
     ACH_SHAPE,
     ACH_SOLO,
     ACH_THRESHOLD,
+    MARKET_CELLS,
     MAX_SHAPES,
     NONE_TILE,
     PL_BITS,
+    PLAIN_CELLS,
     RING,
     RP_C_ISO,
     RP_C_TABLE,
@@ -72,49 +77,64 @@ from .tables import (
 )
 
 # --- state layout ------------------------------------------------------------------
-ST_ROUND = 0
-ST_TURN = 1
-ST_CUR = 2
-ST_DONE = 3
-ST_PLAYERS = 4
-ST_MARKET = 8  # 16
-ST_SLOTS = 24  # 20
-ST_DECK = 44  # MAX_SHAPES each
-ST_DISC = ST_DECK + MAX_SHAPES
-ST_USED = ST_DISC + MAX_SHAPES
-ST_REMOVED = ST_USED + MAX_SHAPES
-ST_WASTE = ST_REMOVED + MAX_SHAPES  # 4 each
-ST_TAKEN = ST_WASTE + 4
-ST_FORCED = ST_TAKEN + 4
-ST_TURNS = ST_FORCED + 4
-ST_PLACED = ST_TURNS + 4  # 4 * MAX_SHAPES
-ST_LEN = ST_PLACED + 4 * MAX_SHAPES
+# Offsets into st, in this order (sim.layout assigns them).
+_st = Layout("st")
+ST_ROUND = _st.add("round")
+ST_TURN = _st.add("turn")  # turns taken this round
+ST_CUR = _st.add("current")  # seat to move, -1 when done
+ST_DONE = _st.add("done")
+ST_PLAYERS = _st.add("players")
+_st.add(None, 3)  # unused (keeps the offsets below as they have always been)
+ST_MARKET = _st.add("market", MARKET_CELLS)  # district per cell, -1 = tile gone
+ST_SLOTS = _st.add("slots", N_SLOTS)  # shape per slot, -1 = empty
+ST_DECK = _st.add("deck", MAX_SHAPES)  # counts per shape
+ST_DISC = _st.add("discard", MAX_SHAPES)
+ST_USED = _st.add("used", MAX_SHAPES)  # rulers used this round
+ST_REMOVED = _st.add("removed", MAX_SHAPES)  # rulers out of the game
+ST_WASTE = _st.add("waste", MAX_PLAYERS)  # per seat
+ST_TAKEN = _st.add("taken", MAX_PLAYERS)
+ST_FORCED = _st.add("forced", MAX_PLAYERS)
+ST_TURNS = _st.add("turns", MAX_PLAYERS)
+ST_PLACED = _st.add("placed", MAX_PLAYERS * MAX_SHAPES)  # per seat, MAX_SHAPES counts each
+ST_LEN = _st.size
 
 # --- moves ---------------------------------------------------------------------------
-MV_KIND = 0
-MV_SLOT = 1
-MV_PL = 2  # placement index; swap: board bit
-MV_TILES = 3  # 4 entries; swap: MV_TILES is the district
-MV_FREE = 7
-MV_LEN = 8
+_mv = Layout("mv")
+MV_KIND = _mv.add("kind")
+MV_SLOT = _mv.add("slot")
+MV_PL = _mv.add("placement")  # placement index; swap: board bit
+MV_TILES = _mv.add("tiles", PLAIN_CELLS)  # district per plain cell; swap: MV_TILES is the district
+MV_FREE = _mv.add("free")
+MV_LEN = _mv.size
 K_PLACE = 0
 K_DISCARD = 1
 K_SWAP = 2
 K_PASS = 3
 
 # --- score breakdown ----------------------------------------------------------------
-SC_R = 0
-SC_C = 1
-SC_P = 2
-SC_I = 3
-SC_DISTRICTS = 4
-SC_ACH = 5
-SC_COMP = 6
-SC_TOTAL = 7
-SC_EMPTY = 8
-SC_DISTINCT = 9
-SC_RANK = 10
-SC_LEN = 11
+_sc = Layout("sc")
+SC_R = _sc.add("residential")  # SC_R..SC_I are the district indices 0..3
+SC_C = _sc.add("commercial")
+SC_P = _sc.add("park")
+SC_I = _sc.add("industrial")
+SC_DISTRICTS = _sc.add("districts")
+SC_ACH = _sc.add("achievements")
+SC_COMP = _sc.add("compensation")
+SC_TOTAL = _sc.add("total")
+SC_EMPTY = _sc.add("empty")
+SC_DISTINCT = _sc.add("shapes_distinct")
+SC_RANK = _sc.add("rank")
+SC_LEN = _sc.size
+
+# --- end-of-game statistics per seat (play_random_games fills the first four) ------------
+_stat = Layout("stats")
+STAT_TAKEN = _stat.add("tiles_taken")
+STAT_WASTE = _stat.add("waste")
+STAT_FORCED = _stat.add("forced_discards")
+STAT_TURNS = _stat.add("turns")
+STAT_PLACED = _stat.add("placed", MAX_SHAPES)  # placed count per shape
+N_STATS = _stat.size
+LAYOUTS = (_st, _mv, _sc, _stat)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -720,7 +740,7 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
 
 @njit(cache=True)
 def play_random_game(boards, st, rng, seed, rp, shp, pl_mask, pl_info):
-    mv = np.zeros(8, dtype=np.int32)
+    mv = np.zeros(MV_LEN, dtype=np.int32)
     setup(boards, st, rng, seed, rp, shp)
     while st[ST_DONE] == 0:
         random_move(boards, st, rng, mv, rp, shp, pl_mask)
@@ -732,7 +752,7 @@ def play_random_games(seeds, rp, shp, pl_mask, pl_info, ach, scores, boards_out,
     """Play one uniform-random game per seed.
 
     scores int32[G, players, SC_LEN]; boards_out uint64[G, players, 4];
-    stats int32[G, players, 4]: tiles taken, waste, forced discards, turns.
+    stats int32[G, players, STAT_PLACED or more]: tiles taken, waste, forced discards, turns.
     """
     n = rp[RP_PLAYERS]
     boards = np.zeros((n, 4), dtype=np.uint64)
@@ -744,7 +764,7 @@ def play_random_games(seeds, rp, shp, pl_mask, pl_info, ach, scores, boards_out,
         for p in range(n):
             for d in range(4):
                 boards_out[g, p, d] = boards[p, d]
-            stats[g, p, 0] = st[ST_TAKEN + p]
-            stats[g, p, 1] = st[ST_WASTE + p]
-            stats[g, p, 2] = st[ST_FORCED + p]
-            stats[g, p, 3] = st[ST_TURNS + p]
+            stats[g, p, STAT_TAKEN] = st[ST_TAKEN + p]
+            stats[g, p, STAT_WASTE] = st[ST_WASTE + p]
+            stats[g, p, STAT_FORCED] = st[ST_FORCED + p]
+            stats[g, p, STAT_TURNS] = st[ST_TURNS + p]
