@@ -23,6 +23,7 @@ _KERNEL_SOURCES = (
     "agents/citywright/mcts.py",
     "agents/citywright/play.py",
     "sim/layout.py",
+    "sim/rng.py",
 )
 _STAMP = "citywright-kernels.stamp"
 

@@ -66,6 +66,7 @@ from sim.citywright.tables import (
     VALID,
 )
 from sim.layout import Layout
+from sim.rng import POLICY, rand_below
 
 # --- agent codes and parameter rows ---------------------------------------------------
 A_RANDOM = 0
@@ -610,7 +611,7 @@ def evaluator_search(
                 board_ach_open = True
     # Visit slots and placements from random offsets: the search keeps the first of
     # equally good moves it meets, so the offsets break ties at random.
-    slot_off = E.rand_below(rng, 1, 20)
+    slot_off = rand_below(rng, POLICY, 20)
     # Pass 1: the distinct candidates (shape, tiles) and a bound on each over all placements.
     c_slot = wi[WI_C_SLOT : WI_C_SLOT + N_SLOTS]
     c_tiles = wi[WI_C_TILES : WI_C_TILES + N_SLOTS * PLAIN_CELLS].reshape((N_SLOTS, PLAIN_CELLS))
@@ -725,7 +726,7 @@ def evaluator_search(
                     q_sub[q, t] |= 1 << m
         lo = shp[shape, SHP_PL_START]
         span = shp[shape, SHP_PL_END] - lo
-        pl_off = E.rand_below(rng, 1, span)
+        pl_off = rand_below(rng, POLICY, span)
         npl = 0
         max_ub = _NEG
         # Pass A: a bound for every legal placement (equal ones on the board counted once)
@@ -980,7 +981,7 @@ def _consider(v, best, nbest, rng):
         return True, v, 1
     if v > best - _EPS:
         nbest += 1
-        return E.rand_below(rng, 1, nbest) == 0, best, nbest
+        return rand_below(rng, POLICY, nbest) == 0, best, nbest
     return False, best, nbest
 
 

@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from sim.citywright import engine as E
+from sim.rng import CHANCE, POLICY, rng_next
 
 from .kernels import (
     A_GREEDY,
@@ -103,8 +104,8 @@ def mcts_move(boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_
         # determinise and play out
         b2[:, :] = boards
         st2[:] = st
-        rng2[0] = E.rng_next(rng, 1)
-        rng2[1] = E.rng_next(rng, 1)
+        rng2[CHANCE] = rng_next(rng, POLICY)
+        rng2[POLICY] = rng_next(rng, POLICY)
         E.apply_move(b2, st2, rng2, cand[a], rp, shp, pl_info)
         rollout(b2, st2, rng2, rollout_code, grow, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach)
         E.final_scores(b2, st2, rp, ach, out)

@@ -15,7 +15,7 @@ A game's state is three arrays:
     rulers used this round and rulers out of the game, and per seat: waste,
     tiles taken, forced discards, turns, placed count per shape.
 ``rng`` uint64[2]
-    SplitMix64 states: [0] chance (market, decks), [1] policy (agents).
+    SplitMix64 states (:mod:`sim.rng`): [0] chance (market, decks), [1] policy (agents).
 
 Copying a game (for search) is copying these three arrays.
 
@@ -32,6 +32,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from sim.layout import Layout
+from sim.rng import CHANCE, POLICY, POLICY_STREAM_XOR, rand_below
 
 from .rules import MAX_PLAYERS, N_SLOTS
 from .tables import (
@@ -136,10 +137,6 @@ STAT_PLACED = _stat.add("placed", MAX_SHAPES)  # placed count per shape
 N_STATS = _stat.size
 LAYOUTS = (_st, _mv, _sc, _stat)
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-POLICY_STREAM_XOR = 0x5851F42D4C957F2D
 _VALID = np.uint64(VALID)
 _RING = np.uint64(RING)
 _ONE = np.uint64(1)
@@ -175,25 +172,6 @@ def lowest_bit_index(typingctx, x):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return sig, codegen
-
-
-# --- random numbers ------------------------------------------------------------------
-
-
-@njit(cache=True)
-def rng_next(rng, stream):
-    s = rng[stream] + _GOLDEN
-    rng[stream] = s
-    z = s
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def rand_below(rng, stream, n):
-    """Uniform integer in 0..n-1 (multiply-shift on the top 32 bits)."""
-    return np.int64(((rng_next(rng, stream) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 # --- scoring -------------------------------------------------------------------------
@@ -410,7 +388,7 @@ def market_fill(st, rng):
     for i in range(16):
         st[ST_MARKET + i] = i // 4
     for i in range(15, 0, -1):
-        j = rand_below(rng, 0, i + 1)
+        j = rand_below(rng, CHANCE, i + 1)
         t = st[ST_MARKET + i]
         st[ST_MARKET + i] = st[ST_MARKET + j]
         st[ST_MARKET + j] = t
@@ -438,7 +416,7 @@ def _draw(st, rng, rp, deck, total):
             st[ST_DISC + s] = 0
         if total == 0:
             return -1
-    x = rand_below(rng, 0, total)
+    x = rand_below(rng, CHANCE, total)
     for j in range(n):
         s = rp[base + j]
         c = st[ST_DECK + s]
@@ -470,8 +448,8 @@ def setup(boards, st, rng, seed, rp, shp):
     """A new game: boards and st are overwritten, rng seeded from the game seed."""
     boards[:, :] = _ZERO
     st[:] = 0
-    rng[0] = np.uint64(seed)
-    rng[1] = np.uint64(seed) ^ np.uint64(POLICY_STREAM_XOR)
+    rng[CHANCE] = np.uint64(seed)
+    rng[POLICY] = np.uint64(seed) ^ POLICY_STREAM_XOR
     st[ST_PLAYERS] = rp[RP_PLAYERS]
     for s in range(rp[RP_N_SHAPES]):
         st[ST_DECK + s] = rp[RP_INIT_DECK + s]
@@ -665,7 +643,7 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
         mv[MV_KIND] = K_PASS
         mv[MV_SLOT] = -1
         return
-    k = rand_below(rng, 1, n_open)
+    k = rand_below(rng, POLICY, n_open)
     slot = -1
     for s in range(_N_SLOTS):
         if st[ST_SLOTS + s] >= 0:
@@ -680,7 +658,7 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
     hi = shp[shape, SHP_PL_END]
     pl = -1
     for _ in range(8):
-        i = lo + rand_below(rng, 1, hi - lo)
+        i = lo + rand_below(rng, POLICY, hi - lo)
         if pl_mask[i] & occ == _ZERO:
             pl = i
             break
@@ -693,14 +671,14 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
         if cnt == 0:
             mv[MV_KIND] = K_DISCARD
             return
-        pl = legal[rand_below(rng, 1, cnt)]
+        pl = legal[rand_below(rng, POLICY, cnt)]
     mv[MV_KIND] = K_PLACE
     mv[MV_PL] = pl
     for j in range(4):
         d = st[ST_MARKET + line_cell(slot, j)]
         mv[MV_TILES + j] = d if d >= 0 else NONE_TILE
     for j in range(3, 0, -1):
-        q = rand_below(rng, 1, j + 1)
+        q = rand_below(rng, POLICY, j + 1)
         t = mv[MV_TILES + j]
         mv[MV_TILES + j] = mv[MV_TILES + q]
         mv[MV_TILES + q] = t
@@ -724,7 +702,7 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
             if cnt == 0:
                 mv[MV_FREE] = NONE_TILE
             else:
-                k = rand_below(rng, 1, cnt)
+                k = rand_below(rng, POLICY, cnt)
                 for d in range(4):
                     if present & (1 << d):
                         if k == 0:
@@ -732,7 +710,7 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
                             break
                         k -= 1
         else:
-            mv[MV_FREE] = rand_below(rng, 1, 4)
+            mv[MV_FREE] = rand_below(rng, POLICY, 4)
 
 
 # --- whole games -------------------------------------------------------------------
