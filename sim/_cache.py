@@ -24,6 +24,7 @@ _KERNEL_SOURCES = (
     "agents/citywright/play.py",
     "sim/layout.py",
     "sim/rng.py",
+    "sim/citywright/rules.py",
 )
 _STAMP = "citywright-kernels.stamp"
 

@@ -31,7 +31,17 @@ from numba import njit
 
 from sim.citywright import engine as E
 from sim.citywright.engine import neighbours, popcount
-from sim.citywright.rules import DISTRICTS, N_SLOTS
+from sim.citywright.rules import (
+    DISTRICTS,
+    KIND_DISTINCT_SHAPES,
+    KIND_DISTRICT_COUNT,
+    KIND_FULL_LINE,
+    KIND_NO_EMPTY,
+    KIND_SAME_SHAPE,
+    KIND_SHAPE_COUNT,
+    N_EDGE_SLOTS,
+    N_SLOTS,
+)
 from sim.citywright.tables import (
     ACH_DISTRICT,
     ACH_KIND,
@@ -39,6 +49,7 @@ from sim.citywright.tables import (
     ACH_SHAPE,
     ACH_THRESHOLD,
     BOARD_CELLS,
+    MARKET_CELLS,
     MAX_SHAPE_CELLS,
     MAX_SHAPES,
     NONE_TILE,
@@ -115,30 +126,36 @@ def achievement_held(a, b0, b1, b2, b3, placed, rp, ach):
     kind = ach[a, ACH_KIND]
     thr = ach[a, ACH_THRESHOLD]
     d = ach[a, ACH_DISTRICT]
-    if kind == 0:
+    if kind == KIND_DISTINCT_SHAPES:
         distinct = 0
         for s in range(ns):
             if placed[s] > 0:
                 distinct += 1
         return distinct >= thr
-    if kind == 1:
+    if kind == KIND_SAME_SHAPE:
         for s in range(ns):
             if placed[s] >= thr:
                 return True
         return False
-    if kind == 2:
+    if kind == KIND_SHAPE_COUNT:
         return placed[ach[a, ACH_SHAPE]] >= thr
-    if kind == 3:
+    if kind == KIND_DISTRICT_COUNT:
         bd = b0 if d == 0 else (b1 if d == 1 else (b2 if d == 2 else b3))
         return popcount(bd) >= thr
-    if kind == 4:
+    if kind == KIND_FULL_LINE:
         if d < 0:
             return E._full_line(b0 | b1 | b2 | b3)
         bd = b0 if d == 0 else (b1 if d == 1 else (b2 if d == 2 else b3))
         return E._full_line(bd)
-    if kind == 5:
+    if kind == KIND_NO_EMPTY:
         return (b0 | b1 | b2 | b3) == _VALID
-    return False  # highest_district: not decided before the end
+    return False  # KIND_HIGHEST_DISTRICT: not decided before the end
+
+
+@njit(cache=True, inline="always")
+def _board_decided(kind):
+    """The kinds a player's own board decides; once held, they stay held (tiles are never removed)."""
+    return kind == KIND_DISTRICT_COUNT or kind == KIND_FULL_LINE or kind == KIND_NO_EMPTY
 
 
 @njit(cache=True)
@@ -182,7 +199,7 @@ def brute_force_best(boards, st, prm, rp, shp, pl_mask, pl_info, ach):
     best = _NEG
     nb = np.zeros(4, dtype=np.uint64)
     any_slot = False
-    for slot in range(20):
+    for slot in range(N_SLOTS):
         shape = st[E.ST_SLOTS + slot]
         if shape < 0:
             continue
@@ -225,7 +242,7 @@ def brute_force_best(boards, st, prm, rp, shp, pl_mask, pl_info, ach):
                         best = v
         if not legal_any:
             best = max(best, 0.0)  # forced discard: nothing changes
-        if rp[RP_SWAP] and slot >= 16:
+        if rp[RP_SWAP] and slot >= N_EDGE_SLOTS:
             for cell in range(64):
                 bit = _ONE << np.uint64(cell)
                 if bit & _VALID == _ZERO or bit & occ != _ZERO:
@@ -357,7 +374,7 @@ def _bound_tables(s1, s2, nR, nC, rp, r_best, c_best):
     more commercial tiles.
     """
     sec = rp[RP_RES_SECOND_TILE_PTS]
-    top = min(max(s1, r_best.shape[0] - 1 + nR), 49)  # the largest `big` (clusters merged hold <= nR)
+    top = min(max(s1, r_best.shape[0] - 1 + nR), BOARD_CELLS)  # the largest `big` (clusters merged hold <= nR)
     for j in range(r_best.shape[0]):
         total_r = nR + j
         best_r = 0
@@ -367,7 +384,7 @@ def _bound_tables(s1, s2, nR, nC, rp, r_best, c_best):
     for j in range(c_best.shape[0]):
         gain = 0
         for k in range(1, j + 1):
-            gain = max(gain, rp[RP_C_TABLE + min(nC + k, 49)] - rp[RP_C_TABLE + nC])
+            gain = max(gain, rp[RP_C_TABLE + min(nC + k, BOARD_CELLS)] - rp[RP_C_TABLE + nC])
         c_best[j] = gain
     return rp[RP_RES_BIG + s1] + s2 * sec
 
@@ -423,7 +440,7 @@ def _bound(
         tr = 0.0
         if jr > 0:
             # the largest cluster grows to at most `big` (see _bound_tables)
-            big = min(max(s1, jr + merged_adj), 49)
+            big = min(max(s1, jr + merged_adj), BOARD_CELLS)
             tr = w0 * (r_best[jr, big] - r_base)
         tc = 0.0
         if jc > 0:
@@ -552,18 +569,18 @@ def evaluator_search(
     if wa != 0.0:
         for a in range(rp[RP_N_ACH]):
             kind = ach[a, ACH_KIND]
-            if kind < 3 or kind == 6 or ach[a, ACH_POINTS] <= 0:
+            if not _board_decided(kind) or ach[a, ACH_POINTS] <= 0:
                 continue
             if achievement_held(a, b0, b1, b2, b3, placed, rp, ach):
                 continue  # board kinds never go away once held
             for n in range(1, 6):
                 ok = True
-                if kind == 3:
+                if kind == KIND_DISTRICT_COUNT:
                     d = ach[a, ACH_DISTRICT]
                     bd = b0 if d == 0 else (b1 if d == 1 else (b2 if d == 2 else b3))
                     ok = popcount(bd) + n >= ach[a, ACH_THRESHOLD]
-                elif kind == 5:
-                    ok = 49 - popcount(occ) <= n
+                elif kind == KIND_NO_EMPTY:
+                    ok = BOARD_CELLS - popcount(occ) <= n
                 if ok:
                     ach_board_ub[n] += ach[a, ACH_POINTS]
     # the bounds assume no scoring table pays less for more; otherwise search everything
@@ -580,7 +597,7 @@ def evaluator_search(
         and w2 >= 0.0
         and w3 >= 0.0
     )
-    for n in range(49):
+    for n in range(BOARD_CELLS):
         if rp[RP_RES_BIG + n + 1] < rp[RP_RES_BIG + n]:
             prunable = False
     best = _NEG
@@ -600,18 +617,18 @@ def evaluator_search(
     ub_list = wf[WF_UB_LIST : WF_UB_LIST + _MAX_PLACEMENTS]
     any_slot = False
     first_corner = -1
-    for slot in range(16, 20):
+    for slot in range(N_EDGE_SLOTS, N_SLOTS):
         if st[E.ST_SLOTS + slot] >= 0 and first_corner < 0:
             first_corner = slot
     board_ach_open = False  # a board-decided achievement still to win: evaluate it per move
     if wa != 0.0:
         for a in range(rp[RP_N_ACH]):
             kind = ach[a, ACH_KIND]
-            if 3 <= kind <= 5 and not achievement_held(a, b0, b1, b2, b3, placed, rp, ach):
+            if _board_decided(kind) and not achievement_held(a, b0, b1, b2, b3, placed, rp, ach):
                 board_ach_open = True
     # Visit slots and placements from random offsets: the search keeps the first of
     # equally good moves it meets, so the offsets break ties at random.
-    slot_off = rand_below(rng, POLICY, 20)
+    slot_off = rand_below(rng, POLICY, N_SLOTS)
     # Pass 1: the distinct candidates (shape, tiles) and a bound on each over all placements.
     c_slot = wi[WI_C_SLOT : WI_C_SLOT + N_SLOTS]
     c_tiles = wi[WI_C_TILES : WI_C_TILES + N_SLOTS * PLAIN_CELLS].reshape((N_SLOTS, PLAIN_CELLS))
@@ -636,9 +653,9 @@ def evaluator_search(
     c_near = neighbours(b1)
     iso_free = popcount(_VALID & ~occ & ~c_near)
     ring_free = popcount(_RING & ~occ)
-    empty_cells = 49 - popcount(occ)
-    for si in range(20):
-        slot = (si + slot_off) % 20
+    empty_cells = BOARD_CELLS - popcount(occ)
+    for si in range(N_SLOTS):
+        slot = (si + slot_off) % N_SLOTS
         shape = st[E.ST_SLOTS + slot]
         if shape < 0:
             continue
@@ -991,7 +1008,7 @@ def _free_options(st, rp, slot):
     if not rp[RP_DEPLETES]:
         return 15
     opts = 0
-    for c in range(16):
+    for c in range(MARKET_CELLS):
         d = st[E.ST_MARKET + c]
         on_line = False
         for j in range(4):

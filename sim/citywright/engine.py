@@ -34,7 +34,20 @@ from numba.extending import intrinsic
 from sim.layout import Layout
 from sim.rng import CHANCE, POLICY, POLICY_STREAM_XOR, rand_below
 
-from .rules import MAX_PLAYERS, N_SLOTS
+from .rules import (
+    DISTRICTS,
+    KIND_DISTINCT_SHAPES,
+    KIND_DISTRICT_COUNT,
+    KIND_FULL_LINE,
+    KIND_HIGHEST_DISTRICT,
+    KIND_NO_EMPTY,
+    KIND_SAME_SHAPE,
+    KIND_SHAPE_COUNT,
+    MAX_PLAYERS,
+    N_EDGE_SLOTS,
+    N_SLOTS,
+    RANKING,
+)
 from .tables import (
     ACH_DISTRICT,
     ACH_KIND,
@@ -42,9 +55,11 @@ from .tables import (
     ACH_SHAPE,
     ACH_SOLO,
     ACH_THRESHOLD,
+    BOARD_CELLS,
     MARKET_CELLS,
     MAX_SHAPES,
     NONE_TILE,
+    OPPOSITE_SLOT,
     PL_BITS,
     PLAIN_CELLS,
     RING,
@@ -74,6 +89,7 @@ from .tables import (
     SHP_PL_START,
     SHP_PLAIN,
     SHP_STAR,
+    SLOT_CELLS,
     VALID,
 )
 
@@ -126,6 +142,9 @@ SC_EMPTY = _sc.add("empty")
 SC_DISTINCT = _sc.add("shapes_distinct")
 SC_RANK = _sc.add("rank")
 SC_LEN = _sc.size
+# rules.RANKING on the score sheet: the columns compared in turn, +1 where more is better
+RANK_COLUMNS = tuple(_sc.offset(name) for name, _ in RANKING)
+RANK_SIGNS = tuple(1 if more_is_better else -1 for _, more_is_better in RANKING)
 
 # --- end-of-game statistics per seat (play_random_games fills the first four) ------------
 _stat = Layout("stats")
@@ -141,12 +160,10 @@ _VALID = np.uint64(VALID)
 _RING = np.uint64(RING)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
+_TILES_PER_DISTRICT = MARKET_CELLS // len(DISTRICTS)  # in a fresh market (game.market_tiles_per_district)
 _ROW0 = np.uint64(0x7F)
 _LOW7 = np.uint64(0x007F7F7F7F7F7F7F)  # 0x7F in each of the 7 board rows
 _HIGH7 = np.uint64(0x0080808080808080)
-# Corner slots and their opposite ends
-_EDGE_SLOTS = 16
-_N_SLOTS = 20
 
 
 @intrinsic
@@ -276,7 +293,7 @@ def score_districts(b0, b1, b2, b3, rp):
         commercial_score(b1, rp),
         park_score(b0, b1, b2, b3, rp),
         industrial_score(b3, rp),
-        49 - popcount(b0 | b1 | b2 | b3),
+        BOARD_CELLS - popcount(b0 | b1 | b2 | b3),
     )
 
 
@@ -331,24 +348,24 @@ def final_scores(boards, st, rp, ach, out):
             thr = ach[a, ACH_THRESHOLD]
             d = ach[a, ACH_DISTRICT]
             got = False
-            if kind == 0:  # distinct_shapes
+            if kind == KIND_DISTINCT_SHAPES:
                 got = out[p, SC_DISTINCT] >= thr
-            elif kind == 1:  # same_shape
+            elif kind == KIND_SAME_SHAPE:
                 for s in range(ns):
                     if st[ST_PLACED + p * MAX_SHAPES + s] >= thr:
                         got = True
-            elif kind == 2:  # shape_count
+            elif kind == KIND_SHAPE_COUNT:
                 got = st[ST_PLACED + p * MAX_SHAPES + ach[a, ACH_SHAPE]] >= thr
-            elif kind == 3:  # district_count
+            elif kind == KIND_DISTRICT_COUNT:
                 got = popcount(boards[p, d]) >= thr
-            elif kind == 4:  # full_line
+            elif kind == KIND_FULL_LINE:
                 if d < 0:
                     got = _full_line(boards[p, 0] | boards[p, 1] | boards[p, 2] | boards[p, 3])
                 else:
                     got = _full_line(boards[p, d])
-            elif kind == 5:  # no_empty
+            elif kind == KIND_NO_EMPTY:
                 got = out[p, SC_EMPTY] == 0
-            elif kind == 6:  # highest_district
+            elif kind == KIND_HIGHEST_DISTRICT:  # district points are out[:, d] (SC_R..SC_I)
                 if n == 1:
                     got = out[p, d] >= ach[a, ACH_SOLO]
                 else:
@@ -372,12 +389,12 @@ def final_scores(boards, st, rp, ach, out):
 
 @njit(cache=True, inline="always")
 def _better(out, q, p):
-    """Seat q strictly ahead of seat p: total, then fewer empty cells, then more shapes."""
-    if out[q, SC_TOTAL] != out[p, SC_TOTAL]:
-        return out[q, SC_TOTAL] > out[p, SC_TOTAL]
-    if out[q, SC_EMPTY] != out[p, SC_EMPTY]:
-        return out[q, SC_EMPTY] < out[p, SC_EMPTY]
-    return out[q, SC_DISTINCT] > out[p, SC_DISTINCT]
+    """Seat q strictly ahead of seat p (rules.RANKING: total, then fewer empty cells, then more shapes)."""
+    for j in range(len(RANK_COLUMNS)):
+        col = RANK_COLUMNS[j]
+        if out[q, col] != out[p, col]:
+            return (out[q, col] - out[p, col]) * RANK_SIGNS[j] > 0
+    return False
 
 
 # --- setup, dealing, cleanup ---------------------------------------------------------
@@ -385,9 +402,9 @@ def _better(out, q, p):
 
 @njit(cache=True)
 def market_fill(st, rng):
-    for i in range(16):
-        st[ST_MARKET + i] = i // 4
-    for i in range(15, 0, -1):
+    for i in range(MARKET_CELLS):
+        st[ST_MARKET + i] = i // _TILES_PER_DISTRICT  # 0,0,0,0, 1,1,1,1, ...
+    for i in range(MARKET_CELLS - 1, 0, -1):
         j = rand_below(rng, CHANCE, i + 1)
         t = st[ST_MARKET + i]
         st[ST_MARKET + i] = st[ST_MARKET + j]
@@ -432,8 +449,8 @@ def deal(st, rng, rp, shp):
     """Deal slots 0..19 in order: edges from the tetromino deck, corners from the pentomino deck."""
     for deck in range(2):
         total = _deck_total(st, rp, deck)
-        lo = 0 if deck == 0 else _EDGE_SLOTS
-        hi = _EDGE_SLOTS if deck == 0 else _N_SLOTS
+        lo = 0 if deck == 0 else N_EDGE_SLOTS
+        hi = N_EDGE_SLOTS if deck == 0 else N_SLOTS
         for slot in range(lo, hi):
             if total == 0:
                 total = _deck_total(st, rp, deck)  # 0 unless a reshuffle is due
@@ -460,7 +477,7 @@ def setup(boards, st, rng, seed, rp, shp):
 
 @njit(cache=True)
 def _cleanup(st, rng, rp, shp):
-    for slot in range(_N_SLOTS):
+    for slot in range(N_SLOTS):
         s = st[ST_SLOTS + slot]
         if s >= 0:
             st[ST_DISC + s] += 1
@@ -498,28 +515,9 @@ def occupied(boards, p):
 
 
 @njit(cache=True)
-def opposite_slot(slot):
-    if slot < 8:
-        return (slot + 4) % 8
-    if slot < 16:
-        return 8 + (slot - 8 + 4) % 8
-    return 16 + (slot - 16 + 2) % 4
-
-
-@njit(cache=True)
 def line_cell(slot, k):
-    """Market cell index (4r + c) of the k-th tile of a slot's line."""
-    if slot < 4:
-        return slot * 4 + k
-    if slot < 8:
-        return (slot - 4) * 4 + k
-    if slot < 12:
-        return k * 4 + (slot - 8)
-    if slot < 16:
-        return k * 4 + (slot - 12)
-    if slot == 16 or slot == 18:
-        return k * 5
-    return k * 4 + (3 - k)
+    """Market cell index (4r + c) of the k-th tile of a slot's line (rules.slot_line)."""
+    return SLOT_CELLS[slot, k]
 
 
 @njit(cache=True)
@@ -533,7 +531,7 @@ def has_placement(occ, shape, shp, pl_mask):
 @njit(cache=True)
 def _rival(st, rp, slot):
     if rp[RP_PLAYERS] == 1 and rp[RP_SOLO_RIVAL]:
-        o = opposite_slot(slot)
+        o = OPPOSITE_SLOT[slot]
         s = st[ST_SLOTS + o]
         if s >= 0:
             st[ST_USED + s] += 1
@@ -573,7 +571,7 @@ def apply_move(boards, st, rng, mv, rp, shp, pl_info):
             d = mv[MV_FREE]
             if d >= 0 and d != NONE_TILE:
                 if depletes:
-                    for c in range(16):
+                    for c in range(MARKET_CELLS):
                         if st[ST_MARKET + c] == d:
                             st[ST_MARKET + c] = -1
                             break
@@ -601,7 +599,7 @@ def apply_move(boards, st, rng, mv, rp, shp, pl_info):
                 if rp[RP_DEPLETES]:
                     st[ST_MARKET + cell] = -1
         if shp[shape, SHP_STAR] >= 0:
-            for c in range(16):
+            for c in range(MARKET_CELLS):
                 if st[ST_MARKET + c] >= 0:
                     n += 1
                     if rp[RP_DEPLETES]:
@@ -635,7 +633,7 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
     """
     p = st[ST_CUR]
     n_open = 0
-    for s in range(_N_SLOTS):
+    for s in range(N_SLOTS):
         if st[ST_SLOTS + s] >= 0:
             n_open += 1
     mv[MV_FREE] = -1
@@ -645,7 +643,7 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
         return
     k = rand_below(rng, POLICY, n_open)
     slot = -1
-    for s in range(_N_SLOTS):
+    for s in range(N_SLOTS):
         if st[ST_SLOTS + s] >= 0:
             if k == 0:
                 slot = s
@@ -686,7 +684,7 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
         if rp[RP_DEPLETES]:
             # districts still on the market once this line's tiles have left it
             present = 0
-            for c in range(16):
+            for c in range(MARKET_CELLS):
                 d = st[ST_MARKET + c]
                 if d >= 0:
                     on_line = False

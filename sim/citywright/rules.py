@@ -88,6 +88,23 @@ ACHIEVEMENT_KINDS = {
     ),
 }
 
+# The kernels' code of each kind (its position above), and a name for each code.
+ACHIEVEMENT_CODES = {kind: code for code, kind in enumerate(ACHIEVEMENT_KINDS)}
+KIND_DISTINCT_SHAPES = ACHIEVEMENT_CODES["distinct_shapes"]
+KIND_SAME_SHAPE = ACHIEVEMENT_CODES["same_shape"]
+KIND_SHAPE_COUNT = ACHIEVEMENT_CODES["shape_count"]
+KIND_DISTRICT_COUNT = ACHIEVEMENT_CODES["district_count"]
+KIND_FULL_LINE = ACHIEVEMENT_CODES["full_line"]
+KIND_NO_EMPTY = ACHIEVEMENT_CODES["no_empty"]
+KIND_HIGHEST_DISTRICT = ACHIEVEMENT_CODES["highest_district"]
+
+# Ranks (RULES.md section 8): players are compared on these score-sheet columns in turn
+# (True where more is better): highest total, then fewer empty cells, then more distinct
+# shapes placed.  A player's rank is 1 + the number of players strictly ahead; the players
+# of rank 1 share the win.  The engine (sim.citywright.engine._better) and the re-rankers
+# (sim.citywright.ranking.rank_key) both read this.
+RANKING = (("total", True), ("empty", False), ("shapes_distinct", True))
+
 _V11: dict[str, Any] = {
     "name": "v1.1",
     # Rulers (RULES.md section 2).  Cells are (row, col); `star` indexes the star cell

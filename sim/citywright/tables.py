@@ -41,14 +41,17 @@ import numpy as np
 from sim.layout import Layout
 
 from .rules import (
-    ACHIEVEMENT_KINDS,
+    ACHIEVEMENT_CODES,
     BOARD_SIZE,
     DISTRICTS,
     MARKET_SIZE,
     MAX_PLAYERS,
     MAX_SHAPES,
     MAX_TIERS,
+    N_SLOTS,
     Rules,
+    opposite_slot,
+    slot_line,
 )
 
 # --- bit layout -----------------------------------------------------------------
@@ -63,6 +66,14 @@ NONE_TILE = 4  # "no tile" (only when the market depletes)
 
 def bit_of(r: int, c: int) -> int:
     return 8 * r + c
+
+
+# --- slot geometry (sim.citywright.rules.slot_line and opposite_slot, as tables) -------------
+# SLOT_CELLS[slot, k]: the market cell (MARKET_SIZE * r + c) of the k-th tile of a slot's line.
+SLOT_CELLS = np.array([[MARKET_SIZE * r + c for r, c in slot_line(s)] for s in range(N_SLOTS)], dtype=np.int64)
+OPPOSITE_SLOT = np.array([opposite_slot(s) for s in range(N_SLOTS)], dtype=np.int64)  # the solo rival's target
+SLOT_CELLS.setflags(write=False)
+OPPOSITE_SLOT.setflags(write=False)
 
 
 # --- rp: scalar parameters --------------------------------------------------------
@@ -125,7 +136,7 @@ PL_LEN = _pl.size
 
 # --- ach ------------------------------------------------------------------------------
 _ach = Layout("ach")
-ACH_KIND = _ach.add("kind")  # index in ACHIEVEMENT_KINDS (ACH_CODES)
+ACH_KIND = _ach.add("kind")  # sim.citywright.rules.ACHIEVEMENT_CODES (KIND_*)
 ACH_DISTRICT = _ach.add("district")  # -1 = any
 ACH_SHAPE = _ach.add("shape")
 ACH_THRESHOLD = _ach.add("threshold")
@@ -133,7 +144,6 @@ ACH_POINTS = _ach.add("points")
 ACH_SOLO = _ach.add("solo_threshold")
 ACH_LEN = _ach.size
 LAYOUTS = (_rp, _shp, _pl, _ach)
-ACH_CODES = {name: i for i, name in enumerate(ACHIEVEMENT_KINDS)}
 
 
 def orient_cells(cells, o: int) -> tuple[tuple[int, int], ...]:
@@ -200,7 +210,9 @@ def _placements(shape_key: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                             bits.append(-1)
                     if mask == 0:
                         continue
-                    info = [si, o, ar, ac, star, sum(b >= 0 for b in bits)] + bits + [-1] * (5 - len(bits))
+                    info = (
+                        [si, o, ar, ac, star, sum(b >= 0 for b in bits)] + bits + [-1] * (MAX_SHAPE_CELLS - len(bits))
+                    )
                     masks.append(mask)
                     infos.append(info)
     starts.append(len(masks))
@@ -227,7 +239,7 @@ def _tables(rules: Rules, players: int) -> Tables:
         shp[i, SHP_PL_START] = starts[i]
         shp[i, SHP_PL_END] = starts[i + 1]
         plain = [k for k in range(len(s.cells)) if k != s.star]
-        shp[i, SHP_PLAIN : SHP_PLAIN + 4] = plain
+        shp[i, SHP_PLAIN : SHP_PLAIN + PLAIN_CELLS] = plain
     rp = np.zeros(RP_LEN, dtype=np.int32)
     rounds, turns = rules.rounds(players)
     rp[RP_PLAYERS] = players
@@ -262,7 +274,7 @@ def _tables(rules: Rules, players: int) -> Tables:
     rp[RP_I_RING] = ind["ring_points"]
     rp[RP_I_PAIR] = ind["pair_points"]
     # Derived lookup tables (the kernels' fast path; the fields above stay the source).
-    for n in range(50):
+    for n in range(BOARD_CELLS + 1):
         big = (n // 2) * res["pair_points"] if res["largest"] == "pairs" else n * res["largest_tile_points"]
         rp[RP_RES_BIG + n] = big
         pts = 0
@@ -282,7 +294,7 @@ def _tables(rules: Rules, players: int) -> Tables:
     achs = rules.achievements()
     ach = np.zeros((len(achs), ACH_LEN), dtype=np.int32)
     for i, a in enumerate(achs):
-        ach[i, ACH_KIND] = ACH_CODES[a.kind]
+        ach[i, ACH_KIND] = ACHIEVEMENT_CODES[a.kind]
         ach[i, ACH_DISTRICT] = DISTRICTS.index(a.district) if a.district in DISTRICTS else -1
         ach[i, ACH_SHAPE] = rules.shape_index(a.shape) if a.shape else -1
         ach[i, ACH_THRESHOLD] = a.threshold
