@@ -188,9 +188,13 @@ def objective(b0, b1, b2, b3, placed, prm, rp, ach):
 
 
 @njit(cache=True)
-def brute_force_best(boards, st, prm, rp, shp, pl_mask, pl_info, ach):
+def brute_force_best(boards, st, prm, tables):
     """Best worth over every legal move, no shortcut: every slot, placement,
-    permutation of the line's tiles, free pick, swap and forced discard."""
+    permutation of the line's tiles, free pick, swap and forced discard.
+
+    tables is ``Tables.kernel_args()``, as for every agent kernel.
+    """
+    rp, shp, pl_mask, pl_info, _, _, _, ach = tables
     p = st[E.ST_CUR]
     placed = st[E.ST_PLACED + p * MAX_SHAPES : E.ST_PLACED + (p + 1) * MAX_SHAPES].copy()
     b = boards[p].copy()
@@ -329,13 +333,11 @@ def _r_clusters(r, masks, sizes):
 
 
 @njit(cache=True)
-def evaluator_move(boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach):
+def evaluator_move(boards, st, rng, mv, prm, tables):
     """Fill mv with the move of greatest worth (ties broken by the policy stream); return the worth."""
     no_cand = np.zeros((0, E.MV_LEN), dtype=np.int32)
     no_val = np.zeros(0, dtype=np.float64)
-    return evaluator_search(
-        boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, no_cand, no_val
-    )[0]
+    return evaluator_search(boards, st, rng, mv, prm, tables, no_cand, no_val)[0]
 
 
 @njit(cache=True)
@@ -494,16 +496,15 @@ def _bound(
 
 
 @njit(cache=True)
-def evaluator_search(
-    boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, cand, cand_val
-):
+def evaluator_search(boards, st, rng, mv, prm, tables, cand, cand_val):
     """The exact search behind the evaluator agents.
 
     Fills mv with the best move and returns (best worth, number of candidates).
     With cand int32[k, MV_LEN] (k > 0) it also keeps the k best distinct
     candidates, best first, worths in cand_val; pruning then uses the k-th
-    best worth.
+    best worth.  tables is ``Tables.kernel_args()``.
     """
+    rp, shp, pl_mask, pl_info, _, pl_star_bit, pl_canon, ach = tables
     cap = cand.shape[0]
     ncand = 0
     p = st[E.ST_CUR]

@@ -22,15 +22,16 @@ N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed c
 
 
 @njit(cache=True)
-def policy_move(boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach):
-    """Dispatch on the agent code of the seat to move (prm is that seat's row)."""
+def policy_move(boards, st, rng, mv, prm, tables):
+    """Dispatch on the agent code of the seat to move (prm is that seat's row; tables is Tables.kernel_args())."""
+    rp, shp, pl_mask, _, _, _, _, _ = tables
     code = int(prm[P_CODE])
     if code == A_RANDOM:
         E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
     elif code == A_GREEDY or code == A_SPECIALIST:
-        evaluator_move(boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach)
+        evaluator_move(boards, st, rng, mv, prm, tables)
     elif code == A_MCTS:
-        mcts_move(boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach)
+        mcts_move(boards, st, rng, mv, prm, tables)
     else:
         E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
 
@@ -52,15 +53,16 @@ LAYOUTS = (_log,)
 
 
 @njit(cache=True)
-def play_game(boards, st, rng, seed, prms, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, log):
+def play_game(boards, st, rng, seed, prms, tables, log):
     """One game; with log int32[max_turns, LOG_LEN] (rows > 0) every turn is recorded."""
+    rp, shp, _, pl_info, _, _, _, _ = tables
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     E.setup(boards, st, rng, seed, rp, shp)
     logging = log.shape[0] > 0
     t = 0
     while st[E.ST_DONE] == 0:
         p = st[E.ST_CUR]
-        policy_move(boards, st, rng, mv, prms[p], rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach)
+        policy_move(boards, st, rng, mv, prms[p], tables)
         if logging:
             before = E.score_districts(boards[p, 0], boards[p, 1], boards[p, 2], boards[p, 3], rp)
             waste0 = st[E.ST_WASTE + p]
@@ -81,15 +83,14 @@ def play_game(boards, st, rng, seed, prms, rp, shp, pl_mask, pl_info, pl_plain, 
 
 
 @njit(cache=True)
-def play_games(
-    seeds, prms, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, scores, boards_out, stats, logs
-):
-    """One game per seed with agents prms[g] (float64[G, players, P_LEN]).
+def play_games(seeds, prms, tables, scores, boards_out, stats, logs):
+    """One game per seed with agents prms[g] (float64[G, players, P_LEN]); tables is Tables.kernel_args().
 
     scores int32[G, players, SC_LEN]; boards_out uint64[G, players, 4];
     stats int32[G, players, N_STATS]: tiles taken, waste, forced discards, turns, placed per shape (E.STAT_*);
     logs int32[G, max_turns, LOG_LEN] for a move log, or an empty array.
     """
+    rp, _, _, _, _, _, _, ach = tables
     n = boards_out.shape[1]
     boards = np.zeros((n, 4), dtype=np.uint64)
     st = np.zeros(E.ST_LEN, dtype=np.int32)
@@ -97,9 +98,7 @@ def play_games(
     no_log = np.zeros((0, LOG_LEN), dtype=np.int32)
     for g in range(seeds.shape[0]):
         log = logs[g] if logs.shape[0] > 0 else no_log
-        play_game(
-            boards, st, rng, seeds[g], prms[g], rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, log
-        )
+        play_game(boards, st, rng, seeds[g], prms[g], tables, log)
         E.final_scores(boards, st, rp, ach, scores[g])
         for p in range(n):
             for d in range(4):
@@ -123,11 +122,13 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = Fal
     stats = np.zeros((g, n, N_STATS), dtype=np.int32)
     turns = n * int(tables.rp[E.RP_ROUNDS]) * int(tables.rp[E.RP_TURNS])
     logs = np.zeros((g if log_moves else 0, turns, LOG_LEN), dtype=np.int32)
-    tb = tables
     play_games(
         np.ascontiguousarray(seeds, dtype=np.uint64),
         np.ascontiguousarray(prms, dtype=np.float64),
-        tb.rp, tb.shp, tb.pl_mask, tb.pl_info, tb.pl_plain, tb.pl_star_bit, tb.pl_canon, tb.ach,
-        scores, boards, stats, logs,
-    )  # fmt: skip
+        tables.kernel_args(),
+        scores,
+        boards,
+        stats,
+        logs,
+    )
     return scores, boards, stats, (logs if log_moves else None)

@@ -29,11 +29,15 @@ Tables built here (all plain numpy arrays, cached per rule set):
     each shape cell (-1 where it overhangs).
 ``ach`` int32[n_achievements, ACH_LEN]
     kind code, district, shape, threshold, points, solo threshold.
+``pl_plain``, ``pl_star_bit``, ``pl_canon``
+    for search agents, per placement (see :class:`Tables`).
+
+The agent kernels take them all as one tuple, :meth:`Tables.kernel_args`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -182,9 +186,22 @@ class Tables:
     pl_plain: np.ndarray  # uint64[n_placements]
     pl_star_bit: np.ndarray  # int16[n_placements]
     pl_canon: np.ndarray  # bool[n_placements]
+    _kernel_args: tuple = field(init=False, repr=False)
+
+    def __post_init__(self):
+        args = (self.rp, self.shp, self.pl_mask, self.pl_info, self.pl_plain, self.pl_star_bit, self.pl_canon, self.ach)
+        object.__setattr__(self, "_kernel_args", args)
 
     def args(self):
         return self.rp, self.shp, self.pl_mask, self.pl_info, self.ach
+
+    def kernel_args(self) -> tuple:
+        """Every table, as the one argument the agent kernels take (built once per rule set and player count).
+
+        ``(rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach)``: a kernel unpacks it as
+        ``rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach = tables``.
+        """
+        return self._kernel_args
 
 
 @lru_cache(maxsize=64)
