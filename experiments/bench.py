@@ -191,10 +191,7 @@ def mcts_figures(rules: Rules, spec: str = "mcts", players: int = 4, positions: 
         tb = g.tables
         mv = np.zeros(E.MV_LEN, dtype=np.int32)
         t = time.perf_counter()
-        it = mcts.mcts_move(
-            g.boards, g.st, g.rng.copy(), mv, prm, tb.rp, tb.shp, tb.pl_mask, tb.pl_info,
-            tb.pl_plain, tb.pl_star_bit, tb.pl_canon, tb.ach,
-        )  # fmt: skip
+        it = mcts.mcts_move(g.boards, g.st, g.rng.copy(), mv, prm, tb.kernel_args())
         dt = time.perf_counter() - t
         if k == 0:
             continue  # warm-up

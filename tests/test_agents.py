@@ -122,11 +122,8 @@ def test_greedy_finds_the_brute_force_best_on_1000_positions():
         prm = parse_agent(rnd.choice(AGENT_SPECS)).row()
         tb = g.tables
         rng = g.rng.copy()
-        fast = K.evaluator_move(
-            g.boards, g.st, rng, mv, prm, tb.rp, tb.shp, tb.pl_mask, tb.pl_info,
-            tb.pl_plain, tb.pl_star_bit, tb.pl_canon, tb.ach,
-        )  # fmt: skip
-        brute = K.brute_force_best(g.boards, g.st, prm, tb.rp, tb.shp, tb.pl_mask, tb.pl_info, tb.ach)
+        fast = K.evaluator_move(g.boards, g.st, rng, mv, prm, tb.kernel_args())
+        brute = K.brute_force_best(g.boards, g.st, prm, tb.kernel_args())
         assert fast == pytest.approx(brute), (rules.name, g.seed)
         # the move it returns is legal and worth exactly what it says
         move = g.decode(mv)
@@ -188,10 +185,7 @@ def test_mcts_is_deterministic_and_legal():
     moves = []
     for _ in range(2):
         mv = np.zeros(E.MV_LEN, dtype=np.int32)
-        it = mcts_move(
-            g.boards, g.st, g.rng.copy(), mv, prm, tb.rp, tb.shp, tb.pl_mask, tb.pl_info,
-            tb.pl_plain, tb.pl_star_bit, tb.pl_canon, tb.ach,
-        )  # fmt: skip
+        it = mcts_move(g.boards, g.st, g.rng.copy(), mv, prm, tb.kernel_args())
         assert it == 200
         moves.append(g.decode(mv))
     assert moves[0] == moves[1]

@@ -31,15 +31,30 @@ from numba import njit
 
 from sim.citywright import engine as E
 from sim.citywright.engine import neighbours, popcount
+from sim.citywright.rules import (
+    DISTRICTS,
+    KIND_DISTINCT_SHAPES,
+    KIND_DISTRICT_COUNT,
+    KIND_FULL_LINE,
+    KIND_NO_EMPTY,
+    KIND_SAME_SHAPE,
+    KIND_SHAPE_COUNT,
+    N_EDGE_SLOTS,
+    N_SLOTS,
+)
 from sim.citywright.tables import (
     ACH_DISTRICT,
     ACH_KIND,
     ACH_POINTS,
     ACH_SHAPE,
     ACH_THRESHOLD,
+    BOARD_CELLS,
+    MARKET_CELLS,
+    MAX_SHAPE_CELLS,
     MAX_SHAPES,
     NONE_TILE,
     PL_BITS,
+    PLAIN_CELLS,
     RING,
     RP_C_ISO,
     RP_C_TABLE,
@@ -61,6 +76,8 @@ from sim.citywright.tables import (
     SHP_STAR,
     VALID,
 )
+from sim.layout import Layout
+from sim.rng import POLICY, rand_below
 
 # --- agent codes and parameter rows ---------------------------------------------------
 A_RANDOM = 0
@@ -69,17 +86,20 @@ A_SPECIALIST = 2
 A_MCTS = 3
 A_PYTHON = 9  # a Python policy: the game loop returns to Python for its moves
 
-P_CODE = 0
-P_W = 1  # 4 entries: district weights R, C, P, I
-P_W_ACH = 5
-P_PROGRESS = 6
-P_PROGRESS_DISTRICT = 7  # -1: none
-P_ITERS = 8
-P_K = 9
-P_C = 10
-P_ROLLOUT = 11  # agent code of the rollout policy (A_RANDOM or A_GREEDY)
-P_MARGIN = 12  # reward: 0 win share, 1 score margin
-P_LEN = 16
+# Offsets into an agent's parameter row, in this order (sim.layout assigns them).
+_p = Layout("agent row")
+P_CODE = _p.add("code")
+P_W = _p.add("weights", 4)  # district weights R, C, P, I
+P_W_ACH = _p.add("achievement_weight")
+P_PROGRESS = _p.add("progress")
+P_PROGRESS_DISTRICT = _p.add("progress_district")  # -1: none
+P_ITERS = _p.add("iters")
+P_K = _p.add("k")
+P_C = _p.add("c")
+P_ROLLOUT = _p.add("rollout")  # agent code of the rollout policy (A_RANDOM or A_GREEDY)
+P_MARGIN = _p.add("margin")  # reward: 0 win share, 1 score margin
+_p.add(None, 3)  # spare
+P_LEN = _p.size
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -87,6 +107,8 @@ _VALID = np.uint64(VALID)
 _RING = np.uint64(RING)
 _NEG = -1e300
 _EPS = 1e-9
+_N_DISTRICTS = len(DISTRICTS)
+_N_TILE_KINDS = NONE_TILE + 1  # the four districts and "no tile"
 
 PERM4 = np.array(
     [[a, b, c, d] for a in range(4) for b in range(4) for c in range(4) for d in range(4) if len({a, b, c, d}) == 4],
@@ -104,30 +126,36 @@ def achievement_held(a, b0, b1, b2, b3, placed, rp, ach):
     kind = ach[a, ACH_KIND]
     thr = ach[a, ACH_THRESHOLD]
     d = ach[a, ACH_DISTRICT]
-    if kind == 0:
+    if kind == KIND_DISTINCT_SHAPES:
         distinct = 0
         for s in range(ns):
             if placed[s] > 0:
                 distinct += 1
         return distinct >= thr
-    if kind == 1:
+    if kind == KIND_SAME_SHAPE:
         for s in range(ns):
             if placed[s] >= thr:
                 return True
         return False
-    if kind == 2:
+    if kind == KIND_SHAPE_COUNT:
         return placed[ach[a, ACH_SHAPE]] >= thr
-    if kind == 3:
+    if kind == KIND_DISTRICT_COUNT:
         bd = b0 if d == 0 else (b1 if d == 1 else (b2 if d == 2 else b3))
         return popcount(bd) >= thr
-    if kind == 4:
+    if kind == KIND_FULL_LINE:
         if d < 0:
             return E._full_line(b0 | b1 | b2 | b3)
         bd = b0 if d == 0 else (b1 if d == 1 else (b2 if d == 2 else b3))
         return E._full_line(bd)
-    if kind == 5:
+    if kind == KIND_NO_EMPTY:
         return (b0 | b1 | b2 | b3) == _VALID
-    return False  # highest_district: not decided before the end
+    return False  # KIND_HIGHEST_DISTRICT: not decided before the end
+
+
+@njit(cache=True, inline="always")
+def _board_decided(kind):
+    """The kinds a player's own board decides; once held, they stay held (tiles are never removed)."""
+    return kind == KIND_DISTRICT_COUNT or kind == KIND_FULL_LINE or kind == KIND_NO_EMPTY
 
 
 @njit(cache=True)
@@ -160,9 +188,13 @@ def objective(b0, b1, b2, b3, placed, prm, rp, ach):
 
 
 @njit(cache=True)
-def brute_force_best(boards, st, prm, rp, shp, pl_mask, pl_info, ach):
+def brute_force_best(boards, st, prm, tables):
     """Best worth over every legal move, no shortcut: every slot, placement,
-    permutation of the line's tiles, free pick, swap and forced discard."""
+    permutation of the line's tiles, free pick, swap and forced discard.
+
+    tables is ``Tables.kernel_args()``, as for every agent kernel.
+    """
+    rp, shp, pl_mask, pl_info, _, _, _, ach = tables
     p = st[E.ST_CUR]
     placed = st[E.ST_PLACED + p * MAX_SHAPES : E.ST_PLACED + (p + 1) * MAX_SHAPES].copy()
     b = boards[p].copy()
@@ -171,7 +203,7 @@ def brute_force_best(boards, st, prm, rp, shp, pl_mask, pl_info, ach):
     best = _NEG
     nb = np.zeros(4, dtype=np.uint64)
     any_slot = False
-    for slot in range(20):
+    for slot in range(N_SLOTS):
         shape = st[E.ST_SLOTS + slot]
         if shape < 0:
             continue
@@ -214,7 +246,7 @@ def brute_force_best(boards, st, prm, rp, shp, pl_mask, pl_info, ach):
                         best = v
         if not legal_any:
             best = max(best, 0.0)  # forced discard: nothing changes
-        if rp[RP_SWAP] and slot >= 16:
+        if rp[RP_SWAP] and slot >= N_EDGE_SLOTS:
             for cell in range(64):
                 bit = _ONE << np.uint64(cell)
                 if bit & _VALID == _ZERO or bit & occ != _ZERO:
@@ -233,10 +265,52 @@ def brute_force_best(boards, st, prm, rp, shp, pl_mask, pl_info, ach):
 
 # --- the fast exact search ------------------------------------------------------------
 
-# evaluator_search's work space, carved into its tables in order (the sizes are listed there)
-_WU_LEN = 74  # uint64: cluster masks, assignment codes seen, subset cell masks
-_WI_LEN = 1194 + MAX_SHAPES + 1024  # int64: tables, then the placement list
-_WF_LEN = 46 + MAX_SHAPES + 1024  # float64: tables, then the placements' bounds
+# evaluator_search's work space: one array per element type, carved into the search's tables
+# (allocating each table on its own dominates the fixed cost of a move).  Sizes first:
+_N_PERMS = len(PERM4)  # bijections of a line's tiles to a ruler's plain cells
+_N_CLUSTERS = 32  # residential clusters (a 7x7 board holds at most 25)
+_CODE_WORDS = (5**PLAIN_CELLS + 63) // 64  # a bit per tile code (5 values per plain cell), 64 per word
+_N_SUBSETS = 1 << MAX_SHAPE_CELLS  # subsets of a placement's cells: the plain cells, then the star as bit 4
+_N_LANDINGS = 1 << PLAIN_CELLS  # which plain cells land on the board
+_BOUND_TILES = MAX_SHAPE_CELLS + 1  # 0..5 tiles landing (rows of the bound tables)
+_N_BIG = BOARD_CELLS + 1  # largest-cluster sizes 0..49 (r_best's columns)
+_MAX_PLACEMENTS = 1024  # placements of one shape (shapes fit in 5x5: at most 8 * 11 * 11 = 968)
+
+_wu = Layout("evaluator_search uint64 work space")
+WU_CLUSTER_MASKS = _wu.add("cluster masks", _N_CLUSTERS)
+WU_CODES_SEEN = _wu.add("codes seen", _CODE_WORDS)  # _distinct_assignments' bit set
+WU_SUBSET_CELLS = _wu.add("subset cells", _N_SUBSETS)  # board cells of each subset of a placement's cells
+WU_LEN = _wu.size
+
+_wi = Layout("evaluator_search int64 work space")
+WI_CLUSTER_SIZES = _wi.add("cluster sizes", _N_CLUSTERS)
+WI_R_BEST = _wi.add("r_best", _BOUND_TILES * _N_BIG)
+WI_C_BEST = _wi.add("c_best", _BOUND_TILES)
+WI_SEEN = _wi.add("candidate keys seen", N_SLOTS)
+WI_PBIT = _wi.add("plain cell bits", PLAIN_CELLS)
+WI_R_GAIN = _wi.add("r_gain", _N_SUBSETS)
+WI_C_GAIN = _wi.add("c_gain", _N_SUBSETS)
+WI_I_GAIN = _wi.add("i_gain", _N_SUBSETS)
+WI_Q_SUB = _wi.add("q_sub", _N_PERMS * _N_DISTRICTS)
+WI_Q_LISTS = _wi.add("q_lists", _N_LANDINGS * _N_PERMS)
+WI_NQ_LAND = _wi.add("nq_land", _N_LANDINGS)
+WI_C_SLOT = _wi.add("c_slot", N_SLOTS)
+WI_C_TILES = _wi.add("c_tiles", N_SLOTS * PLAIN_CELLS)
+WI_C_CNT = _wi.add("c_cnt", N_SLOTS * _N_TILE_KINDS)
+WI_C_FREE = _wi.add("c_free", N_SLOTS)
+WI_SHAPE_ACH_DONE = _wi.add("shape_ach_done", MAX_SHAPES)
+WI_ORDER = _wi.add("order", N_SLOTS)
+WI_PL_LIST = _wi.add("pl_list", _MAX_PLACEMENTS)
+WI_LEN = _wi.size
+
+_wf = Layout("evaluator_search float64 work space")
+WF_ACH_BOARD_UB = _wf.add("ach_board_ub", _BOUND_TILES)
+WF_C_ACH = _wf.add("c_ach", N_SLOTS)
+WF_SHAPE_ACH = _wf.add("shape_ach", MAX_SHAPES)
+WF_C_UB = _wf.add("c_ub", N_SLOTS)
+WF_UB_LIST = _wf.add("ub_list", _MAX_PLACEMENTS)
+WF_LEN = _wf.size
+LAYOUTS = (_p, _wu, _wi, _wf)
 
 
 @njit(cache=True)
@@ -259,13 +333,11 @@ def _r_clusters(r, masks, sizes):
 
 
 @njit(cache=True)
-def evaluator_move(boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach):
+def evaluator_move(boards, st, rng, mv, prm, tables):
     """Fill mv with the move of greatest worth (ties broken by the policy stream); return the worth."""
     no_cand = np.zeros((0, E.MV_LEN), dtype=np.int32)
     no_val = np.zeros(0, dtype=np.float64)
-    return evaluator_search(
-        boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, no_cand, no_val
-    )[0]
+    return evaluator_search(boards, st, rng, mv, prm, tables, no_cand, no_val)[0]
 
 
 @njit(cache=True)
@@ -304,7 +376,7 @@ def _bound_tables(s1, s2, nR, nC, rp, r_best, c_best):
     more commercial tiles.
     """
     sec = rp[RP_RES_SECOND_TILE_PTS]
-    top = min(max(s1, r_best.shape[0] - 1 + nR), 49)  # the largest `big` (clusters merged hold <= nR)
+    top = min(max(s1, r_best.shape[0] - 1 + nR), BOARD_CELLS)  # the largest `big` (clusters merged hold <= nR)
     for j in range(r_best.shape[0]):
         total_r = nR + j
         best_r = 0
@@ -314,7 +386,7 @@ def _bound_tables(s1, s2, nR, nC, rp, r_best, c_best):
     for j in range(c_best.shape[0]):
         gain = 0
         for k in range(1, j + 1):
-            gain = max(gain, rp[RP_C_TABLE + min(nC + k, 49)] - rp[RP_C_TABLE + nC])
+            gain = max(gain, rp[RP_C_TABLE + min(nC + k, BOARD_CELLS)] - rp[RP_C_TABLE + nC])
         c_best[j] = gain
     return rp[RP_RES_BIG + s1] + s2 * sec
 
@@ -370,7 +442,7 @@ def _bound(
         tr = 0.0
         if jr > 0:
             # the largest cluster grows to at most `big` (see _bound_tables)
-            big = min(max(s1, jr + merged_adj), 49)
+            big = min(max(s1, jr + merged_adj), BOARD_CELLS)
             tr = w0 * (r_best[jr, big] - r_base)
         tc = 0.0
         if jc > 0:
@@ -424,16 +496,15 @@ def _bound(
 
 
 @njit(cache=True)
-def evaluator_search(
-    boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, cand, cand_val
-):
+def evaluator_search(boards, st, rng, mv, prm, tables, cand, cand_val):
     """The exact search behind the evaluator agents.
 
     Fills mv with the best move and returns (best worth, number of candidates).
     With cand int32[k, MV_LEN] (k > 0) it also keeps the k best distinct
     candidates, best first, worths in cand_val; pruning then uses the k-th
-    best worth.
+    best worth.  tables is ``Tables.kernel_args()``.
     """
+    rp, shp, pl_mask, pl_info, _, pl_star_bit, pl_canon, ach = tables
     cap = cand.shape[0]
     ncand = 0
     p = st[E.ST_CUR]
@@ -462,18 +533,14 @@ def evaluator_search(
         prog_base = prog * popcount(b0 if pd == 0 else (b1 if pd == 1 else (b2 if pd == 2 else b3)))
         v0 += prog_base
     # facts for the bounds
-    # work space: one array per element type, carved into the search's tables (allocation
-    # dominates the fixed cost of a move otherwise)
-    wu = np.empty(_WU_LEN, dtype=np.uint64)
-    wi = np.empty(_WI_LEN, dtype=np.int64)
-    wf = np.empty(_WF_LEN, dtype=np.float64)
-    masks = wu[0:32]  # residential clusters
-    codes_seen = wu[32:42]  # _distinct_assignments' bit set
-    cm = wu[42:74]  # board cells of each subset of a placement's cells (star = bit 4)
-    at_i = 0  # next free entry of wi
-    at_f = 0  # ... of wf
-    sizes = wi[at_i : at_i + 32]
-    at_i += 32
+    # the work space (layout above)
+    wu = np.empty(WU_LEN, dtype=np.uint64)
+    wi = np.empty(WI_LEN, dtype=np.int64)
+    wf = np.empty(WF_LEN, dtype=np.float64)
+    masks = wu[WU_CLUSTER_MASKS : WU_CLUSTER_MASKS + _N_CLUSTERS]  # residential clusters
+    codes_seen = wu[WU_CODES_SEEN : WU_CODES_SEEN + _CODE_WORDS]
+    cm = wu[WU_SUBSET_CELLS : WU_SUBSET_CELLS + _N_SUBSETS]
+    sizes = wi[WI_CLUSTER_SIZES : WI_CLUSTER_SIZES + _N_CLUSTERS]
     ncl = _r_clusters(b0, masks, sizes)
     s1 = 0
     s2 = 0
@@ -486,11 +553,9 @@ def evaluator_search(
     nR = popcount(b0)
     nC = popcount(b1)
     nI = popcount(b3)
-    r_best = wi[at_i : at_i + 300].reshape((6, 50))
-    at_i += 300
+    r_best = wi[WI_R_BEST : WI_R_BEST + _BOUND_TILES * _N_BIG].reshape((_BOUND_TILES, _N_BIG))
     r_best[:, :] = 0
-    c_best = wi[at_i : at_i + 6]
-    at_i += 6
+    c_best = wi[WI_C_BEST : WI_C_BEST + _BOUND_TILES]
     c_best[:] = 0
     r_base = _bound_tables(s1, s2, nR, nC, rp, r_best, c_best)
     lonely_parks = b2 & ~neighbours(E.park_neighbour_source(b0, b1, b2, b3, rp))
@@ -500,24 +565,23 @@ def evaluator_search(
     cols |= cols >> np.uint64(32)
     park_cols = cols & np.uint64(0x7F)
     # achievement bound by number of cells landing (board kinds) - computed once
-    ach_board_ub = wf[at_f : at_f + 6]
-    at_f += 6
+    ach_board_ub = wf[WF_ACH_BOARD_UB : WF_ACH_BOARD_UB + _BOUND_TILES]
     ach_board_ub[:] = 0.0
     if wa != 0.0:
         for a in range(rp[RP_N_ACH]):
             kind = ach[a, ACH_KIND]
-            if kind < 3 or kind == 6 or ach[a, ACH_POINTS] <= 0:
+            if not _board_decided(kind) or ach[a, ACH_POINTS] <= 0:
                 continue
             if achievement_held(a, b0, b1, b2, b3, placed, rp, ach):
                 continue  # board kinds never go away once held
             for n in range(1, 6):
                 ok = True
-                if kind == 3:
+                if kind == KIND_DISTRICT_COUNT:
                     d = ach[a, ACH_DISTRICT]
                     bd = b0 if d == 0 else (b1 if d == 1 else (b2 if d == 2 else b3))
                     ok = popcount(bd) + n >= ach[a, ACH_THRESHOLD]
-                elif kind == 5:
-                    ok = 49 - popcount(occ) <= n
+                elif kind == KIND_NO_EMPTY:
+                    ok = BOARD_CELLS - popcount(occ) <= n
                 if ok:
                     ach_board_ub[n] += ach[a, ACH_POINTS]
     # the bounds assume no scoring table pays less for more; otherwise search everything
@@ -534,61 +598,52 @@ def evaluator_search(
         and w2 >= 0.0
         and w3 >= 0.0
     )
-    for n in range(49):
+    for n in range(BOARD_CELLS):
         if rp[RP_RES_BIG + n + 1] < rp[RP_RES_BIG + n]:
             prunable = False
     best = _NEG
     nbest = 0
-    seen = wi[at_i : at_i + 20]
-    at_i += 20
+    seen = wi[WI_SEEN : WI_SEEN + N_SLOTS]
     seen[:] = -1
     nseen = 0
-    pbit = wi[at_i : at_i + 4]
-    r_gain = wi[at_i + 4 : at_i + 36]
-    c_gain = wi[at_i + 36 : at_i + 68]
-    i_gain = wi[at_i + 68 : at_i + 100]
-    at_i += 100
-    q_sub = wi[at_i : at_i + 96].reshape((24, 4))
-    at_i += 96
+    pbit = wi[WI_PBIT : WI_PBIT + PLAIN_CELLS]
+    r_gain = wi[WI_R_GAIN : WI_R_GAIN + _N_SUBSETS]
+    c_gain = wi[WI_C_GAIN : WI_C_GAIN + _N_SUBSETS]
+    i_gain = wi[WI_I_GAIN : WI_I_GAIN + _N_SUBSETS]
+    q_sub = wi[WI_Q_SUB : WI_Q_SUB + _N_PERMS * _N_DISTRICTS].reshape((_N_PERMS, _N_DISTRICTS))
     # distinct assignments of a candidate's tiles (permutation rows), by the plain cells landing
-    q_lists = wi[at_i : at_i + 384].reshape((16, 24))
-    nq_land = wi[at_i + 384 : at_i + 400]
-    at_i += 400
-    pl_list = wi[_WI_LEN - 1024 :]
-    ub_list = wf[_WF_LEN - 1024 :]
+    q_lists = wi[WI_Q_LISTS : WI_Q_LISTS + _N_LANDINGS * _N_PERMS].reshape((_N_LANDINGS, _N_PERMS))
+    nq_land = wi[WI_NQ_LAND : WI_NQ_LAND + _N_LANDINGS]
+    pl_list = wi[WI_PL_LIST : WI_PL_LIST + _MAX_PLACEMENTS]
+    ub_list = wf[WF_UB_LIST : WF_UB_LIST + _MAX_PLACEMENTS]
     any_slot = False
     first_corner = -1
-    for slot in range(16, 20):
+    for slot in range(N_EDGE_SLOTS, N_SLOTS):
         if st[E.ST_SLOTS + slot] >= 0 and first_corner < 0:
             first_corner = slot
     board_ach_open = False  # a board-decided achievement still to win: evaluate it per move
     if wa != 0.0:
         for a in range(rp[RP_N_ACH]):
             kind = ach[a, ACH_KIND]
-            if 3 <= kind <= 5 and not achievement_held(a, b0, b1, b2, b3, placed, rp, ach):
+            if _board_decided(kind) and not achievement_held(a, b0, b1, b2, b3, placed, rp, ach):
                 board_ach_open = True
     # Visit slots and placements from random offsets: the search keeps the first of
     # equally good moves it meets, so the offsets break ties at random.
-    slot_off = E.rand_below(rng, 1, 20)
+    slot_off = rand_below(rng, POLICY, N_SLOTS)
     # Pass 1: the distinct candidates (shape, tiles) and a bound on each over all placements.
-    c_slot = wi[at_i : at_i + 20]
-    c_tiles = wi[at_i + 20 : at_i + 100].reshape((20, 4))
-    c_cnt = wi[at_i + 100 : at_i + 200].reshape((20, 5))
+    c_slot = wi[WI_C_SLOT : WI_C_SLOT + N_SLOTS]
+    c_tiles = wi[WI_C_TILES : WI_C_TILES + N_SLOTS * PLAIN_CELLS].reshape((N_SLOTS, PLAIN_CELLS))
+    c_cnt = wi[WI_C_CNT : WI_C_CNT + N_SLOTS * _N_TILE_KINDS].reshape((N_SLOTS, _N_TILE_KINDS))
     c_cnt[:, :] = 0
-    c_free = wi[at_i + 200 : at_i + 220]
-    at_i += 220
-    c_ach = wf[at_f : at_f + 20]
-    at_f += 20
+    c_free = wi[WI_C_FREE : WI_C_FREE + N_SLOTS]
+    c_ach = wf[WF_C_ACH : WF_C_ACH + N_SLOTS]
     c_ach[:] = 0.0
-    shape_ach = wf[at_f : at_f + MAX_SHAPES]  # the same for every slot holding the shape
-    at_f += MAX_SHAPES
+    shape_ach = wf[WF_SHAPE_ACH : WF_SHAPE_ACH + MAX_SHAPES]  # the same for every slot holding the shape
     shape_ach[:] = 0.0
-    shape_ach_done = wi[at_i : at_i + MAX_SHAPES]
-    at_i += MAX_SHAPES
+    shape_ach_done = wi[WI_SHAPE_ACH_DONE : WI_SHAPE_ACH_DONE + MAX_SHAPES]
     shape_ach_done[:] = 0
     ach_before = own_achievements(_ZERO, _ZERO, _ZERO, _ZERO, placed, rp, ach) if wa != 0.0 else 0
-    c_ub = wf[at_f : at_f + 20]
-    at_f += 20
+    c_ub = wf[WF_C_UB : WF_C_UB + N_SLOTS]
     nc = 0
     all_r = 0
     for j in range(ncl):
@@ -599,9 +654,9 @@ def evaluator_search(
     c_near = neighbours(b1)
     iso_free = popcount(_VALID & ~occ & ~c_near)
     ring_free = popcount(_RING & ~occ)
-    empty_cells = 49 - popcount(occ)
-    for si in range(20):
-        slot = (si + slot_off) % 20
+    empty_cells = BOARD_CELLS - popcount(occ)
+    for si in range(N_SLOTS):
+        slot = (si + slot_off) % N_SLOTS
         shape = st[E.ST_SLOTS + slot]
         if shape < 0:
             continue
@@ -658,8 +713,7 @@ def evaluator_search(
         nc += 1
     # Pass 2: candidates in decreasing bound, so a strong move is found early and the rest pruned.
     # (stable: equal bounds keep slot-visit order)
-    order = wi[at_i : at_i + 20]  # the last table before the placement list
-    assert at_i + 20 == _WI_LEN - 1024 and at_f == _WF_LEN - 1024, "work space layout"
+    order = wi[WI_ORDER : WI_ORDER + N_SLOTS]
     for i in range(nc):
         j = i
         while j > 0 and c_ub[order[j - 1]] < c_ub[i]:
@@ -690,7 +744,7 @@ def evaluator_search(
                     q_sub[q, t] |= 1 << m
         lo = shp[shape, SHP_PL_START]
         span = shp[shape, SHP_PL_END] - lo
-        pl_off = E.rand_below(rng, 1, span)
+        pl_off = rand_below(rng, POLICY, span)
         npl = 0
         max_ub = _NEG
         # Pass A: a bound for every legal placement (equal ones on the board counted once)
@@ -945,7 +999,7 @@ def _consider(v, best, nbest, rng):
         return True, v, 1
     if v > best - _EPS:
         nbest += 1
-        return E.rand_below(rng, 1, nbest) == 0, best, nbest
+        return rand_below(rng, POLICY, nbest) == 0, best, nbest
     return False, best, nbest
 
 
@@ -955,7 +1009,7 @@ def _free_options(st, rp, slot):
     if not rp[RP_DEPLETES]:
         return 15
     opts = 0
-    for c in range(16):
+    for c in range(MARKET_CELLS):
         d = st[E.ST_MARKET + c]
         on_line = False
         for j in range(4):
