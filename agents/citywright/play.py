@@ -90,15 +90,21 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs):
     stats int32[G, players, N_STATS]: tiles taken, waste, forced discards, turns, placed per shape (E.STAT_*);
     logs int32[G, max_turns, LOG_LEN] for a move log, or an empty array.
     """
-    rp, _, _, _, _, _, _, ach = tables
+    rp, shp, pl_mask, pl_info, _, _, _, ach = tables
     n = boards_out.shape[1]
     boards = np.zeros((n, 4), dtype=np.uint64)
     st = np.zeros(E.ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
     no_log = np.zeros((0, LOG_LEN), dtype=np.int32)
     for g in range(seeds.shape[0]):
-        log = logs[g] if logs.shape[0] > 0 else no_log
-        play_game(boards, st, rng, seeds[g], prms[g], tables, log)
+        all_random = logs.shape[0] == 0
+        for p in range(n):
+            all_random = all_random and int(prms[g, p, P_CODE]) == A_RANDOM
+        if all_random:  # the engine's own random loop: the same moves, without the policy dispatch per move
+            E.play_random_game(boards, st, rng, seeds[g], rp, shp, pl_mask, pl_info)
+        else:
+            log = logs[g] if logs.shape[0] > 0 else no_log
+            play_game(boards, st, rng, seeds[g], prms[g], tables, log)
         E.final_scores(boards, st, rp, ach, scores[g])
         for p in range(n):
             for d in range(4):
