@@ -924,11 +924,63 @@ def placement_ok(bb, st, masks, forms, form_anchors, f, anchor):
 
 @njit(cache=True)
 def random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks):
-    """The random policy (§9): moves = the listing, moves[policy.rand(len(moves))], into mv."""
-    out = mv.reshape(1, MV_LEN)
+    """The random policy (§9): moves = the listing, moves[policy.rand(len(moves))], into mv.
+
+    One pass over the card's forms keeps each form's legal anchors, so the k-th move is
+    found without listing (the order is enumerate_moves'; the differential tests hold the
+    two implementations' choices equal at every decision).
+    """
+    t = st[ST_TARGET]
+    card = st[ST_CARD]
+    elo = bb[t, EMPTY, 0]
+    ehi = bb[t, EMPTY, 1]
+    mv[MV_MAP] = t
+    if elo == _Z and ehi == _Z:  # a full map: the only move is skip (a number is drawn all the same)
+        rand_below(rng, POLICY, 1)
+        mv[MV_KIND] = K_SKIP
+        mv[MV_OPTION] = -1
+        mv[MV_FORM] = -1
+        mv[MV_ANCHOR] = -1
+        mv[MV_TERRAIN] = 0
+        return
+    draw_phase = st[ST_PHASE] == PHASE_DRAW
+    if draw_phase:
+        nterr = cards[card, CD_N_TERRAINS]
+        pending = st[ST_RUINS]
+    else:
+        nterr = 1
+        pending = 0
+    rlo = elo & masks[MK_RUINS, 0]
+    rhi = ehi & masks[MK_RUINS, 1]
+    f0 = cards[card, CD_FORM_START]
+    nf = cards[card, CD_FORM_END + cards[card, CD_N_OPTIONS] - 1] - f0
+    anchors = np.empty((nf, 2), dtype=np.uint64)
+    total = 0
+    for o in range(cards[card, CD_N_OPTIONS]):
+        for f in range(cards[card, CD_FORM_START + o], cards[card, CD_FORM_END + o]):
+            alo, ahi = draw_anchors(f, elo, ehi, pending, rlo, rhi, forms, form_anchors)
+            anchors[f - f0, 0] = alo
+            anchors[f - f0, 1] = ahi
+            total += count(alo, ahi)
+    if total > 0:
+        k = rand_below(rng, POLICY, total * nterr)
+        j = k // nterr
+        for o in range(cards[card, CD_N_OPTIONS]):
+            for f in range(cards[card, CD_FORM_START + o], cards[card, CD_FORM_END + o]):
+                alo = anchors[f - f0, 0]
+                ahi = anchors[f - f0, 1]
+                c = count(alo, ahi)
+                if j < c:
+                    mv[MV_KIND] = K_DRAW if draw_phase else K_MONSTER
+                    mv[MV_OPTION] = o
+                    mv[MV_FORM] = f
+                    mv[MV_ANCHOR] = select_bit(alo, ahi, j)
+                    mv[MV_TERRAIN] = cards[card, CD_TERRAINS + k % nterr] if draw_phase else MONSTER
+                    return
+                j -= c
+    out = mv.reshape(1, MV_LEN)  # the 1x1 fallback: as listed
     total = enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, -2, out)
-    k = rand_below(rng, POLICY, total)
-    enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, k, out)
+    enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, rand_below(rng, POLICY, total), out)
 
 
 @njit(cache=True)
