@@ -582,3 +582,32 @@ def test_ties_broken_by_monster_penalty():
     assert list(out[:, E.SC_RANK]) == [3, 1, 1]
     E.final_scores(st, tables_for(A.with_overrides({"ties.monster_penalty": False}), 3).rp, out)
     assert list(out[:, E.SC_RANK]) == [1, 1, 1]
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {f"seasons.{s}.threshold": 16 for s in ("spring", "summer", "fall", "winter")},  # maps fill up
+        {"coins.mountain_to_owner": False, "coins.cap": 2, "ambush.pass_clockwise_to": "previous"},
+    ],
+)
+def test_invariants_hold_in_every_position(overrides):
+    from sim.cartographers.game import invariants
+
+    for side in (A, B):
+        rules = side.with_overrides(overrides) if overrides else side
+        for players in (1, 2, 4):
+            g = Game(players, rules, 31 + players)
+            assert invariants(g) == []
+            coins = [0] * players
+            while not g.done:
+                before = g.snapshot()
+                g.apply(g.random_move())
+                after = g.snapshot()
+                assert invariants(g) == [], before
+                for p in range(players):  # coins never decrease; filled cells never change
+                    assert after["coins"][p] >= coins[p]
+                    changed = [i for i in range(121) if before["grids"][p][i] != after["grids"][p][i]]
+                    assert all(before["grids"][p][i] == "." for i in changed)
+                coins = after["coins"]
