@@ -80,11 +80,12 @@ def play_chunk(
         solo = np.array([c.solo for c in rules.scoring_cards], dtype=np.int64)
         first = rules.scoring_cards[0].id
         rating = total - solo[edicts - first].sum(axis=1)
-        cols["rating"] = pd.array(rating, dtype="Int16")
+        cols["rating"] = rating.astype(np.float64)
         cols["title"] = solo_titles(rating, rules)
     else:
-        m = g * players  # no rating with 2+ players: an all-missing Int16 column
-        cols["rating"] = pd.arrays.IntegerArray(np.zeros(m, dtype=np.int16), np.ones(m, dtype=bool))
+        # No rating with 2+ players.  float64 with NaN (not a nullable integer column) so that the
+        # type is the same at every player count after a Parquet round trip.
+        cols["rating"] = np.full(g * players, np.nan)
         cols["title"] = np.full(g * players, "", dtype=object)
     cols["grid"] = codes_to_strings(planes_to_codes(res["planes"]).reshape(g * players, -1))
     df = pd.DataFrame(cols)

@@ -300,13 +300,6 @@ def pop_lowest(lo, hi):
     return 64 + lowest_bit_index(hi), lo, hi & (hi - _ONE)
 
 
-@njit(cache=True, inline="always")
-def cell_board(i):
-    if i < 64:
-        return _ONE << np.uint64(i), _Z
-    return _Z, _ONE << np.uint64(i - 64)
-
-
 # --- placements ---------------------------------------------------------------------------------
 
 
