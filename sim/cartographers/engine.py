@@ -67,7 +67,9 @@ from .tables import (
     FM_OFF,
     MAX_CATEGORY_CARDS,
     MAX_DECK,
+    MAX_OPTIONS,
     MAX_REVEALED,
+    MAX_TERRAINS,
     MK_MOUNTAINS,
     MK_MTN_NBR,
     MK_RUINS,
@@ -151,8 +153,8 @@ MV_FORM = _mv.add("form row (draw, monster), -1")
 MV_ANCHOR = _mv.add("anchor cell 11ar+ac; fallback: the cell; skip: -1")
 MV_TERRAIN = _mv.add("terrain code; skip: 0")
 MV_LEN = _mv.size
-# A card's listing is at most 2 options x 8 orientations x 121 anchors x 5 terrains.
-MAX_MOVES = 2 * 8 * N_CELLS * 5
+# A card's listing is at most its options x 8 orientations x 121 anchors x its terrains.
+MAX_MOVES = MAX_OPTIONS * 8 * N_CELLS * MAX_TERRAINS
 
 # --- final scores -------------------------------------------------------------------------------
 _sc = Layout("sc")
@@ -168,7 +170,6 @@ SC_LEN = _sc.size
 _Z = np.uint64(0)
 _ONE = np.uint64(1)
 _64 = np.uint64(64)
-_U1 = np.uint64(1)
 _U11 = np.uint64(11)
 _U12 = np.uint64(12)
 _BYTE = np.uint64(0xFF)
@@ -231,8 +232,8 @@ def count(lo, hi):
 @njit(cache=True, inline="always")
 def adjacent(lo, hi):
     """The cells with at least one 4-neighbour in the board (the board's own cells only if they have one)."""
-    rlo, rhi = shl(lo, hi, _U1)  # right neighbours; column 0 got row-wrapped bits
-    llo, lhi = shr(lo, hi, _U1)  # left neighbours; column 10 got row-wrapped bits
+    rlo, rhi = shl(lo, hi, _ONE)  # right neighbours; column 0 got row-wrapped bits
+    llo, lhi = shr(lo, hi, _ONE)  # left neighbours; column 10 got row-wrapped bits
     dlo, dhi = shl(lo, hi, _U11)  # below
     ulo, uhi = shr(lo, hi, _U11)  # above
     return (
@@ -480,7 +481,7 @@ def score_card(card, pl, rp, masks):
         slo, shi = filo, fihi
         while slo != _Z or shi != _Z:
             k += 1
-            alo, ahi = shr(slo, shi, _U1)
+            alo, ahi = shr(slo, shi, _ONE)
             blo, bhi = shr(slo, shi, _U11)
             clo, chi = shr(slo, shi, _U12)
             slo = slo & alo & blo & clo & _NC10_LO
