@@ -35,6 +35,13 @@ class Layout:
         self.size += size
         return offset
 
+    def offset(self, name: str) -> int:
+        """The offset of field ``name``."""
+        for n, o, _ in self.fields:
+            if n == name:
+                return o
+        raise KeyError(f"{self.name} has no field {name!r}")
+
     def __repr__(self) -> str:
         rows = ", ".join(f"{n or '-'}@{o}" + (f"[{s}]" if s > 1 else "") for n, o, s in self.fields)
         return f"Layout({self.name!r}, size={self.size}: {rows})"
