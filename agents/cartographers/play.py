@@ -88,3 +88,14 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables) -> dict[str, np.ndarr
         out["scores"], out["records"], out["coins"], out["edicts"], out["planes"],
     )  # fmt: skip
     return out
+
+
+def choose_move(game, prm: np.ndarray):
+    """The move agent row prm (float64[P_LEN]) plays in a public-API position (sim.cartographers.api.Game).
+
+    Draws from the game's policy stream (game.rng advances) as the game loop would; the game is not moved.
+    """
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    tb = game.tables
+    policy_move(game.bb, game.st, game.rng, mv, np.asarray(prm, dtype=np.float64), *tb.kernel_args())
+    return game.decode(mv)
