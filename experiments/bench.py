@@ -282,3 +282,100 @@ def random_summary(rules: Rules, players: int, games: int, seed: int) -> dict:
 
 
 BENCHES = {"citywright": run}
+
+
+# --- Cartographers ----------------------------------------------------------------------------------
+# Its figures are process CPU time (time.process_time; for the subprocess, the child's user + sys
+# time), best of repeats: on a shared machine wall time mostly measures the neighbours.  The wall
+# time of `score` is given beside its CPU time.
+CARTOGRAPHERS_TARGETS = {
+    "random_games_per_s_4p": ">= 10,000",
+    "greedy_games_per_s_4p": ">= 300",
+    "score_one_map_s": "<= 1.5",
+}
+
+
+def _best_cpu_rate(fn, n: int, repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.process_time()
+        fn()
+        best = min(best, time.process_time() - t)
+    return n / best
+
+
+def _child_cpu_s(cmd: list[str], text: str) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one run of cmd with `text` on stdin."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(cmd, input=text, text=True, check=True, capture_output=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
+
+
+def run_cartographers(
+    games: int = 50_000,
+    boards: int = 1_000_000,
+    rules=None,
+    subprocesses: bool = True,
+    agents: bool = True,
+    agent_games: int = 400,
+) -> dict:
+    """Cartographers' figures as a flat dict (the shape of :func:`run`): random games/s at 1-5 players
+    (the engine's loop) and at 4 through the agents' loop, maps scored per second (all 16 cards and the
+    monster penalty), greedy and planner 4-player games/s, and `score` of one map."""
+    from agents.cartographers.play import run_games as carto_games
+    from agents.cartographers.registry import parse_agent as carto_agent
+    from agents.cartographers.registry import rows as carto_rows
+    from sim.cartographers import engine as CE
+    from sim.cartographers.maps import random_map_text
+    from sim.cartographers.rules import load_rules as carto_rules
+    from sim.cartographers.tables import tables_for as carto_tables
+
+    rules = rules or carto_rules()
+    res: dict[str, float | int | str] = {"rules": rules.name, "games_per_player_count": games, "clock": "process CPU"}
+    seeds = np.arange(games, dtype=np.uint64)
+    for p in (1, 2, 3, 4, 5):
+        tb = carto_tables(rules, p)
+        scores = np.zeros((games, p, CE.SC_LEN), dtype=np.int32)
+
+        def play(tb=tb, scores=scores, n=games):
+            CE.play_random_games(seeds[:n], *tb.kernel_args(), scores[:n])
+
+        play(n=4)  # warm-up / compile
+        res[f"random_games_per_s_{p}p"] = round(_best_cpu_rate(play, games, 3))
+    tb = carto_tables(rules, 4)
+
+    def agent_rate(spec: str, n: int) -> float:
+        prm = np.tile(carto_rows([carto_agent(spec)] * 4), (n, 1, 1))
+        carto_games(seeds[:2], prm[:2], tb)  # warm-up / compile
+        return _best_cpu_rate(lambda: carto_games(seeds[:n], prm, tb), n, 3)
+
+    res["random_agent_games_per_s_4p"] = round(agent_rate("random", games))
+    planes = carto_games(
+        seeds[: boards // 4 + 1], np.tile(carto_rows([carto_agent("random")] * 4), (boards // 4 + 1, 1, 1)), tb
+    )
+    planes = planes["planes"].reshape(-1, CE.N_PLANES, 2)[:boards].copy()
+    cards_out = np.zeros((len(planes), 16), dtype=np.int32)
+    CE.score_cards(planes[:4], cards_out[:4], tb.rp, tb.masks)
+    res["maps_per_s_all_16_cards"] = round(
+        _best_cpu_rate(lambda: CE.score_cards(planes, cards_out, tb.rp, tb.masks), len(planes), 3)
+    )
+    if agents:
+        res["greedy_games_per_s_4p"] = round(agent_rate("greedy", agent_games), 1)
+        res["planner_games_per_s_4p"] = round(agent_rate("planner", agent_games), 1)
+    if subprocesses:
+        cmd = [sys.executable, "-m", "experiments.cli", "score", "--game", "cartographers", "-"]
+        text = random_map_text(0)
+        _child_cpu_s(cmd, text)  # warm the cache
+        runs = [_child_cpu_s(cmd, text) for _ in range(3)]
+        res["score_one_map_s"] = round(min(c for c, _ in runs), 2)
+        res["score_one_map_wall_s"] = round(min(w for _, w in runs), 2)
+    return res
+
+
+BENCHES["cartographers"] = run_cartographers
+GAME_TARGETS = {"cartographers": CARTOGRAPHERS_TARGETS}  # per game, where they differ from TARGETS

@@ -54,6 +54,6 @@ def test_rows_are_the_api_games(players, side):
 def test_agent_specs():
     assert str(parse_agent(" Random ")) == "random"
     assert split_specs("random,random") == ["random", "random"]
-    for bad in ("", "greedy", "random:x=1"):
+    for bad in ("", "nosuch", "random:x=1", "greedy:ambush=kind"):
         with pytest.raises(AgentError):
             parse_agent(bad)

@@ -18,15 +18,10 @@ from numba import njit
 
 from sim.cartographers import engine as E
 from sim.cartographers.tables import RP_PLAYERS
-from sim.layout import Layout
 
-# Agent codes.
-A_RANDOM = 0
+from .kernels import A_GREEDY, A_PLANNER, A_RANDOM, P_AMBUSH, P_CODE, P_LEN, evaluator_move
 
-# An agent's parameter row.
-_p = Layout("agent row")
-P_CODE = _p.add("agent code (A_*)")
-P_LEN = _p.size
+__all__ = ["A_GREEDY", "A_PLANNER", "A_RANDOM", "P_AMBUSH", "P_CODE", "P_LEN", "play_games", "run_games"]
 
 
 @njit(cache=True)
@@ -35,6 +30,8 @@ def policy_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, mask
     code = int(prm[P_CODE])
     if code == A_RANDOM:
         E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
+    elif code == A_GREEDY or code == A_PLANNER:
+        evaluator_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks)
     else:  # unknown codes play at random rather than stall a batch
         E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
 
@@ -91,3 +88,14 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables) -> dict[str, np.ndarr
         out["scores"], out["records"], out["coins"], out["edicts"], out["planes"],
     )  # fmt: skip
     return out
+
+
+def choose_move(game, prm: np.ndarray):
+    """The move agent row prm (float64[P_LEN]) plays in a public-API position (sim.cartographers.api.Game).
+
+    Draws from the game's policy stream (game.rng advances) as the game loop would; the game is not moved.
+    """
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    tb = game.tables
+    policy_move(game.bb, game.st, game.rng, mv, np.asarray(prm, dtype=np.float64), *tb.kernel_args())
+    return game.decode(mv)

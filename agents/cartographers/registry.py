@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import play as K
+from . import kernels as K
 
 
 class AgentError(ValueError):
@@ -39,6 +39,14 @@ class AgentDef:
     objective: str = ""
 
 
+_AMBUSH = Param(
+    "ambush",
+    "adversarial",
+    "monster placement on a neighbour's map: adversarial (minimises that map's value under this agent's "
+    "objective) or random (uniform over the legal placements)",
+    choices=("adversarial", "random"),
+)
+
 AGENTS: dict[str, AgentDef] = {
     "random": AgentDef(
         "random",
@@ -46,9 +54,25 @@ AGENTS: dict[str, AgentDef] = {
         "uniform over the listed legal moves (every shape, orientation, position and terrain; "
         "the 1x1 fallback and the monster placements likewise)",
     ),
+    "greedy": AgentDef(
+        "greedy",
+        K.A_GREEDY,
+        "plays the draw that most increases its current season's score (the season's two edicts + coins - "
+        "monster penalty), exactly over every legal move; ties by the policy stream",
+        params=(_AMBUSH,),
+        objective="worth = season score of its map after the draw: e1 + e2 + coins - monster penalty",
+    ),
+    "planner": AgentDef(
+        "planner",
+        K.A_PLANNER,
+        "plays the draw that most increases the points every season end still ahead would give its map "
+        "(each edict weighted by its scorings ahead), exactly; ties by the policy stream",
+        params=(_AMBUSH,),
+        objective="worth = sum_e (scorings of edict e ahead) * edict e + (season ends ahead) * (coins - monster)",
+    ),
 }
 
-SPEC_EXAMPLES = "random"
+SPEC_EXAMPLES = "random, greedy, planner:ambush=random"
 
 
 def available_agents() -> list[AgentDef]:
@@ -79,6 +103,8 @@ class AgentSpec:
         """The float64 parameter row of the numba game loop (agents.cartographers.play.P_*)."""
         r = np.zeros(K.P_LEN, dtype=np.float64)
         r[K.P_CODE] = self.definition.code
+        if self.params.get("ambush") == "random":
+            r[K.P_AMBUSH] = K.AMBUSH_RANDOM
         return r
 
 

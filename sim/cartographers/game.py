@@ -21,6 +21,7 @@ KERNEL_SOURCES = (
     "sim/cartographers/rules.py",
     "sim/cartographers/tables.py",
     "sim/cartographers/engine.py",
+    "agents/cartographers/kernels.py",
     "agents/cartographers/play.py",
 )
 
