@@ -161,9 +161,8 @@ _RING = np.uint64(RING)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _TILES_PER_DISTRICT = MARKET_CELLS // len(DISTRICTS)  # in a fresh market (game.market_tiles_per_district)
-_ROW0 = np.uint64(0x7F)
-_LOW7 = np.uint64(0x007F7F7F7F7F7F7F)  # 0x7F in each of the 7 board rows
-_HIGH7 = np.uint64(0x0080808080808080)
+_ROW0 = np.uint64(0x7F)  # the cells of row 0
+_ROW_PADS = np.uint64(0x0080808080808080)  # the padding bit (column 7) of rows 0..6
 
 
 @intrinsic
@@ -265,18 +264,30 @@ def park_neighbour_source(b0, b1, b2, b3, rp):
     return src
 
 
+@njit(cache=True, inline="always")
+def rows_with(b):
+    """A bit per row holding a tile of b (the row's padding bit, column 7)."""
+    # a row's byte is 0..0x7F; adding 0x7F sets its padding bit exactly when it is non-zero
+    return (b + _VALID) & _ROW_PADS
+
+
+@njit(cache=True, inline="always")
+def columns_with(b):
+    """A bit per column holding a tile of b (the column's cell in row 0)."""
+    cols = b | (b >> np.uint64(8))
+    cols |= cols >> np.uint64(16)
+    cols |= cols >> np.uint64(32)
+    return cols & _ROW0
+
+
 @njit(cache=True)
 def park_score(b0, b1, b2, b3, rp):
     p = b2
     if p == _ZERO:
         return 0
     pts = popcount(p & neighbours(park_neighbour_source(b0, b1, b2, b3, rp))) * rp[RP_P_ADJ]
-    cols = p | (p >> np.uint64(8))
-    cols |= cols >> np.uint64(16)
-    cols |= cols >> np.uint64(32)
-    pts += popcount(cols & _ROW0) * rp[RP_P_COL]
-    # a row's byte is 0..0x7F; adding 0x7F sets its top bit exactly when it is non-zero
-    rows = popcount((p + _LOW7) & _HIGH7)
+    pts += popcount(columns_with(p)) * rp[RP_P_COL]
+    rows = popcount(rows_with(p))
     return pts + rows * rp[RP_P_ROW]
 
 
