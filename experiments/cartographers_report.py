@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy.stats import chisquare
 
 from experiments import charts
 from experiments import simulate as S
@@ -311,14 +312,27 @@ def card_pair_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
 
 
 def side_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
-    """Map side A vs B: planner's mean total and its parts, solo (n = games) and 4 players (n = games)."""
-    parts = []
+    """Map side A vs B: planner's mean total and its parts, solo and 4 players (n = games), and B - A.
+
+    Both sides' runs use the same game seeds, which deal the same cards: ``side="B-A"`` rows are the
+    mean paired difference over the games both runs played (matched by game number, same cards)."""
+    parts, games = [], {}
     for job, df in frames.items():
         if job.agents != ("planner",) or job.figure not in ("solo", "multi"):
             continue
         cols = ["total", "edict_points", "coin_points", "monster_penalty"] + (["rating"] if job.players == 1 else [])
         g = game_means(df, cols).assign(side=job.side, players=job.players)
+        games[(job.players, job.side)] = (g, cols)
         parts.append(mean_ci(g, cols, ["players", "side"]))
+    for (players, side), (a, cols) in games.items():
+        if side != "A" or (players, "B") not in games:
+            continue
+        b = games[(players, "B")][0]
+        m = a.merge(b, on=["game", "card_a", "card_b", "card_c", "card_d"], suffixes=("_a", "_b"))
+        if len(m) < min(len(a), len(b)):  # not the same deals: no pairing
+            continue
+        diff = pd.DataFrame({c: m[f"{c}_b"] - m[f"{c}_a"] for c in cols}).assign(players=players, side="B-A")
+        parts.append(mean_ci(diff, cols, ["players", "side"]))
     return pd.concat(parts, ignore_index=True)
 
 
@@ -403,9 +417,14 @@ def seat_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
         w["inside"] = (w["lo"] <= w["fair"]) & (w["fair"] <= w["hi"])
         parts.append(w)
     out = pd.concat(parts, ignore_index=True)
-    return out[["players", "passes", "agent", "seat", "n", "win_share", "lo", "hi", "fair", "inside"]].sort_values(
-        ["players", "passes", "seat"], ignore_index=True
-    )
+    # one test per table of "every seat wins 1/N" (chi-square on the summed win shares, N - 1 df)
+    p_equal = {}
+    for key, t in out.groupby(["players", "passes"]):
+        wins = t["win_share"] * t["n"]
+        p_equal[key] = float(chisquare(wins, np.full(len(t), wins.sum() / len(t))).pvalue)
+    out["p_equal"] = [p_equal[(p, d)] for p, d in zip(out["players"], out["passes"], strict=True)]
+    cols = ["players", "passes", "agent", "seat", "n", "win_share", "lo", "hi", "fair", "inside", "p_equal"]
+    return out[cols].sort_values(["players", "passes", "seat"], ignore_index=True)
 
 
 def build_tables(frames: dict[Job, pd.DataFrame]) -> dict[str, pd.DataFrame]:
@@ -683,8 +702,10 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
     for (players, metric), t in sides.groupby(["players", "metric"], sort=True):
         row = {"players": players, "metric": metric}
         for _, r in t.iterrows():
-            row[f"side {r['side']}"] = _ci(r["mean"], r["lo"], r["hi"])
-            row["games"] = f"{r['n']:,}"
+            label = "B − A (paired games)" if r["side"] == "B-A" else f"side {r['side']}"
+            row[label] = _ci(r["mean"], r["lo"], r["hi"]) + (f" ({r['n']:,})" if r["side"] != "A" else "")
+            if r["side"] == "A":
+                row["side A games"] = f"{r['n']:,}"
         side_rows.append(row)
     shares = tables["score_shares"]
     share_rows = _md(
@@ -731,11 +752,12 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
                 "games": f"{t['n'].iloc[0]:,}",
                 **{f"seat {int(r['seat'])}": _pct(r["win_share"], r["lo"], r["hi"]) for _, r in t.iterrows()},
                 "1/N inside every interval": "yes" if t["inside"].all() else "no",
+                "p (all seats 1/N)": f"{t['p_equal'].iloc[0]:.2f}",
             }
         )
     seat_df = pd.DataFrame(seat_rows).fillna("")
-    inside_col = "1/N inside every interval"
-    seat_md = _md(seat_df[[c for c in seat_df.columns if c != inside_col] + [inside_col]])
+    last = ["1/N inside every interval", "p (all seats 1/N)"]
+    seat_md = _md(seat_df[[c for c in seat_df.columns if c not in last] + last])
     n_seats_out = int((~seats["inside"]).sum())
     n = sizes(games)
     out = [
@@ -766,7 +788,9 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         f"- **Relative to the other cards** (excess minus the 16 cards' mean excess, i.e. whatever the player's "
         f"level): generous {names(rgen)}; harsh {names(rharsh)}. Spearman correlation of printed number and "
         f"planner's mean points over the 16 cards: {rho:.2f}.",
-        f"- **Seats** (identical agents): {n_seats_out} of {len(seats)} seat intervals miss 1/N.",
+        f"- **Seats** (identical agents, seating fixed): {n_seats_out} of {len(seats)} seat intervals miss 1/N (about "
+        f"{0.05 * len(seats):.0f} would by chance); the smallest p of the "
+        f"{seats.groupby(['players', 'passes']).ngroups} tables' tests of equal seats is {seats['p_equal'].min():.2f}.",
         f"- **Card pairs** (side A, pairs seen in at least {MIN_PAIR_GAMES} games): {n_pairs_out} of "
         f"{len(pa_pairs)} pair interactions have an interval excluding 0 (about {0.05 * len(pa_pairs):.0f} would "
         "by chance).",
@@ -834,6 +858,9 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         "",
         "## Map side A vs B (planner)",
         "",
+        "Means per game (solo: one player; 4 players: the seats' mean); both sides' runs share their game seeds and "
+        "so their card deals, and B − A is the mean difference over the paired games (games in brackets).",
+        "",
         _md(pd.DataFrame(side_rows)),
         "",
         "Per card by side: the multiplayer card table above and `edict_cards.csv`; solo per card on side B: "
@@ -861,10 +888,13 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         "",
         "![seats](seats.png)",
         "",
-        "Every seat plays the same agent (planner, adversarial ambush), so a seat effect can only come from the "
-        "rules' asymmetries (who draws the monsters on whose map, and the arrow's direction: 'next' is the "
-        "preset's clockwise = next seat; 'previous' reverses it, `ambush.pass_clockwise_to`). The 4-player 'next' "
-        "row is the multiplayer run above.",
+        "Every seat plays the same agent (planner, adversarial ambush). Cartographers has no first player (everyone "
+        "draws at once from the same card) and every seat has a neighbour on each side, so the table is the same "
+        "from every seat: the rules themselves give no seat an edge, and a seat effect here would be an engine or "
+        "agent asymmetry (a tie broken by seat, a seat's random stream). The arrow's direction: 'next' is the "
+        "preset (clockwise = the next seat), 'previous' reverses it (`ambush.pass_clockwise_to`). p = chi-square "
+        "test that every seat wins 1/N (on summed win shares). The 4-player 'next' row is the multiplayer run "
+        "above.",
         "",
         "## Runs",
         "",
