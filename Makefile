@@ -25,7 +25,7 @@ reproduce-full: $(STAMP)
 
 ## test: the whole test suite
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2
 
 ## bench: engine throughput on this machine
 bench: $(STAMP)
