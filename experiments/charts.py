@@ -268,3 +268,38 @@ def before_after_chart(verify: pd.DataFrame, players: int, path: Path) -> None:
         ax.set_title(f"per {kind}, {int(sub['games'].iloc[0]):,} games each", fontsize=10)
         ax.legend(fontsize=7)
     _save(fig, path)
+
+
+def compare_chart(table: pd.DataFrame, labels: dict, a: str, b: str, players: int, path: Path) -> None:
+    """Three panels: win share per agent (A beside B), per seat, and the score breakdown's B − A per agent."""
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.2), layout="constrained")
+    colours = {a: "tab:grey", b: "tab:blue"} if a != b else {a: "tab:grey", f"{b} (B)": "tab:blue"}
+    names = list(colours)
+    for ax, by in zip(axes[:2], ("agent", "seat"), strict=True):
+        t = table[(table["section"] == "win share") & (table["by"] == by)]
+        groups = [labels.get(g, g) if by == "agent" else f"seat {g}" for g in t["group"]]
+        long = pd.concat(
+            [
+                pd.DataFrame({"group": groups, "rules": names[0], "pct": 100 * t["a"].to_numpy(),
+                              "lo": 100 * t["a_lo"].to_numpy(), "hi": 100 * t["a_hi"].to_numpy()}),
+                pd.DataFrame({"group": groups, "rules": names[1], "pct": 100 * t["b"].to_numpy(),
+                              "lo": 100 * t["b_lo"].to_numpy(), "hi": 100 * t["b_hi"].to_numpy()}),
+            ]
+        )  # fmt: skip
+        grouped_bars(ax, long, "group", "rules", "pct", colours=colours)
+        ax.axhline(100 / players, color="black", lw=0.7, ls=":")
+        ax.tick_params(axis="x", labelsize=7)
+        ax.set_ylabel("win share, % (95% Wilson)")
+        ax.set_title(f"win share per {by}", fontsize=10)
+        ax.legend(fontsize=7)
+    ax = axes[2]
+    t = table[table["section"] == "score"].copy()
+    t["agent"] = [labels.get(g, g) for g in t["group"]]
+    grouped_bars(ax, t.rename(columns={"diff": "d"}), "metric", "agent", "d")
+    ax.axhline(0, color="black", lw=0.7)
+    ax.tick_params(axis="x", labelsize=7, rotation=20)
+    ax.set_ylabel("mean points, B − A (95% CI)")
+    ax.set_title("score breakdown, B − A per agent", fontsize=10)
+    ax.legend(fontsize=7)
+    fig.suptitle(f"A = {a}, B = {b}", fontsize=10)
+    _save(fig, path)
