@@ -2,24 +2,25 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-CLI = [sys.executable, "-m", "experiments.cli"]
+from experiments.cli import main
 
 
-def cli(*args):
-    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, cwd=ROOT)
+def cli(capsys, *args) -> tuple[int, str, str]:
+    try:
+        main([str(a) for a in args])
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
-def test_compare_a_rule_set_with_itself_gives_exactly_zero(tmp_path):
-    r = cli("compare", "v1.1", "v1.1", "--games", 24, "--out", tmp_path / "cmp", "--quiet")
-    assert r.returncode == 0, r.stderr
+def test_compare_a_rule_set_with_itself_gives_exactly_zero(tmp_path, capsys):
+    code, _, err = cli(capsys, "compare", "v1.1", "v1.1", "--games", 24, "--out", tmp_path / "cmp", "--quiet")
+    assert code == 0, err
     t = pd.read_csv(tmp_path / "cmp" / "compare.csv")
     assert set(t["section"]) == {"win share", "score", "waste"}
     assert set(t["metric"]) >= {"win_share", "commercial", "total", "waste", "empty", "forced_discards"}
@@ -30,16 +31,17 @@ def test_compare_a_rule_set_with_itself_gives_exactly_zero(tmp_path):
     assert (tmp_path / "cmp" / "compare.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_compare_two_rule_sets_pairs_the_same_games(tmp_path):
+def test_compare_two_rule_sets_pairs_the_same_games(tmp_path, capsys):
     variant = tmp_path / "c20.toml"
     variant.write_text('base = "v1.1"\n[scoring.commercial]\ntier_points = [5, 15, 20]\n')
-    r = cli("compare", "v1.1", variant, "--games", 24, "--out", tmp_path / "cmp", "--quiet")
-    assert r.returncode == 0, r.stderr
+    code, out, err = cli(capsys, "compare", "v1.1", variant, "--games", 24, "--out", tmp_path / "cmp", "--quiet")
+    assert code == 0, err
+    assert "B - A" in out and "seat 4" in out
     t = pd.read_csv(tmp_path / "cmp" / "compare.csv")
     com = t[(t["metric"] == "commercial") & t["group"].str.startswith("specialist:C")].iloc[0]
     assert com["diff"] < 0 and com["b"] - com["a"] == pytest.approx(com["diff"], abs=1e-3)
     ws = t[t["section"] == "win share"]
     assert ws.groupby("by")["diff"].sum().abs().max() < 1e-5  # shares still sum to one
     assert "`scoring.commercial.tier_points` [5, 15, 30] → [5, 15, 20]" in (tmp_path / "cmp" / "REPORT.md").read_text()
-    r = cli("compare", "v1.1", tmp_path / "missing.toml", "--games", 24, "--out", tmp_path / "cmp2")
-    assert r.returncode == 2 and r.stderr.count("\n") == 1 and not (tmp_path / "cmp2").exists()
+    code, _, err = cli(capsys, "compare", "v1.1", tmp_path / "missing.toml", "--games", 24, "--out", tmp_path / "cmp2")
+    assert code == 2 and err.count("\n") == 1 and not (tmp_path / "cmp2").exists()
