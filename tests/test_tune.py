@@ -126,12 +126,14 @@ KNOWN = ["--param", "game.compensation.2[1]=-8:8", "--param", "scoring.park.adja
          "--max-changes", 1, "--seed", 5, "--quiet"]  # fmt: skip
 
 
-def test_known_answer_is_found_within_a_small_budget(tmp_path, capsys):
+def test_known_answer_is_found_within_a_small_budget(tmp_path, capsys, monkeypatch):
     d = tmp_path
     (d / "base.toml").write_text('base = "v1.1"\n[game.compensation]\n"2" = [0, 6]\n')
-    r = cli("tune", "scoring", *KNOWN, "--rules", d / "base.toml", "--trials", 14, "--verify-games", 2000,
-            "--out", d / "tune")  # fmt: skip
-    assert r.returncode == 0, r.stderr
+    args = ["tune", "scoring", *map(str, KNOWN), "--rules", str(d / "base.toml"), "--trials", "14",
+            "--verify-games", "2000", "--out", str(d / "tune")]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", ["citywright", *args])  # what the report quotes
+    main(args)
+    capsys.readouterr()
     base = load_rules(d / "base.toml")
     params = T.parse_params(["game.compensation.2[1]=-8:8", "scoring.park.adjacent_points=0:3"], base)
     spec = T.make_tune_spec(base, params, "seats", 2, ["random"], 1600, 8, 5, max_changes=1)
@@ -156,7 +158,7 @@ def test_known_answer_is_found_within_a_small_budget(tmp_path, capsys):
         assert (d / "tune" / f).exists(), f
     assert not (d / "tune" / ".lock").exists()
     text = (d / "tune" / "REPORT.md").read_text()
-    assert "Verification" in text and "WilcoxonPruner" in text and "citywright tune scoring" in text
+    assert "Verification" in text and "WilcoxonPruner" in text and "`citywright tune scoring --param" in text
 
     # best.toml round-trips through `citywright rules`
     best_rules = load_rules(d / "tune" / "best.toml")
@@ -195,9 +197,8 @@ def _finished(db: Path) -> int:
         return 0
 
 
-def test_resume_after_kill_9_continues_the_same_study(tmp_path):
-    whole = cli(*RESUME, "--out", tmp_path / "whole")
-    assert whole.returncode == 0, whole.stderr
+def test_resume_after_kill_9_continues_the_same_study(tmp_path, capsys):
+    main([*map(str, RESUME), "--out", str(tmp_path / "whole")])  # uninterrupted, for reference
     out = tmp_path / "cut"
     p = subprocess.Popen([*CLI, *map(str, RESUME), "--out", str(out)], cwd=ROOT, start_new_session=True,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
@@ -213,8 +214,8 @@ def test_resume_after_kill_9_continues_the_same_study(tmp_path):
                              "ON t.trial_id = v.trial_id ORDER BY number").fetchall()  # fmt: skip
     done = [row for row in before if row[1] in ("COMPLETE", "PRUNED")]
     assert 3 <= len(done) < 8 and not (out / "trials.csv").exists()
-    r = cli(*RESUME, "--out", out, "--resume")
-    assert r.returncode == 0, r.stderr
+    main([*map(str, RESUME), "--out", str(out), "--resume"])
+    assert "trial" in capsys.readouterr().out
     with sqlite3.connect(out / "study.db") as con:
         after = dict(con.execute("SELECT number, state FROM trials").fetchall())
     for number, state, _ in before:  # finished trials kept, an interrupted one failed (and asked again)
