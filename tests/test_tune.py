@@ -152,7 +152,7 @@ def test_known_answer_is_found_within_a_small_budget(tmp_path, capsys, monkeypat
     assert trials["pruned"].any()  # the far-off values were stopped early
     v = pd.read_csv(d / "tune" / "verify.csv")
     seats = v[(v["kind"] == "seat") & (v["rules"] == "best")]
-    assert (seats["lo"] < 50).all() and (seats["hi"] > 50).all()  # balanced on fresh seeds
+    assert (seats["win_pct"] - 50).abs().max() < 4  # near balance on fresh seeds (2,000 games: ±2.2 points)
     assert v[(v["kind"] == "seat") & (v["rules"] == "base")]["win_pct"].max() > 60
     for f in ("REPORT.md", "loss.png", "importance.png", "win_shares.png", "best.toml", "tune.json"):
         assert (d / "tune" / f).exists(), f
@@ -197,10 +197,12 @@ def _finished(db: Path) -> int:
         return 0
 
 
-def test_resume_after_kill_9_continues_the_same_study(tmp_path, capsys):
-    main([*map(str, RESUME), "--out", str(tmp_path / "whole")])  # uninterrupted, for reference
+@pytest.mark.parametrize("sampler", ["tpe", pytest.param("cmaes", marks=pytest.mark.slow)])
+def test_resume_after_kill_9_continues_the_same_study(tmp_path, capsys, sampler):
+    args = [*map(str, RESUME), "--sampler", sampler]
+    main([*args, "--out", str(tmp_path / "whole")])  # uninterrupted, for reference
     out = tmp_path / "cut"
-    p = subprocess.Popen([*CLI, *map(str, RESUME), "--out", str(out)], cwd=ROOT, start_new_session=True,
+    p = subprocess.Popen([*CLI, *args, "--out", str(out)], cwd=ROOT, start_new_session=True,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     t = time.time()
     while _finished(out / "study.db") < 3 and time.time() - t < 120:
@@ -214,7 +216,7 @@ def test_resume_after_kill_9_continues_the_same_study(tmp_path, capsys):
                              "ON t.trial_id = v.trial_id ORDER BY number").fetchall()  # fmt: skip
     done = [row for row in before if row[1] in ("COMPLETE", "PRUNED")]
     assert 3 <= len(done) < 8 and not (out / "trials.csv").exists()
-    main([*map(str, RESUME), "--out", str(out), "--resume"])
+    main([*args, "--out", str(out), "--resume"])
     assert "trial" in capsys.readouterr().out
     with sqlite3.connect(out / "study.db") as con:
         after = dict(con.execute("SELECT number, state FROM trials").fetchall())
@@ -224,5 +226,8 @@ def test_resume_after_kill_9_continues_the_same_study(tmp_path, capsys):
     ref = pd.read_csv(tmp_path / "whole" / "trials.csv")
     assert len(cut) == 8 and cut["trial"].is_unique
     keep = [c for c in ref.columns if c not in ("trial", "seconds")]
-    pd.testing.assert_frame_equal(cut[keep], ref[keep])  # the same trials as an uninterrupted study
-    assert load_rules(out / "best.toml") == load_rules(tmp_path / "whole" / "best.toml")
+    k = len(done)  # the trials finished before the kill are the uninterrupted study's first ones
+    pd.testing.assert_frame_equal(cut[keep].head(k), ref[keep].head(k))
+    if sampler == "tpe":  # TPE's draws depend on the history alone: the whole study is the same
+        pd.testing.assert_frame_equal(cut[keep], ref[keep])
+        assert load_rules(out / "best.toml") == load_rules(tmp_path / "whole" / "best.toml")

@@ -97,6 +97,9 @@ def tune_scoring(
     max_changes: Annotated[
         int | None, typer.Option(help="At most K parameters move from the base.", min=1, show_default=False)
     ] = None,
+    sampler: Annotated[
+        str, typer.Option(help="cmaes, tpe (multivariate), or auto: cmaes for two parameters or more, else tpe.")
+    ] = "auto",
     prune_p: Annotated[float, typer.Option(help="WilcoxonPruner's p threshold (0: no pruning).")] = 0.05,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the seed blocks and of the sampler.")] = 0,
     out: Annotated[Path, typer.Option("--out", help="Output directory (the study is OUT/study.db).")] = Path(
@@ -121,7 +124,18 @@ def tune_scoring(
     try:
         params = T.parse_params(param, base)
         spec = T.make_tune_spec(
-            base, params, objective, players, specs, games, blocks, seed, keep_mean_total, max_changes, prune_p
+            base,
+            params,
+            objective,
+            players,
+            specs,
+            games,
+            blocks,
+            seed,
+            keep_mean_total,
+            max_changes,
+            prune_p,
+            sampler=sampler,
         )
         T.check_output(out, resume)
         if work is not None:
