@@ -36,7 +36,8 @@ report), driven one trial at a time (ask and tell):
   looks, is :func:`false_prune_rate` (about 9% at the defaults: 10 blocks, looks at
   blocks 5–9, p < 0.05), higher than the per-look 5% because the test is repeated.
   A wrongly pruned trial only costs the search one candidate: the best rules are
-  always re-checked on fresh seeds (verification).
+  always re-checked on fresh seeds (verification).  Rules some earlier trial played
+  in full cost nothing to replay (the blocks are cached) and are not pruned.
 * **Constraints.**  ``--max-changes K``: every parameter is sampled; when more than K
   differ from the base, only the K with the largest move relative to their range
   (``|value − base| / (HI − LO)``) are played and the rest return to the base.  The
@@ -442,30 +443,42 @@ def _rules_key(rules: Rules) -> str:
 RESULT_COLUMNS = ["game_seed", "seat", "agent", "win_share", "total"]
 
 
+def _is_done(sim: S.RunSpec, path: Path) -> bool:
+    """Whether `path` holds the finished run `sim`, whatever its chunk size (chunking never changes a run's rows)."""
+    if not path.exists() or S.RunPaths(path).parts.exists():
+        return False
+    try:
+        stored = S.read_metadata(path).get("spec") or {}
+    except (S.SimulateError, OSError, ValueError):
+        return False
+    return {**stored, "chunk_size": 0} == {**sim.to_json(), "chunk_size": 0}
+
+
 def _run_cached(sim: S.RunSpec, path: Path, jobs: int, progress=None) -> None:
-    """`run_or_reuse`, except that a finished run differing only in its chunk size (another --jobs) is reused:
-    chunking never changes a run's rows."""
-    paths = S.RunPaths(path)
-    if path.exists() and not paths.parts.exists():
-        try:
-            stored = S.read_metadata(path).get("spec") or {}
-            if {**stored, "chunk_size": 0} == {**sim.to_json(), "chunk_size": 0}:
-                return
-        except (S.SimulateError, OSError, ValueError):
-            pass
-    S.run_or_reuse(sim, path, jobs=jobs, progress=progress)
+    """`run_or_reuse`, except that a finished run of another chunk size (another --jobs) is reused too."""
+    if not _is_done(sim, path):
+        S.run_or_reuse(sim, path, jobs=jobs, progress=progress)
 
 
-def play_block(spec: TuneSpec, rules: Rules, b: int, work: Path, jobs: int = 1, progress=None) -> pd.DataFrame:
-    """Seed block b under `rules` (played, resumed or reused from the work directory)."""
+def _block(spec: TuneSpec, rules: Rules, b: int, work: Path, jobs: int = 1) -> tuple[S.RunSpec, Path]:
     sim = S.make_spec(
         spec.players, list(spec.agents), spec.block_games, block_seed(spec.seed, b), rules, "rotate",
         chunk_size=-(-spec.block_games // jobs),
     )  # fmt: skip
-    path = Path(work) / _rules_key(rules) / f"block-{b:03d}.parquet"
+    return sim, Path(work) / _rules_key(rules) / f"block-{b:03d}.parquet"
+
+
+def play_block(spec: TuneSpec, rules: Rules, b: int, work: Path, jobs: int = 1, progress=None) -> pd.DataFrame:
+    """Seed block b under `rules` (played, resumed or reused from the work directory)."""
+    sim, path = _block(spec, rules, b, work, jobs)
     path.parent.mkdir(parents=True, exist_ok=True)
     _run_cached(sim, path, jobs, progress)
     return pd.read_parquet(path, columns=RESULT_COLUMNS)
+
+
+def all_cached(spec: TuneSpec, rules: Rules, work: Path) -> bool:
+    """Whether every block of `rules` is already in the work directory (rules an earlier trial played)."""
+    return all(_is_done(*_block(spec, rules, b, work)) for b in range(spec.blocks))
 
 
 def play_verification(spec: TuneSpec, rules: Rules, games: int, work: Path, jobs: int = 1, progress=None):
@@ -736,6 +749,9 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
             study.tell(trial, INVALID)
             return study.trials[trial.number], 0
         order = np.random.default_rng([spec.seed & 0xFFFFFFFF, k]).permutation(spec.blocks)
+        # pruning only saves simulation: rules played before are evaluated whole, so a point asked twice
+        # gets the same value twice
+        may_prune = not all_cached(spec, rules, work)
         frames: list[pd.DataFrame] = []
         pruned = False
         for step, b in enumerate(order):
@@ -748,7 +764,7 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
             frames.append(df)
             value, _ = _block_value(spec, _summary(df, spec), info["block_mean_total"][b])
             trial.report(value, int(b))
-            if step + 1 < spec.blocks and trial.should_prune():
+            if may_prune and step + 1 < spec.blocks and trial.should_prune():
                 pruned = True
                 break
         pooled = pd.concat(frames, ignore_index=True)
@@ -1058,8 +1074,19 @@ def _report_verification(v: Verification | None) -> list[str]:
                 f"| {a.mean_total:.1f} | {b.mean_total:.1f} |"
             )
     change = 100 * (v.mean_total["best"] / v.mean_total["base"] - 1)
+    fair = 100 / len(t[(t["kind"] == "seat") & (t["rules"] == "base")])
+    dev = {
+        (kind, label): (t[(t["kind"] == kind) & (t["rules"] == label)]["win_pct"] - fair).abs().max()
+        for kind in dict.fromkeys(t["kind"])
+        for label in ("base", "best")
+    }
+    worst = "; ".join(
+        f"per {kind}, {dev[(kind, 'base')]:.1f} → **{dev[(kind, 'best')]:.1f}**" for kind in dict.fromkeys(t["kind"])
+    )
     return [
         *L,
+        "",
+        f"Largest deviation from {fair:.0f}%, in points, base → best: {worst}.",
         "",
         f"Loss on the verification games: base {_ci(*v.loss['base'])}, best {_ci(*v.loss['best'], bold=True)} pts²;"
         f" mean total score {v.mean_total['base']:.1f} → {v.mean_total['best']:.1f} ({change:+.1f}%).",
@@ -1085,7 +1112,8 @@ def _report_search(spec, trials, summary, imp) -> list[str]:
             " paired with the best trial's on the same blocks, says it is worse. A trial exactly as good as the best is"
             f" pruned anyway with probability at most {100 * summary['false_prune_rate']:.1f}% (the repeated looks"
             f" raise the per-look {100 * spec.prune_p:g}%); one worse on every block stops after block"
-            f" {max(spec.prune_after, _min_blocks_to_prune(spec.prune_p))}."
+            f" {max(spec.prune_after, _min_blocks_to_prune(spec.prune_p))}. Rules an earlier trial played in full are"
+            " read back whole and not pruned, so a point asked twice gets the same value."
         )
     else:
         prune = "none (`--prune-p 0`)."
