@@ -197,8 +197,15 @@ def _finished(db: Path) -> int:
         return 0
 
 
-@pytest.mark.parametrize("sampler", ["tpe", pytest.param("cmaes", marks=pytest.mark.slow)])
-def test_resume_after_kill_9_continues_the_same_study(tmp_path, capsys, sampler):
+@pytest.mark.parametrize(
+    ("sampler", "how"),
+    [
+        ("tpe", "kill -9"),
+        pytest.param("cmaes", "kill -9", marks=pytest.mark.slow),
+        pytest.param("tpe", "ctrl-c", marks=pytest.mark.slow),
+    ],
+)
+def test_resume_after_an_interruption_continues_the_same_study(tmp_path, capsys, sampler, how):
     args = [*map(str, RESUME), "--sampler", sampler]
     main([*args, "--out", str(tmp_path / "whole")])  # uninterrupted, for reference
     out = tmp_path / "cut"
@@ -209,12 +216,20 @@ def test_resume_after_kill_9_continues_the_same_study(tmp_path, capsys, sampler)
         assert p.poll() is None, p.stderr.read()
         time.sleep(0.02)
     time.sleep(0.15)  # most likely in the middle of a trial now
-    os.killpg(p.pid, signal.SIGKILL)
-    p.wait()
+    if how == "kill -9":
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+    else:
+        os.killpg(p.pid, signal.SIGINT)
+        assert p.wait(timeout=60) == 130
+        err = p.stderr.read()
+        assert "--resume" in err and "Traceback" not in err, err
     with sqlite3.connect(out / "study.db") as con:
         before = con.execute("SELECT number, state, value FROM trials t LEFT JOIN trial_values v "
                              "ON t.trial_id = v.trial_id ORDER BY number").fetchall()  # fmt: skip
     done = [row for row in before if row[1] in ("COMPLETE", "PRUNED")]
+    if how == "ctrl-c":  # the running trial was marked failed on the way out
+        assert all(row[1] != "RUNNING" for row in before)
     assert 3 <= len(done) < 8 and not (out / "trials.csv").exists()
     main([*args, "--out", str(out), "--resume"])
     assert "trial" in capsys.readouterr().out
