@@ -722,6 +722,7 @@ def optimise(
     sessions = [*study.user_attrs.get("sessions", []), {
         "ended": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "seconds": round(time.perf_counter() - t_session, 1), "games": played, "jobs": jobs,
+        "trials": len(finished(study)), "git_commit": S._git_commit(),
     }]  # fmt: skip
     study.set_user_attr("sessions", sessions)
     return study
@@ -841,9 +842,10 @@ def best_toml(rules: Rules, spec: TuneSpec, trial) -> str:
 
 
 def importances(study, spec: TuneSpec) -> pd.Series:
-    """Optuna's parameter importance (PED-ANOVA) of the played values over the complete valid trials."""
+    """Optuna's parameter importance (PED-ANOVA) of the played values over the finished valid trials, a pruned
+    trial with the value of the games it played (most trials are pruned; without them too few would remain)."""
     optuna = _quiet_optuna()
-    done = [t for t in study.get_trials(deepcopy=False) if t.state.name == "COMPLETE" and "invalid" not in t.user_attrs]
+    done = [t for t in finished(study) if "invalid" not in t.user_attrs and "value" in t.user_attrs]
     d = optuna.distributions
     dists = {
         p.name: (d.IntDistribution if p.integer else d.FloatDistribution)(min(p.lo, p.base), max(p.hi, p.base))
@@ -851,7 +853,8 @@ def importances(study, spec: TuneSpec) -> pd.Series:
     }
     shadow = optuna.create_study(direction="minimize")
     for t in done:
-        shadow.add_trial(optuna.trial.create_trial(params=t.user_attrs["played"], distributions=dists, value=t.value))
+        played = t.user_attrs["played"]
+        shadow.add_trial(optuna.trial.create_trial(params=played, distributions=dists, value=t.user_attrs["value"]))
     try:
         imp = optuna.importance.get_param_importances(shadow)
     except (RuntimeError, ValueError, ZeroDivisionError):
@@ -867,6 +870,8 @@ def verify_table(frames: dict[str, pd.DataFrame], spec: TuneSpec) -> pd.DataFram
         games = len(df) // spec.players
         for kind in kinds:
             ws = win_share(df, kind)
+            if kind == "agent":  # in seat order, as given
+                ws = ws.set_index("agent").loc[list(dict.fromkeys(spec.agents))].reset_index()
             tot = df.groupby(kind, observed=True)["total"].mean()
             parts.append(
                 pd.DataFrame(
@@ -999,11 +1004,13 @@ def _report_head(study, spec, about) -> list[str]:
     sessions = study.user_attrs.get("sessions", [])
     tuning = sum(s["seconds"] for s in sessions) + study.user_attrs.get("reference_seconds", 0.0)
     jobs = sessions[-1]["jobs"] if sessions else "?"
+    commits = sorted({x.get("git_commit", "unknown")[:7] for x in sessions if x.get("games")})
+    ran = f" (trials played at commit {', '.join(commits)})" if commits else ""
     return [
         f"# Scoring tuned: {spec.rules_name}, {spec.players} players, objective `{spec.objective}`",
         "",
         f"Command: `{about.get('command', '')}`  ",
-        f"Commit: `{about.get('git_commit', 'unknown')}`; finished {about.get('finished', '')}.  ",
+        f"Commit: `{about.get('git_commit', 'unknown')}`{ran}; finished {about.get('finished', '')}.  ",
         f"Tuning wall time: **{tuning / 60:.1f} min** ({len(sessions)} session(s), the base's reference games "
         f"included) on this machine ({os.cpu_count()} cores, `--jobs {jobs}`); the verification took "
         f"{about.get('verify_seconds', 0.0) / 60:.1f} min more.",
@@ -1119,7 +1126,10 @@ def _report_search(spec, trials, summary, imp) -> list[str]:
         prune = "none (`--prune-p 0`)."
     if len(imp):
         ranked = ", ".join(f"`{k}` {v:.2f}" for k, v in imp.sort_values(ascending=False).items())
-        importance = f"Parameter importance (Optuna's PED-ANOVA over the complete trials' played values): {ranked}."
+        importance = (
+            "Parameter importance (Optuna's PED-ANOVA over the finished trials' played values, a pruned trial with"
+            f" the loss of the games it played): {ranked}."
+        )
     else:
         importance = "Parameter importance: too few complete trials to estimate it."
     return [
