@@ -42,7 +42,14 @@ report), driven one trial at a time (ask and tell):
   differ from the base, only the K with the largest move relative to their range
   (``|value − base| / (HI − LO)``) are played and the rest return to the base.  The
   played values are a deterministic function of the sampled ones, so the sampler
-  still sees a fixed continuous search space; both are recorded.
+  still sees a fixed continuous search space; both are recorded.  Projection alone
+  ties which parameters play to how far they moved: a parameter is played only if it
+  moved more, relative to its range, than all but K-1 others, and the sampler can lock
+  onto a few parameters held at their bounds (seen in a real run).  So the value told
+  to the sampler also carries ``EXCESS_PENALTY`` (10 points²) per parameter sampled
+  away from the base beyond K: the played rules are unchanged, but the sampler learns
+  to leave unneeded parameters at the base, after which the K it moves may take any
+  value.  The best trial is chosen on the played rules' value, without this nudge.
   ``--keep-mean-total PCT``: a trial whose mean total score (all players) moves more
   than PCT% from the base's on the same games gets ``PENALTY`` (larger than any
   loss) plus 10⁵ per unit of excess added to its value, block by block, so the best
@@ -92,6 +99,7 @@ STUDY_NAME = "tune-scoring"
 PENALTY = 20_000.0  # above any loss: 10⁴ · 2(N−1)/N < 2 · 10⁴ for `both`
 PENALTY_SLOPE = 100_000.0  # per unit of relative excess over the mean-total band
 INVALID = 1.0e7
+EXCESS_PENALTY = 10.0  # points² told to the sampler per parameter sampled away from the base beyond --max-changes
 VERIFY_BLOCK = 1 << 40  # the verification run's seed: a SplitMix64 output no training block uses
 BOOTSTRAP_REPS = 2000
 
@@ -236,6 +244,13 @@ def _dig(data: dict, key: str):
     for k in key.split("."):
         data = data[k]
     return data
+
+
+def excess_changes(params: list[Param], values: dict, max_changes: int | None) -> int:
+    """How many more parameters the sampled `values` move from the base than `max_changes` allows."""
+    if max_changes is None:
+        return 0
+    return max(0, sum(p.moved(values[p.name]) for p in params) - max_changes)
 
 
 def limit_changes(params: list[Param], values: dict, max_changes: int | None) -> dict:
@@ -740,8 +755,10 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
     t0 = time.perf_counter()
     try:
         played = limit_changes(list(spec.params), trial.params, spec.max_changes)
+        excess = excess_changes(list(spec.params), trial.params, spec.max_changes)
         trial.set_user_attr("played", played)
         trial.set_user_attr("changed", [p.name for p in spec.params if played[p.name] != p.base])
+        trial.set_user_attr("excess", excess)
         try:
             rules = rules_for(spec.base_rules(), list(spec.params), played)
         except RulesError as e:
@@ -764,7 +781,7 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
             df = play_block(spec, rules, int(b), work, jobs, progress=block_tick)
             frames.append(df)
             value, _ = _block_value(spec, _summary(df, spec), info["block_mean_total"][b])
-            trial.report(value, int(b))
+            trial.report(value + EXCESS_PENALTY * excess, int(b))
             if may_prune and step + 1 < spec.blocks and trial.should_prune():
                 pruned = True
                 break
@@ -781,7 +798,7 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
         if pruned:
             study.tell(trial, state=TrialState.PRUNED)
         else:
-            study.tell(trial, value)
+            study.tell(trial, value + EXCESS_PENALTY * excess)
     except BaseException:
         study.tell(trial, state=TrialState.FAIL)
         raise
@@ -789,11 +806,12 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
 
 
 def best_trial(study):
-    """The complete, valid trial with the smallest value (penalties included)."""
+    """The complete, valid trial whose played rules have the smallest value (loss plus any mean-total penalty; the
+    sampler's nudge towards fewer sampled changes is left out: it says nothing about the rules played)."""
     done = [t for t in study.get_trials(deepcopy=False) if t.state.name == "COMPLETE" and "invalid" not in t.user_attrs]
     if not done:
         raise TuneError("no complete trial yet")
-    return min(done, key=lambda t: (t.value, t.number))
+    return min(done, key=lambda t: (t.user_attrs.get("value", t.value), t.number))
 
 
 # --- tables ------------------------------------------------------------------------------
@@ -816,6 +834,7 @@ def trials_table(study, spec: TuneSpec) -> pd.DataFrame:
             "mean_total": a.get("mean_total", np.nan),
             "mean_total_change_pct": 100 * a["mean_total_change"] if "mean_total_change" in a else np.nan,
             "changes": len(a.get("changed", [])),
+            "sampled_excess": a.get("excess", 0),
             "seconds": a.get("seconds", np.nan),
         }
         for p in spec.params:
@@ -1145,7 +1164,9 @@ def _report_search(spec, trials, summary, imp) -> list[str]:
         f"- Pruner: {prune}",
         "- `--max-changes`: every parameter is sampled; when more than K move from the base, only the K with the"
         " largest move relative to their range are played and the others return to the base (`trials.csv` lists"
-        " the played values, and the sampled ones as `sampled:`)."
+        f" the played values, and the sampled ones as `sampled:`). The sampler is also told {EXCESS_PENALTY:g} points²"
+        " per parameter sampled away from the base beyond K (`sampled_excess`), so that it learns to leave unneeded"
+        " parameters at the base; the best trial is chosen on the played rules alone."
         if spec.max_changes is not None
         else "- No limit on the number of changed parameters.",
         "- `--keep-mean-total`: a trial outside the band gets a penalty larger than any loss, block by block, so"

@@ -83,6 +83,8 @@ def test_max_changes_keeps_the_largest_relative_moves():
     assert T.limit_changes(ps, values, 2) == {ps[0].name: 4, ps[1].name: 6, ps[2].name: 2}
     assert T.limit_changes(ps, values, 1) == {ps[0].name: 4, ps[1].name: 2, ps[2].name: 2}
     assert T.limit_changes(ps, values, None) == values
+    assert T.excess_changes(ps, values, 1) == 2 and T.excess_changes(ps, values, 3) == 0
+    assert T.excess_changes(ps, {**values, ps[0].name: 2}, 1) == 1  # at the base: not a change
 
 
 def test_loss_bootstrap_and_penalty():
