@@ -120,8 +120,9 @@ def report(table: pd.DataFrame, diffs: list, about: dict, labels: dict[str, str]
         f"# Rules compared: `{A}` (A) and `{B}` (B)",
         "",
         f"{about['games']:,} games for each, the same seeds (seed {about['seed']}), {about['players']} players, "
-        f"seats {about['seating']}; agents {', '.join(f'`{x}`' for x in about['agents'])}. Differences are B − A on "
-        "the same (game, seat), with 95% intervals (normal, paired); win shares of A and B with Wilson intervals.  ",
+        f"seating `{about['seating']}`; agents {', '.join(f'`{x}`' for x in about['agents'])}. Differences are B − A"
+        " on the same (game, seat), with 95% intervals (normal, paired); win shares of A and B with Wilson"
+        " intervals.  ",
         f"Command: `{about['command']}`  ",
         f"Commit: `{about['git_commit']}`",
         "",
