@@ -6,7 +6,7 @@ four specialists under v1.1 are **re-scored** under each trial's scoring (play h
 not replan; district points from the engine's kernel, Green Canopy re-awarded, ties broken as the rules
 do).  Each study: 10 integer parameters, ``--max-changes 3`` (projection by the largest relative
 move and the nudge for sampled excess changes, as the command does), ``--keep-mean-total 15`` (the
-command's penalty), the base as trial 0.
+command's penalty), the base as trial 0; CMA-ES restarted as the command restarts it.
 
     python docs/tune_samplers.py RESULTS.parquet [TRIALS] [SEEDS]
 
@@ -88,14 +88,18 @@ def study_run(objective: Surrogate, sampler: str, seed: int, trials: int) -> lis
     best = [study.best_value]
     for k in range(1, trials):
         s = seed * 1000 + k  # a fresh sampler per trial, seeded, as the command does
-        if sampler == "cmaes":
+        if sampler == "cmaes":  # restarted as the command does (experiments.tune_scoring.restarts)
+            run = T.restarts(study.trials[1:], 4 * (4 + int(3 * np.log(len(params)))))[-1]
             study.sampler = optuna.samplers.CmaEsSampler(seed=s, with_margin=True)
+            if run:
+                study.sampler._attr_prefix += f"restart{run}:"
         elif sampler == "tpe":
             study.sampler = optuna.samplers.TPESampler(multivariate=True, seed=s)
         else:
             study.sampler = optuna.samplers.RandomSampler(seed=s)
         t = study.ask(dists)
         value = objective(T.limit_changes(params, t.params, 3))  # the played rules' value, as the command
+        t.set_user_attr("value", value)
         study.tell(t, value + T.EXCESS_PENALTY * T.excess_changes(params, t.params, 3))
         best.append(min(best[-1], value))
     return best

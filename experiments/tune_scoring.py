@@ -20,7 +20,11 @@ report), driven one trial at a time (ask and tell):
   or multivariate TPE (``--sampler tpe``; the default for a single parameter, where
   CMA-ES is undefined).  On a surrogate of the specialist problem (stored games
   re-scored, ``docs/tune_samplers.py``) CMA-ES reached a lower loss than TPE and
-  than random search at every budget measured.  Trial k's sampler is a fresh one
+  than random search at every budget measured.  On the real problem CMA-ES can
+  settle in a local optimum (seen: every later trial asking the same rules), so a
+  run whose own best has not improved for four generations is ended and CMA-ES
+  starts afresh from the centre (:func:`restarts`; the run index is derived from
+  the finished trials, so it survives ``--resume``).  Trial k's sampler is a fresh one
   seeded from (seed, k), where k counts the finished trials, so a study is a
   deterministic function of the command.  TPE keeps no state besides the history,
   so with it an interrupted study resumed with ``--resume`` asks exactly what an
@@ -527,16 +531,44 @@ def distributions(spec: TuneSpec) -> dict:
     }
 
 
-def sampler(spec: TuneSpec, k: int):
-    """Trial k's sampler, seeded from (seed, k) (see the module's docstring)."""
+def sampler(spec: TuneSpec, k: int, restart: int = 0):
+    """Trial k's sampler, seeded from (seed, k); for CMA-ES, that of run `restart` (see the module's docstring)."""
     optuna = _quiet_optuna()
     seed = int(game_seeds(spec.seed ^ 0x7E5E, k, k + 1)[0] >> np.uint64(33))
     if spec.sampler == "cmaes":
-        return optuna.samplers.CmaEsSampler(
+        s = optuna.samplers.CmaEsSampler(
             seed=seed, with_margin=any(p.integer for p in spec.params), consider_pruned_trials=True,
             warn_independent_sampling=False,
         )  # fmt: skip
+        if restart:
+            # Optuna keeps CMA-ES's state in the trials under this prefix: a new prefix is a fresh run (the
+            # attribute is private; without it there are no restarts)
+            if not hasattr(s, "_attr_prefix"):  # pragma: no cover
+                raise TuneError("this Optuna's CmaEsSampler cannot be restarted; use --sampler tpe")
+            s._attr_prefix = f"{s._attr_prefix}restart{restart}:"
+        return s
     return optuna.samplers.TPESampler(multivariate=True, seed=seed, n_startup_trials=spec.n_startup)
+
+
+def cma_patience(spec: TuneSpec) -> int:
+    """Trials without a better one after which CMA-ES starts afresh: four generations of its default population."""
+    return 4 * (4 + int(3 * math.log(len(spec.params))))
+
+
+def restarts(trials: list, patience: int) -> list[int]:
+    """The CMA-ES run each of `trials` (finished, in order, the base left out) belongs to, and the next one's:
+    a run ends when its own best value has not improved for `patience` trials (an invalid trial never improves)."""
+    run, best, since, out = 0, math.inf, 0, []
+    for t in trials:
+        out.append(run)
+        value = math.inf if "invalid" in t.user_attrs else t.user_attrs.get("value", math.inf)
+        if value < best:
+            best, since = value, 0
+        else:
+            since += 1
+        if since >= patience:
+            run, best, since = run + 1, math.inf, 0
+    return [*out, run]
 
 
 def pruner(spec: TuneSpec):
@@ -750,7 +782,8 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
     finished trial and the number of games it played."""
     from optuna.trial import TrialState
 
-    study.sampler = sampler(spec, k)
+    run = restarts([t for t in finished(study) if not t.user_attrs.get("base")], cma_patience(spec))[-1]
+    study.sampler = sampler(spec, k, run if spec.sampler == "cmaes" else 0)
     trial = study.ask(distributions(spec))
     t0 = time.perf_counter()
     try:
@@ -759,6 +792,7 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
         trial.set_user_attr("played", played)
         trial.set_user_attr("changed", [p.name for p in spec.params if played[p.name] != p.base])
         trial.set_user_attr("excess", excess)
+        trial.set_user_attr("restart", run)
         try:
             rules = rules_for(spec.base_rules(), list(spec.params), played)
         except RulesError as e:
@@ -835,6 +869,7 @@ def trials_table(study, spec: TuneSpec) -> pd.DataFrame:
             "mean_total_change_pct": 100 * a["mean_total_change"] if "mean_total_change" in a else np.nan,
             "changes": len(a.get("changed", [])),
             "sampled_excess": a.get("excess", 0),
+            "cma_run": a.get("restart", 0),
             "seconds": a.get("seconds", np.nan),
         }
         for p in spec.params:
@@ -1160,7 +1195,7 @@ def _report_search(spec, trials, summary, imp) -> list[str]:
         f" {saved:,} saved by pruning. Every trial plays the same {spec.blocks} seed blocks of"
         f" {spec.block_games:,} games (common random numbers), in an order shuffled per trial.",
         "",
-        _sampler_text(spec),
+        _sampler_text(spec, trials),
         f"- Pruner: {prune}",
         "- `--max-changes`: every parameter is sampled; when more than K move from the base, only the K with the"
         " largest move relative to their range are played and the others return to the base (`trials.csv` lists"
@@ -1184,12 +1219,14 @@ def _report_search(spec, trials, summary, imp) -> list[str]:
     ]
 
 
-def _sampler_text(spec) -> str:
+def _sampler_text(spec, trials=None) -> str:
     if spec.sampler == "cmaes":
+        runs = int(trials["cma_run"].max()) + 1 if trials is not None and "cma_run" in trials else 1
         return (
             "- Sampler: Optuna's CMA-ES (with margin for integer parameters; a pruned trial counts with its last"
-            " block's loss), started at the centre of the ranges; trial k's sampler is seeded from (seed, k), so an"
-            " uninterrupted study replays identically."
+            " block's loss), started at the centre of the ranges and started afresh when a run's best has not"
+            f" improved for {cma_patience(spec)} trials ({runs} run(s) here, `cma_run` in `trials.csv`); trial k's"
+            " sampler is seeded from (seed, k), so an uninterrupted study replays identically."
         )
     return (
         f"- Sampler: Optuna's TPE, multivariate, the first {spec.n_startup} trials random; trial k's sampler is seeded"

@@ -87,6 +87,18 @@ def test_max_changes_keeps_the_largest_relative_moves():
     assert T.excess_changes(ps, {**values, ps[0].name: 2}, 1) == 1  # at the base: not a change
 
 
+def test_cma_restarts_when_a_run_stops_improving():
+    class Trial:
+        def __init__(self, value, invalid=False):
+            self.user_attrs = {"value": value, **({"invalid": "x"} if invalid else {})}
+
+    values = [50, 40, 45, 41, 42, 40, 90, 30, 31, 32]  # run 0 stalls after 40: 4 trials without a better one
+    runs = T.restarts([Trial(v) for v in values], patience=4)
+    assert runs == [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1]  # run 1 starts at the 7th trial; the last entry is the next
+    assert T.restarts([Trial(1, invalid=True)] * 3, patience=3)[-1] == 1  # invalid rules never improve a run
+    assert T.restarts([], patience=3) == [0]
+
+
 def test_loss_bootstrap_and_penalty():
     # two agents, 4 games: A wins 3, B wins 1 -> shares 0.75 / 0.25 -> 2 * 25² points²
     df = pd.DataFrame(
