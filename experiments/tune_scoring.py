@@ -766,6 +766,8 @@ def optimise(
             f"trial {trial.number}: loss {a['loss']:7.1f} pts², mean total {100 * a['mean_total_change']:+5.1f}%,"
             f" {what}; {moves}   (best: trial {best.number}, {best.user_attrs['loss']:.1f})"
         )
+    if not played:  # nothing run (a finished study re-reported): no session to record
+        return study
     sessions = [*study.user_attrs.get("sessions", []), {
         "ended": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "seconds": round(time.perf_counter() - t_session, 1), "games": played, "jobs": jobs,
