@@ -3,10 +3,10 @@
 Play does not depend on the compensation (agents maximise their own points, not
 the ranking), so a stored game is re-ranked under another vector by adding it to
 the raw scores (``total - compensation``) and applying the tie-breaks again
-(fewer empty cells, then more distinct shapes, then a shared win).  The search
-tries every integer vector with entries 0..max (vectors that differ by a
-constant rank games identically, so the smallest entry is 0) and keeps those
-whose largest seat deviation from 1/N is smallest.  The chosen vector is then
+(``sim.citywright.rules.RANKING``: fewer empty cells, then more distinct shapes,
+then a shared win).  The search tries every integer vector with entries 0..max
+(vectors that differ by a constant rank games identically, so the smallest
+entry is 0) and keeps those whose largest seat deviation from 1/N is smallest.  The chosen vector is then
 verified by re-simulating with it.
 """
 
@@ -17,6 +17,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
+from sim.citywright.ranking import rank_key
 from sim.stats import wilson
 
 
@@ -36,8 +37,7 @@ def game_arrays(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, i
 def seat_shares(raw: np.ndarray, empty: np.ndarray, shapes: np.ndarray, comp) -> np.ndarray:
     """Win share of each seat (mean over games) when `comp` is added to the raw scores."""
     total = raw + np.asarray(comp, dtype=np.int64)[None, :]
-    # one key orders players exactly as the rules do: total, then empty (fewer), then shapes (more)
-    key = total * 10_000 + (99 - empty) * 100 + shapes
+    key = rank_key({"total": total, "empty": empty, "shapes_distinct": shapes})
     best = key.max(axis=1, keepdims=True)
     win = key == best
     return (win / win.sum(axis=1, keepdims=True)).mean(axis=0)

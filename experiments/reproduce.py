@@ -38,14 +38,22 @@ def run_jobs(
     backend: str = "loky",
     scheduler: str | None = None,
     progress: Progress | None = None,
+    game: str = "citywright",
+    chunk_size: int | None = None,
 ) -> dict[A.Job, pd.DataFrame]:
-    """Play (or reuse) every job's run in the cache `work`; `progress(job, done, total, rate)` after each chunk."""
+    """Play (or reuse) every job's run in the cache `work`; `progress(job, done, total, rate)` after each chunk.
+
+    Jobs of another game (`game`) need only the same fields as :class:`experiments.appendix.Job`
+    (key, players, agents, games, seating, rule_set()); `chunk_size` caps the games per chunk."""
     frames = {}
     work.mkdir(parents=True, exist_ok=True)
     total = sum(j.games for j in jobs)
     done = 0
     for i, job in enumerate(jobs, 1):
-        spec = S.make_spec(job.players, list(job.agents), job.games, seed, job.rule_set(), job.seating)
+        chunk = min(chunk_size, job.games) if chunk_size else None
+        spec = S.make_spec(
+            job.players, list(job.agents), job.games, seed, job.rule_set(), job.seating, chunk_size=chunk, game=game
+        )
 
         def tick(d: int, n: int, rate: float, job=job) -> None:
             if progress:

@@ -16,7 +16,19 @@ import pandas as pd
 from experiments.runner import COLUMNS, parse_shapes_placed
 from sim.citywright import engine as E
 from sim.citywright.boards import to_bitboards
-from sim.citywright.rules import DISTRICTS, Rules
+from sim.citywright.ranking import rank_key
+from sim.citywright.rules import (
+    ACHIEVEMENT_CODES,
+    DISTRICTS,
+    KIND_DISTINCT_SHAPES,
+    KIND_DISTRICT_COUNT,
+    KIND_FULL_LINE,
+    KIND_HIGHEST_DISTRICT,
+    KIND_NO_EMPTY,
+    KIND_SAME_SHAPE,
+    KIND_SHAPE_COUNT,
+    Rules,
+)
 from sim.citywright.tables import tables_for
 
 DISTRICT_COLUMNS = ["residential", "commercial", "park", "industrial"]
@@ -33,19 +45,20 @@ def achievements(df: pd.DataFrame, rules: Rules) -> np.ndarray:
     pts = np.zeros(len(df), dtype=np.int64)
     placed = [parse_shapes_placed(s) for s in df["shapes_placed"]]
     for card in rules.achievements():
-        if card.kind == "distinct_shapes":
+        kind = ACHIEVEMENT_CODES[card.kind]
+        if kind == KIND_DISTINCT_SHAPES:
             got = np.array([sum(1 for v in p.values() if v > 0) >= card.threshold for p in placed])
-        elif card.kind == "same_shape":
+        elif kind == KIND_SAME_SHAPE:
             got = np.array([max(p.values(), default=0) >= card.threshold for p in placed])
-        elif card.kind == "shape_count":
+        elif kind == KIND_SHAPE_COUNT:
             got = np.array([p.get(card.shape, 0) >= card.threshold for p in placed])
-        elif card.kind == "district_count":
+        elif kind == KIND_DISTRICT_COUNT:
             got = (df["board"].str.count(card.district) >= card.threshold).to_numpy()
-        elif card.kind == "full_line":
+        elif kind == KIND_FULL_LINE:
             got = _full_line(df["board"], card.district)
-        elif card.kind == "no_empty":
+        elif kind == KIND_NO_EMPTY:
             got = (df["board"].str.count(r"\.") == 0).to_numpy()
-        elif card.kind == "highest_district":
+        elif kind == KIND_HIGHEST_DISTRICT:
             col = DISTRICT_COLUMNS[DISTRICTS.index(card.district)]
             best = df.groupby("game")[col].transform("max")
             solo = df["players"] == 1
@@ -73,11 +86,11 @@ def rescore(df: pd.DataFrame, rules: Rules) -> pd.DataFrame:
         comp[sel] = vec[out.loc[sel, "seat"].to_numpy() - 1]
     out["compensation"] = comp.astype(np.int16)
     out["total"] = (out[DISTRICT_COLUMNS].sum(axis=1) + out["achievements"] + out["compensation"]).astype(np.int16)
-    # rank: 1 + players strictly ahead (total, then fewer empty cells, then more distinct shapes)
-    key = out["total"].astype(np.int64) * 10_000 + (99 - out["empty"].astype(np.int64)) * 100 + out["shapes_distinct"]
+    # rank: 1 + players strictly ahead (rules.RANKING)
+    key = rank_key(out)
     ahead = np.zeros(len(out), dtype=np.int64)
     for _, idx in out.groupby("game").indices.items():
-        k = key.to_numpy()[idx]
+        k = key[idx]
         ahead[idx] = (k[None, :] > k[:, None]).sum(axis=1)
     out["rank"] = (1 + ahead).astype(np.int8)
     winners = out.groupby("game")["rank"].transform(lambda r: (r == 1).sum())

@@ -7,29 +7,37 @@ the same rows wherever and whenever it runs.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from agents.citywright.play import run_games
 from agents.citywright.registry import AgentSpec, rows
 from sim.citywright import engine as E
+from sim.citywright.game import RESULT_COLUMNS
 from sim.citywright.rules import Rules
 from sim.citywright.tables import tables_for
 from sim.seeds import _GOLDEN, _mix, game_seeds
 
 SEATINGS = ("fixed", "rotate", "permute", "draw")
-COLUMNS = [
-    "game", "game_seed", "rules", "players", "seat", "agent",
-    "residential", "commercial", "park", "industrial", "achievements", "compensation", "total",
-    "empty", "tiles_taken", "waste", "forced_discards", "shapes_distinct", "rank", "win_share", "win",
-    "board", "shapes_placed",
-]  # fmt: skip
-
-_CELL_BITS = np.array([8 * r + c for r in range(7) for c in range(7)], dtype=np.uint64)
-_CHARS = np.frombuffer(b"RCPI", dtype=np.uint8)
+# The result table's Arrow types (what the Parquet file stores; pandas reads the strings as str).
+_TYPES = {
+    "game": pa.int64(), "game_seed": pa.uint64(), "rules": pa.large_string(), "players": pa.int8(),
+    "seat": pa.int8(), "agent": pa.large_string(),
+    "residential": pa.int16(), "commercial": pa.int16(), "park": pa.int16(), "industrial": pa.int16(),
+    "achievements": pa.int16(), "compensation": pa.int16(), "total": pa.int16(),
+    "empty": pa.int8(), "tiles_taken": pa.int16(), "waste": pa.int16(), "forced_discards": pa.int8(),
+    "shapes_distinct": pa.int8(), "rank": pa.int8(), "win_share": pa.float64(), "win": pa.bool_(),
+    "board": pa.large_string(), "shapes_placed": pa.large_string(),
+}  # fmt: skip
+# The columns and their order are the game's (sim/citywright/game.py); their Arrow types are this file's.
+SCHEMA = pa.schema([(c, _TYPES[c]) for c in RESULT_COLUMNS])
+COLUMNS = SCHEMA.names
 
 
 def seat_orders(
@@ -65,25 +73,73 @@ def draw_orders(seeds: np.ndarray, players: int, pool: int) -> np.ndarray:
     return (h % np.uint64(pool)).astype(np.int64)
 
 
-def boards_to_strings(boards: np.ndarray) -> np.ndarray:
-    """uint64[M, 4] -> array of 49-character strings from 'RCPI.'."""
+# Board strings are made a board row at a time.  Bits 8r..8r+6 of a district's bitboard
+# (sim.citywright.tables) are row r; _ROW_WORD[bits] has byte c = 1 where column c is set.
+# A row's R and C bits together index one table and its P and I bits another, whose
+# entries hold (letter - '.') in the set columns' bytes; a cell holds one district at
+# most, so the two entries plus '.' everywhere are the row's 7 characters, as the low
+# bytes of a little-endian uint64 (the 8th byte is padding, dropped at the end).
+_ROW_WORD = np.array([sum(((b >> c) & 1) << (8 * c) for c in range(7)) for b in range(128)], dtype="<u8")
+_DOTS = np.frombuffer(b"." * 8, dtype="<u8")[0]
+
+
+def _pair_words(first: str, second: str) -> np.ndarray:
+    """<u8[128 * 128]: entry a | b << 7 is the row word, minus the dots, of row bits a of `first`, b of `second`."""
+    a = _ROW_WORD * np.uint64(ord(first) - ord("."))
+    b = _ROW_WORD * np.uint64(ord(second) - ord("."))
+    return (a[None, :] + b[:, None]).ravel()
+
+
+_RC_WORDS = _pair_words("R", "C")
+_PI_WORDS = _pair_words("P", "I")
+
+
+def board_strings(boards: np.ndarray) -> pa.LargeStringArray:
+    """boards uint64[M, 4] (districts R, C, P, I) -> M strings of 49 characters from 'RCPI.', row-major."""
     m = boards.shape[0]
-    out = np.full((m, 49), ord("."), dtype=np.uint8)
-    for d in range(4):
-        on = ((boards[:, d, None] >> _CELL_BITS[None, :]) & np.uint64(1)).astype(bool)
-        out[on] = _CHARS[d]
-    return out.view("S49").ravel().astype(str)
+    row_bits = np.ascontiguousarray(boards, dtype="<u8").view(np.uint8).reshape(m, 4, 8)[:, :, :7]  # [M, district, row]
+    seven = np.uint8(0x7F)  # bit 7 of a row's byte is no cell
+    rc = (row_bits[:, 0] & seven).astype(np.uint16) | ((row_bits[:, 1] & seven).astype(np.uint16) << 7)
+    pi = (row_bits[:, 2] & seven).astype(np.uint16) | ((row_bits[:, 3] & seven).astype(np.uint16) << 7)
+    words = _RC_WORDS[rc]
+    words += _PI_WORDS[pi]
+    words += _DOTS
+    data = words.view(np.uint8).reshape(m, 7, 8)[:, :, :7].reshape(-1)
+    offsets = np.arange(0, 49 * (m + 1), 49, dtype=np.int64)
+    return pa.LargeStringArray.from_buffers(m, pa.py_buffer(offsets), pa.py_buffer(data))
 
 
-def shapes_placed_strings(counts: np.ndarray, rules: Rules) -> np.ndarray:
-    """Placed count per shape -> 'I:2 L:1 T5:1' (rule-set order, shapes never placed left out)."""
-    names = [s.name for s in rules.shapes]
-    out = np.full(counts.shape[0], "", dtype=object)
-    for i, name in enumerate(names):
-        c = counts[:, i]
-        part = np.where(c > 0, np.char.add(f"{name}:", c.astype(str)), "")
-        out = np.where((out != "") & (part != ""), out + " ", out) + part
-    return out.astype(str)
+_SHAPE_GROUP = 3  # shapes per look-up table: (most placed + 1) ** 3 strings each
+
+
+@functools.lru_cache(maxsize=64)
+def _group_strings(names: tuple[str, ...], base: int) -> pa.LargeStringArray:
+    """Entry sum(count_j * base ** (k-1-j)): ' I:2 L:1' for those counts, each token after a space."""
+    out = []
+    for counts in itertools.product(range(base), repeat=len(names)):
+        out.append("".join(f" {n}:{c}" for n, c in zip(names, counts, strict=True) if c))
+    return pa.array(out, pa.large_string())
+
+
+def shapes_placed_strings(counts: np.ndarray, rules: Rules) -> pa.LargeStringArray:
+    """Placed count per shape int[M, shapes] -> 'I:2 L:1 T5:1' (rule-set order, shapes never placed left out).
+
+    A few shapes at a time are one table look-up (their counts as digits of one key);
+    the groups' strings are joined and the leading space dropped.
+    """
+    names = tuple(s.name for s in rules.shapes)
+    counts = np.asarray(counts, dtype=np.int64)
+    base = int(counts.max(initial=0)) + 1
+    groups = [pa.repeat(pa.scalar("", pa.large_string()), counts.shape[0])]
+    for g0 in range(0, len(names), _SHAPE_GROUP):
+        group = names[g0 : g0 + _SHAPE_GROUP]
+        key = np.zeros(counts.shape[0], dtype=np.int64)
+        for j in range(len(group)):
+            key = key * base + counts[:, g0 + j]
+        groups.append(_group_strings(group, base).take(key))
+    # no nulls: binary_join_element_wise's null_handling="skip" drops rows that are all null (pyarrow 26)
+    joined = pc.binary_join_element_wise(*groups, pa.scalar("", pa.large_string()))
+    return pc.ascii_ltrim(joined, " ")
 
 
 def parse_shapes_placed(text: str) -> dict[str, int]:
@@ -99,54 +155,87 @@ def play_chunk(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> pd.DataFrame:
     """Games start..stop-1 of a run, one row per (game, seat), columns COLUMNS."""
-    return _play(rules, players, agents, seating, run_seed, start, stop, False)[0]
+    return play_chunk_table(rules, players, agents, seating, run_seed, start, stop)[0].to_pandas()
 
 
 def play_chunk_with_moves(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """As play_chunk, plus the move log int32[games, turns, agents.citywright.play.LOG_LEN]."""
-    return _play(rules, players, agents, seating, run_seed, start, stop, True)
+    table, logs = play_chunk_table(rules, players, agents, seating, run_seed, start, stop, log_moves=True)
+    return table.to_pandas(), logs
 
 
-def _play(rules, players, agents, seating, run_seed, start, stop, log_moves):
+def play_chunk_table(
+    rules: Rules,
+    players: int,
+    agents: list[AgentSpec],
+    seating: str,
+    run_seed: int,
+    start: int,
+    stop: int,
+    log_moves: bool = False,
+) -> tuple[pa.Table, np.ndarray | None]:
+    """As play_chunk, as an Arrow table of schema SCHEMA (what simulate writes); plus the
+    move log when log_moves, else None."""
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
     tb = tables_for(rules, players)
     seeds = game_seeds(run_seed, start, stop)
     order = seat_orders(players, seating, start, stop, pool=len(agents), seeds=seeds)
-    agent_rows = rows(agents)
-    prms = agent_rows[order]  # [G, players, P_LEN]
+    prms = rows(agents)[order]  # [G, players, P_LEN]
     scores, boards, stats, logs = run_games(seeds, prms, tb, log_moves=log_moves)
-    g = stop - start
-    names = np.array([str(a) for a in agents], dtype=object)
-    rank = scores[:, :, E.SC_RANK]
-    winners = (rank == 1).sum(axis=1, keepdims=True)
-    df = pd.DataFrame(
-        {
-            "game": np.repeat(np.arange(start, stop, dtype=np.int64), players),
-            "game_seed": np.repeat(seeds, players),
-            "rules": rules.name,
-            "players": np.int8(players),
-            "seat": np.tile(np.arange(1, players + 1, dtype=np.int8), g),
-            "agent": names[order].ravel(),
-            "residential": scores[:, :, E.SC_R].ravel().astype(np.int16),
-            "commercial": scores[:, :, E.SC_C].ravel().astype(np.int16),
-            "park": scores[:, :, E.SC_P].ravel().astype(np.int16),
-            "industrial": scores[:, :, E.SC_I].ravel().astype(np.int16),
-            "achievements": scores[:, :, E.SC_ACH].ravel().astype(np.int16),
-            "compensation": scores[:, :, E.SC_COMP].ravel().astype(np.int16),
-            "total": scores[:, :, E.SC_TOTAL].ravel().astype(np.int16),
-            "empty": scores[:, :, E.SC_EMPTY].ravel().astype(np.int8),
-            "tiles_taken": stats[:, :, 0].ravel().astype(np.int16),
-            "waste": stats[:, :, 1].ravel().astype(np.int16),
-            "forced_discards": stats[:, :, 2].ravel().astype(np.int8),
-            "shapes_distinct": scores[:, :, E.SC_DISTINCT].ravel().astype(np.int8),
-            "rank": rank.ravel().astype(np.int8),
-            "win_share": np.where(rank == 1, 1.0 / winners, 0.0).ravel(),
-            "win": (rank == 1).ravel(),
-            "board": boards_to_strings(boards.reshape(-1, 4)),
-            "shapes_placed": shapes_placed_strings(stats[:, :, 4:].reshape(g * players, -1), rules),
-        }
-    )
-    return df[COLUMNS], logs
+    return results_table(rules, agents, start, seeds, order, scores, boards, stats), logs
+
+
+def results_table(
+    rules: Rules,
+    agents: list[AgentSpec],
+    start: int,
+    seeds: np.ndarray,
+    order: np.ndarray,
+    scores: np.ndarray,
+    boards: np.ndarray,
+    stats: np.ndarray,
+) -> pa.Table:
+    """The kernels' outputs for games start.. -> the result table (schema SCHEMA), column by
+    column with numpy and Arrow: no Python work per row.
+
+    seeds uint64[G]; order int[G, players] (agent index per seat); scores int32[G, players, SC_LEN];
+    boards uint64[G, players, 4]; stats int32[G, players, N_STATS] (agents.citywright.play.play_games).
+    """
+    g, players = order.shape
+    m = g * players
+    # one pass to int16 and one transposed copy: each score is then a contiguous row
+    by_score = np.ascontiguousarray(scores.reshape(m, -1).astype(np.int16).T)
+    by_stat = np.ascontiguousarray(stats[:, :, :3].reshape(m, 3).astype(np.int16).T)
+    rank = by_score[E.SC_RANK]
+    win = rank == 1
+    winners = np.repeat(win.reshape(g, players).sum(axis=1), players)
+    columns = {
+        "game": np.repeat(np.arange(start, start + g, dtype=np.int64), players),
+        "game_seed": np.repeat(seeds, players),
+        "rules": pa.repeat(pa.scalar(rules.name, pa.large_string()), m),
+        "players": np.full(m, players, dtype=np.int8),
+        "seat": np.tile(np.arange(1, players + 1, dtype=np.int8), g),
+        "agent": pa.array([str(a) for a in agents], pa.large_string()).take(order.ravel().astype(np.int64)),
+        "residential": by_score[E.SC_R],
+        "commercial": by_score[E.SC_C],
+        "park": by_score[E.SC_P],
+        "industrial": by_score[E.SC_I],
+        "achievements": by_score[E.SC_ACH],
+        "compensation": by_score[E.SC_COMP],
+        "total": by_score[E.SC_TOTAL],
+        "empty": by_score[E.SC_EMPTY].astype(np.int8),
+        "tiles_taken": by_stat[0],
+        "waste": by_stat[1],
+        "forced_discards": by_stat[2].astype(np.int8),
+        "shapes_distinct": by_score[E.SC_DISTINCT].astype(np.int8),
+        "rank": rank.astype(np.int8),
+        "win_share": np.where(win, 1.0 / np.maximum(winners, 1), 0.0),
+        "win": win,
+        "board": board_strings(boards.reshape(m, 4)),
+        "shapes_placed": shapes_placed_strings(stats[:, :, 4 : 4 + len(rules.shapes)].reshape(m, -1), rules),
+    }
+    arrays = [pa.array(columns[f.name], f.type) for f in SCHEMA]
+    return pa.Table.from_arrays(arrays, schema=SCHEMA)

@@ -1,14 +1,16 @@
 """`citywright simulate`: many games in parallel, reproducible, resumable, Parquet out.
 
 A run is cut into chunks of consecutive games.  Each chunk is a pure function
-of the run's parameters and its index (:func:`experiments.runner.play_chunk`), so it
-gives the same rows on any process, machine or backend.  Finished chunks are
+of the run's parameters and its index (:func:`experiments.runner.play_chunk_table`),
+so it gives the same rows on any process, machine or backend.  Finished chunks are
 written atomically (temporary file + rename) into ``OUT.parts/`` beside the
-output; a run that stops for any reason is continued with ``--resume``, which
-computes only the missing chunks.  When every chunk is there they are streamed,
-in game order, into ``OUT`` (written whole to a temporary file, then renamed),
-the run's metadata goes into the Parquet file and a sidecar ``OUT.json``, and
-the parts are removed.
+output, as Arrow IPC files: writing one is little more than a copy, and reading
+it back is a memory map, so the only encoding a row goes through is the final
+Parquet file's.  A run that stops for any reason is continued with ``--resume``,
+which computes only the missing chunks.  When every chunk is there they are
+streamed, in game order, into ``OUT`` (zstd Parquet, one row group per chunk,
+written whole to a temporary file, then renamed), the run's metadata goes into
+the Parquet file and a sidecar ``OUT.json``, and the parts are removed.
 """
 
 from __future__ import annotations
@@ -23,18 +25,30 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from experiments.runner import SEATINGS, play_chunk, play_chunk_with_moves
+from experiments.runner import SEATINGS, play_chunk_table
 from sim.citywright.rules import N_SLOTS, SLOT_NAMES, Rules, load_rules
 from sim.games import get_game
 
 METADATA_KEY = b"citywright"
-MOVE_COLUMNS = [
-    "game", "turn", "seat", "kind", "slot", "shape", "orientation", "anchor", "tiles", "waste", "score_change",
-]  # fmt: skip
+MOVES_SCHEMA = pa.schema(
+    [
+        ("game", pa.int64()), ("turn", pa.int16()), ("seat", pa.int8()), ("kind", pa.large_string()),
+        ("slot", pa.large_string()), ("shape", pa.large_string()), ("orientation", pa.int8()),
+        ("anchor", pa.large_string()), ("tiles", pa.large_string()), ("waste", pa.int8()), ("score_change", pa.int16()),
+    ]
+)  # fmt: skip
+MOVE_COLUMNS = MOVES_SCHEMA.names
+# Parts are uncompressed Arrow IPC: about 170 bytes a row on disk until the run is
+# assembled (a 1M-game 4-player run holds ~0.7 GB of parts at its end), in exchange
+# for writes and reads that cost next to nothing beside the kernels.
+PART_COMPRESSION = None
+# Result columns whose values are (nearly) all distinct within a chunk: Parquet would
+# build a dictionary for them only to drop it; plain encoding is faster and the file smaller.
+# (In the move log a game's number repeats on every turn: a dictionary pays there.)
+_PLAIN_COLUMNS = ("game", "game_seed", "board")
 
 
 class SimulateError(ValueError):
@@ -55,6 +69,7 @@ class RunSpec:
     chunk_size: int
     moves: bool
     game: str = "citywright"
+    tiers: tuple[str, ...] = ()  # per agent: the tier name it was given by, or ""
 
     def to_json(self) -> dict:
         """Plain JSON types (what the manifest stores and --resume compares)."""
@@ -123,6 +138,7 @@ def make_spec(
     return RunSpec(
         players=players,
         agents=tuple(str(a) for a in parsed),
+        tiers=tuple(getattr(a, "tier", "") for a in parsed) if any(getattr(a, "tier", "") for a in parsed) else (),
         games=games,
         seed=int(seed) & ((1 << 64) - 1),
         rules=rules.to_json(),
@@ -158,16 +174,24 @@ class RunPaths:
         return self.out.with_name(self.out.stem + ".moves.parquet")
 
     def chunk(self, i: int) -> Path:
-        return self.parts / f"chunk-{i:07d}.parquet"
+        return self.parts / f"chunk-{i:07d}.arrow"
 
     def chunk_moves(self, i: int) -> Path:
-        return self.parts / f"moves-{i:07d}.parquet"
+        return self.parts / f"moves-{i:07d}.arrow"
 
 
 def _atomic_write_table(table: pa.Table, path: Path) -> None:
+    """A part: an Arrow IPC file, complete under its name or absent."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    pq.write_table(table, tmp, compression="zstd")
+    options = pa.ipc.IpcWriteOptions(compression=PART_COMPRESSION)
+    with pa.OSFile(str(tmp), "wb") as sink, pa.ipc.new_file(sink, table.schema, options=options) as writer:
+        writer.write_table(table)
     os.replace(tmp, path)
+
+
+def _read_part(path: Path) -> pa.Table:
+    """A part written by _atomic_write_table (memory-mapped: no copy until it is encoded)."""
+    return pa.ipc.open_file(pa.memory_map(str(path))).read_all()
 
 
 def _atomic_write_text(text: str, path: Path) -> None:
@@ -199,23 +223,19 @@ def _version() -> str:
 # --- the work of one chunk (runs in a worker process or on a Dask worker) ----------
 
 
-def run_chunk(spec: RunSpec, i: int) -> tuple[int, pd.DataFrame, pd.DataFrame | None]:
+def run_chunk(spec: RunSpec, i: int) -> tuple[int, pa.Table, pa.Table | None]:
+    """Chunk i's rows (and its move log when the run keeps one) as Arrow tables."""
     start, stop = spec.bounds(i)
     rules = spec.rule_set()
     agents = spec.agent_specs()
-    if spec.moves:
-        df, log = play_chunk_with_moves(rules, spec.players, agents, spec.seating, spec.seed, start, stop)
-        return i, df, moves_table(log, rules, spec.players, start)
-    if spec.game != "citywright":
-        return (
-            i,
-            get_game(spec.game).play_chunk(rules, spec.players, agents, spec.seating, spec.seed, start, stop),
-            None,
-        )
-    return i, play_chunk(rules, spec.players, agents, spec.seating, spec.seed, start, stop), None
+    if spec.game != "citywright":  # the registry's chunk players give DataFrames
+        df = get_game(spec.game).play_chunk(rules, spec.players, agents, spec.seating, spec.seed, start, stop)
+        return i, pa.Table.from_pandas(df, preserve_index=False).replace_schema_metadata(None), None
+    table, log = play_chunk_table(rules, spec.players, agents, spec.seating, spec.seed, start, stop, spec.moves)
+    return i, table, (moves_table(log, rules, spec.players, start) if spec.moves else None)
 
 
-def moves_table(log: np.ndarray, rules: Rules, players: int, start: int) -> pd.DataFrame:
+def moves_table(log: np.ndarray, rules: Rules, players: int, start: int) -> pa.Table:
     """Readable move log from the kernels' records (agents.citywright.play.LOG_*)."""
     from agents.citywright import play as P
     from sim.citywright.tables import PL_AC, PL_AR, PL_ORIENT, SHP_PLAIN, SHP_STAR, tables_for
@@ -228,52 +248,57 @@ def moves_table(log: np.ndarray, rules: Rules, players: int, start: int) -> pd.D
     shape = rec[:, P.LOG_SHAPE]
     pl = rec[:, P.LOG_PL]
     place = kind == 0
-    shape_names = np.array([s.name for s in rules.shapes] + [""], dtype=object)
-    kinds = np.array(["place", "discard", "swap", "pass"], dtype=object)
-    slot_names = np.array([*SLOT_NAMES, ""], dtype=object)
     pli = np.where(place, pl, 0)
     orient = np.where(place, tb.pl_info[pli, PL_ORIENT], -1)
     ar = np.where(place, tb.pl_info[pli, PL_AR], -1)
     ac = np.where(place, tb.pl_info[pli, PL_AC], -1)
-    # tiles per shape cell, in the shape's cell order ('-' for no tile)
-    letters = np.array(list("RCPI-"))
-    ncell = 5
-    cells = np.full((len(rec), ncell), "", dtype="<U1")
+    # tiles per shape cell, in the shape's cell order ('-' for no tile; 0 for no cell)
+    letters = np.frombuffer(b"RCPI-", dtype=np.uint8)
+    row = np.arange(len(rec))
+    cells = np.zeros((len(rec), 5), dtype=np.uint8)
     sh = np.where(shape >= 0, shape, 0)
     for m in range(4):
-        cidx = tb.shp[sh, SHP_PLAIN + m]
-        cells[np.arange(len(rec)), cidx] = letters[np.clip(rec[:, P.LOG_TILES + m], 0, 4)]
+        cells[row, tb.shp[sh, SHP_PLAIN + m]] = letters[np.clip(rec[:, P.LOG_TILES + m], 0, 4)]
     star = tb.shp[sh, SHP_STAR]
     has_star = star >= 0
-    cells[np.arange(len(rec))[has_star], star[has_star]] = letters[np.clip(rec[has_star, P.LOG_FREE], 0, 4)]
-    tiles = np.where(
-        place,
-        np.char.add(
-            np.char.add(np.char.add(cells[:, 0], cells[:, 1]), np.char.add(cells[:, 2], cells[:, 3])), cells[:, 4]
-        ),
-        "",
-    )
+    cells[row[has_star], star[has_star]] = letters[np.clip(rec[has_star, P.LOG_FREE], 0, 4)]
     swap = kind == 2
-    tiles = np.where(swap, letters[np.clip(rec[:, P.LOG_TILES], 0, 4)], tiles)
-    anchor = np.where(
-        place, np.char.add(np.char.add(ar.astype(str), ","), ac.astype(str)),
-        np.where(swap, np.char.add(np.char.add((pl // 8).astype(str), ","), (pl % 8).astype(str)), ""),
-    )  # fmt: skip
-    return pd.DataFrame(
-        {
-            "game": np.repeat(np.arange(start, start + g, dtype=np.int64), t),
-            "turn": np.tile(np.arange(1, t + 1, dtype=np.int16), g),
-            "seat": (rec[:, P.LOG_SEAT] + 1).astype(np.int8),
-            "kind": kinds[kind],
-            "slot": slot_names[np.where((slot >= 0) & (slot < N_SLOTS), slot, N_SLOTS)],
-            "shape": shape_names[np.where(shape >= 0, shape, len(rules.shapes))],
-            "orientation": orient.astype(np.int8),
-            "anchor": anchor,
-            "tiles": tiles,
-            "waste": rec[:, P.LOG_WASTE].astype(np.int8),
-            "score_change": rec[:, P.LOG_GAIN].astype(np.int16),
-        }
-    )[MOVE_COLUMNS]
+    cells[~place] = 0
+    cells[swap, 0] = letters[np.clip(rec[swap, P.LOG_TILES], 0, 4)]
+    # anchor 'row,col' of a placement, or the cell of a swap, from a table of the pairs that occur
+    a = np.where(place, ar, pl // 8)
+    b = np.where(place, ac, pl % 8)
+    located = place | swap
+    both = np.concatenate([a[located], b[located]])
+    lo, hi = (int(both.min()), int(both.max()) + 1) if both.size else (0, 0)
+    pairs = [f"{x},{y}" for x in range(lo, hi) for y in range(lo, hi)] + [""]
+    span = hi - lo
+    anchor = pa.array(pairs, pa.large_string()).take(np.where(located, (a - lo) * span + (b - lo), span * span))
+    names = {
+        "kind": (["place", "discard", "swap", "pass"], kind),
+        "slot": ([*SLOT_NAMES, ""], np.where((slot >= 0) & (slot < N_SLOTS), slot, N_SLOTS)),
+        "shape": ([s.name for s in rules.shapes] + [""], np.where(shape >= 0, shape, len(rules.shapes))),
+    }
+    columns = {
+        "game": np.repeat(np.arange(start, start + g, dtype=np.int64), t),
+        "turn": np.tile(np.arange(1, t + 1, dtype=np.int16), g),
+        "seat": (rec[:, P.LOG_SEAT] + 1).astype(np.int8),
+        **{k: pa.array(v, pa.large_string()).take(np.asarray(i, dtype=np.int64)) for k, (v, i) in names.items()},
+        "orientation": orient.astype(np.int8),
+        "anchor": anchor,
+        "tiles": _nonzero_bytes_strings(cells),
+        "waste": rec[:, P.LOG_WASTE].astype(np.int8),
+        "score_change": rec[:, P.LOG_GAIN].astype(np.int16),
+    }
+    return pa.Table.from_arrays([pa.array(columns[f.name], f.type) for f in MOVES_SCHEMA], schema=MOVES_SCHEMA)
+
+
+def _nonzero_bytes_strings(rows: np.ndarray) -> pa.LargeStringArray:
+    """uint8[M, W] -> M strings: each row's non-zero bytes, in order."""
+    keep = rows != 0
+    offsets = np.zeros(rows.shape[0] + 1, dtype=np.int64)
+    np.cumsum(keep.sum(axis=1), out=offsets[1:])
+    return pa.LargeStringArray.from_buffers(rows.shape[0], pa.py_buffer(offsets), pa.py_buffer(rows[keep]))
 
 
 # --- the run ---------------------------------------------------------------------------
@@ -346,7 +371,7 @@ def prepare(spec: RunSpec, paths: RunPaths, resume: bool, force: bool) -> dict:
 
 def same_spec(stored: dict | None, spec: dict) -> bool:
     """Whether a stored run's spec is `spec` (runs stored before the game registry are Citywright's)."""
-    return stored is not None and {"game": "citywright", **stored} == spec
+    return stored is not None and {"game": "citywright", "tiers": [], **stored} == spec
 
 
 def missing_chunks(spec: RunSpec, paths: RunPaths) -> list[int]:
@@ -359,7 +384,7 @@ def missing_chunks(spec: RunSpec, paths: RunPaths) -> list[int]:
 
 def _execute(
     spec: RunSpec, todo: list[int], backend: str, jobs: int, scheduler: str | None
-) -> Iterable[tuple[int, pd.DataFrame, pd.DataFrame | None]]:
+) -> Iterable[tuple[int, pa.Table, pa.Table | None]]:
     if backend == "loky":
         from joblib import Parallel, delayed
 
@@ -409,10 +434,10 @@ def run(
     new_games = 0
     if progress:
         progress(done_games, spec.games, 0.0)
-    for i, df, moves in _execute(spec, todo, backend, jobs, scheduler):
+    for i, table, moves in _execute(spec, todo, backend, jobs, scheduler):
         if moves is not None:
-            _atomic_write_table(pa.Table.from_pandas(moves, preserve_index=False), paths.chunk_moves(i))
-        _atomic_write_table(pa.Table.from_pandas(df, preserve_index=False), paths.chunk(i))
+            _atomic_write_table(moves, paths.chunk_moves(i))
+        _atomic_write_table(table, paths.chunk(i))
         a, b = spec.bounds(i)
         done_games += b - a
         new_games += b - a
@@ -424,6 +449,7 @@ def run(
         "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "rules": json.loads(spec.rules),
         "agents": list(spec.agents),
+        "agent_tiers": {a: t for a, t in zip(spec.agents, spec.tiers, strict=True) if t} if spec.tiers else {},
         "players": spec.players,
         "games": spec.games,
         "seed": spec.seed,
@@ -438,16 +464,19 @@ def run(
 def _assemble(spec: RunSpec, paths: RunPaths, meta: dict) -> None:
     """Stream the chunks, in game order, into the final files; then drop the parts."""
     blob = json.dumps(meta).encode()
-    targets = [(paths.chunk, paths.out)] + ([(paths.chunk_moves, paths.moves)] if spec.moves else [])
-    for chunk_path, final in targets:
+    targets = [(paths.chunk, paths.out, _PLAIN_COLUMNS)]
+    if spec.moves:
+        targets.append((paths.chunk_moves, paths.moves, ()))
+    for chunk_path, final, plain in targets:
         tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
         writer = None
         try:
             for i in range(spec.n_chunks):
-                table = pq.read_table(chunk_path(i))
+                table = _read_part(chunk_path(i))
                 if writer is None:
                     schema = table.schema.with_metadata({METADATA_KEY: blob})
-                    writer = pq.ParquetWriter(tmp, schema, compression="zstd")
+                    dictionary = [c for c in schema.names if c not in plain]
+                    writer = pq.ParquetWriter(tmp, schema, compression="zstd", use_dictionary=dictionary)
                 writer.write_table(table.replace_schema_metadata({METADATA_KEY: blob}))
         finally:
             if writer is not None:

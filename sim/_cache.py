@@ -43,8 +43,11 @@ def ensure_fresh_cache() -> None:
             stamp = d / _STAMP
             if stamp.exists() and stamp.read_text() == digest:
                 continue
-            if d.exists():
-                for f in list(d.rglob("*.nbi")) + list(d.rglob("*.nbc")):
+            # numba writes each module's files beside it (sim/citywright/__pycache__, ...): search the
+            # whole package, not only the __pycache__ that holds the stamp
+            purge = d.parent if d.name == "__pycache__" else d
+            if purge.exists():
+                for f in list(purge.rglob("*.nbi")) + list(purge.rglob("*.nbc")):
                     f.unlink(missing_ok=True)
             d.mkdir(parents=True, exist_ok=True)
             tmp = d / f"{_STAMP}.{os.getpid()}"

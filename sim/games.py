@@ -24,7 +24,7 @@ from typing import Any
 
 DEFAULT_GAME = "citywright"
 # Built-in games: the id and the module whose import registers it.
-_BUILTIN = {"citywright": "sim.citywright.game"}
+_BUILTIN = {"citywright": "sim.citywright.game", "cartographers": "sim.cartographers.game"}
 
 
 class GameError(ValueError):

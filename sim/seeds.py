@@ -10,16 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
+from .rng import GOLDEN_GAMMA as _GOLDEN
+from .rng import mix as _mix
+
 MASK64 = (1 << 64) - 1
-
-
-def _mix(z: np.ndarray) -> np.ndarray:
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
 
 
 def game_seeds(run_seed: int, start: int, stop: int) -> np.ndarray:

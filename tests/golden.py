@@ -142,10 +142,7 @@ def search_digest(rules_name: str) -> str:
                 cand = np.zeros((cap, E.MV_LEN), dtype=np.int32)
                 cand_val = np.zeros(cap, dtype=np.float64)
                 mv[:] = 0
-                best, ncand = K.evaluator_search(
-                    g.boards, g.st, rng, mv, prm, tb.rp, tb.shp, tb.pl_mask, tb.pl_info,
-                    tb.pl_plain, tb.pl_star_bit, tb.pl_canon, tb.ach, cand, cand_val,
-                )  # fmt: skip
+                best, ncand = K.evaluator_search(g.boards, g.st, rng, mv, prm, tb.kernel_args(), cand, cand_val)
                 parts += [np.float64(best), np.int64(ncand), mv.copy(), rng, cand, cand_val]
     return _digest(*parts)
 

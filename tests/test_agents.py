@@ -122,11 +122,8 @@ def test_greedy_finds_the_brute_force_best_on_1000_positions():
         prm = parse_agent(rnd.choice(AGENT_SPECS)).row()
         tb = g.tables
         rng = g.rng.copy()
-        fast = K.evaluator_move(
-            g.boards, g.st, rng, mv, prm, tb.rp, tb.shp, tb.pl_mask, tb.pl_info,
-            tb.pl_plain, tb.pl_star_bit, tb.pl_canon, tb.ach,
-        )  # fmt: skip
-        brute = K.brute_force_best(g.boards, g.st, prm, tb.rp, tb.shp, tb.pl_mask, tb.pl_info, tb.ach)
+        fast = K.evaluator_move(g.boards, g.st, rng, mv, prm, tb.kernel_args())
+        brute = K.brute_force_best(g.boards, g.st, prm, tb.kernel_args())
         assert fast == pytest.approx(brute), (rules.name, g.seed)
         # the move it returns is legal and worth exactly what it says
         move = g.decode(mv)
@@ -188,10 +185,7 @@ def test_mcts_is_deterministic_and_legal():
     moves = []
     for _ in range(2):
         mv = np.zeros(E.MV_LEN, dtype=np.int32)
-        it = mcts_move(
-            g.boards, g.st, g.rng.copy(), mv, prm, tb.rp, tb.shp, tb.pl_mask, tb.pl_info,
-            tb.pl_plain, tb.pl_star_bit, tb.pl_canon, tb.ach,
-        )  # fmt: skip
+        it = mcts_move(g.boards, g.st, g.rng.copy(), mv, prm, tb.kernel_args())
         assert it == 200
         moves.append(g.decode(mv))
     assert moves[0] == moves[1]
@@ -233,3 +227,21 @@ def test_python_agent_illegal_move_is_refused():
 
     with pytest.raises(IllegalMove):
         play_game([Cheater(), "random"], "v1.1", seed=1)
+
+
+def test_a_tier_is_a_name_for_a_full_spec_and_results_store_both(monkeypatch, tmp_path):
+    from agents.citywright import registry as REG
+    from experiments import simulate as S
+    from sim.citywright.rules import load_rules
+
+    monkeypatch.setitem(REG.TIERS, "steady", ("specialist:P,weight=2", "a test tier"))
+    a = REG.parse_agent("steady")
+    assert a.tier == "steady" and str(a) == "specialist:P,weight=2,progress=0.5"
+    assert REG.split_specs("steady,greedy") == ["steady", "greedy"]
+    with pytest.raises(REG.AgentError, match="a tier takes no parameters"):
+        REG.parse_agent("steady:weight=3")
+    spec = S.make_spec(2, ["steady", "greedy"], 4, 1, load_rules("v1.1"))
+    meta = S.run(spec, tmp_path / "t.parquet")
+    assert meta["agents"] == ["specialist:P,weight=2,progress=0.5", "greedy"]
+    assert meta["agent_tiers"] == {"specialist:P,weight=2,progress=0.5": "steady"}
+    assert set(S.read_metadata(tmp_path / "t.parquet")["agent_tiers"].values()) == {"steady"}

@@ -10,13 +10,15 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 from experiments import simulate as S
 from experiments.cli import main
-from experiments.runner import COLUMNS, seat_orders
+from experiments.runner import COLUMNS, SCHEMA, board_strings, seat_orders, shapes_placed_strings
 from sim.citywright.rules import load_rules
 
 AGENTS = ["greedy", "random", "specialist:P"]
@@ -55,6 +57,94 @@ def test_schema_and_metadata(tmp_path):
     assert (
         moves.groupby(["game", "seat"])["waste"].sum().values == df.sort_values(["game", "seat"])["waste"].values
     ).all()
+
+
+def test_file_schema_and_pandas_types(tmp_path):
+    """The Parquet file holds SCHEMA (strings as large_string) plus the run's metadata, nothing else;
+    pandas reads the strings as str."""
+    out = tmp_path / "run.parquet"
+    S.run(_spec(games=30, chunk=7), out)
+    schema = pq.read_schema(out)
+    assert schema.remove_metadata().equals(SCHEMA)
+    assert list(schema.metadata) == [S.METADATA_KEY]
+    f = pq.ParquetFile(out)
+    assert [f.metadata.row_group(i).num_rows for i in range(f.num_row_groups)] == [21, 21, 21, 21, 6]
+    assert {f.metadata.row_group(0).column(i).compression for i in range(len(COLUMNS))} == {"ZSTD"}
+    dtypes = _read(out).dtypes
+    assert [c for c in COLUMNS if dtypes[c] == "str"] == ["rules", "agent", "board", "shapes_placed"]
+
+
+def _naive_board(districts) -> str:
+    """The obvious reading: cell (r, c) is bit 8r+c of each district's bitboard."""
+    cells = []
+    for r in range(7):
+        for c in range(7):
+            on = [letter for letter, b in zip("RCPI", districts, strict=True) if (int(b) >> (8 * r + c)) & 1]
+            cells.append(on[0] if on else ".")
+    return "".join(cells)
+
+
+def test_board_strings_equal_the_naive_reading():
+    from experiments.bench import uniform_random_boards
+    from sim.citywright.tables import VALID
+
+    boards = uniform_random_boards(400, seed=3)
+    full = np.zeros((4, 4), dtype=np.uint64)
+    full[np.arange(4), np.arange(4)] = VALID  # a board all of one district, each district
+    boards = np.concatenate([np.zeros((1, 4), dtype=np.uint64), full, boards])
+    junk = np.random.default_rng(4).integers(0, 2**63, size=boards.shape, dtype=np.uint64) & ~VALID
+    for b in (boards, boards | junk):  # bits outside the 7x7 board are not cells
+        assert board_strings(b).to_pylist() == [_naive_board(row) for row in boards]
+    assert board_strings(boards).type == pa.large_string()
+    assert len(board_strings(np.zeros((0, 4), dtype=np.uint64))) == 0
+
+
+def test_shapes_placed_strings_equal_the_naive_join():
+    rules = load_rules("v1.1")
+    names = [s.name for s in rules.shapes]
+    rng = np.random.default_rng(6)
+    counts = rng.integers(0, 4, size=(500, len(names))) * (rng.random((500, len(names))) < 0.4)
+    counts[0] = 0  # nothing placed: an empty string
+    counts[1, -1] = 12  # two digits
+    want = [" ".join(f"{n}:{c}" for n, c in zip(names, row, strict=True) if c) for row in counts]
+    got = shapes_placed_strings(counts.astype(np.int32), rules)
+    assert got.to_pylist() == want and got.type == pa.large_string()
+    assert got[0].as_py() == "" and got[1].as_py().endswith(f"{names[-1]}:12")
+    assert shapes_placed_strings(np.zeros((0, len(names)), dtype=np.int32), rules).to_pylist() == []
+
+
+def test_move_log_strings_equal_a_per_turn_reading():
+    """tiles and anchor, built from byte matrices and look-ups, against the log read one turn at a time."""
+    from agents.citywright import play as P
+    from agents.citywright.registry import parse_agent
+    from experiments.runner import play_chunk_table
+    from sim.citywright.tables import PL_AC, PL_AR, SHP_PLAIN, SHP_STAR, tables_for
+
+    rules = load_rules("v1.1")
+    agents = [parse_agent("greedy"), parse_agent("random")]  # greedy swaps at two players
+    _, log = play_chunk_table(rules, 2, agents, "rotate", 5, 0, 30, log_moves=True)
+    tb = tables_for(rules, 2)
+
+    def letter(x):
+        return "RCPI-"[min(max(int(x), 0), 4)]
+
+    want = []
+    for rec in log.reshape(-1, log.shape[-1]):
+        kind, sh, pl = rec[P.LOG_KIND], rec[P.LOG_SHAPE], rec[P.LOG_PL]
+        if kind == 0:
+            cells = [""] * 5
+            for m in range(4):
+                cells[tb.shp[sh, SHP_PLAIN + m]] = letter(rec[P.LOG_TILES + m])
+            if tb.shp[sh, SHP_STAR] >= 0:
+                cells[tb.shp[sh, SHP_STAR]] = letter(rec[P.LOG_FREE])
+            want.append(("".join(cells), f"{tb.pl_info[pl, PL_AR]},{tb.pl_info[pl, PL_AC]}"))
+        elif kind == 2:
+            want.append((letter(rec[P.LOG_TILES]), f"{pl // 8},{pl % 8}"))
+        else:
+            want.append(("", ""))
+    moves = S.moves_table(log, rules, 2, 0)
+    assert "swap" in moves["kind"].to_pylist()
+    assert list(zip(moves["tiles"].to_pylist(), moves["anchor"].to_pylist(), strict=True)) == want
 
 
 def test_same_table_for_any_jobs_and_chunking(tmp_path):
@@ -107,7 +197,7 @@ def _cli(args: list[str], **kw) -> subprocess.Popen:
 def _wait_for_chunks(parts: Path, n: int, proc: subprocess.Popen, timeout: float = 240) -> None:
     t = time.time()
     while time.time() - t < timeout:
-        if parts.exists() and len(list(parts.glob("chunk-*.parquet"))) >= n:
+        if parts.exists() and len(list(parts.glob("chunk-*.arrow"))) >= n:
             return
         if proc.poll() is not None:
             raise AssertionError(f"finished before being interrupted: {proc.stderr.read()}")
@@ -137,7 +227,7 @@ def test_interrupted_run_resumes_to_the_same_table(tmp_path, how):
         err = p.stderr.read()
         assert "--resume" in err and "Traceback" not in err
     assert not out.exists()  # nothing that looks complete
-    done = len(list(Path(f"{out}.parts").glob("chunk-*.parquet")))
+    done = len(list(Path(f"{out}.parts").glob("chunk-*.arrow")))
     assert 3 <= done < 24
     p = _cli([*RUN, "--out", str(out), "--resume"])
     assert p.wait(timeout=600) == 0, p.stderr.read()
@@ -221,16 +311,16 @@ def test_unwritable_output_is_refused(tmp_path, capsys):
 
 
 def test_chunks_are_written_atomically(tmp_path):
-    """A chunk file is either absent or a complete Parquet file: no partial names are left behind."""
+    """A chunk file is either absent or a complete Arrow IPC file: no partial names are left behind."""
     out = tmp_path / "a.parquet"
     spec = _spec(games=40)
     paths = S.RunPaths(out)
     S.prepare(spec, paths, resume=False, force=False)
-    for i, df, _ in S._execute(spec, [0, 1], "loky", 1, None):
-        S._atomic_write_table(__import__("pyarrow").Table.from_pandas(df, preserve_index=False), paths.chunk(i))
+    for i, table, _ in S._execute(spec, [0, 1], "loky", 1, None):
+        S._atomic_write_table(table, paths.chunk(i))
     names = sorted(f.name for f in paths.parts.iterdir())
-    assert names == ["chunk-0000000.parquet", "chunk-0000001.parquet", "run.json"]
-    assert pq.read_table(paths.chunk(1)).num_rows == 20 * 3
+    assert names == ["chunk-0000000.arrow", "chunk-0000001.arrow", "run.json"]
+    assert S._read_part(paths.chunk(1)).num_rows == 20 * 3
 
 
 def test_rules_survive_the_run_spec_round_trip_in_order():
@@ -243,3 +333,13 @@ def test_rules_survive_the_run_spec_round_trip_in_order():
     assert back == rules
     a, b = tables_for(rules, 3), tables_for(back.with_overrides({}), 3)
     assert (a.rp == b.rp).all() and (a.shp == b.shp).all()
+
+
+def test_bench_reports_simulate_beside_the_kernel():
+    from experiments import bench as B
+
+    res = B.run(games=200, boards=2000, subprocesses=False, agents=False)
+    assert res["simulate_games"] == 800
+    assert res["simulate_random_games_per_s_4p"] > 0 and res["random_agent_games_per_s_4p"] > 0
+    ratio = res["simulate_random_games_per_s_4p"] / res["random_games_per_s_4p"]
+    assert res["simulate_vs_kernel_4p"] == round(ratio, 2)

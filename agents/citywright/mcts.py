@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from sim.citywright import engine as E
+from sim.rng import CHANCE, POLICY, rng_next
 
 from .kernels import (
     A_GREEDY,
@@ -53,19 +54,25 @@ def _greedy_row():
 
 
 @njit(cache=True)
-def rollout(boards, st, rng, rollout_code, grow, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach):
+def rollout(boards, st, rng, rollout_code, grow, tables):
+    """Play the game to its end, every seat by the rollout policy (greedy with row grow, or random)."""
+    rp, shp, pl_mask, pl_info, _, _, _, _ = tables
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     while st[E.ST_DONE] == 0:
         if rollout_code == A_GREEDY:
-            evaluator_move(boards, st, rng, mv, grow, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach)
+            evaluator_move(boards, st, rng, mv, grow, tables)
         else:
             E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
         E.apply_move(boards, st, rng, mv, rp, shp, pl_info)
 
 
 @njit(cache=True)
-def mcts_move(boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach):
-    """Fill mv with the search's choice for the seat to move; returns the iterations run."""
+def mcts_move(boards, st, rng, mv, prm, tables):
+    """Fill mv with the search's choice for the seat to move; returns the iterations run.
+
+    tables is ``Tables.kernel_args()``.
+    """
+    rp, shp, _, pl_info, _, _, _, ach = tables
     p = st[E.ST_CUR]
     n = boards.shape[0]
     k = max(1, int(prm[P_K]))
@@ -76,9 +83,7 @@ def mcts_move(boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_
     grow = _greedy_row()
     cand = np.zeros((k, E.MV_LEN), dtype=np.int32)
     cand_val = np.zeros(k, dtype=np.float64)
-    _, ncand = evaluator_search(
-        boards, st, rng, mv, grow, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, cand, cand_val
-    )
+    _, ncand = evaluator_search(boards, st, rng, mv, grow, tables, cand, cand_val)
     if ncand <= 1:
         return 0
     visits = np.zeros(ncand, dtype=np.int64)
@@ -103,10 +108,10 @@ def mcts_move(boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_
         # determinise and play out
         b2[:, :] = boards
         st2[:] = st
-        rng2[0] = E.rng_next(rng, 1)
-        rng2[1] = E.rng_next(rng, 1)
+        rng2[CHANCE] = rng_next(rng, POLICY)
+        rng2[POLICY] = rng_next(rng, POLICY)
         E.apply_move(b2, st2, rng2, cand[a], rp, shp, pl_info)
-        rollout(b2, st2, rng2, rollout_code, grow, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach)
+        rollout(b2, st2, rng2, rollout_code, grow, tables)
         E.final_scores(b2, st2, rp, ach, out)
         if margin:
             other = -1_000_000

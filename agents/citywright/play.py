@@ -12,52 +12,57 @@ import numpy as np
 from numba import njit
 
 from sim.citywright import engine as E
-from sim.citywright.tables import MAX_SHAPES
+from sim.citywright.tables import MAX_SHAPES, PLAIN_CELLS
+from sim.layout import Layout
 
 from .kernels import A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, P_CODE, evaluator_move
 from .mcts import mcts_move
 
-N_STATS = 4 + MAX_SHAPES  # tiles taken, waste, forced discards, turns, then placed count per shape
+N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed count per shape (E.STAT_*)
 
 
 @njit(cache=True)
-def policy_move(boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach):
-    """Dispatch on the agent code of the seat to move (prm is that seat's row)."""
+def policy_move(boards, st, rng, mv, prm, tables):
+    """Dispatch on the agent code of the seat to move (prm is that seat's row; tables is Tables.kernel_args())."""
+    rp, shp, pl_mask, _, _, _, _, _ = tables
     code = int(prm[P_CODE])
     if code == A_RANDOM:
         E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
     elif code == A_GREEDY or code == A_SPECIALIST:
-        evaluator_move(boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach)
+        evaluator_move(boards, st, rng, mv, prm, tables)
     elif code == A_MCTS:
-        mcts_move(boards, st, rng, mv, prm, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach)
+        mcts_move(boards, st, rng, mv, prm, tables)
     else:
         E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
 
 
 # move-log record (one row per turn): seat, kind, slot, shape, placement or swap cell,
 # the 4 plain cells' tiles (or the swap's district), free pick, waste, score change
-LOG_SEAT = 0
-LOG_KIND = 1
-LOG_SLOT = 2
-LOG_SHAPE = 3
-LOG_PL = 4
-LOG_TILES = 5  # 4 entries
-LOG_FREE = 9
-LOG_WASTE = 10
-LOG_GAIN = 11  # change of the mover's district points
-LOG_LEN = 12
+_log = Layout("move log")
+LOG_SEAT = _log.add("seat")
+LOG_KIND = _log.add("kind")
+LOG_SLOT = _log.add("slot")
+LOG_SHAPE = _log.add("shape")
+LOG_PL = _log.add("placement")
+LOG_TILES = _log.add("tiles", PLAIN_CELLS)
+LOG_FREE = _log.add("free")
+LOG_WASTE = _log.add("waste")
+LOG_GAIN = _log.add("gain")  # change of the mover's district points
+LOG_LEN = _log.size
+LAYOUTS = (_log,)
 
 
 @njit(cache=True)
-def play_game(boards, st, rng, seed, prms, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, log):
+def play_game(boards, st, rng, seed, prms, tables, log):
     """One game; with log int32[max_turns, LOG_LEN] (rows > 0) every turn is recorded."""
+    rp, shp, _, pl_info, _, _, _, _ = tables
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     E.setup(boards, st, rng, seed, rp, shp)
     logging = log.shape[0] > 0
     t = 0
     while st[E.ST_DONE] == 0:
         p = st[E.ST_CUR]
-        policy_move(boards, st, rng, mv, prms[p], rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach)
+        policy_move(boards, st, rng, mv, prms[p], tables)
         if logging:
             before = E.score_districts(boards[p, 0], boards[p, 1], boards[p, 2], boards[p, 3], rp)
             waste0 = st[E.ST_WASTE + p]
@@ -78,35 +83,38 @@ def play_game(boards, st, rng, seed, prms, rp, shp, pl_mask, pl_info, pl_plain, 
 
 
 @njit(cache=True)
-def play_games(
-    seeds, prms, rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, scores, boards_out, stats, logs
-):
-    """One game per seed with agents prms[g] (float64[G, players, P_LEN]).
+def play_games(seeds, prms, tables, scores, boards_out, stats, logs):
+    """One game per seed with agents prms[g] (float64[G, players, P_LEN]); tables is Tables.kernel_args().
 
     scores int32[G, players, SC_LEN]; boards_out uint64[G, players, 4];
-    stats int32[G, players, N_STATS]: tiles taken, waste, forced discards, turns, placed per shape;
+    stats int32[G, players, N_STATS]: tiles taken, waste, forced discards, turns, placed per shape (E.STAT_*);
     logs int32[G, max_turns, LOG_LEN] for a move log, or an empty array.
     """
+    rp, shp, pl_mask, pl_info, _, _, _, ach = tables
     n = boards_out.shape[1]
     boards = np.zeros((n, 4), dtype=np.uint64)
     st = np.zeros(E.ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
     no_log = np.zeros((0, LOG_LEN), dtype=np.int32)
     for g in range(seeds.shape[0]):
-        log = logs[g] if logs.shape[0] > 0 else no_log
-        play_game(
-            boards, st, rng, seeds[g], prms[g], rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach, log
-        )
+        all_random = logs.shape[0] == 0
+        for p in range(n):
+            all_random = all_random and int(prms[g, p, P_CODE]) == A_RANDOM
+        if all_random:  # the engine's own random loop: the same moves, without the policy dispatch per move
+            E.play_random_game(boards, st, rng, seeds[g], rp, shp, pl_mask, pl_info)
+        else:
+            log = logs[g] if logs.shape[0] > 0 else no_log
+            play_game(boards, st, rng, seeds[g], prms[g], tables, log)
         E.final_scores(boards, st, rp, ach, scores[g])
         for p in range(n):
             for d in range(4):
                 boards_out[g, p, d] = boards[p, d]
-            stats[g, p, 0] = st[E.ST_TAKEN + p]
-            stats[g, p, 1] = st[E.ST_WASTE + p]
-            stats[g, p, 2] = st[E.ST_FORCED + p]
-            stats[g, p, 3] = st[E.ST_TURNS + p]
+            stats[g, p, E.STAT_TAKEN] = st[E.ST_TAKEN + p]
+            stats[g, p, E.STAT_WASTE] = st[E.ST_WASTE + p]
+            stats[g, p, E.STAT_FORCED] = st[E.ST_FORCED + p]
+            stats[g, p, E.STAT_TURNS] = st[E.ST_TURNS + p]
             for sh in range(MAX_SHAPES):
-                stats[g, p, 4 + sh] = st[E.ST_PLACED + p * MAX_SHAPES + sh]
+                stats[g, p, E.STAT_PLACED + sh] = st[E.ST_PLACED + p * MAX_SHAPES + sh]
 
 
 def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = False):
@@ -120,11 +128,13 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = Fal
     stats = np.zeros((g, n, N_STATS), dtype=np.int32)
     turns = n * int(tables.rp[E.RP_ROUNDS]) * int(tables.rp[E.RP_TURNS])
     logs = np.zeros((g if log_moves else 0, turns, LOG_LEN), dtype=np.int32)
-    tb = tables
     play_games(
         np.ascontiguousarray(seeds, dtype=np.uint64),
         np.ascontiguousarray(prms, dtype=np.float64),
-        tb.rp, tb.shp, tb.pl_mask, tb.pl_info, tb.pl_plain, tb.pl_star_bit, tb.pl_canon, tb.ach,
-        scores, boards, stats, logs,
-    )  # fmt: skip
+        tables.kernel_args(),
+        scores,
+        boards,
+        stats,
+        logs,
+    )
     return scores, boards, stats, (logs if log_moves else None)

@@ -60,21 +60,7 @@ def play_game(agents: list[Agent | AgentSpec | str], rules: Rules | str | None =
         p = game.current
         a = seats[p]
         if isinstance(a, np.ndarray) and int(a[P_CODE]) != A_PYTHON:
-            policy_move(
-                game.boards,
-                game.st,
-                game.rng,
-                mv,
-                a,
-                tb.rp,
-                tb.shp,
-                tb.pl_mask,
-                tb.pl_info,
-                tb.pl_plain,
-                tb.pl_star_bit,
-                tb.pl_canon,
-                tb.ach,
-            )
+            policy_move(game.boards, game.st, game.rng, mv, a, tb.kernel_args())
             E.apply_move(game.boards, game.st, game.rng, mv, tb.rp, tb.shp, tb.pl_info)
         else:
             move = a.act(game.copy(), game.legal_moves(assignments="one"), rngs[p])

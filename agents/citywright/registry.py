@@ -9,7 +9,7 @@ the numba game loop reads.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -96,6 +96,16 @@ AGENTS: dict[str, AgentDef] = {
 
 SPEC_EXAMPLES = "greedy, specialist:C,weight=3, mcts:iters=1000,k=24"
 
+# Skill tiers: a name for a full spec, so tables and reports can say "expert" while every result
+# stores the full spec it played (the agent column) and the tier it was asked for (run metadata).
+# name: (full spec, description)
+TIERS: dict[str, tuple[str, str]] = {}
+
+
+def available_tiers() -> dict[str, tuple[str, str]]:
+    """Tier name -> (full spec, description)."""
+    return dict(TIERS)
+
 
 def available_agents() -> list[AgentDef]:
     return list(AGENTS.values())
@@ -107,6 +117,7 @@ class AgentSpec:
 
     name: str
     params: dict = field(default_factory=dict)
+    tier: str = ""  # the tier name it was given by (TIERS), or ""
 
     @property
     def definition(self) -> AgentDef:
@@ -176,8 +187,14 @@ def parse_agent(spec: str) -> AgentSpec:
         raise AgentError(f"empty agent spec (valid agents: {', '.join(AGENTS)})")
     name, _, args = spec.strip().partition(":")
     name = name.strip().lower()
+    if name in TIERS:
+        if args.strip():
+            raise AgentError(
+                f"{name}: a tier takes no parameters (it is {TIERS[name][0]}; give that spec to change it)"
+            )
+        return replace(parse_agent(TIERS[name][0]), tier=name)
     if name not in AGENTS:
-        raise AgentError(f"unknown agent {name!r} (valid: {', '.join(AGENTS)})")
+        raise AgentError(f"unknown agent {name!r} (valid: {', '.join([*AGENTS, *TIERS])})")
     d = AGENTS[name]
     valid = {p.name: p for p in d.params}
     values: dict[str, object] = {}
@@ -234,10 +251,10 @@ def split_specs(text: str) -> list[str]:
     out: list[str] = []
     for tok in (t.strip() for t in text.split(",")):
         head = tok.partition(":")[0].strip().lower()
-        if head in AGENTS and "=" not in tok.partition(":")[0]:
+        if (head in AGENTS or head in TIERS) and "=" not in tok.partition(":")[0]:
             out.append(tok)
         elif out:
             out[-1] = f"{out[-1]},{tok}" if ":" in out[-1] else f"{out[-1]}:{tok}"
         else:
-            raise AgentError(f"unknown agent {tok!r} (valid: {', '.join(AGENTS)})")
+            raise AgentError(f"unknown agent {tok!r} (valid: {', '.join([*AGENTS, *TIERS])})")
     return out

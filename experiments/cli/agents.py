@@ -17,4 +17,10 @@ def list_agents(game: GameOpt = "citywright"):
             default = "required" if p.default is None else f"default {p.default}"
             choices = f"; one of {', '.join(p.choices)}" if p.choices else ""
             print(f"{'':<11}   {p.name:<9} {p.help} ({default}{choices})")
+    tiers = reg.available_tiers() if hasattr(reg, "available_tiers") else {}
+    if tiers:
+        print("\nSkill tiers (a name for a full spec; results store the full spec and the tier):")
+        for name, (spec, description) in tiers.items():
+            print(f"{name:<11} = {spec}")
+            print(f"{'':<11}   {description}")
     print(f"\nSpec strings: NAME or NAME:key=value,... e.g. {reg.SPEC_EXAMPLES}")

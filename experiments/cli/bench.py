@@ -47,8 +47,9 @@ def bench(
     t.add_column("figure")
     t.add_column("value", justify="right")
     t.add_column("target", justify="right")
+    targets = getattr(B, "GAME_TARGETS", {}).get(g.id, B.TARGETS)
     for k, v in res.items():
         if k == "rules":
             continue
-        t.add_row(k, f"{v:,}" if isinstance(v, int) else str(v), B.TARGETS.get(k, ""))
+        t.add_row(k, f"{v:,}" if isinstance(v, int) else str(v), targets.get(k, ""))
     Console().print(t)

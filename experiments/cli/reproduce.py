@@ -14,8 +14,11 @@ from ._app import UserError, app, command_line, directory_option, interruptible,
 @app.command()
 def reproduce(
     games: Annotated[
-        int, typer.Option("--games", help="Games per main table (other runs scale from it).", min=20)
-    ] = 2000,
+        int | None,
+        typer.Option(
+            "--games", help="Games per main table (other runs scale from it); default 2000, cartographers 1000.", min=20
+        ),
+    ] = None,
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes.", min=1)] = 2,
     out: Annotated[
         Path | None,
@@ -31,18 +34,40 @@ def reproduce(
     quiet: Annotated[
         bool, typer.Option("--quiet", help="No progress bar (one line per run is still printed).")
     ] = False,
+    game: Annotated[
+        str,
+        typer.Option(
+            "--game",
+            help="citywright: the rulebook's appendix; cartographers: its balance report "
+            "(solo calibration, edicts, sides, ambushes, seats; default --games 1000).",
+        ),
+    ] = "citywright",
 ):
-    """Re-run every figure of Citywright's rulebook appendix (RULES.md section 10) beside the book's, in REPORT.md."""
+    """Re-run every figure of Citywright's rulebook appendix (RULES.md section 10) beside the book's, in REPORT.md.
+
+    With --game cartographers: Cartographers' balance report (README.md, "Cartographers")."""
     from experiments import simulate as S
-    from experiments.reproduce import reproduce as do_reproduce
 
     if backend not in ("loky", "dask"):
         raise UserError(f"--backend must be loky or dask, got {backend!r}")
-    home = Path("runs") / "appendix" / f"games-{games}"
+    if games is None:
+        games = 1000 if game == "cartographers" else 2000
+    if game == "cartographers":
+        from experiments.cartographers_report import reproduce as do_reproduce
+
+        home = Path("runs") / "cartographers" / f"games-{games}"
+        what = "Cartographers' balance report"
+    elif game == "citywright":
+        from experiments.reproduce import reproduce as do_reproduce
+
+        home = Path("runs") / "appendix" / f"games-{games}"
+        what = "RULES.md section 10"
+    else:
+        raise UserError(f"--game must be citywright or cartographers, got {game!r}")
     out = directory_option(out or home / "report", "--out")
     work = directory_option(work or home / "runs", "--work")
     t = time.perf_counter()
-    print(f"Reproducing RULES.md section 10 with {games:,} games per main table on {jobs} process(es); runs in {work}")
+    print(f"Reproducing {what} with {games:,} games per main table on {jobs} process(es); runs in {work}")
     bar, update = progress_bar(quiet, "reproduce")
 
     def progress(job, done: int, total: int, rate: float) -> None:

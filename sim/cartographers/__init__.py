@@ -1,1 +1,1 @@
-"""Cartographers: rules as data and the plain-Python reference (the oracle for a later numba engine)."""
+"""Cartographers: rules as data, numba kernels (engine.py), the public API, and the plain-Python reference."""

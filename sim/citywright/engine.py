@@ -15,7 +15,7 @@ A game's state is three arrays:
     rulers used this round and rulers out of the game, and per seat: waste,
     tiles taken, forced discards, turns, placed count per shape.
 ``rng`` uint64[2]
-    SplitMix64 states: [0] chance (market, decks), [1] policy (agents).
+    SplitMix64 states (:mod:`sim.rng`): [0] chance (market, decks), [1] policy (agents).
 
 Copying a game (for search) is copying these three arrays.
 
@@ -31,6 +31,23 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
+from sim.layout import Layout
+from sim.rng import CHANCE, POLICY, POLICY_STREAM_XOR, rand_below
+
+from .rules import (
+    DISTRICTS,
+    KIND_DISTINCT_SHAPES,
+    KIND_DISTRICT_COUNT,
+    KIND_FULL_LINE,
+    KIND_HIGHEST_DISTRICT,
+    KIND_NO_EMPTY,
+    KIND_SAME_SHAPE,
+    KIND_SHAPE_COUNT,
+    MAX_PLAYERS,
+    N_EDGE_SLOTS,
+    N_SLOTS,
+    RANKING,
+)
 from .tables import (
     ACH_DISTRICT,
     ACH_KIND,
@@ -38,9 +55,13 @@ from .tables import (
     ACH_SHAPE,
     ACH_SOLO,
     ACH_THRESHOLD,
+    BOARD_CELLS,
+    MARKET_CELLS,
     MAX_SHAPES,
     NONE_TILE,
+    OPPOSITE_SLOT,
     PL_BITS,
+    PLAIN_CELLS,
     RING,
     RP_C_ISO,
     RP_C_TABLE,
@@ -68,68 +89,80 @@ from .tables import (
     SHP_PL_START,
     SHP_PLAIN,
     SHP_STAR,
+    SLOT_CELLS,
     VALID,
 )
 
 # --- state layout ------------------------------------------------------------------
-ST_ROUND = 0
-ST_TURN = 1
-ST_CUR = 2
-ST_DONE = 3
-ST_PLAYERS = 4
-ST_MARKET = 8  # 16
-ST_SLOTS = 24  # 20
-ST_DECK = 44  # MAX_SHAPES each
-ST_DISC = ST_DECK + MAX_SHAPES
-ST_USED = ST_DISC + MAX_SHAPES
-ST_REMOVED = ST_USED + MAX_SHAPES
-ST_WASTE = ST_REMOVED + MAX_SHAPES  # 4 each
-ST_TAKEN = ST_WASTE + 4
-ST_FORCED = ST_TAKEN + 4
-ST_TURNS = ST_FORCED + 4
-ST_PLACED = ST_TURNS + 4  # 4 * MAX_SHAPES
-ST_LEN = ST_PLACED + 4 * MAX_SHAPES
+# Offsets into st, in this order (sim.layout assigns them).
+_st = Layout("st")
+ST_ROUND = _st.add("round")
+ST_TURN = _st.add("turn")  # turns taken this round
+ST_CUR = _st.add("current")  # seat to move, -1 when done
+ST_DONE = _st.add("done")
+ST_PLAYERS = _st.add("players")
+_st.add(None, 3)  # unused (keeps the offsets below as they have always been)
+ST_MARKET = _st.add("market", MARKET_CELLS)  # district per cell, -1 = tile gone
+ST_SLOTS = _st.add("slots", N_SLOTS)  # shape per slot, -1 = empty
+ST_DECK = _st.add("deck", MAX_SHAPES)  # counts per shape
+ST_DISC = _st.add("discard", MAX_SHAPES)
+ST_USED = _st.add("used", MAX_SHAPES)  # rulers used this round
+ST_REMOVED = _st.add("removed", MAX_SHAPES)  # rulers out of the game
+ST_WASTE = _st.add("waste", MAX_PLAYERS)  # per seat
+ST_TAKEN = _st.add("taken", MAX_PLAYERS)
+ST_FORCED = _st.add("forced", MAX_PLAYERS)
+ST_TURNS = _st.add("turns", MAX_PLAYERS)
+ST_PLACED = _st.add("placed", MAX_PLAYERS * MAX_SHAPES)  # per seat, MAX_SHAPES counts each
+ST_LEN = _st.size
 
 # --- moves ---------------------------------------------------------------------------
-MV_KIND = 0
-MV_SLOT = 1
-MV_PL = 2  # placement index; swap: board bit
-MV_TILES = 3  # 4 entries; swap: MV_TILES is the district
-MV_FREE = 7
-MV_LEN = 8
+_mv = Layout("mv")
+MV_KIND = _mv.add("kind")
+MV_SLOT = _mv.add("slot")
+MV_PL = _mv.add("placement")  # placement index; swap: board bit
+MV_TILES = _mv.add("tiles", PLAIN_CELLS)  # district per plain cell; swap: MV_TILES is the district
+MV_FREE = _mv.add("free")
+MV_LEN = _mv.size
 K_PLACE = 0
 K_DISCARD = 1
 K_SWAP = 2
 K_PASS = 3
 
 # --- score breakdown ----------------------------------------------------------------
-SC_R = 0
-SC_C = 1
-SC_P = 2
-SC_I = 3
-SC_DISTRICTS = 4
-SC_ACH = 5
-SC_COMP = 6
-SC_TOTAL = 7
-SC_EMPTY = 8
-SC_DISTINCT = 9
-SC_RANK = 10
-SC_LEN = 11
+_sc = Layout("sc")
+SC_R = _sc.add("residential")  # SC_R..SC_I are the district indices 0..3
+SC_C = _sc.add("commercial")
+SC_P = _sc.add("park")
+SC_I = _sc.add("industrial")
+SC_DISTRICTS = _sc.add("districts")
+SC_ACH = _sc.add("achievements")
+SC_COMP = _sc.add("compensation")
+SC_TOTAL = _sc.add("total")
+SC_EMPTY = _sc.add("empty")
+SC_DISTINCT = _sc.add("shapes_distinct")
+SC_RANK = _sc.add("rank")
+SC_LEN = _sc.size
+# rules.RANKING on the score sheet: the columns compared in turn, +1 where more is better
+RANK_COLUMNS = tuple(_sc.offset(name) for name, _ in RANKING)
+RANK_SIGNS = tuple(1 if more_is_better else -1 for _, more_is_better in RANKING)
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-POLICY_STREAM_XOR = 0x5851F42D4C957F2D
+# --- end-of-game statistics per seat (play_random_games fills the first four) ------------
+_stat = Layout("stats")
+STAT_TAKEN = _stat.add("tiles_taken")
+STAT_WASTE = _stat.add("waste")
+STAT_FORCED = _stat.add("forced_discards")
+STAT_TURNS = _stat.add("turns")
+STAT_PLACED = _stat.add("placed", MAX_SHAPES)  # placed count per shape
+N_STATS = _stat.size
+LAYOUTS = (_st, _mv, _sc, _stat)
+
 _VALID = np.uint64(VALID)
 _RING = np.uint64(RING)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_ROW0 = np.uint64(0x7F)
-_LOW7 = np.uint64(0x007F7F7F7F7F7F7F)  # 0x7F in each of the 7 board rows
-_HIGH7 = np.uint64(0x0080808080808080)
-# Corner slots and their opposite ends
-_EDGE_SLOTS = 16
-_N_SLOTS = 20
+_TILES_PER_DISTRICT = MARKET_CELLS // len(DISTRICTS)  # in a fresh market (game.market_tiles_per_district)
+_ROW0 = np.uint64(0x7F)  # the cells of row 0
+_ROW_PADS = np.uint64(0x0080808080808080)  # the padding bit (column 7) of rows 0..6
 
 
 @intrinsic
@@ -155,25 +188,6 @@ def lowest_bit_index(typingctx, x):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return sig, codegen
-
-
-# --- random numbers ------------------------------------------------------------------
-
-
-@njit(cache=True)
-def rng_next(rng, stream):
-    s = rng[stream] + _GOLDEN
-    rng[stream] = s
-    z = s
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def rand_below(rng, stream, n):
-    """Uniform integer in 0..n-1 (multiply-shift on the top 32 bits)."""
-    return np.int64(((rng_next(rng, stream) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 # --- scoring -------------------------------------------------------------------------
@@ -250,18 +264,30 @@ def park_neighbour_source(b0, b1, b2, b3, rp):
     return src
 
 
+@njit(cache=True, inline="always")
+def rows_with(b):
+    """A bit per row holding a tile of b (the row's padding bit, column 7)."""
+    # a row's byte is 0..0x7F; adding 0x7F sets its padding bit exactly when it is non-zero
+    return (b + _VALID) & _ROW_PADS
+
+
+@njit(cache=True, inline="always")
+def columns_with(b):
+    """A bit per column holding a tile of b (the column's cell in row 0)."""
+    cols = b | (b >> np.uint64(8))
+    cols |= cols >> np.uint64(16)
+    cols |= cols >> np.uint64(32)
+    return cols & _ROW0
+
+
 @njit(cache=True)
 def park_score(b0, b1, b2, b3, rp):
     p = b2
     if p == _ZERO:
         return 0
     pts = popcount(p & neighbours(park_neighbour_source(b0, b1, b2, b3, rp))) * rp[RP_P_ADJ]
-    cols = p | (p >> np.uint64(8))
-    cols |= cols >> np.uint64(16)
-    cols |= cols >> np.uint64(32)
-    pts += popcount(cols & _ROW0) * rp[RP_P_COL]
-    # a row's byte is 0..0x7F; adding 0x7F sets its top bit exactly when it is non-zero
-    rows = popcount((p + _LOW7) & _HIGH7)
+    pts += popcount(columns_with(p)) * rp[RP_P_COL]
+    rows = popcount(rows_with(p))
     return pts + rows * rp[RP_P_ROW]
 
 
@@ -278,7 +304,7 @@ def score_districts(b0, b1, b2, b3, rp):
         commercial_score(b1, rp),
         park_score(b0, b1, b2, b3, rp),
         industrial_score(b3, rp),
-        49 - popcount(b0 | b1 | b2 | b3),
+        BOARD_CELLS - popcount(b0 | b1 | b2 | b3),
     )
 
 
@@ -333,24 +359,24 @@ def final_scores(boards, st, rp, ach, out):
             thr = ach[a, ACH_THRESHOLD]
             d = ach[a, ACH_DISTRICT]
             got = False
-            if kind == 0:  # distinct_shapes
+            if kind == KIND_DISTINCT_SHAPES:
                 got = out[p, SC_DISTINCT] >= thr
-            elif kind == 1:  # same_shape
+            elif kind == KIND_SAME_SHAPE:
                 for s in range(ns):
                     if st[ST_PLACED + p * MAX_SHAPES + s] >= thr:
                         got = True
-            elif kind == 2:  # shape_count
+            elif kind == KIND_SHAPE_COUNT:
                 got = st[ST_PLACED + p * MAX_SHAPES + ach[a, ACH_SHAPE]] >= thr
-            elif kind == 3:  # district_count
+            elif kind == KIND_DISTRICT_COUNT:
                 got = popcount(boards[p, d]) >= thr
-            elif kind == 4:  # full_line
+            elif kind == KIND_FULL_LINE:
                 if d < 0:
                     got = _full_line(boards[p, 0] | boards[p, 1] | boards[p, 2] | boards[p, 3])
                 else:
                     got = _full_line(boards[p, d])
-            elif kind == 5:  # no_empty
+            elif kind == KIND_NO_EMPTY:
                 got = out[p, SC_EMPTY] == 0
-            elif kind == 6:  # highest_district
+            elif kind == KIND_HIGHEST_DISTRICT:  # district points are out[:, d] (SC_R..SC_I)
                 if n == 1:
                     got = out[p, d] >= ach[a, ACH_SOLO]
                 else:
@@ -374,12 +400,12 @@ def final_scores(boards, st, rp, ach, out):
 
 @njit(cache=True, inline="always")
 def _better(out, q, p):
-    """Seat q strictly ahead of seat p: total, then fewer empty cells, then more shapes."""
-    if out[q, SC_TOTAL] != out[p, SC_TOTAL]:
-        return out[q, SC_TOTAL] > out[p, SC_TOTAL]
-    if out[q, SC_EMPTY] != out[p, SC_EMPTY]:
-        return out[q, SC_EMPTY] < out[p, SC_EMPTY]
-    return out[q, SC_DISTINCT] > out[p, SC_DISTINCT]
+    """Seat q strictly ahead of seat p (rules.RANKING: total, then fewer empty cells, then more shapes)."""
+    for j in range(len(RANK_COLUMNS)):
+        col = RANK_COLUMNS[j]
+        if out[q, col] != out[p, col]:
+            return (out[q, col] - out[p, col]) * RANK_SIGNS[j] > 0
+    return False
 
 
 # --- setup, dealing, cleanup ---------------------------------------------------------
@@ -387,10 +413,10 @@ def _better(out, q, p):
 
 @njit(cache=True)
 def market_fill(st, rng):
-    for i in range(16):
-        st[ST_MARKET + i] = i // 4
-    for i in range(15, 0, -1):
-        j = rand_below(rng, 0, i + 1)
+    for i in range(MARKET_CELLS):
+        st[ST_MARKET + i] = i // _TILES_PER_DISTRICT  # 0,0,0,0, 1,1,1,1, ...
+    for i in range(MARKET_CELLS - 1, 0, -1):
+        j = rand_below(rng, CHANCE, i + 1)
         t = st[ST_MARKET + i]
         st[ST_MARKET + i] = st[ST_MARKET + j]
         st[ST_MARKET + j] = t
@@ -418,7 +444,7 @@ def _draw(st, rng, rp, deck, total):
             st[ST_DISC + s] = 0
         if total == 0:
             return -1
-    x = rand_below(rng, 0, total)
+    x = rand_below(rng, CHANCE, total)
     for j in range(n):
         s = rp[base + j]
         c = st[ST_DECK + s]
@@ -434,8 +460,8 @@ def deal(st, rng, rp, shp):
     """Deal slots 0..19 in order: edges from the tetromino deck, corners from the pentomino deck."""
     for deck in range(2):
         total = _deck_total(st, rp, deck)
-        lo = 0 if deck == 0 else _EDGE_SLOTS
-        hi = _EDGE_SLOTS if deck == 0 else _N_SLOTS
+        lo = 0 if deck == 0 else N_EDGE_SLOTS
+        hi = N_EDGE_SLOTS if deck == 0 else N_SLOTS
         for slot in range(lo, hi):
             if total == 0:
                 total = _deck_total(st, rp, deck)  # 0 unless a reshuffle is due
@@ -450,8 +476,8 @@ def setup(boards, st, rng, seed, rp, shp):
     """A new game: boards and st are overwritten, rng seeded from the game seed."""
     boards[:, :] = _ZERO
     st[:] = 0
-    rng[0] = np.uint64(seed)
-    rng[1] = np.uint64(seed) ^ np.uint64(POLICY_STREAM_XOR)
+    rng[CHANCE] = np.uint64(seed)
+    rng[POLICY] = np.uint64(seed) ^ POLICY_STREAM_XOR
     st[ST_PLAYERS] = rp[RP_PLAYERS]
     for s in range(rp[RP_N_SHAPES]):
         st[ST_DECK + s] = rp[RP_INIT_DECK + s]
@@ -462,7 +488,7 @@ def setup(boards, st, rng, seed, rp, shp):
 
 @njit(cache=True)
 def _cleanup(st, rng, rp, shp):
-    for slot in range(_N_SLOTS):
+    for slot in range(N_SLOTS):
         s = st[ST_SLOTS + slot]
         if s >= 0:
             st[ST_DISC + s] += 1
@@ -500,28 +526,9 @@ def occupied(boards, p):
 
 
 @njit(cache=True)
-def opposite_slot(slot):
-    if slot < 8:
-        return (slot + 4) % 8
-    if slot < 16:
-        return 8 + (slot - 8 + 4) % 8
-    return 16 + (slot - 16 + 2) % 4
-
-
-@njit(cache=True)
 def line_cell(slot, k):
-    """Market cell index (4r + c) of the k-th tile of a slot's line."""
-    if slot < 4:
-        return slot * 4 + k
-    if slot < 8:
-        return (slot - 4) * 4 + k
-    if slot < 12:
-        return k * 4 + (slot - 8)
-    if slot < 16:
-        return k * 4 + (slot - 12)
-    if slot == 16 or slot == 18:
-        return k * 5
-    return k * 4 + (3 - k)
+    """Market cell index (4r + c) of the k-th tile of a slot's line (rules.slot_line)."""
+    return SLOT_CELLS[slot, k]
 
 
 @njit(cache=True)
@@ -535,7 +542,7 @@ def has_placement(occ, shape, shp, pl_mask):
 @njit(cache=True)
 def _rival(st, rp, slot):
     if rp[RP_PLAYERS] == 1 and rp[RP_SOLO_RIVAL]:
-        o = opposite_slot(slot)
+        o = OPPOSITE_SLOT[slot]
         s = st[ST_SLOTS + o]
         if s >= 0:
             st[ST_USED + s] += 1
@@ -575,7 +582,7 @@ def apply_move(boards, st, rng, mv, rp, shp, pl_info):
             d = mv[MV_FREE]
             if d >= 0 and d != NONE_TILE:
                 if depletes:
-                    for c in range(16):
+                    for c in range(MARKET_CELLS):
                         if st[ST_MARKET + c] == d:
                             st[ST_MARKET + c] = -1
                             break
@@ -603,7 +610,7 @@ def apply_move(boards, st, rng, mv, rp, shp, pl_info):
                 if rp[RP_DEPLETES]:
                     st[ST_MARKET + cell] = -1
         if shp[shape, SHP_STAR] >= 0:
-            for c in range(16):
+            for c in range(MARKET_CELLS):
                 if st[ST_MARKET + c] >= 0:
                     n += 1
                     if rp[RP_DEPLETES]:
@@ -637,7 +644,7 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
     """
     p = st[ST_CUR]
     n_open = 0
-    for s in range(_N_SLOTS):
+    for s in range(N_SLOTS):
         if st[ST_SLOTS + s] >= 0:
             n_open += 1
     mv[MV_FREE] = -1
@@ -645,9 +652,9 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
         mv[MV_KIND] = K_PASS
         mv[MV_SLOT] = -1
         return
-    k = rand_below(rng, 1, n_open)
+    k = rand_below(rng, POLICY, n_open)
     slot = -1
-    for s in range(_N_SLOTS):
+    for s in range(N_SLOTS):
         if st[ST_SLOTS + s] >= 0:
             if k == 0:
                 slot = s
@@ -660,7 +667,7 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
     hi = shp[shape, SHP_PL_END]
     pl = -1
     for _ in range(8):
-        i = lo + rand_below(rng, 1, hi - lo)
+        i = lo + rand_below(rng, POLICY, hi - lo)
         if pl_mask[i] & occ == _ZERO:
             pl = i
             break
@@ -673,14 +680,14 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
         if cnt == 0:
             mv[MV_KIND] = K_DISCARD
             return
-        pl = legal[rand_below(rng, 1, cnt)]
+        pl = legal[rand_below(rng, POLICY, cnt)]
     mv[MV_KIND] = K_PLACE
     mv[MV_PL] = pl
     for j in range(4):
         d = st[ST_MARKET + line_cell(slot, j)]
         mv[MV_TILES + j] = d if d >= 0 else NONE_TILE
     for j in range(3, 0, -1):
-        q = rand_below(rng, 1, j + 1)
+        q = rand_below(rng, POLICY, j + 1)
         t = mv[MV_TILES + j]
         mv[MV_TILES + j] = mv[MV_TILES + q]
         mv[MV_TILES + q] = t
@@ -688,7 +695,7 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
         if rp[RP_DEPLETES]:
             # districts still on the market once this line's tiles have left it
             present = 0
-            for c in range(16):
+            for c in range(MARKET_CELLS):
                 d = st[ST_MARKET + c]
                 if d >= 0:
                     on_line = False
@@ -704,7 +711,7 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
             if cnt == 0:
                 mv[MV_FREE] = NONE_TILE
             else:
-                k = rand_below(rng, 1, cnt)
+                k = rand_below(rng, POLICY, cnt)
                 for d in range(4):
                     if present & (1 << d):
                         if k == 0:
@@ -712,7 +719,7 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
                             break
                         k -= 1
         else:
-            mv[MV_FREE] = rand_below(rng, 1, 4)
+            mv[MV_FREE] = rand_below(rng, POLICY, 4)
 
 
 # --- whole games -------------------------------------------------------------------
@@ -720,7 +727,7 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
 
 @njit(cache=True)
 def play_random_game(boards, st, rng, seed, rp, shp, pl_mask, pl_info):
-    mv = np.zeros(8, dtype=np.int32)
+    mv = np.zeros(MV_LEN, dtype=np.int32)
     setup(boards, st, rng, seed, rp, shp)
     while st[ST_DONE] == 0:
         random_move(boards, st, rng, mv, rp, shp, pl_mask)
@@ -732,7 +739,7 @@ def play_random_games(seeds, rp, shp, pl_mask, pl_info, ach, scores, boards_out,
     """Play one uniform-random game per seed.
 
     scores int32[G, players, SC_LEN]; boards_out uint64[G, players, 4];
-    stats int32[G, players, 4]: tiles taken, waste, forced discards, turns.
+    stats int32[G, players, STAT_PLACED or more]: tiles taken, waste, forced discards, turns.
     """
     n = rp[RP_PLAYERS]
     boards = np.zeros((n, 4), dtype=np.uint64)
@@ -744,7 +751,7 @@ def play_random_games(seeds, rp, shp, pl_mask, pl_info, ach, scores, boards_out,
         for p in range(n):
             for d in range(4):
                 boards_out[g, p, d] = boards[p, d]
-            stats[g, p, 0] = st[ST_TAKEN + p]
-            stats[g, p, 1] = st[ST_WASTE + p]
-            stats[g, p, 2] = st[ST_FORCED + p]
-            stats[g, p, 3] = st[ST_TURNS + p]
+            stats[g, p, STAT_TAKEN] = st[ST_TAKEN + p]
+            stats[g, p, STAT_WASTE] = st[ST_WASTE + p]
+            stats[g, p, STAT_FORCED] = st[ST_FORCED + p]
+            stats[g, p, STAT_TURNS] = st[ST_TURNS + p]

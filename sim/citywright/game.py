@@ -17,6 +17,8 @@ from .tables import tables_for
 # freezes module globals into the machine code).  The cache guard hashes these;
 # tests/test_layers.py checks that every module holding an @njit kernel is listed.
 KERNEL_SOURCES = (
+    "sim/rng.py",
+    "sim/layout.py",
     "sim/citywright/rules.py",
     "sim/citywright/tables.py",
     "sim/citywright/engine.py",

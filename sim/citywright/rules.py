@@ -34,6 +34,9 @@ DISTRICT_NAMES = ("residential", "commercial", "park", "industrial")
 BOARD_SIZE = 7
 MARKET_SIZE = 4
 MAX_PLAYERS = 4
+MAX_SHAPES = 16  # shapes a rule set may have (the kernels keep per-shape counts in this many entries)
+MAX_TIERS = 4  # commercial tiers
+MAX_ACHIEVEMENTS = 16
 
 # Slots around the market, in the engine's index order (RULES.md section 3).
 SLOT_NAMES = (
@@ -84,6 +87,23 @@ ACHIEVEMENT_KINDS = {
         "highest `district` score at the table, ties all get it; solo: score >= solo_threshold",
     ),
 }
+
+# The kernels' code of each kind (its position above), and a name for each code.
+ACHIEVEMENT_CODES = {kind: code for code, kind in enumerate(ACHIEVEMENT_KINDS)}
+KIND_DISTINCT_SHAPES = ACHIEVEMENT_CODES["distinct_shapes"]
+KIND_SAME_SHAPE = ACHIEVEMENT_CODES["same_shape"]
+KIND_SHAPE_COUNT = ACHIEVEMENT_CODES["shape_count"]
+KIND_DISTRICT_COUNT = ACHIEVEMENT_CODES["district_count"]
+KIND_FULL_LINE = ACHIEVEMENT_CODES["full_line"]
+KIND_NO_EMPTY = ACHIEVEMENT_CODES["no_empty"]
+KIND_HIGHEST_DISTRICT = ACHIEVEMENT_CODES["highest_district"]
+
+# Ranks (RULES.md section 8): players are compared on these score-sheet columns in turn
+# (True where more is better): highest total, then fewer empty cells, then more distinct
+# shapes placed.  A player's rank is 1 + the number of players strictly ahead; the players
+# of rank 1 share the win.  The engine (sim.citywright.engine._better) and the re-rankers
+# (sim.citywright.ranking.rank_key) both read this.
+RANKING = (("total", True), ("empty", False), ("shapes_distinct", True))
 
 _V11: dict[str, Any] = {
     "name": "v1.1",
@@ -385,8 +405,8 @@ def _check_shapes(data: dict) -> tuple[Shape, ...]:
         copies = _int(s["copies"], f"{p}.copies", 0, 60)
         remove = _int(s["two_player_remove"], f"{p}.two_player_remove", 0, copies)
         shapes.append(Shape(name, cells_t, star, copies, remove))
-    if len(shapes) > 16:
-        raise RulesError("shapes: at most 16 shapes")
+    if len(shapes) > MAX_SHAPES:
+        raise RulesError(f"shapes: at most {MAX_SHAPES} shapes")
     return tuple(shapes)
 
 
@@ -427,8 +447,8 @@ def _check(data: dict) -> Rules:
     for k in ("pair_points", "largest_tile_points", "second_tile_points"):
         _int(sc["residential"][k], f"scoring.residential.{k}", -100, 100)
     cm = sc["commercial"]
-    if len(cm["tier_thresholds"]) != len(cm["tier_points"]) or not 1 <= len(cm["tier_thresholds"]) <= 4:
-        raise RulesError("scoring.commercial.tier_points: needs one value per threshold (1 to 4 tiers)")
+    if len(cm["tier_thresholds"]) != len(cm["tier_points"]) or not 1 <= len(cm["tier_thresholds"]) <= MAX_TIERS:
+        raise RulesError(f"scoring.commercial.tier_points: needs one value per threshold (1 to {MAX_TIERS} tiers)")
     prev = 0
     for x in cm["tier_thresholds"]:
         _int(x, "scoring.commercial.tier_thresholds", prev + 1, 49)
@@ -474,8 +494,8 @@ def _check(data: dict) -> Rules:
                 raise RulesError(f"{p}.district: expected one of R, C, P, I{', any' if kind == 'full_line' else ''}")
         if "shape" in card and card["shape"] not in names:
             raise RulesError(f"{p}.shape: unknown shape {card['shape']!r} (valid: {', '.join(sorted(names))})")
-    if len([c for c in data["achievements"]["cards"].values()]) > 16:
-        raise RulesError("achievements.cards: at most 16 achievements")
+    if len([c for c in data["achievements"]["cards"].values()]) > MAX_ACHIEVEMENTS:
+        raise RulesError(f"achievements.cards: at most {MAX_ACHIEVEMENTS} achievements")
     # Order matters (shapes are dealt in rule-set order), so keys are not sorted.
     canonical = json.dumps(data, separators=(",", ":"))
     return Rules(name=data["name"], shapes=shapes, data=data, canonical=canonical)

@@ -29,91 +29,125 @@ Tables built here (all plain numpy arrays, cached per rule set):
     each shape cell (-1 where it overhangs).
 ``ach`` int32[n_achievements, ACH_LEN]
     kind code, district, shape, threshold, points, solo threshold.
+``pl_plain``, ``pl_star_bit``, ``pl_canon``
+    for search agents, per placement (see :class:`Tables`).
+
+The agent kernels take them all as one tuple, :meth:`Tables.kernel_args`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
 
-from .rules import ACHIEVEMENT_KINDS, BOARD_SIZE, DISTRICTS, MAX_PLAYERS, Rules
+from sim.layout import Layout
+
+from .rules import (
+    ACHIEVEMENT_CODES,
+    BOARD_SIZE,
+    DISTRICTS,
+    MARKET_SIZE,
+    MAX_PLAYERS,
+    MAX_SHAPES,
+    MAX_TIERS,
+    N_SLOTS,
+    Rules,
+    opposite_slot,
+    slot_line,
+)
 
 # --- bit layout -----------------------------------------------------------------
 VALID = np.uint64(sum(1 << (8 * r + c) for r in range(7) for c in range(7)))
 RING = np.uint64(sum(1 << (8 * r + c) for r in range(7) for c in range(7) if r in (0, 6) or c in (0, 6)))
+BOARD_CELLS = BOARD_SIZE * BOARD_SIZE
+MARKET_CELLS = MARKET_SIZE * MARKET_SIZE
+PLAIN_CELLS = MARKET_SIZE  # a ruler's cells besides its star: one per tile of its line
+MAX_SHAPE_CELLS = PLAIN_CELLS + 1  # with the star
 NONE_TILE = 4  # "no tile" (only when the market depletes)
-MAX_SHAPES = 16
 
 
 def bit_of(r: int, c: int) -> int:
     return 8 * r + c
 
 
+# --- slot geometry (sim.citywright.rules.slot_line and opposite_slot, as tables) -------------
+# SLOT_CELLS[slot, k]: the market cell (MARKET_SIZE * r + c) of the k-th tile of a slot's line.
+SLOT_CELLS = np.array([[MARKET_SIZE * r + c for r, c in slot_line(s)] for s in range(N_SLOTS)], dtype=np.int64)
+OPPOSITE_SLOT = np.array([opposite_slot(s) for s in range(N_SLOTS)], dtype=np.int64)  # the solo rival's target
+SLOT_CELLS.setflags(write=False)
+OPPOSITE_SLOT.setflags(write=False)
+
+
 # --- rp: scalar parameters --------------------------------------------------------
-RP_PLAYERS = 0
-RP_ROUNDS = 1
-RP_TURNS = 2
-RP_COMP = 3  # 4 entries
-RP_SWAP = 7
-RP_SWAP_NEEDS_EMPTY = 8
-RP_SOLO_RIVAL = 9
-RP_DEPLETES = 10
-RP_RES_PAIRS = 11  # 1: floor(s1/2)*pair points; 0: s1*largest tile points
-RP_RES_PAIR_PTS = 12
-RP_RES_LARGEST_TILE_PTS = 13
-RP_RES_SECOND_TILE_PTS = 14
-RP_C_NTIERS = 15
-RP_C_THRESH = 16  # 4 entries
-RP_C_POINTS = 20  # 4 entries
-RP_C_EXTRA_FROM = 24
-RP_C_EXTRA_PER = 25
-RP_C_ISO = 26
-RP_P_ADJ = 27
-RP_P_ADJ_MASK = 28  # bit d set: parks next to district d score
-RP_P_ROW = 29
-RP_P_COL = 30
-RP_I_RING = 31
-RP_I_PAIR = 32
-RP_N_SHAPES = 33
-RP_N_ACH = 34
-RP_INIT_DECK = 35  # MAX_SHAPES entries: copies in play at setup
-RP_INIT_REMOVED = 51  # MAX_SHAPES entries: copies out of the game at setup
-RP_RES_BIG = 67  # 50 entries: points of a largest cluster of s tiles (derived)
-RP_C_TABLE = 117  # 50 entries: tier + extra points for n commercial tiles (derived)
-RP_DECK_N = 167  # 2 entries: shapes in the tetromino (edge) and pentomino (corner) decks
-RP_DECK_SHAPES = 169  # 2 x MAX_SHAPES entries: those shapes, in rule-set order
-RP_LEN = 201
+# Offsets into rp, in this order (sim.layout assigns them; tests/test_layout.py pins them).
+_rp = Layout("rp")
+RP_PLAYERS = _rp.add("players")
+RP_ROUNDS = _rp.add("rounds")
+RP_TURNS = _rp.add("turns")
+RP_COMP = _rp.add("compensation", MAX_PLAYERS)  # seat 1 first
+RP_SWAP = _rp.add("swap")
+RP_SWAP_NEEDS_EMPTY = _rp.add("swap_needs_empty")
+RP_SOLO_RIVAL = _rp.add("solo_rival")
+RP_DEPLETES = _rp.add("depletes")
+RP_RES_PAIRS = _rp.add("res_pairs")  # 1: floor(s1/2)*pair points; 0: s1*largest tile points
+RP_RES_PAIR_PTS = _rp.add("res_pair_points")
+RP_RES_LARGEST_TILE_PTS = _rp.add("res_largest_tile_points")
+RP_RES_SECOND_TILE_PTS = _rp.add("res_second_tile_points")
+RP_C_NTIERS = _rp.add("c_tiers")
+RP_C_THRESH = _rp.add("c_thresholds", MAX_TIERS)
+RP_C_POINTS = _rp.add("c_points", MAX_TIERS)
+RP_C_EXTRA_FROM = _rp.add("c_extra_from")
+RP_C_EXTRA_PER = _rp.add("c_extra_per_tile")
+RP_C_ISO = _rp.add("c_isolated")
+RP_P_ADJ = _rp.add("p_adjacent")
+RP_P_ADJ_MASK = _rp.add("p_adjacent_mask")  # bit d set: parks next to district d score
+RP_P_ROW = _rp.add("p_row")
+RP_P_COL = _rp.add("p_column")
+RP_I_RING = _rp.add("i_ring")
+RP_I_PAIR = _rp.add("i_pair")
+RP_N_SHAPES = _rp.add("shapes")
+RP_N_ACH = _rp.add("achievements")
+RP_INIT_DECK = _rp.add("init_deck", MAX_SHAPES)  # copies in play at setup
+RP_INIT_REMOVED = _rp.add("init_removed", MAX_SHAPES)  # copies out of the game at setup
+RP_RES_BIG = _rp.add("res_big", BOARD_CELLS + 1)  # points of a largest cluster of s tiles (derived)
+RP_C_TABLE = _rp.add("c_table", BOARD_CELLS + 1)  # tier + extra points for n commercial tiles (derived)
+RP_DECK_N = _rp.add("deck_sizes", 2)  # shapes in the tetromino (edge) and pentomino (corner) decks
+RP_DECK_SHAPES = _rp.add("deck_shapes", 2 * MAX_SHAPES)  # those shapes, in rule-set order, MAX_SHAPES per deck
+RP_LEN = _rp.size
 
 # --- shp ----------------------------------------------------------------------------
-SHP_DECK = 0
-SHP_NCELLS = 1
-SHP_STAR = 2
-SHP_PL_START = 3
-SHP_PL_END = 4
-SHP_PLAIN = 5  # 4 entries
-SHP_LEN = 9
+_shp = Layout("shp")
+SHP_DECK = _shp.add("deck")
+SHP_NCELLS = _shp.add("cells")
+SHP_STAR = _shp.add("star")
+SHP_PL_START = _shp.add("placements_start")
+SHP_PL_END = _shp.add("placements_end")
+SHP_PLAIN = _shp.add("plain", PLAIN_CELLS)
+SHP_LEN = _shp.size
 
 # --- pl_info ------------------------------------------------------------------------
-PL_SHAPE = 0
-PL_ORIENT = 1
-PL_AR = 2
-PL_AC = 3
-PL_STAR = 4
-PL_NON = 5  # cells on the board
-PL_BITS = 6  # 5 entries, -1 = off board
-PL_LEN = 11
+_pl = Layout("pl_info")
+PL_SHAPE = _pl.add("shape")
+PL_ORIENT = _pl.add("orientation")
+PL_AR = _pl.add("anchor_row")
+PL_AC = _pl.add("anchor_col")
+PL_STAR = _pl.add("star")
+PL_NON = _pl.add("on_board")  # cells on the board
+PL_BITS = _pl.add("bits", MAX_SHAPE_CELLS)  # -1 = off board
+PL_LEN = _pl.size
 
 # --- ach ------------------------------------------------------------------------------
-ACH_KIND = 0
-ACH_DISTRICT = 1  # -1 = any
-ACH_SHAPE = 2
-ACH_THRESHOLD = 3
-ACH_POINTS = 4
-ACH_SOLO = 5
-ACH_LEN = 6
-ACH_CODES = {name: i for i, name in enumerate(ACHIEVEMENT_KINDS)}
+_ach = Layout("ach")
+ACH_KIND = _ach.add("kind")  # sim.citywright.rules.ACHIEVEMENT_CODES (KIND_*)
+ACH_DISTRICT = _ach.add("district")  # -1 = any
+ACH_SHAPE = _ach.add("shape")
+ACH_THRESHOLD = _ach.add("threshold")
+ACH_POINTS = _ach.add("points")
+ACH_SOLO = _ach.add("solo_threshold")
+ACH_LEN = _ach.size
+LAYOUTS = (_rp, _shp, _pl, _ach)
 
 
 def orient_cells(cells, o: int) -> tuple[tuple[int, int], ...]:
@@ -152,9 +186,22 @@ class Tables:
     pl_plain: np.ndarray  # uint64[n_placements]
     pl_star_bit: np.ndarray  # int16[n_placements]
     pl_canon: np.ndarray  # bool[n_placements]
+    _kernel_args: tuple = field(init=False, repr=False)
+
+    def __post_init__(self):
+        args = (self.rp, self.shp, self.pl_mask, self.pl_info, self.pl_plain, self.pl_star_bit, self.pl_canon, self.ach)
+        object.__setattr__(self, "_kernel_args", args)
 
     def args(self):
         return self.rp, self.shp, self.pl_mask, self.pl_info, self.ach
+
+    def kernel_args(self) -> tuple:
+        """Every table, as the one argument the agent kernels take (built once per rule set and player count).
+
+        ``(rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach)``: a kernel unpacks it as
+        ``rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach = tables``.
+        """
+        return self._kernel_args
 
 
 @lru_cache(maxsize=64)
@@ -180,7 +227,9 @@ def _placements(shape_key: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                             bits.append(-1)
                     if mask == 0:
                         continue
-                    info = [si, o, ar, ac, star, sum(b >= 0 for b in bits)] + bits + [-1] * (5 - len(bits))
+                    info = (
+                        [si, o, ar, ac, star, sum(b >= 0 for b in bits)] + bits + [-1] * (MAX_SHAPE_CELLS - len(bits))
+                    )
                     masks.append(mask)
                     infos.append(info)
     starts.append(len(masks))
@@ -207,7 +256,7 @@ def _tables(rules: Rules, players: int) -> Tables:
         shp[i, SHP_PL_START] = starts[i]
         shp[i, SHP_PL_END] = starts[i + 1]
         plain = [k for k in range(len(s.cells)) if k != s.star]
-        shp[i, SHP_PLAIN : SHP_PLAIN + 4] = plain
+        shp[i, SHP_PLAIN : SHP_PLAIN + PLAIN_CELLS] = plain
     rp = np.zeros(RP_LEN, dtype=np.int32)
     rounds, turns = rules.rounds(players)
     rp[RP_PLAYERS] = players
@@ -242,7 +291,7 @@ def _tables(rules: Rules, players: int) -> Tables:
     rp[RP_I_RING] = ind["ring_points"]
     rp[RP_I_PAIR] = ind["pair_points"]
     # Derived lookup tables (the kernels' fast path; the fields above stay the source).
-    for n in range(50):
+    for n in range(BOARD_CELLS + 1):
         big = (n // 2) * res["pair_points"] if res["largest"] == "pairs" else n * res["largest_tile_points"]
         rp[RP_RES_BIG + n] = big
         pts = 0
@@ -262,7 +311,7 @@ def _tables(rules: Rules, players: int) -> Tables:
     achs = rules.achievements()
     ach = np.zeros((len(achs), ACH_LEN), dtype=np.int32)
     for i, a in enumerate(achs):
-        ach[i, ACH_KIND] = ACH_CODES[a.kind]
+        ach[i, ACH_KIND] = ACHIEVEMENT_CODES[a.kind]
         ach[i, ACH_DISTRICT] = DISTRICTS.index(a.district) if a.district in DISTRICTS else -1
         ach[i, ACH_SHAPE] = rules.shape_index(a.shape) if a.shape else -1
         ach[i, ACH_THRESHOLD] = a.threshold
