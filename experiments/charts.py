@@ -212,3 +212,94 @@ def ratings_chart(ratings: pd.DataFrame, path: Path) -> None:
         ax.set_xlabel("rating (log-strength vs reference)", fontsize=8)
     fig.tight_layout()
     _save(fig, path)
+
+
+def tune_loss_chart(trials: pd.DataFrame, path: Path, base_loss: float) -> None:
+    """Each trial's loss (log scale): complete, pruned (partial games) and outside the constraints; the best so far."""
+    fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
+    t = trials[trials["state"] != "invalid"]
+    ok = t[~t["pruned"] & (t["value"] == t["loss"])]
+    pruned = t[t["pruned"]]
+    penalised = t[~t["pruned"] & (t["value"] != t["loss"])]
+    ax.scatter(ok["trial"], ok["loss"], s=18, color="tab:blue", label="complete", zorder=3)
+    ax.scatter(pruned["trial"], pruned["loss"], s=22, marker="x", color="tab:orange", label="pruned (loss so far)")
+    if len(penalised):
+        ax.scatter(penalised["trial"], penalised["loss"], s=18, marker="s", facecolors="none", color="tab:red",
+                   label="outside the mean-total band")  # fmt: skip
+    complete = t[~t["pruned"]].sort_values("trial")
+    if len(complete):
+        ax.step(complete["trial"], complete["value"].cummin().clip(upper=complete["loss"].max()), where="post",
+                color="black", lw=1, label="best so far")  # fmt: skip
+    ax.axhline(base_loss, color="grey", lw=0.8, ls=":", label="base")
+    ax.set_yscale("log")
+    ax.set_xlabel("trial")
+    ax.set_ylabel("loss, points² (log scale)")
+    ax.set_title("Loss over trials (the same seed blocks for every trial)", fontsize=10)
+    ax.legend(fontsize=7)
+    _save(fig, path)
+
+
+def importance_chart(importance: pd.Series, path: Path) -> None:
+    """Horizontal bars of each parameter's importance (sums to 1)."""
+    fig, ax = plt.subplots(figsize=(6.4, 0.5 * max(len(importance), 2) + 1.2), layout="constrained")
+    if len(importance):
+        imp = importance.sort_values()
+        ax.barh(np.arange(len(imp)), imp.to_numpy(), color="tab:blue")
+        ax.set_yticks(np.arange(len(imp)), list(imp.index), fontsize=8)
+    else:
+        ax.text(0.5, 0.5, "too few complete trials", ha="center", va="center", transform=ax.transAxes)
+    ax.set_xlabel("importance (PED-ANOVA, sums to 1)")
+    ax.set_title("Parameter importance", fontsize=10)
+    _save(fig, path)
+
+
+def before_after_chart(verify: pd.DataFrame, players: int, path: Path) -> None:
+    """Win share per agent and per seat, base beside best, with Wilson whiskers; 1/N marked."""
+    kinds = [k for k in ("agent", "seat") if k in set(verify["kind"])]
+    fig, axes = plt.subplots(1, len(kinds), figsize=(5.2 * len(kinds), 4), squeeze=False, layout="constrained")
+    colours = {"base": "tab:grey", "best": "tab:green"}
+    for ax, kind in zip(axes[0], kinds, strict=True):
+        sub = verify[verify["kind"] == kind]
+        grouped_bars(ax, sub, "group", "rules", "win_pct", colours=colours)
+        ax.axhline(100 / players, color="black", lw=0.7, ls=":")
+        ax.set_xlabel(kind)
+        ax.tick_params(axis="x", labelsize=7)
+        ax.set_ylabel("win share, % (95% Wilson)")
+        ax.set_title(f"per {kind}, {int(sub['games'].iloc[0]):,} games each", fontsize=10)
+        ax.legend(fontsize=7)
+    _save(fig, path)
+
+
+def compare_chart(table: pd.DataFrame, labels: dict, a: str, b: str, players: int, path: Path) -> None:
+    """Three panels: win share per agent (A beside B), per seat, and the score breakdown's B − A per agent."""
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.2), layout="constrained")
+    colours = {a: "tab:grey", b: "tab:blue"} if a != b else {a: "tab:grey", f"{b} (B)": "tab:blue"}
+    names = list(colours)
+    for ax, by in zip(axes[:2], ("agent", "seat"), strict=True):
+        t = table[(table["section"] == "win share") & (table["by"] == by)]
+        groups = [labels.get(g, g) if by == "agent" else f"seat {g}" for g in t["group"]]
+        long = pd.concat(
+            [
+                pd.DataFrame({"group": groups, "rules": names[0], "pct": 100 * t["a"].to_numpy(),
+                              "lo": 100 * t["a_lo"].to_numpy(), "hi": 100 * t["a_hi"].to_numpy()}),
+                pd.DataFrame({"group": groups, "rules": names[1], "pct": 100 * t["b"].to_numpy(),
+                              "lo": 100 * t["b_lo"].to_numpy(), "hi": 100 * t["b_hi"].to_numpy()}),
+            ]
+        )  # fmt: skip
+        grouped_bars(ax, long, "group", "rules", "pct", colours=colours)
+        ax.axhline(100 / players, color="black", lw=0.7, ls=":")
+        ax.tick_params(axis="x", labelsize=7)
+        ax.set_ylabel("win share, % (95% Wilson)")
+        ax.set_title(f"win share per {by}", fontsize=10)
+        ax.legend(fontsize=7)
+    ax = axes[2]
+    t = table[table["section"] == "score"].copy()
+    t["agent"] = [labels.get(g, g) for g in t["group"]]
+    grouped_bars(ax, t.rename(columns={"diff": "d"}), "metric", "agent", "d")
+    ax.axhline(0, color="black", lw=0.7)
+    ax.tick_params(axis="x", labelsize=7, rotation=20)
+    ax.set_ylabel("mean points, B − A (95% CI)")
+    ax.set_title("score breakdown, B − A per agent", fontsize=10)
+    ax.legend(fontsize=7)
+    fig.suptitle(f"A = {a}, B = {b}", fontsize=10)
+    _save(fig, path)

@@ -97,7 +97,8 @@ def paired_difference(
     """
     by = [by] if isinstance(by, str) else list(by)
     keys = ["game_seed", "seat"]
-    m = a[[*keys, *by, metric]].merge(b[[*keys, metric]], on=keys, suffixes=("_a", "_b"), validate="one_to_one")
+    left = list(dict.fromkeys([*keys, *by, metric]))  # by may name a key (per seat)
+    m = a[left].merge(b[[*keys, metric]], on=keys, suffixes=("_a", "_b"), validate="one_to_one")
     if m.empty:
         raise ValueError("the two tables share no (game_seed, seat): were they run with the same --seed?")
     m["diff"] = m[f"{metric}_b"] - m[f"{metric}_a"]

@@ -131,3 +131,10 @@ def test_rescore_cli_ranks_each_file_separately(tmp_path, capsys):
     # same rules: every game's shares still sum to 1, solo games are always won
     assert df.groupby(["players", "game"])["win_share"].sum().round(12).eq(1.0).all()
     assert df.loc[df.players == 1, "win"].all()
+
+
+def test_paired_difference_per_seat():
+    a = pd.DataFrame({"game_seed": [1, 1, 2, 2], "seat": [1, 2, 1, 2], "total": [10, 20, 30, 40]})
+    b = a.assign(total=a["total"] + [1, 0, 3, 0])
+    d = paired_difference(a, b, "total", "seat").set_index("seat")
+    assert d.loc[1, "diff"] == 2 and d.loc[2, "diff"] == 0 and d.loc[1, "n"] == 2

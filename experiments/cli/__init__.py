@@ -7,6 +7,7 @@ error handling (one line, exit code 2); importing a command's module registers i
 from . import (  # noqa: F401  (each module registers its command)
     agents,
     bench,
+    compare,
     demo,
     games,
     ladder,

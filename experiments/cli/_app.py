@@ -26,7 +26,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Balance toolkit for tabletop games (Citywright first): simulate games, score boards, tune rules.",
 )
-tune_app = typer.Typer(help="Tune rules from stored results.", no_args_is_help=True)
+tune_app = typer.Typer(
+    help="Tune rules: seat compensation from stored games, scoring by simulation.", no_args_is_help=True
+)
 app.add_typer(tune_app, name="tune")
 
 RulesOpt = Annotated[

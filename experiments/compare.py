@@ -1,0 +1,186 @@
+"""`citywright compare A B`: two rule sets on the same games, side by side, as paired differences.
+
+Both rule sets play the same game seeds with the same agents and seating, so the
+difference B − A on each (game, seat) removes the luck of the deal; every
+difference carries a 95% interval (normal, on the paired differences; see
+:func:`experiments.pipelines.paired_difference`).  Two identical rule sets give
+differences that are exactly zero, intervals included: the engine is
+deterministic given the seed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from experiments import simulate as S
+from experiments.io import atomic_write_text
+from experiments.pipelines import DISTRICT_COLUMNS, mean_ci, paired_difference, win_share
+from sim.citywright.rules import Rules
+
+SCORE_COLUMNS = [*DISTRICT_COLUMNS, "achievements", "compensation", "total"]
+WASTE_COLUMNS = ["waste", "empty", "forced_discards"]
+OUT_COLUMNS = ["section", "by", "group", "metric", "n", "a", "a_lo", "a_hi", "b", "b_lo", "b_hi", "diff", "lo", "hi"]
+
+
+def rule_differences(a: Rules, b: Rules) -> list[tuple[str, object, object]]:
+    """Every dotted key whose value differs between the two rule sets (the name aside)."""
+
+    def flat(d, prefix=""):
+        out = {}
+        for k, v in d.items():
+            key = f"{prefix}{k}"
+            if isinstance(v, dict):
+                out.update(flat(v, key + "."))
+            else:
+                out[key] = v
+        return out
+
+    fa, fb = flat(a.data), flat(b.data)
+    keys = [k for k in dict.fromkeys([*fa, *fb]) if k != "name"]
+    return [(k, fa.get(k), fb.get(k)) for k in keys if fa.get(k) != fb.get(k)]
+
+
+def play_both(
+    a: Rules,
+    b: Rules,
+    players: int,
+    agents: list[str],
+    games: int,
+    seed: int,
+    seating: str,
+    work: Path,
+    jobs: int = 1,
+    progress: Callable[[str, int, int, float], None] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame, S.RunSpec]:
+    """Both rule sets on the same seeds (runs kept in `work` and reused when repeated)."""
+    specs = [S.make_spec(players, agents, games, seed, rules, seating) for rules in (a, b)]
+    frames = []
+    for label, spec in zip(("a", "b"), specs, strict=True):
+
+        def tick(done: int, total: int, rate: float, label=label) -> None:
+            if progress:
+                progress(label.upper(), done, total, rate)
+
+        path = Path(work) / f"{label}.parquet"
+        S.run_or_reuse(spec, path, jobs=jobs, progress=tick)
+        frames.append(pd.read_parquet(path))
+    return frames[0], frames[1], specs[0]
+
+
+def _rows(section: str, by: str, diff: pd.DataFrame, a_ci: pd.DataFrame, b_ci: pd.DataFrame, metric: str):
+    d = diff.rename(columns={by: "group"})
+    ka = a_ci.rename(columns={by: "group", "lo": "a_lo", "hi": "a_hi"})[["group", "a_lo", "a_hi"]]
+    kb = b_ci.rename(columns={by: "group", "lo": "b_lo", "hi": "b_hi"})[["group", "b_lo", "b_hi"]]
+    d = d.merge(ka, on="group").merge(kb, on="group")
+    return d.assign(section=section, by=by, metric=metric)
+
+
+def compare_table(a: pd.DataFrame, b: pd.DataFrame, agents: list[str] | None = None) -> pd.DataFrame:
+    """Long table: section, by (agent or seat), group, metric, n, A and B with intervals, B − A with its interval.
+
+    Agents come in the order of `agents` (e.g. the run's seat order), seats in seat order."""
+    parts = []
+    for by in ("agent", "seat"):
+        diff = paired_difference(a, b, "win_share", by)
+        parts.append(_rows("win share", by, diff, win_share(a, by), win_share(b, by), "win_share"))
+    for section, columns in (("score", SCORE_COLUMNS), ("waste", WASTE_COLUMNS)):
+        ma, mb = mean_ci(a, columns, "agent"), mean_ci(b, columns, "agent")
+        for metric in columns:
+            diff = paired_difference(a, b, metric, "agent")
+            ca = ma[ma["metric"] == metric].drop(columns="metric")
+            cb = mb[mb["metric"] == metric].drop(columns="metric")
+            parts.append(_rows(section, "agent", diff, ca, cb, metric))
+    out = pd.concat(parts, ignore_index=True)
+    out["group"] = out["group"].astype(str)
+    rank = {g: i for i, g in enumerate(dict.fromkeys(agents or []))}
+    out = out.assign(
+        _section=out["section"].map({"win share": 0, "score": 1, "waste": 2}),
+        _by=(out["by"] == "seat").astype(int),
+        _group=[
+            rank.get(g, len(rank)) if by == "agent" else int(g) for g, by in zip(out["group"], out["by"], strict=True)
+        ],
+    ).sort_values(["_section", "_by", "_group"], kind="stable")
+    return out[OUT_COLUMNS].reset_index(drop=True)
+
+
+def _cell(x: float, lo: float, hi: float, scale: float = 1.0, signed: bool = False) -> str:
+    f = "+.1f" if signed else ".1f"
+    return f"{scale * x:{f}} [{scale * lo:{f}}, {scale * hi:{f}}]"
+
+
+def report(table: pd.DataFrame, diffs: list, about: dict, labels: dict[str, str]) -> str:
+    """One page: what differs, win shares per agent and seat, score breakdown, waste; the chart."""
+    A, B = about["a"], about["b"]
+    L = [
+        f"# Rules compared: `{A}` (A) and `{B}` (B)",
+        "",
+        f"{about['games']:,} games for each, the same seeds (seed {about['seed']}), {about['players']} players, "
+        f"seating `{about['seating']}`; agents {', '.join(f'`{x}`' for x in about['agents'])}. Differences are B − A"
+        " on the same (game, seat), with 95% intervals (normal, paired); win shares of A and B with Wilson"
+        " intervals.  ",
+        f"Command: `{about['command']}`  ",
+        f"Commit: `{about['git_commit']}`",
+        "",
+        "**Rule differences:** "
+        + ("; ".join(f"`{k}` {json.dumps(x)} → {json.dumps(y)}" for k, x, y in diffs) if diffs else "none")
+        + ".",
+        "",
+        "![comparison](compare.png)",
+        "",
+    ]
+    for by in ("agent", "seat"):
+        t = table[(table["section"] == "win share") & (table["by"] == by)]
+        L += [f"| win share, % ({by}) | A | B | B − A |", "|---|---|---|---|"]
+        for r in t.itertuples():
+            name = f"`{labels.get(r.group, r.group)}`" if by == "agent" else f"seat {r.group}"
+            L.append(
+                f"| {name} | {_cell(r.a, r.a_lo, r.a_hi, 100)} | {_cell(r.b, r.b_lo, r.b_hi, 100)} "
+                f"| **{_cell(r.diff, r.lo, r.hi, 100, True)}** |"
+            )
+        L.append("")
+    for section, columns in (("score", SCORE_COLUMNS), ("waste", WASTE_COLUMNS)):
+        t = table[table["section"] == section]
+        what = "mean points, B − A" if section == "score" else "per player, B − A"
+        L += [f"| {what} | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
+        for g in dict.fromkeys(t["group"]):
+            sub = t[t["group"] == g].set_index("metric")
+            cells = [_cell(sub.at[m, "diff"], sub.at[m, "lo"], sub.at[m, "hi"], signed=True) for m in columns]
+            L.append(f"| `{labels.get(g, g)}` | " + " | ".join(cells) + " |")
+        L.append("")
+    L.append("Files: `compare.csv` (every row above with A's and B's values), `compare.png`, `compare.json`.")
+    return "\n".join(L) + "\n"
+
+
+def write_outputs(table: pd.DataFrame, diffs: list, out: Path, about: dict, labels: dict[str, str]) -> None:
+    """compare.csv, compare.png, REPORT.md and compare.json in `out`, each written whole."""
+    from experiments import charts
+
+    out = Path(out)
+    atomic_write_text(table.to_csv(index=False, float_format="%.6g"), out / "compare.csv")
+    charts.compare_chart(table, labels, about["a"], about["b"], about["players"], out / "compare.png")
+    atomic_write_text(report(table, diffs, about, labels), out / "REPORT.md")
+    atomic_write_text(json.dumps({**about, "differences": diffs}, indent=1, default=str), out / "compare.json")
+
+
+def summary_text(table: pd.DataFrame, labels: dict[str, str]) -> str:
+    """Win share per agent and seat, A -> B and the paired difference, as the command prints it."""
+    lines = ["win share, % [95%]:        A                    B                 B - A"]
+    for r in table[table["section"] == "win share"].itertuples():
+        name = labels.get(r.group, r.group) if r.by == "agent" else f"seat {r.group}"
+        lines.append(
+            f"  {name:<20} {_cell(r.a, r.a_lo, r.a_hi, 100):>19}  {_cell(r.b, r.b_lo, r.b_hi, 100):>19}"
+            f"  {_cell(r.diff, r.lo, r.hi, 100, True):>21}"
+        )
+    return "\n".join(lines)
+
+
+def agent_labels(spec: S.RunSpec, given: list[str]) -> dict[str, str]:
+    """Canonical agent spec -> the spec as the user wrote it (shorter in tables)."""
+    if len(given) == len(spec.agents):
+        return {str(c): g for c, g in zip(spec.agents, given, strict=True)}
+    return {str(c): str(c) for c in np.unique(spec.agents)}
