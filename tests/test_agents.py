@@ -21,7 +21,8 @@ from sim.citywright.rules import load_rules
 
 def test_every_agent_is_listed_with_its_parameters():
     names = [d.name for d in available_agents()]
-    assert names == ["random", "greedy", "specialist", "mcts"]
+    assert names[:4] == ["random", "greedy", "specialist", "mcts"]
+    assert {"strong", "strong-specialist"} <= set(names)
     mcts = next(d for d in available_agents() if d.name == "mcts")
     assert {p.name for p in mcts.params} == {"iters", "k", "c", "rollout", "reward"}
 
@@ -51,6 +52,8 @@ def test_specs_parse(spec, name, params):
     ("spec", "fragment"),
     [
         ("grredy", "valid: random, greedy, specialist, mcts"),
+        ("strong:depth=2", "unknown parameter 'depth' (valid: k, weights)"),
+        ("strong-specialist:k=3", "needs district"),
         ("specialist", "needs district"),
         ("specialist:X", "district must be one of"),
         ("mcts:iters=lots", "iters must be an integer"),

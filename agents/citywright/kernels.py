@@ -85,6 +85,7 @@ A_RANDOM = 0
 A_GREEDY = 1
 A_SPECIALIST = 2
 A_MCTS = 3
+A_STRONG = 5  # agents.citywright.strong
 A_PYTHON = 9  # a Python policy: the game loop returns to Python for its moves
 
 # Offsets into an agent's parameter row, in this order (sim.layout assigns them).

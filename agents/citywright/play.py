@@ -15,8 +15,9 @@ from sim.citywright import engine as E
 from sim.citywright.tables import MAX_SHAPES, PLAIN_CELLS
 from sim.layout import Layout
 
-from .kernels import A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, P_CODE, evaluator_move
+from .kernels import A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, A_STRONG, P_CODE, evaluator_move
 from .mcts import mcts_move
+from .strong import STRONG_WEIGHTS, strong_move
 
 N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed count per shape (E.STAT_*)
 
@@ -32,6 +33,8 @@ def policy_move(boards, st, rng, mv, prm, tables):
         evaluator_move(boards, st, rng, mv, prm, tables)
     elif code == A_MCTS:
         mcts_move(boards, st, rng, mv, prm, tables)
+    elif code == A_STRONG:
+        strong_move(boards, st, rng, mv, prm, tables, STRONG_WEIGHTS)
     else:
         E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
 

@@ -16,6 +16,7 @@ import numpy as np
 from sim.citywright.rules import DISTRICT_NAMES, DISTRICTS
 
 from . import kernels as K
+from .strong import STRONG_K, WEIGHTS_VERSION
 
 
 class AgentError(ValueError):
@@ -91,15 +92,60 @@ AGENTS: dict[str, AgentDef] = {
             ),
         ),
     ),
+    "strong": AgentDef(
+        "strong",
+        K.A_STRONG,
+        "each ruler's k best moves by the exact greedy search, re-ranked by worth + a learned value of the"
+        " position after the move",
+        params=(
+            Param("k", STRONG_K, "moves kept per ruler on offer (its k best by worth)", lo=1, hi=256),
+            Param(
+                "weights",
+                WEIGHTS_VERSION,
+                "the learned value's weight file (agents/citywright/weights/)",
+                choices=(WEIGHTS_VERSION,),
+            ),
+        ),
+        objective="value = change of (R + C + P + I + achievements) + learned value of the position after",
+    ),
+    "strong-specialist": AgentDef(
+        "strong-specialist",
+        K.A_STRONG,
+        "strong with a specialist's objective: weight * own-district gain + total gain + progress per own tile",
+        params=(
+            Param(
+                "district",
+                None,
+                "its district: R, C, P, I (or residential, commercial, park, industrial)",
+                choices=_DISTRICT_CHOICES,
+            ),
+            Param("weight", 3.0, "extra weight of its own district's points over the total's", lo=0.0, hi=1000.0),
+            Param("progress", 0.5, "points per own-district tile on the board", lo=0.0, hi=100.0),
+            Param("k", STRONG_K, "moves kept per ruler on offer (its k best by worth)", lo=1, hi=256),
+            Param(
+                "weights",
+                WEIGHTS_VERSION,
+                "the learned value's weight file (agents/citywright/weights/)",
+                choices=(WEIGHTS_VERSION,),
+            ),
+        ),
+        objective="value = change of (weight * own district + R + C + P + I + achievements + progress * own tiles)"
+        " + learned value of the position after",
+    ),
 }
 
 
-SPEC_EXAMPLES = "greedy, specialist:C,weight=3, mcts:iters=1000,k=24"
+SPEC_EXAMPLES = "greedy, specialist:C,weight=3, mcts:iters=1000,k=24, strong-specialist:P"
 
 # Skill tiers: a name for a full spec, so tables and reports can say "expert" while every result
 # stores the full spec it played (the agent column) and the tier it was asked for (run metadata).
 # name: (full spec, description)
-TIERS: dict[str, tuple[str, str]] = {}
+TIERS: dict[str, tuple[str, str]] = {
+    "strong": (
+        f"strong:k={STRONG_K},weights={WEIGHTS_VERSION}",
+        "for 100,000-game tables: each ruler's best moves by greedy's worth, re-ranked by a learned position value",
+    ),
+}
 
 
 def available_tiers() -> dict[str, tuple[str, str]]:
@@ -145,7 +191,7 @@ class AgentSpec:
         r[K.P_W : K.P_W + 4] = 1.0
         r[K.P_W_ACH] = 1.0
         r[K.P_PROGRESS_DISTRICT] = -1
-        if self.name == "specialist":
+        if self.name in ("specialist", "strong-specialist"):
             d = self.params["district"]
             r[K.P_W + d] += self.params["weight"]
             r[K.P_PROGRESS] = self.params["progress"]
@@ -156,6 +202,8 @@ class AgentSpec:
             r[K.P_C] = self.params["c"]
             r[K.P_ROLLOUT] = K.A_GREEDY if self.params["rollout"] == "greedy" else K.A_RANDOM
             r[K.P_MARGIN] = 1.0 if self.params["reward"] == "margin" else 0.0
+        if self.name in ("strong", "strong-specialist"):
+            r[K.P_K] = self.params["k"]
         return r
 
 
@@ -187,7 +235,7 @@ def parse_agent(spec: str) -> AgentSpec:
         raise AgentError(f"empty agent spec (valid agents: {', '.join(AGENTS)})")
     name, _, args = spec.strip().partition(":")
     name = name.strip().lower()
-    if name in TIERS:
+    if name in TIERS and not (name in AGENTS and args.strip()):  # a tier may share its agent's name
         if args.strip():
             raise AgentError(
                 f"{name}: a tier takes no parameters (it is {TIERS[name][0]}; give that spec to change it)"

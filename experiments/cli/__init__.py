@@ -17,6 +17,7 @@ from . import (  # noqa: F401  (each module registers its command)
     score,
     simulate,
     sweep,
+    train,
     tune,
 )
 from ._app import UserError, app, main

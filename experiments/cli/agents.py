@@ -9,18 +9,19 @@ from ._app import GameOpt, app, game_def
 def list_agents(game: GameOpt = "citywright"):
     """List every agent of a game with its parameters, defaults and a line of description."""
     reg = game_def(game).agents()
+    w = max(11, *(len(d.name) + 1 for d in reg.available_agents()))
     for d in reg.available_agents():
-        print(f"{d.name:<11} {d.description}")
+        print(f"{d.name:<{w}} {d.description}")
         if d.objective:
-            print(f"{'':<11} {d.objective}")
+            print(f"{'':<{w}} {d.objective}")
         for p in d.params:
             default = "required" if p.default is None else f"default {p.default}"
             choices = f"; one of {', '.join(p.choices)}" if p.choices else ""
-            print(f"{'':<11}   {p.name:<9} {p.help} ({default}{choices})")
+            print(f"{'':<{w}}   {p.name:<9} {p.help} ({default}{choices})")
     tiers = reg.available_tiers() if hasattr(reg, "available_tiers") else {}
     if tiers:
         print("\nSkill tiers (a name for a full spec; results store the full spec and the tier):")
         for name, (spec, description) in tiers.items():
-            print(f"{name:<11} = {spec}")
-            print(f"{'':<11}   {description}")
+            print(f"{name:<{w}} = {spec}")
+            print(f"{'':<{w}}   {description}")
     print(f"\nSpec strings: NAME or NAME:key=value,... e.g. {reg.SPEC_EXAMPLES}")

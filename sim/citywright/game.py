@@ -25,6 +25,10 @@ KERNEL_SOURCES = (
     "agents/citywright/kernels.py",
     "agents/citywright/mcts.py",
     "agents/citywright/play.py",
+    "agents/citywright/value.py",
+    "agents/citywright/strong.py",
+    "agents/citywright/selfplay.py",
+    "agents/citywright/weights/strong-v1.json",  # frozen into the game loop as a constant
 )
 
 # One row per (game, seat); the schema is in README.md.
