@@ -58,6 +58,10 @@ SETS: dict[str, tuple[str, int, str, str, int, int]] = {
     "mcts-margin-3p": ("v1.1", 3, "mcts:iters=30,k=6,reward=margin,greedy,specialist:C", "rotate", 111, 3),
     "mcts-greedy-rollout-2p": ("v1.1", 2, "mcts:iters=8,k=4,rollout=greedy,greedy", "rotate", 112, 2),
     "mcts-solo": ("v1.1", 1, "mcts:iters=30,k=6,reward=margin", "fixed", 113, 3),
+    # the strong tier and its specialists (their moves also pin the committed weights strong-v1)
+    "strong-4p": ("v1.1", 4, "strong,greedy,strong-specialist:C,strong-specialist:P", "rotate", 114, 8),
+    "strong-2p": ("v1.1", 2, "strong,strong-specialist:I", "rotate", 115, 6),
+    "strong-v1.0-3p": ("v1.0", 3, "strong,strong-specialist:R,greedy", "rotate", 116, 4),
 }
 
 # evaluator_search fingerprints: positions per rule set, and the parameter rows searched
