@@ -43,7 +43,7 @@ from sim.seeds import game_seeds
 CHUNK = 200  # games per unit of work (fixes the order of the floating-point sums)
 PLAYERS = 4
 RULES = "v1.1"
-DEFAULT_GAMES = (20_000, 20_000)  # round 0 (greedy), round 1 (strong with round 0's weights)
+DEFAULT_GAMES = (10_000, 10_000)  # round 0 (greedy), round 1 (strong with round 0's weights)
 DEFAULT_RIDGE = 1e-3
 DEFAULT_OUT = WEIGHTS_DIR / f"{WEIGHTS_VERSION}.json"
 

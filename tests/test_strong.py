@@ -296,3 +296,21 @@ def test_strong_beats_three_greedy_players():
         wins += (rank1[:, seat] / rank1.sum(axis=1)).sum()
     lo, _ = wilson(wins, games)
     assert lo > 0.25, (wins / games, lo)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--games", "10,x"], "--games: comma-separated numbers of games"),
+        (["--games", "0"], "--games: one positive number of games per round"),
+        (["--out", "/no/such/dir/w.json"], "--out: directory /no/such/dir does not exist"),
+    ],
+)
+def test_train_errors_are_one_line(args, fragment, capsys):
+    from experiments.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["train", "--quiet", *args])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert fragment in err and err.count("\n") == 1

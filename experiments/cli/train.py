@@ -19,7 +19,7 @@ def train(
             help="Games per round, comma-separated: round 0 is greedy self-play, each later round strong"
             " self-play with the previous round's weights; the last round's samples are fitted.",
         ),
-    ] = "20000,20000",
+    ] = "10000,10000",
     k: Annotated[
         int | None, typer.Option(help="k of the strong self-play rounds (default: the agent's).", min=1, max=256)
     ] = None,
