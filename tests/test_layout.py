@@ -6,11 +6,12 @@ import pytest
 
 from agents.citywright import kernels as K
 from agents.citywright import play as P
+from agents.citywright import value as V
 from sim.citywright import engine as E
 from sim.citywright import tables as T
 from sim.layout import Layout
 
-LAYOUTS = (*T.LAYOUTS, *E.LAYOUTS, *K.LAYOUTS, *P.LAYOUTS)
+LAYOUTS = (*T.LAYOUTS, *E.LAYOUTS, *K.LAYOUTS, *P.LAYOUTS, *V.LAYOUTS)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=lambda lay: lay.name)
@@ -28,6 +29,7 @@ def test_lengths_match_the_layouts():
     assert (E.ST_LEN, E.MV_LEN, E.SC_LEN, E.N_STATS) == tuple(lay.size for lay in E.LAYOUTS)
     assert (K.P_LEN, K.WU_LEN, K.WI_LEN, K.WF_LEN) == tuple(lay.size for lay in K.LAYOUTS)
     assert P.LOG_LEN == P.LAYOUTS[0].size
+    assert V.N_FEATURES == V.LAYOUTS[0].size == len(V.FEATURES)
 
 
 def test_score_sheet_districts_are_the_district_indices():

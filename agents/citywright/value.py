@@ -37,6 +37,7 @@ from sim.citywright.tables import (
     RP_N_SHAPES,
     VALID,
 )
+from sim.layout import Layout
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -51,50 +52,61 @@ _ROW0 = np.uint64(0x7F)
 TURN_BUCKETS = 12
 C_COUNT_MAX = 15  # commercial tiles: one feature per count 0..14, then one for 15 and more
 
-FEATURES: tuple[str, ...] = (
-    "bias",
-    # residential
-    "r_largest",  # tiles in the largest cluster
-    "r_largest_odd",  # 1 when one more tile completes a pair
-    "r_second",  # tiles in the second-largest cluster
-    "r_stray",  # residential tiles in neither (they score nothing)
-    "r_room",  # empty cells next to the largest cluster (the most among equally large ones)
-    # commercial
-    *(f"c_count_{n}" for n in range(C_COUNT_MAX)),
-    f"c_count_{C_COUNT_MAX}_plus",
-    "c_beyond",  # tiles beyond C_COUNT_MAX
-    "c_isolated",  # commercial tiles with no commercial neighbour
-    "c_iso_room",  # empty cells with no commercial neighbour
-    # park
-    "p_rows_open",  # rows without a park that still have an empty cell
-    "p_cols_open",  # columns likewise
-    "p_lonely_room",  # parks with no residential/commercial neighbour but an empty one
-    "p_adj_room",  # empty cells next to residential or commercial
-    # industrial
-    "i_odd",  # 1 when one more industrial tile completes a pair
-    "i_ring_room",  # empty cells on the outer ring
-    # room for rulers
-    "empty",
-    "empty_holes",  # empty cells with no empty neighbour
-    "empty_dead_ends",  # empty cells with exactly one empty neighbour
-    "empty_squares",  # empty 2x2 squares
-    "empty_lines",  # empty 1x4 segments, across and down
-    # achievements (the first card of each kind in the rule set)
-    "ach_distinct_missing_0",  # distinct shapes still missing for the distinct-shapes card: 0, 1, 2, 3+
-    "ach_distinct_missing_1",
-    "ach_distinct_missing_2",
-    "ach_distinct_missing_3",
-    "ach_same_missing_0",  # copies of one shape still missing for the same-shape card: 0, 1, 2+
-    "ach_same_missing_1",
-    "ach_same_missing_2",
-    "ach_highest_lead",  # own score minus the best opponent's in the highest-district card's district, in -10..10
-    "ach_highest_ahead",  # 1 when that lead is >= 0
-)
-N_FEATURES = len(FEATURES)
-_F_C_COUNT = FEATURES.index("c_count_0")
-_F_C_BEYOND = FEATURES.index("c_beyond")
-_F_P = FEATURES.index("p_rows_open")
-_F_ACH = FEATURES.index("ach_distinct_missing_0")
+DISTINCT_MISSING = 4  # distinct shapes still missing for the distinct-shapes card: 0, 1, 2, 3 or more
+SAME_MISSING = 3  # copies of one shape still missing for the same-shape card: 0, 1, 2 or more
+LEAD_CLIP = 10
+
+# The features, in the order of the weights (sim.layout assigns the offsets).  A field of several
+# entries is one-hot.  Counts are on the mover's board after the move.
+_f = Layout("features")
+F_BIAS = _f.add("bias")
+# residential
+F_R_LARGEST = _f.add("r_largest")  # tiles in the largest cluster
+F_R_LARGEST_ODD = _f.add("r_largest_odd")  # 1 when one more tile completes a pair
+F_R_SECOND = _f.add("r_second")  # tiles in the second-largest cluster
+F_R_STRAY = _f.add("r_stray")  # residential tiles in neither (they score nothing)
+F_R_ROOM = _f.add("r_room")  # empty cells next to the largest cluster (the most among equally large ones)
+# commercial
+F_C_COUNT = _f.add("c_count", C_COUNT_MAX + 1)  # commercial tiles 0, 1, ..., C_COUNT_MAX or more
+F_C_BEYOND = _f.add("c_beyond")  # tiles beyond C_COUNT_MAX
+F_C_ISOLATED = _f.add("c_isolated")  # commercial tiles with no commercial neighbour
+F_C_ISO_ROOM = _f.add("c_iso_room")  # empty cells with no commercial neighbour
+# park
+F_P_ROWS_OPEN = _f.add("p_rows_open")  # rows without a park that still have an empty cell
+F_P_COLS_OPEN = _f.add("p_cols_open")  # columns likewise
+F_P_LONELY_ROOM = _f.add("p_lonely_room")  # parks with no neighbour they score by, but an empty one
+F_P_ADJ_ROOM = _f.add("p_adj_room")  # empty cells next to a district parks score by (v1.1: R or C)
+# industrial
+F_I_ODD = _f.add("i_odd")  # 1 when one more industrial tile completes a pair
+F_I_RING_ROOM = _f.add("i_ring_room")  # empty cells on the outer ring
+# room for rulers
+F_EMPTY = _f.add("empty")
+F_EMPTY_HOLES = _f.add("empty_holes")  # empty cells with no empty neighbour
+F_EMPTY_DEAD_ENDS = _f.add("empty_dead_ends")  # empty cells with exactly one empty neighbour
+F_EMPTY_SQUARES = _f.add("empty_squares")  # empty 2x2 squares
+F_EMPTY_LINES = _f.add("empty_lines")  # empty 1x4 segments, across and down
+# achievements (the first card of each kind in the rule set)
+F_ACH_DISTINCT = _f.add("ach_distinct_missing", DISTINCT_MISSING)
+F_ACH_SAME = _f.add("ach_same_missing", SAME_MISSING)
+F_ACH_LEAD = _f.add("ach_highest_lead")  # own score - best opponent's, highest-district card's district, clipped
+F_ACH_AHEAD = _f.add("ach_highest_ahead")  # 1 when that lead is >= 0
+N_FEATURES = _f.size
+LAYOUTS = (_f,)
+
+
+def _names() -> tuple[str, ...]:
+    out = []
+    for name, _, size in _f.fields:
+        if size == 1:
+            out.append(name)
+        elif name == "c_count":
+            out += [f"c_count_{n}" for n in range(size - 1)] + [f"c_count_{size - 1}_plus"]
+        else:
+            out += [f"{name}_{n}" for n in range(size)]
+    return tuple(out)
+
+
+FEATURES: tuple[str, ...] = _names()  # one name per weight, as the weight file lists them
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 
@@ -139,39 +151,39 @@ def board_features(b0, b1, b2, b3, placed, opp_best, rp, ach, f):
     occ = b0 | b1 | b2 | b3
     emp = _VALID & ~occ
     f[:] = 0.0
-    f[0] = 1.0
+    f[F_BIAS] = 1.0
     # residential
     s1, s2, room = _largest_cluster(b0, emp)
-    f[1] = s1
-    f[2] = s1 & 1
-    f[3] = s2
-    f[4] = popcount(b0) - s1 - s2
-    f[5] = room
+    f[F_R_LARGEST] = s1
+    f[F_R_LARGEST_ODD] = s1 & 1
+    f[F_R_SECOND] = s2
+    f[F_R_STRAY] = popcount(b0) - s1 - s2
+    f[F_R_ROOM] = room
     # commercial
     nc = popcount(b1)
-    f[_F_C_COUNT + min(nc, C_COUNT_MAX)] = 1.0
-    f[_F_C_BEYOND] = max(nc - C_COUNT_MAX, 0)
+    f[F_C_COUNT + min(nc, C_COUNT_MAX)] = 1.0
+    f[F_C_BEYOND] = max(nc - C_COUNT_MAX, 0)
     cn = neighbours(b1)
-    f[_F_C_BEYOND + 1] = popcount(b1 & ~cn)
-    f[_F_C_BEYOND + 2] = popcount(emp & ~cn)
+    f[F_C_ISOLATED] = popcount(b1 & ~cn)
+    f[F_C_ISO_ROOM] = popcount(emp & ~cn)
     # park
     rows_p = (b2 + _LOW7) & _HIGH7  # the top bit of each row's byte: the row holds a park
     rows_e = (emp + _LOW7) & _HIGH7
-    f[_F_P] = popcount(rows_e & ~rows_p)
+    f[F_P_ROWS_OPEN] = popcount(rows_e & ~rows_p)
     cp = b2 | (b2 >> np.uint64(8))
     cp |= cp >> np.uint64(16)
     cp |= cp >> np.uint64(32)
     ce = emp | (emp >> np.uint64(8))
     ce |= ce >> np.uint64(16)
     ce |= ce >> np.uint64(32)
-    f[_F_P + 1] = popcount(ce & ~cp & _ROW0)
+    f[F_P_COLS_OPEN] = popcount(ce & ~cp & _ROW0)
     src = E.park_neighbour_source(b0, b1, b2, b3, rp)
     lonely = b2 & ~neighbours(src)
-    f[_F_P + 2] = popcount(lonely & neighbours(emp))
-    f[_F_P + 3] = popcount(emp & neighbours(src))
+    f[F_P_LONELY_ROOM] = popcount(lonely & neighbours(emp))
+    f[F_P_ADJ_ROOM] = popcount(emp & neighbours(src))
     # industrial
-    f[_F_P + 4] = popcount(b3) & 1
-    f[_F_P + 5] = popcount(emp & _RING)
+    f[F_I_ODD] = popcount(b3) & 1
+    f[F_I_RING_ROOM] = popcount(emp & _RING)
     # room for rulers
     ne1 = emp & neighbours(emp)
     east = emp & (emp >> _ONE)
@@ -179,13 +191,13 @@ def board_features(b0, b1, b2, b3, placed, opp_best, rp, ach, f):
     west = emp & (emp << _ONE)
     north = emp & (emp << np.uint64(8))
     two = (east & west) | (south & north) | ((east | west) & (south | north))
-    f[_F_P + 6] = popcount(emp)
-    f[_F_P + 7] = popcount(emp & ~ne1)
-    f[_F_P + 8] = popcount(ne1 & ~two)
-    f[_F_P + 9] = popcount(east & south & (east >> np.uint64(8)))
+    f[F_EMPTY] = popcount(emp)
+    f[F_EMPTY_HOLES] = popcount(emp & ~ne1)
+    f[F_EMPTY_DEAD_ENDS] = popcount(ne1 & ~two)
+    f[F_EMPTY_SQUARES] = popcount(east & south & (east >> np.uint64(8)))
     h4 = east & (east >> _ONE) & (east >> np.uint64(2))
     v4 = south & (south >> np.uint64(8)) & (south >> np.uint64(16))
-    f[_F_P + 10] = popcount(h4) + popcount(v4)
+    f[F_EMPTY_LINES] = popcount(h4) + popcount(v4)
     # achievements
     ns = rp[RP_N_SHAPES]
     distinct = 0
@@ -202,10 +214,10 @@ def board_features(b0, b1, b2, b3, placed, opp_best, rp, ach, f):
         thr = ach[a, ACH_THRESHOLD]
         if kind == KIND_DISTINCT_SHAPES and not seen0:
             seen0 = True
-            f[_F_ACH + min(max(thr - distinct, 0), 3)] = 1.0
+            f[F_ACH_DISTINCT + min(max(thr - distinct, 0), DISTINCT_MISSING - 1)] = 1.0
         elif kind == KIND_SAME_SHAPE and not seen1:
             seen1 = True
-            f[_F_ACH + 4 + min(max(thr - most, 0), 2)] = 1.0
+            f[F_ACH_SAME + min(max(thr - most, 0), SAME_MISSING - 1)] = 1.0
         elif kind == KIND_HIGHEST_DISTRICT and not seen6 and opp_best[0] >= 0:
             seen6 = True
             d = ach[a, ACH_DISTRICT]
@@ -218,8 +230,8 @@ def board_features(b0, b1, b2, b3, placed, opp_best, rp, ach, f):
             else:
                 own = E.industrial_score(b3, rp)
             lead = own - opp_best[d]
-            f[_F_ACH + 7] = min(max(lead, -10), 10)
-            f[_F_ACH + 8] = 1.0 if lead >= 0 else 0.0
+            f[F_ACH_LEAD] = min(max(lead, -LEAD_CLIP), LEAD_CLIP)
+            f[F_ACH_AHEAD] = 1.0 if lead >= 0 else 0.0
 
 
 @njit(cache=True)
