@@ -42,6 +42,7 @@ TARGETS = {
     "specialist_P_games_per_s_4p": ">= greedy",
     "specialist_I_games_per_s_4p": ">= greedy",
     "strong_games_per_s_4p": ">= 100",
+    "expert_ms_per_move_mean": "<= 10",
     "mcts_iterations_per_s": ">= 50,000",
     "mcts_mid_game_move_ms_max": "<= 100",
 }
@@ -209,6 +210,55 @@ def mcts_figures(rules: Rules, spec: str = "mcts", players: int = 4, positions: 
     }
 
 
+def timed_games(spec: str, opponent: str, players: int, rules: Rules | str, seeds, seats):
+    """Games with `spec` in seat seats[g] and `opponent` in every other seat, one move at a time.
+
+    Returns the process CPU milliseconds of each of `spec`'s moves (other work on the machine
+    does not count), and per game its win share and its score margin over the best opponent.
+    """
+    from agents.citywright.play import policy_move
+    from agents.citywright.registry import parse_agent
+    from sim.citywright.api import Game
+
+    me_row = parse_agent(spec).row()
+    opp_row = parse_agent(opponent).row()
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    out = np.zeros((players, E.SC_LEN), dtype=np.int32)
+    times: list[float] = []
+    shares = np.zeros(len(seeds))
+    margins = np.zeros(len(seeds))
+    for g, (seed, me) in enumerate(zip(seeds, seats, strict=True)):
+        game = Game(players, rules, int(seed))
+        tb = game.tables
+        args = tb.kernel_args()
+        while not game.done:
+            p = game.current
+            t = time.process_time_ns()
+            policy_move(game.boards, game.st, game.rng, mv, me_row if p == me else opp_row, args)
+            dt = time.process_time_ns() - t
+            if p == me:
+                times.append(dt / 1e6)
+            E.apply_move(game.boards, game.st, game.rng, mv, tb.rp, tb.shp, tb.pl_info)
+        E.final_scores(game.boards, game.st, tb.rp, tb.ach, out)
+        winners = int((out[:, E.SC_RANK] == 1).sum())
+        shares[g] = 1.0 / winners if out[me, E.SC_RANK] == 1 else 0.0
+        others = [out[q, E.SC_TOTAL] for q in range(players) if q != me]
+        margins[g] = out[me, E.SC_TOTAL] - (max(others) if others else 0)
+    return np.array(times), shares, margins
+
+
+def expert_figures(rules: Rules, spec: str = "expert", players: int = 4, games: int = 8) -> dict:
+    """CPU time per move of the expert tier over whole games against greedy (seats rotated), after a
+    warm-up game: the mean (what a table's time depends on) and the slowest move."""
+    timed_games(spec, "greedy", players, rules, np.array([999], dtype=np.uint64), [0])  # warm-up
+    seeds = np.arange(games, dtype=np.uint64) + 2000
+    times, _, _ = timed_games(spec, "greedy", players, rules, seeds, np.arange(games) % players)
+    return {
+        "expert_ms_per_move_mean": round(float(times.mean()), 2),
+        "expert_ms_per_move_max": round(float(times.max()), 2),
+    }
+
+
 def run_agents(rules: Rules, games: int = 400) -> dict:
     res: dict[str, float | int] = {}
     rates = agent_games_per_s(rules, ["greedy"] + [f"specialist:{d}" for d in "RCPI"], 4, games)
@@ -220,6 +270,7 @@ def run_agents(rules: Rules, games: int = 400) -> dict:
     strong = agent_games_per_s(rules, ["strong"], 4, max(games // 4, 10), clock=time.process_time)
     res["strong_games_per_s_4p"] = round(strong["strong"], 1)
     res.update(mcts_figures(rules))
+    res.update(expert_figures(rules))
     return res
 
 

@@ -303,3 +303,35 @@ def compare_chart(table: pd.DataFrame, labels: dict, a: str, b: str, players: in
     ax.legend(fontsize=7)
     fig.suptitle(f"A = {a}, B = {b}", fontsize=10)
     _save(fig, path)
+
+
+def skill_chart(spec: pd.DataFrame, seats: pd.DataFrame, path: Path) -> None:
+    """Win share against skill tier: per specialist (one panel per rule set) and per seat without
+    compensation (one panel per player count); whiskers are 95% Wilson intervals."""
+    spec = spec.astype({"family": str, "district": str})
+    tiers = list(dict.fromkeys(spec["family"]))
+    rule_sets = list(dict.fromkeys(spec["rules"]))
+    before = seats[seats["compensation"] == "before (none)"]
+    players = sorted(before["players"].unique())
+    fig, axes = plt.subplots(1, len(rule_sets) + len(players), figsize=(3.3 * (len(rule_sets) + len(players)), 3.6),
+                             squeeze=False, layout="constrained")  # fmt: skip
+    xs = np.arange(len(tiers))
+    for ax, rules in zip(axes[0], rule_sets, strict=False):
+        for d, sub in spec[spec["rules"] == rules].groupby("district", sort=False):
+            sub = sub.set_index("family").reindex(tiers)
+            ax.errorbar(xs, sub["win_pct"], yerr=_err(sub, "win_pct"), marker="o", capsize=3, label=f"specialist {d}")
+        ax.axhline(25, color="grey", lw=0.6, ls=":")
+        ax.set_title(f"specialists, {rules}", fontsize=10)
+        ax.set_ylabel("win share, % (95% Wilson)")
+        ax.legend(fontsize=7)
+    for ax, p in zip(axes[0][len(rule_sets) :], players, strict=True):
+        for seat, sub in before[before["players"] == p].groupby("seat", sort=True):
+            sub = sub.drop_duplicates("family").set_index("family").reindex(tiers)
+            ax.errorbar(xs, sub["win_pct"], yerr=_err(sub, "win_pct"), marker="o", capsize=3, label=f"seat {seat}")
+        ax.axhline(100 / p, color="grey", lw=0.6, ls=":")
+        ax.set_title(f"seats, {p} players, no compensation", fontsize=10)
+        ax.legend(fontsize=7)
+    for ax in axes[0]:
+        ax.set_xticks(xs, tiers)
+        ax.set_xlabel("skill tier")
+    _save(fig, path)

@@ -66,7 +66,8 @@ def seat_orders(
 
 
 def draw_orders(seeds: np.ndarray, players: int, pool: int) -> np.ndarray:
-    """Seat s of the game with seed x plays agent mix64(x + (s + 1) * golden) mod pool (uniform for pool <= 8)."""
+    """Seat s of the game with seed x plays agent mix64(x + (s + 1) * golden) mod pool (uniform to within
+    pool / 2**64)."""
     with np.errstate(over="ignore"):
         s = np.arange(1, players + 1, dtype=np.uint64)
         h = _mix(seeds[:, None] + s[None, :] * _GOLDEN)

@@ -101,6 +101,11 @@ def default_chunk_size(agents: list, games: int) -> int:
     return max(1, min(size, games))
 
 
+# A draw pool's size limit: a sanity bound (a ladder of more agents needs more games than it is worth);
+# the draw itself is uniform to within pool / 2**64 for any size (experiments.runner.draw_orders).
+MAX_POOL = 32
+
+
 def make_spec(
     players: int,
     agents: list[str],
@@ -129,8 +134,8 @@ def make_spec(
         raise SimulateError(f"--agents: {e}") from None
     if len(parsed) == 1 and seating != "draw":
         parsed = parsed * players
-    if seating == "draw" and len(parsed) > 8:
-        raise SimulateError(f"--agents: a draw pool holds at most 8 agents, got {len(parsed)}")
+    if seating == "draw" and len(parsed) > MAX_POOL:
+        raise SimulateError(f"--agents: a draw pool holds at most {MAX_POOL} agents, got {len(parsed)}")
     if seating != "draw" and len(parsed) != players:
         raise SimulateError(f"--agents: {len(parsed)} agents for {players} players (give one per seat, or one for all)")
     if chunk_size is not None and chunk_size < 1:

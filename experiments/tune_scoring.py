@@ -645,8 +645,7 @@ def open_study(spec: TuneSpec, out: Path, resume: bool):
                 "--resume: this is not the interrupted study's command (" + _difference(stored or {}, spec.to_json())
                 + "); rerun it with the original settings"
             )  # fmt: skip
-        for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
-            storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
+        fail_running(study)
         return study
     study = optuna.create_study(study_name=STUDY_NAME, storage=storage, direction="minimize", pruner=pruner(spec))
     study.set_user_attr("spec", spec.to_json())
@@ -746,6 +745,36 @@ def optimise(
         add_base_trial(study, spec, info, study.user_attrs.get("reference_seconds", 0.0))
     t_session = time.perf_counter()
     played = 0
+    try:
+        played = _run_trials(study, spec, trials, info, work, jobs, log, progress)
+    except KeyboardInterrupt:
+        # Ctrl-C may land anywhere, also inside study.ask() or study.tell(): whatever trial this session left
+        # RUNNING is marked FAIL on the way out (this process is the study's only writer)
+        fail_running(study)
+        raise
+    if not played:  # nothing run (a finished study re-reported): no session to record
+        return study
+    sessions = [*study.user_attrs.get("sessions", []), {
+        "ended": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "seconds": round(time.perf_counter() - t_session, 1), "games": played, "jobs": jobs,
+        "trials": len(finished(study)), "git_commit": S._git_commit(),
+    }]  # fmt: skip
+    study.set_user_attr("sessions", sessions)
+    return study
+
+
+def fail_running(study) -> None:
+    """Mark every RUNNING trial of the study FAIL (an interrupted session's, or a killed one's on resume)."""
+    import optuna
+
+    storage = study._storage
+    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
+        storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
+
+
+def _run_trials(study, spec, trials, info, work, jobs, log, progress) -> int:
+    """Trials until `trials` have finished; returns the games this session played."""
+    played = 0
     while (k := len(finished(study))) < trials:
         budget = played + (trials - k) * spec.games
 
@@ -766,15 +795,7 @@ def optimise(
             f"trial {trial.number}: loss {a['loss']:7.1f} pts², mean total {100 * a['mean_total_change']:+5.1f}%,"
             f" {what}; {moves}   (best: trial {best.number}, {best.user_attrs['loss']:.1f})"
         )
-    if not played:  # nothing run (a finished study re-reported): no session to record
-        return study
-    sessions = [*study.user_attrs.get("sessions", []), {
-        "ended": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        "seconds": round(time.perf_counter() - t_session, 1), "games": played, "jobs": jobs,
-        "trials": len(finished(study)), "git_commit": S._git_commit(),
-    }]  # fmt: skip
-    study.set_user_attr("sessions", sessions)
-    return study
+    return played
 
 
 def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, tick) -> tuple[object, int]:
@@ -836,7 +857,8 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
         else:
             study.tell(trial, value + EXCESS_PENALTY * excess)
     except BaseException:
-        study.tell(trial, state=TrialState.FAIL)
+        if study._storage.get_trial(trial._trial_id).state == TrialState.RUNNING:  # not told yet
+            study.tell(trial, state=TrialState.FAIL)
         raise
     return study.trials[trial.number], len(frames) * spec.block_games
 

@@ -47,8 +47,9 @@ def test_draw_seating_is_uniform_and_independent_of_chunking():
 
 
 def test_draw_pool_size_is_checked():
-    with pytest.raises(S.SimulateError, match="at most 8"):
-        S.make_spec(2, ["random"] * 9, 10, 0, load_rules(), "draw")
+    with pytest.raises(S.SimulateError, match=f"at most {S.MAX_POOL}"):
+        S.make_spec(2, ["random"] * (S.MAX_POOL + 1), 10, 0, load_rules(), "draw")
+    assert len(S.make_spec(4, ["random"] * 12, 10, 0, load_rules(), "draw").agents) == 12  # a ladder's pool
     spec = S.make_spec(3, ["random", "greedy"], 10, 0, load_rules(), "draw")
     assert spec.agents == ("random", "greedy")
 

@@ -85,6 +85,7 @@ A_RANDOM = 0
 A_GREEDY = 1
 A_SPECIALIST = 2
 A_MCTS = 3
+A_FLATMC = 4  # flat Monte Carlo, the expert tier's search (agents.citywright.flatmc)
 A_STRONG = 5  # agents.citywright.strong
 A_PYTHON = 9  # a Python policy: the game loop returns to Python for its moves
 
@@ -101,6 +102,18 @@ P_C = _p.add("c")
 P_ROLLOUT = _p.add("rollout")  # agent code of the rollout policy (A_RANDOM or A_GREEDY)
 P_MARGIN = _p.add("margin")  # reward: 0 win share, 1 score margin
 _p.add(None, 3)  # spare
+P_PRUNE = _p.add("prune")  # flatmc: drop candidates worth more than this below the best (negative: keep all)
+P_HORIZON = _p.add("horizon")  # flatmc: rounds each playout covers (0: to the end of the game)
+P_CRN = _p.add("crn")  # flatmc: 1 = common random numbers across the candidates
+P_SELECT = _p.add("select")  # flatmc: 0 successive halving, 1 UCB1, 2 uniform
+P_MEMO = _p.add("memo")  # flatmc: 1 = playout moves remembered across playouts
+P_PER_SLOT = _p.add("per_slot")  # flatmc: at most this many candidates from one slot (0: the evaluator's k best)
+P_TAPER = _p.add("taper")  # flatmc: budget x (half the game's moves / moves left) ** taper
+P_OWN_TURNS = _p.add("own_turns")  # flatmc: a playout also stops before the mover's (n+1)-th own move (-1: off)
+P_OWN_POLICY = _p.add("own_policy")  # flatmc: the mover's playout moves: 0 greedy (its objective), 1 strong
+P_RANK = _p.add("rank")  # flatmc: 1 = candidates ranked by worth + the learned value (strong's two passes)
+P_LEAF = _p.add("leaf")  # flatmc: 1 = a cut playout is scored by the learned value (agents.citywright.value)
+P_OPP_SLOTS = _p.add("opp_slots")  # flatmc: opponents' playout moves see this many open slots, drawn at random (0: all)
 P_LEN = _p.size
 
 _ZERO = np.uint64(0)

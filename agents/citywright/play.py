@@ -15,7 +15,8 @@ from sim.citywright import engine as E
 from sim.citywright.tables import MAX_SHAPES, PLAIN_CELLS
 from sim.layout import Layout
 
-from .kernels import A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, A_STRONG, P_CODE, evaluator_move
+from .flatmc import flatmc_move
+from .kernels import A_FLATMC, A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, A_STRONG, P_CODE, evaluator_move
 from .mcts import mcts_move
 from .strong import STRONG_WEIGHTS, strong_move
 
@@ -35,6 +36,8 @@ def policy_move(boards, st, rng, mv, prm, tables):
         mcts_move(boards, st, rng, mv, prm, tables)
     elif code == A_STRONG:
         strong_move(boards, st, rng, mv, prm, tables, STRONG_WEIGHTS)
+    elif code == A_FLATMC:
+        flatmc_move(boards, st, rng, mv, prm, tables)
     else:
         E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
 

@@ -43,6 +43,66 @@ class AgentDef:
 
 
 _DISTRICT_CHOICES = DISTRICTS + DISTRICT_NAMES
+_DISTRICT_PARAM = Param(
+    "district",
+    None,
+    "its district: R, C, P, I (or residential, commercial, park, industrial)",
+    choices=_DISTRICT_CHOICES,
+)
+_SPECIALIST_TILT = (
+    Param("weight", 3.0, "extra weight of its own district's points over the total's", lo=0.0, hi=1000.0),
+    Param("progress", 0.5, "points per own-district tile on the board", lo=0.0, hi=100.0),
+)
+# flatmc's parameters; the defaults are the expert tier (docs/search.md, "The expert": each lever measured)
+_FLATMC_PARAMS = (
+    Param("budget", 32, "playouts per move", lo=1, hi=10_000_000),
+    Param("k", 4, "candidate moves (the evaluator's best k, or with per_slot the best of each ruler)", lo=1, hi=256),
+    Param("per_slot", 2, "at most this many candidates from one ruler on offer (0: simply the best k)", lo=0, hi=64),
+    Param("horizon", 0, "rounds a playout covers (0: to the end of the game)", lo=0, hi=8),
+    Param(
+        "turns",
+        2,
+        "a playout also stops when the mover is to move after this many own moves (0: right after the"
+        " opponents' replies; -1: only the horizon in rounds)",
+        lo=-1,
+        hi=64,
+    ),
+    Param(
+        "own",
+        "strong",
+        "the mover's own moves in playouts: greedy (its objective) or strong",
+        choices=("greedy", "strong"),
+    ),
+    Param(
+        "rank",
+        "value",
+        "candidates ranked by worth (the evaluator's), or by worth + the strong tier's learned value (each ruler's"
+        " per_slot best by worth re-ranked; 'per_slot' then counts per ruler)",
+        choices=("worth", "value"),
+    ),
+    Param(
+        "leaf",
+        "value",
+        "a playout cut by the horizon is scored by the points on the boards, or by those plus the strong tier's"
+        " learned value of the points still to come",
+        choices=("points", "value"),
+    ),
+    Param("select", "halving", "how the budget is spent over the candidates", choices=("halving", "ucb", "uniform")),
+    Param(
+        "crn", "on", "common random numbers: every candidate's n-th playout sees the same future", choices=("on", "off")
+    ),
+    Param(
+        "memo", "on", "greedy playout moves remembered across playouts when a position repeats", choices=("on", "off")
+    ),
+    Param("taper", 0.0, "budget x (half the game's moves / moves left) ** taper (at most 4 x budget)", lo=-4.0, hi=4.0),
+    Param(
+        "prune", -1.0, "drop candidates worth more than this below the best (negative: keep all)", lo=-1.0, hi=1000.0
+    ),
+    Param("opp_slots", 0, "opponents' playout moves consider this many random open rulers (0: all)", lo=0, hi=20),
+    Param("rollout", "greedy", "playout policy", choices=("greedy", "random")),
+    Param("reward", "margin", "score margin over the best opponent, or win share", choices=("margin", "win")),
+    Param("c", 0.4, "UCB1 exploration constant (select=ucb)", lo=0.0, hi=100.0),
+)
 
 AGENTS: dict[str, AgentDef] = {
     "random": AgentDef(
@@ -132,6 +192,22 @@ AGENTS: dict[str, AgentDef] = {
         objective="value = change of (weight * own district + R + C + P + I + achievements + progress * own tiles)"
         " + learned value of the position after",
     ),
+    "flatmc": AgentDef(
+        "flatmc",
+        K.A_FLATMC,
+        "flat Monte Carlo over its evaluator's best moves: greedy playouts with common random numbers,"
+        " successive halving (the expert tier's search; docs/search.md)",
+        params=_FLATMC_PARAMS,
+        objective="candidates: worth as greedy; choice: mean playout reward (score margin over the best opponent)",
+    ),
+    "expert-specialist": AgentDef(
+        "expert-specialist",
+        K.A_FLATMC,
+        "flatmc restricted to a district: its candidates and its own playout moves ranked by specialist:X's"
+        " objective, chosen by playouts to win",
+        params=(_DISTRICT_PARAM, *_SPECIALIST_TILT, *_FLATMC_PARAMS),
+        objective="candidates: worth as specialist:X; choice: mean playout reward (score margin)",
+    ),
 }
 
 
@@ -144,6 +220,13 @@ TIERS: dict[str, tuple[str, str]] = {
     "strong": (
         f"strong:k={STRONG_K},weights={WEIGHTS_VERSION}",
         "for 100,000-game tables: each ruler's best moves by greedy's worth, re-ranked by a learned position value",
+    ),
+    "expert": (
+        "flatmc:budget=32,k=4,per_slot=2,horizon=0,turns=2,own=strong,rank=value,leaf=value,select=halving,crn=on,"
+        "memo=on,taper=0,prune=-1,opp_slots=0,rollout=greedy,reward=margin,c=0.4",
+        "for 2,000-game tables, about 8 ms per move: the strong tier's 4 best moves, each tried in 32 playouts"
+        " (common random numbers, successive halving) of the next two own turns, the mover strong and the others"
+        " greedy, scored by the learned value",
     ),
 }
 
@@ -191,7 +274,7 @@ class AgentSpec:
         r[K.P_W : K.P_W + 4] = 1.0
         r[K.P_W_ACH] = 1.0
         r[K.P_PROGRESS_DISTRICT] = -1
-        if self.name in ("specialist", "strong-specialist"):
+        if self.name in ("specialist", "strong-specialist", "expert-specialist"):
             d = self.params["district"]
             r[K.P_W + d] += self.params["weight"]
             r[K.P_PROGRESS] = self.params["progress"]
@@ -204,6 +287,25 @@ class AgentSpec:
             r[K.P_MARGIN] = 1.0 if self.params["reward"] == "margin" else 0.0
         if self.name in ("strong", "strong-specialist"):
             r[K.P_K] = self.params["k"]
+        if self.name in ("flatmc", "expert-specialist"):
+            q = self.params
+            r[K.P_ITERS] = q["budget"]
+            r[K.P_K] = q["k"]
+            r[K.P_PER_SLOT] = q["per_slot"]
+            r[K.P_HORIZON] = q["horizon"]
+            r[K.P_LEAF] = 1.0 if q["leaf"] == "value" else 0.0
+            r[K.P_RANK] = 1.0 if q["rank"] == "value" else 0.0
+            r[K.P_OWN_TURNS] = q["turns"]
+            r[K.P_OWN_POLICY] = 1.0 if q["own"] == "strong" else 0.0
+            r[K.P_SELECT] = ("halving", "ucb", "uniform").index(q["select"])
+            r[K.P_CRN] = 1.0 if q["crn"] == "on" else 0.0
+            r[K.P_MEMO] = 1.0 if q["memo"] == "on" else 0.0
+            r[K.P_TAPER] = q["taper"]
+            r[K.P_PRUNE] = q["prune"]
+            r[K.P_OPP_SLOTS] = q["opp_slots"]
+            r[K.P_ROLLOUT] = K.A_GREEDY if q["rollout"] == "greedy" else K.A_RANDOM
+            r[K.P_MARGIN] = 1.0 if q["reward"] == "margin" else 0.0
+            r[K.P_C] = q["c"]
         return r
 
 

@@ -34,6 +34,14 @@ def reproduce(
     quiet: Annotated[
         bool, typer.Option("--quiet", help="No progress bar (one line per run is still printed).")
     ] = False,
+    skill: Annotated[
+        bool,
+        typer.Option(
+            "--skill",
+            help="The balance figures across skill tiers (greedy, strong, expert; experiments/skill.py): greedy and "
+            "strong tables of --games games, the expert's a tenth. Full size: --games 20000 (results/skill).",
+        ),
+    ] = False,
     game: Annotated[
         str,
         typer.Option(
@@ -45,6 +53,8 @@ def reproduce(
 ):
     """Re-run every figure of Citywright's rulebook appendix (RULES.md section 10) beside the book's, in REPORT.md.
 
+    With --skill: the same figures per skill tier (greedy, strong, expert) with the restricted specialists, the
+    solver's vector per tier re-simulated, and the answers to how balance moves with skill (results/skill).
     With --game cartographers: Cartographers' balance report (README.md, "Cartographers")."""
     from experiments import simulate as S
 
@@ -52,7 +62,14 @@ def reproduce(
         raise UserError(f"--backend must be loky or dask, got {backend!r}")
     if games is None:
         games = 1000 if game == "cartographers" else 2000
-    if game == "cartographers":
+    if skill and game != "citywright":
+        raise UserError(f"--skill: the skill axis exists for citywright only, not {game!r}")
+    if skill:
+        from experiments.skill import skill_reproduce as do_reproduce
+
+        home = Path("runs") / "skill" / f"games-{games}"
+        what = "the balance figures across skill tiers"
+    elif game == "cartographers":
         from experiments.cartographers_report import reproduce as do_reproduce
 
         home = Path("runs") / "cartographers" / f"games-{games}"
@@ -68,6 +85,10 @@ def reproduce(
     work = directory_option(work or home / "runs", "--work")
     t = time.perf_counter()
     print(f"Reproducing {what} with {games:,} games per main table on {jobs} process(es); runs in {work}")
+    if skill:
+        from experiments.skill import sizes
+
+        print(f"  (the expert's tables: {sizes(games)['expert']:,} games)")
     bar, update = progress_bar(quiet, "reproduce")
 
     def progress(job, done: int, total: int, rate: float) -> None:

@@ -24,6 +24,7 @@ KERNEL_SOURCES = (
     "sim/citywright/engine.py",
     "agents/citywright/kernels.py",
     "agents/citywright/mcts.py",
+    "agents/citywright/flatmc.py",
     "agents/citywright/play.py",
     "agents/citywright/value.py",
     "agents/citywright/strong.py",

@@ -1,0 +1,414 @@
+"""The balance figures across skill: `citywright reproduce --skill`.
+
+The appendix (:mod:`experiments.appendix`) measures the rulebook's figures with one-ply play.  Here the
+same figures are measured per *skill tier* (``citywright agents`` lists the tiers), each a family of
+the appendix's tables:
+
+* ``greedy``  every seat greedy; the specialists ``specialist:X``;
+* ``strong``  every seat ``strong``; the restricted specialists ``strong-specialist:X``;
+* ``expert``  every seat ``expert``; the restricted specialists ``expert-specialist:X``.
+
+Per tier: the specialist table (4 players, seats rotated; v1.0 without and v1.1 with compensation),
+two-player waste (v1.0, 16 turns; v1.1 from the 2-player seat games), the seat tables at 2–4 players
+before and after v1.1's compensation, solo scores, the solver's compensation vector per player count
+and its re-simulation.  Rating tiers come from the ``expert`` solo games.
+
+Compensation and play: greedy, strong and their specialists never look at compensation (their
+objectives are board points), so their "before" is the same games re-ranked, exactly.  The expert's
+playout reward is the score margin *with* compensation, so its "before" comes from games played
+without compensation (``seats-before`` runs), as the appendix's mcts families do; and the solver's
+re-ranking of its games is an approximation, which the re-simulation checks.
+
+The tables, charts and verdicts reuse the appendix's functions; what is new is the plan, the
+cross-tier questions (:func:`skill_questions`) and the chart of win share against tier
+(:func:`experiments.charts.skill_chart`).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from experiments import appendix as A
+from experiments import charts
+from experiments import reproduce as RP
+from experiments import simulate as S
+
+
+@dataclass(frozen=True)
+class Tier:
+    """One skill tier of the axis: its name (the family), its every-seat agent and its restricted specialists."""
+
+    name: str
+    agent: str
+    specialist: str  # format string with {d} for the district letter
+    size: str  # "big" or "expert": which table size it plays (see sizes)
+    compensation_aware: bool  # does its play depend on compensation (then "before" needs its own games)
+
+    def specialists(self) -> tuple[str, ...]:
+        return tuple(self.specialist.format(d=d) for d in A.DISTRICTS)
+
+
+TIERS = (
+    Tier("greedy", "greedy", "specialist:{d}", "big", False),
+    Tier("strong", "strong", "strong-specialist:{d}", "big", False),
+    Tier("expert", "expert", "expert-specialist:{d}", "expert", True),
+)
+
+
+def sizes(games: int) -> dict[str, int]:
+    """Games per table for a skill reproduction of size `games`: greedy and strong play `games`, the expert a
+    tenth (at the full size, 20,000 and 2,000: the issue's minimums)."""
+    return {"big": games, "expert": max(games // 10, 20)}
+
+
+def plan(games: int, tiers=TIERS) -> list[A.Job]:
+    """Every run of the skill axis (the solver's verification runs come later, see `verify_jobs`)."""
+    n = sizes(games)
+    jobs: list[A.Job] = []
+    for t in tiers:
+        g = n[t.size]
+        for ver in ("v1.0", "v1.1"):
+            key = f"spec_{ver.replace('.', '')}_{t.name}"
+            jobs.append(A.Job(key, "specialists", t.name, 4, t.specialists(), "rotate", ver, (), g, ver))
+        jobs.append(A.Job(f"waste_v10_{t.name}", "waste", t.name, 2, (t.agent,), "rotate", "v1.0", (), g,
+                          "v1.0 (16 turns)"))  # fmt: skip
+        for p in (2, 3, 4):
+            jobs.append(A.Job(f"seats_{p}p_{t.name}", "seats", t.name, p, (t.agent,), "rotate", "v1.1", (), g, "v1.1"))
+            if t.compensation_aware:
+                nocomp = ((f"game.compensation.{p}", (0,) * p),)
+                jobs.append(A.Job(f"seats_{p}p_{t.name}_nocomp", "seats-before", t.name, p, (t.agent,), "rotate",
+                                  "v1.1", nocomp, g, "v1.1 without compensation"))  # fmt: skip
+        jobs.append(A.Job(f"solo_{t.name}", "solo", t.name, 1, (t.agent,), "fixed", "v1.1", (), g, "v1.1"))
+    return jobs
+
+
+def verify_jobs(solver: pd.DataFrame, games: int, tiers=TIERS) -> list[A.Job]:
+    """Re-simulation of every tier's best vector at 2, 3 and 4 players (the tier's table size)."""
+    n = sizes(games)
+    by_name = {t.name: t for t in tiers}
+    out = []
+    for _, r in solver[solver["choice"] == 1].iterrows():
+        t = by_name[r["family"]]
+        p = int(r["players"])
+        vec = [int(x) for x in r["compensation"].split("/")]
+        out.append(
+            A.Job(
+                f"verify_{p}p_{t.name}_{'-'.join(map(str, vec))}",
+                "verify",
+                t.name,
+                p,
+                (t.agent,),
+                "rotate",
+                "v1.1",
+                ((f"game.compensation.{p}", tuple(vec)),),
+                n[t.size],
+                "v1.1, solver compensation",
+            )
+        )
+    return out
+
+
+# --- the cross-tier questions -------------------------------------------------------------
+
+
+def _sep(a_lo, a_hi, b_lo, b_hi) -> bool:
+    return bool(a_hi < b_lo or b_hi < a_lo)
+
+
+def dominance_table(spec: pd.DataFrame) -> pd.DataFrame:
+    """Per rule set and district: each tier's win share with its interval, and the change from the first
+    tier to the last ('shrinks' / 'grows' when the two intervals separate, else 'no clear change')."""
+    rows = []
+    main = spec[spec["figure"] == "specialists"].astype({"family": str, "district": str})
+    tiers = list(dict.fromkeys(main["family"]))
+    for (rules, d), t in main.groupby(["rules", "district"], sort=True):
+        t = t.set_index("family").reindex(tiers)
+        first, last = t.iloc[0], t.iloc[-1]
+        if _sep(first["lo"], first["hi"], last["lo"], last["hi"]):
+            change = "shrinks" if last["win_pct"] < first["win_pct"] else "grows"
+        else:
+            change = "no clear change"
+        row = {"rules": rules, "district": d}
+        for name, r in t.iterrows():
+            row[name] = RP._ci(r["win_pct"], r["lo"], r["hi"])
+        row[f"{tiers[0]} -> {tiers[-1]}"] = change
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def seat_effect_table(seats: pd.DataFrame) -> pd.DataFrame:
+    """Per player count and tier, without compensation: the largest seat deviation from 1/N and whether a
+    seat effect is shown (some seat's interval excludes 1/N), with the seats' shares."""
+    rows = []
+    b = seats[seats["compensation"] == "before (none)"]
+    for (p, fam), t in b.groupby(["players", "family"], sort=False):
+        fair = 100 / p
+        off = t[(t["lo"] > fair) | (t["hi"] < fair)]
+        rows.append(
+            {
+                "players": p,
+                "tier": fam,
+                "games": int(t["games"].iloc[0]),
+                "max_deviation_pts": round(float(t["max_deviation_pts"].iloc[0]), 1),
+                "seat effect": "yes: seat " + ", ".join(str(s) for s in off["seat"]) if len(off) else "no",
+                "seats (%)": ", ".join(RP._ci(r["win_pct"], r["lo"], r["hi"]) for _, r in t.iterrows()),
+            }
+        )
+    return pd.DataFrame(rows).sort_values(["players"], kind="stable").reset_index(drop=True)
+
+
+def compensation_table(solver: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
+    """Per player count and tier: the solver's best vector, its predicted largest deviation (re-ranked
+    games), and the verified one (re-simulated), beside v1.1's vector's."""
+    rows = []
+    for _, r in solver[solver["choice"] == 1].iterrows():
+        p, fam = int(r["players"]), r["family"]
+        t = seats[(seats["players"] == p) & (seats["family"] == fam)]
+        ver = t[t["compensation"] == "solver (re-simulated)"]
+        v11 = t[t["compensation"] == "after (v1.1)"]
+        before = t[t["compensation"] == "before (none)"]
+        rows.append(
+            {
+                "players": p,
+                "tier": fam,
+                "none: max dev (pts)": round(float(before["max_deviation_pts"].iloc[0]), 1) if len(before) else np.nan,
+                "v1.1 vector": v11["vector"].iloc[0] if len(v11) else "",
+                "v1.1: max dev (pts)": round(float(v11["max_deviation_pts"].iloc[0]), 1) if len(v11) else np.nan,
+                "solver vector": r["compensation"],
+                "solver: predicted (pts)": round(100 * float(r["max_deviation"]), 1),
+                "solver: re-simulated (pts)": round(float(ver["max_deviation_pts"].iloc[0]), 1) if len(ver) else np.nan,
+                "re-simulated seats (%)": ", ".join(RP._ci(x["win_pct"], x["lo"], x["hi"]) for _, x in ver.iterrows()),
+            }
+        )
+    return pd.DataFrame(rows).sort_values(["players"], kind="stable").reset_index(drop=True)
+
+
+TABLES = ("specialists", "waste", "seats", "solver", "claims", "dominance", "seat_effects", "compensation", "solo",
+          "solo_ratings")  # fmt: skip
+
+
+def skill_reproduce(
+    games: int,
+    out: Path,
+    work: Path,
+    seed: int = 0,
+    n_jobs: int = 1,
+    log: Callable[[str], None] = print,
+    command: str = "",
+    backend: str = "loky",
+    scheduler: str | None = None,
+    progress=None,
+    tiers=TIERS,
+) -> dict[str, pd.DataFrame]:
+    """Play the skill plan (reusing finished runs), analyse it, write tables, charts and REPORT.md into `out`."""
+    t0 = time.perf_counter()
+    frames = RP.run_jobs(plan(games, tiers), work, seed, n_jobs, log, backend, scheduler, progress)
+    solver = A.solver_table(frames)
+    frames.update(RP.run_jobs(verify_jobs(solver, games, tiers), work, seed, n_jobs, log, backend, scheduler, progress))
+    spec = A.specialist_table(frames)
+    tables = {
+        "specialists": spec.drop(columns=["figure"], errors="ignore"),
+        "waste": A.waste_table(frames),
+        "seats": A.seat_table(frames),
+        "solver": solver,
+    }
+    tables["claims"] = A.claims_table(spec, tables["waste"], tables["seats"])
+    tables["dominance"] = dominance_table(spec)
+    tables["seat_effects"] = seat_effect_table(tables["seats"])
+    tables["compensation"] = compensation_table(solver, tables["seats"])
+    solo, _ = A.solo_table(frames)
+    tables["solo"] = solo
+    top = tiers[-1].name
+    solo_frame = next(df for j, df in frames.items() if j.figure == "solo" and j.family == top)
+    tables["solo_ratings"] = A.rating_table(solo_frame)
+    elapsed = time.perf_counter() - t0
+    write_outputs(tables, frames, out, games, seed, command, elapsed, top, solo_frame)
+    return tables
+
+
+def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, top, solo_frame) -> None:
+    """Every file into a temporary directory beside `out`, then each moved into place (REPORT.md last)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    try:
+        for name in TABLES:
+            tables[name].to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
+        charts.skill_chart(tables["specialists"], tables["seats"], tmp / "skill.png")
+        charts.specialists_chart(tables["specialists"], tmp / "specialists.png")
+        charts.seats_chart(tables["seats"], tmp / "seats.png")
+        charts.waste_chart(tables["waste"], tmp / "waste.png")
+        charts.solo_chart(solo_frame["total"].to_numpy(), tables["solo_ratings"], top, tmp / "solo.png")
+        total_games = sum(len(df) // j.players for j, df in frames.items())
+        sim_seconds = sum(df.attrs.get("seconds", 0.0) for df in frames.values())
+        text = report(tables, frames, games, seed, command, elapsed, top, total_games, sim_seconds)
+        (tmp / "REPORT.md").write_text(text, encoding="utf-8")
+        for f in sorted(tmp.iterdir(), key=lambda f: f.name == "REPORT.md"):
+            os.replace(f, out / f.name)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# --- the report -----------------------------------------------------------------------------
+
+
+def skill_questions(tables) -> list[str]:
+    """The summary's three answers, each from the tables, each per tier."""
+    dom, eff, comp = tables["dominance"], tables["seat_effects"], tables["compensation"]
+    tiers = [c for c in dom.columns if c not in ("rules", "district") and "->" not in c]
+    change = next(c for c in dom.columns if "->" in c)
+    lines = []
+    for rules, t in dom.groupby("rules", sort=True):
+        c = t[t["district"] == "C"].iloc[0]
+        lines.append(
+            f"- **Does commercial's dominance shrink with skill? ({rules})** Commercial specialist's win share: "
+            + "; ".join(f"{name} {c[name]}" for name in tiers)
+            + f" — {c[change]} from {tiers[0]} to {tiers[-1]}. Strongest specialist per tier: "
+            + ", ".join(f"{name} {_top(tables['specialists'], rules, name)}" for name in tiers)
+            + "."
+        )
+    for p, t in eff.groupby("players", sort=True):
+        lines.append(
+            f"- **Seat effects, {p} players, no compensation**: "
+            + "; ".join(
+                f"{r['tier']} largest deviation {r['max_deviation_pts']:.1f} pts ({r['seat effect']})"
+                for _, r in t.iterrows()
+            )
+            + "."
+        )
+    for p, t in comp.groupby("players", sort=True):
+        lines.append(
+            f"- **Compensation needed, {p} players**: "
+            + "; ".join(
+                f"{r['tier']} {r['solver vector']} (re-simulated largest deviation "
+                f"{r['solver: re-simulated (pts)']:.1f} pts; v1.1's {r['v1.1 vector']}: {r['v1.1: max dev (pts)']:.1f})"
+                for _, r in t.iterrows()
+            )
+            + "."
+        )
+    return lines
+
+
+def _top(spec: pd.DataFrame, rules: str, tier: str) -> str:
+    t = spec[(spec["rules"] == rules) & (spec["family"].astype(str) == tier)].sort_values("win_pct")
+    r = t.iloc[-1]
+    return f"{r['district']} {r['win_pct']:.1f}%"
+
+
+def report(tables, frames, games, seed, command, elapsed, top, total_games, sim_seconds) -> str:
+    n = sizes(games)
+    now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    runs = pd.DataFrame(
+        [
+            {
+                "run": j.key,
+                "tier": j.family,
+                "players": j.players,
+                "games": len(df) // j.players,
+                "minutes": round(df.attrs.get("seconds", 0.0) / 60, 1),
+            }
+            for j, df in frames.items()
+        ]
+    )
+    per_tier = runs.groupby("tier", sort=False)[["games", "minutes"]].sum().reset_index()
+    claims = tables["claims"].rename(columns={"family": "tier"})
+    seats = tables["seats"]
+    out = [
+        "# Citywright: the balance figures across skill tiers",
+        "",
+        f"Command: `{command}`  ",
+        f"Commit: `{S._git_commit() or 'unknown'}`, {S._version()}; written {now}; {len(frames)} runs, "
+        f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
+        f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
+        f"Games per table: greedy and strong {n['big']:,}, expert {n['expert']:,} (also the solver's "
+        f"re-simulations). Run seed {seed}; every run uses the same game seeds (common random numbers).",
+        "",
+        "Tiers (`citywright agents`): "
+        + "; ".join(f"`{t.name}` = every seat `{t.agent}`, specialists `{t.specialist.format(d='X')}`" for t in TIERS)
+        + ". Intervals are 95% (Wilson for win shares, normal for means). The experiments module's docstring "
+        "(`experiments/skill.py`) says how compensation enters each tier's play.",
+        "",
+        "## Summary",
+        "",
+        *skill_questions(tables),
+        "",
+        "![skill](skill.png)",
+        "",
+        "## The rulebook's claims, per tier",
+        "",
+        RP._md(claims[["claim", "tier", "verdict", "evidence"]]),
+        "",
+        "'holds': the ordering (or direction) is right and the intervals separate; 'unclear': right but the "
+        "intervals overlap; 'does not hold': wrong (definitions as in `results/appendix/REPORT.md`).",
+        "",
+        "## Specialists across tiers (4 players, seats rotated; percent)",
+        "",
+        RP._md(tables["dominance"]),
+        "",
+        "![specialists](specialists.png)",
+        "",
+        "## Seat effects without compensation",
+        "",
+        RP._md(tables["seat_effects"]),
+        "",
+        "## Compensation per tier",
+        "",
+        RP._md(tables["compensation"]),
+        "",
+        "The solver re-ranks the tier's v1.1 games under every vector of 0..5 points per seat; the re-simulation "
+        "plays the best vector afresh. For the expert, whose play sees compensation, the re-ranking is an "
+        "approximation and the re-simulated figure is the one to trust.",
+        "",
+        "![seats](seats.png)",
+        "",
+        "## Two-player waste (tiles per player)",
+        "",
+        RP._md(
+            tables["waste"]
+            .assign(ours=[RP._ci(r["waste"], r["lo"], r["hi"], 2) for _, r in tables["waste"].iterrows()])[
+                ["rules", "family", "games", "rulebook", "ours", "empty", "forced_discards"]
+            ]
+            .round(2)
+        ),
+        "",
+        "![waste](waste.png)",
+        "",
+        "## Solo",
+        "",
+        f"Score distribution per tier; rating tiers from `{top}`.",
+        "",
+        RP._md(tables["solo"].drop(columns="agents").round(1)),
+        "",
+        RP._md(tables["solo_ratings"].round(3)),
+        "",
+        "![solo](solo.png)",
+        "",
+        "## Seat win shares, every table (percent)",
+        "",
+        RP._md(
+            seats.assign(share=[RP._ci(r["win_pct"], r["lo"], r["hi"]) for _, r in seats.iterrows()])[
+                ["players", "family", "compensation", "vector", "seat", "games", "share"]
+            ]
+        ),
+        "",
+        "## Time per tier",
+        "",
+        RP._md(per_tier),
+        "",
+        "## Files",
+        "",
+        "CSV tables (long format): " + ", ".join(f"`{t}.csv`" for t in TABLES) + ".",
+        "",
+    ]
+    return "\n".join(out)
