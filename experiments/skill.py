@@ -13,11 +13,12 @@ two-player waste (v1.0, 16 turns; v1.1 from the 2-player seat games), the seat t
 before and after v1.1's compensation, solo scores, the solver's compensation vector per player count
 and its re-simulation.  Rating tiers come from the ``expert`` solo games.
 
-Compensation and play: greedy, strong and their specialists never look at compensation (their
-objectives are board points), so their "before" is the same games re-ranked, exactly.  The expert's
-playout reward is the score margin *with* compensation, so its "before" comes from games played
-without compensation (``seats-before`` runs), as the appendix's mcts families do; and the solver's
-re-ranking of its games is an approximation, which the re-simulation checks.
+Compensation and play: no tier looks at compensation (greedy's, strong's and their specialists'
+objectives are board points; the expert's reward is the margin of board points), so a tier's "before"
+is its v1.1 games re-ranked without compensation, and the solver's re-ranking is exact; the
+re-simulation of the solver's vector checks it.  A tier whose play did see compensation would set
+``compensation_aware`` and get games played without it (``seats-before`` runs), as the appendix's
+mcts families do.
 
 The tables, charts and verdicts reuse the appendix's functions; what is new is the plan, the
 cross-tier questions (:func:`skill_questions`) and the chart of win share against tier
@@ -60,14 +61,15 @@ class Tier:
 TIERS = (
     Tier("greedy", "greedy", "specialist:{d}", "big", False),
     Tier("strong", "strong", "strong-specialist:{d}", "big", False),
-    Tier("expert", "expert", "expert-specialist:{d}", "expert", True),
+    Tier("expert", "expert", "expert-specialist:{d}", "expert", False),
 )
 
 
 def sizes(games: int) -> dict[str, int]:
     """Games per table for a skill reproduction of size `games`: greedy and strong play `games`, the expert a
-    tenth (at the full size, 20,000 and 2,000: the issue's minimums)."""
-    return {"big": games, "expert": max(games // 10, 20)}
+    tenth (at the full size, 20,000 and 2,000); the solver's re-simulation half a table."""
+    return {"big": games, "expert": max(games // 10, 20), "verify_big": max(games // 2, 20),
+            "verify_expert": max(games // 20, 20)}  # fmt: skip
 
 
 def plan(games: int, tiers=TIERS) -> list[A.Job]:
@@ -110,7 +112,7 @@ def verify_jobs(solver: pd.DataFrame, games: int, tiers=TIERS) -> list[A.Job]:
                 "rotate",
                 "v1.1",
                 ((f"game.compensation.{p}", tuple(vec)),),
-                n[t.size],
+                n[f"verify_{t.size}"],
                 "v1.1, solver compensation",
             )
         )
@@ -331,8 +333,8 @@ def report(tables, frames, games, seed, command, elapsed, top, total_games, sim_
         f"Commit: `{S._git_commit() or 'unknown'}`, {S._version()}; written {now}; {len(frames)} runs, "
         f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
         f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
-        f"Games per table: greedy and strong {n['big']:,}, expert {n['expert']:,} (also the solver's "
-        f"re-simulations). Run seed {seed}; every run uses the same game seeds (common random numbers).",
+        f"Games per table: greedy and strong {n['big']:,}, expert {n['expert']:,}; the solver's re-simulations "
+        f"half that ({n['verify_big']:,} and {n['verify_expert']:,}). Run seed {seed}; every run uses the same game seeds (common random numbers).",
         "",
         "Tiers (`citywright agents`): "
         + "; ".join(f"`{t.name}` = every seat `{t.agent}`, specialists `{t.specialist.format(d='X')}`" for t in TIERS)
@@ -367,8 +369,8 @@ def report(tables, frames, games, seed, command, elapsed, top, total_games, sim_
         RP._md(tables["compensation"]),
         "",
         "The solver re-ranks the tier's v1.1 games under every vector of 0..5 points per seat; the re-simulation "
-        "plays the best vector afresh. For the expert, whose play sees compensation, the re-ranking is an "
-        "approximation and the re-simulated figure is the one to trust.",
+        "plays the best vector afresh (no tier's play sees compensation, so the two agree up to chance; the "
+        "re-simulation is of other games).",
         "",
         "![seats](seats.png)",
         "",

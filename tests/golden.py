@@ -64,8 +64,14 @@ SETS: dict[str, tuple[str, int, str, str, int, int]] = {
     "strong-v1.0-3p": ("v1.0", 3, "strong,strong-specialist:R,greedy", "rotate", 116, 4),
     # the expert tier (flatmc) and its specialists, and flatmc's other levers
     "expert-4p": ("v1.1", 4, "expert,greedy,expert-specialist:C,strong", "rotate", 117, 2),
-    "expert-2p": ("v1.1", 2, "expert-specialist:I,flatmc:budget=6,k=3,horizon=1,turns=-1,own=greedy,rank=worth,"
-                  "leaf=points,per_slot=1", "rotate", 118, 2),  # fmt: skip
+    "expert-2p": (
+        "v1.1",
+        2,
+        "expert-specialist:I,flatmc:budget=6,k=3,horizon=1,turns=-1,own=greedy,rank=worth,leaf=points,per_slot=1",
+        "rotate",
+        118,
+        2,
+    ),  # fmt: skip
     "flatmc-solo": ("v1.1", 1, "flatmc:budget=8,k=3,select=ucb,crn=off,memo=off,taper=1", "fixed", 119, 2),
 }
 

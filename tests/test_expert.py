@@ -316,3 +316,22 @@ def test_bench_reports_the_experts_time_per_move():
     res = expert_figures(load_rules("v1.1"), spec="flatmc:budget=4,k=3", games=1)
     assert set(res) == {"expert_ms_per_move_mean", "expert_ms_per_move_max"}
     assert 0 < res["expert_ms_per_move_mean"] <= res["expert_ms_per_move_max"]
+
+
+def test_the_margin_reward_never_sees_compensation():
+    """Play does not depend on compensation (the margin is of board points), so seat tables of expert games
+    re-ranked under another vector are exact: the same seeds give the same boards under v1.1's vector and none."""
+    from agents.citywright.play import run_games
+
+    rules = load_rules("v1.1")
+    none = rules.with_overrides({f"game.compensation.{n}": [0] * n for n in (2, 3, 4)})
+    # (the first set's two games changed when the reward still counted compensation)
+    for players, specs in ((4, ["expert", "greedy", "expert-specialist:C", "strong"]),
+                           (3, ["flatmc:budget=6,k=3", "greedy", "expert-specialist:P,budget=4,k=2"]),
+                           (2, ["flatmc:budget=6,k=3,turns=-1,horizon=1,leaf=points", "strong"])):  # fmt: skip
+        prms = np.tile(rows([parse_agent(s) for s in specs]), (2, 1, 1))
+        seeds = np.arange(2, dtype=np.uint64) + (117 if players == 4 else 50)
+        with_comp = run_games(seeds, prms, tables_for(rules, players))[1]
+        without = run_games(seeds, prms, tables_for(none, players))[1]
+        assert rules.data["game"]["compensation"][str(players)] != [0] * players
+        np.testing.assert_array_equal(with_comp, without)

@@ -13,7 +13,7 @@ from experiments import skill as K
 CHEAP = (
     K.TIERS[0],
     K.TIERS[1],
-    K.Tier("expert", "flatmc:budget=2,k=2", "expert-specialist:{d},budget=2,k=2", "expert", True),
+    K.Tier("expert", "flatmc:budget=2,k=2", "expert-specialist:{d},budget=2,k=2", "expert", True),  # as if it saw comp.
 )
 
 
@@ -34,6 +34,7 @@ def test_plan_sizes_and_the_compensation_aware_tier_gets_its_own_before_games():
     assert [t.name for t in K.TIERS] == list(by)
     for t in K.TIERS:
         n = 20_000 if t.size == "big" else 2_000
+        assert K.sizes(20_000)[f"verify_{t.size}"] == n // 2
         assert {j.games for j in by[t.name]} == {n}
         figures = [j.figure for j in by[t.name]]
         assert figures.count("specialists") == 2 and figures.count("seats") == 3 and figures.count("solo") == 1
@@ -74,7 +75,7 @@ def test_every_claim_and_question_has_a_verdict_per_tier(small):
     assert len(comp) == 9 and comp["solver: re-simulated (pts)"].notna().all()
 
 
-def test_seat_tables_use_the_experts_own_games_before_compensation(small):
+def test_a_compensation_aware_tier_gets_its_own_games_before_compensation(small):
     _, tables = small
     seats = tables["seats"]
     # the expert's "before" rows come from the games without compensation, which differ from the v1.1 games

@@ -237,9 +237,10 @@ def playout(
 
 @njit(cache=True)
 def _leaf_estimates(boards, st, rp, ach, est):
-    """est[q]: seat q's expected final total from an unfinished position: its district points, the
-    achievements its board has decided, compensation, and the strong tier's learned value of the points
-    it will still score (agents.citywright.value; the same weights, by its own turns left)."""
+    """est[q]: seat q's expected final board points from an unfinished position: its district points, the
+    achievements its board has decided, and the strong tier's learned value of the points it will still
+    score (agents.citywright.value; the same weights, by its own turns left).  Compensation is left out,
+    as in the margin reward."""
     n = boards.shape[0]
     opp = np.empty(4, dtype=np.int64)
     f = np.empty(N_FEATURES, dtype=np.float64)
@@ -250,7 +251,7 @@ def _leaf_estimates(boards, st, rp, ach, est):
         for s in range(MAX_SHAPES):
             placed[s] = st[E.ST_PLACED + q * MAX_SHAPES + s]
         r, c, k, i, _ = E.score_districts(b0, b1, b2, b3, rp)
-        v = float(r + c + k + i + own_achievements(b0, b1, b2, b3, placed, rp, ach) + rp[E.RP_COMP + q])
+        v = float(r + c + k + i + own_achievements(b0, b1, b2, b3, placed, rp, ach))
         left = own_turns - st[E.ST_TURNS + q]
         if left > 0:
             opponents_best(boards, q, rp, opp)
@@ -264,6 +265,11 @@ def _leaf_estimates(boards, st, rp, ach, est):
 @njit(cache=True)
 def _reward(boards, st, p, margin, leaf, out, est, rp, ach):
     """The mover's reward in the (possibly unfinished) position: win share or scaled margin.
+
+    The margin is of board points (the total without compensation), so the margin reward never sees
+    compensation: like greedy's and strong's objectives, and so a seat table of its games re-ranked
+    under another compensation vector is exactly what that vector would give.  The win share is by
+    the final ranking, compensation included.
 
     With `leaf` and the game unfinished, from the learned estimates of every seat's final total
     (_leaf_estimates) rather than the points on the boards now."""
@@ -289,12 +295,12 @@ def _reward(boards, st, p, margin, leaf, out, est, rp, ach):
     E.final_scores(boards, st, rp, ach, out)
     if margin:
         if n == 1:
-            return out[p, E.SC_TOTAL] / 100.0
+            return (out[p, E.SC_TOTAL] - out[p, E.SC_COMP]) / 100.0
         other = -1_000_000
         for q in range(n):
-            if q != p and out[q, E.SC_TOTAL] > other:
-                other = out[q, E.SC_TOTAL]
-        return (out[p, E.SC_TOTAL] - other) / 50.0
+            if q != p and out[q, E.SC_TOTAL] - out[q, E.SC_COMP] > other:
+                other = out[q, E.SC_TOTAL] - out[q, E.SC_COMP]
+        return (out[p, E.SC_TOTAL] - out[p, E.SC_COMP] - other) / 50.0
     winners = 0
     for q in range(n):
         if out[q, E.SC_RANK] == 1:
