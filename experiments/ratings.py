@@ -31,6 +31,19 @@ import numpy as np
 import pandas as pd
 
 ALPHA = 1e-4  # a whisper of regularisation so an agent that never lost still has a finite rating
+# ILSR's iteration cap: with a strong agent that almost never loses (or a weak one that almost never wins)
+# the fixed point is far out and slow to reach; choix's default of 100 iterations stops short
+MAX_ITER = 10_000
+
+
+def _fit(n_agents: int, orders: list[tuple[int, ...]]) -> np.ndarray:
+    """Regularised Plackett–Luce maximum-likelihood strengths: choix's ILSR, or where it does not converge
+    (a small or lopsided sample: agents that never met, or one that never lost) the same penalised
+    likelihood maximised directly (choix.opt_rankings)."""
+    try:
+        return choix.ilsr_rankings(n_agents, orders, alpha=ALPHA, max_iter=MAX_ITER)
+    except RuntimeError:
+        return choix.opt_rankings(n_agents, orders, alpha=ALPHA)
 
 
 class Games:
@@ -87,7 +100,7 @@ def fit(df: pd.DataFrame, agents: list[str] | None = None, seed: int = 0) -> pd.
     """Plackett–Luce ratings (centred log-strengths) of the agents in a result table (rows per game and seat)."""
     agents = agents or sorted(df["agent"].unique())
     games = Games(df, agents)
-    params = choix.ilsr_rankings(len(agents), games.orders(np.random.default_rng(seed)), alpha=ALPHA)
+    params = choix.ilsr_rankings(len(agents), games.orders(np.random.default_rng(seed)), alpha=ALPHA, max_iter=MAX_ITER)
     return pd.Series(params - params.mean(), index=agents, name="rating")
 
 
@@ -107,7 +120,7 @@ def rating_table(
     rng = np.random.default_rng(seed)
 
     def ratings(picks=None) -> np.ndarray:
-        params = choix.ilsr_rankings(len(agents), games.orders(rng, picks), alpha=ALPHA)
+        params = _fit(len(agents), games.orders(rng, picks))
         ref = params[agents.index(reference)] if reference else params.mean()
         return params - ref
 
