@@ -100,7 +100,7 @@ def fit(df: pd.DataFrame, agents: list[str] | None = None, seed: int = 0) -> pd.
     """Plackett–Luce ratings (centred log-strengths) of the agents in a result table (rows per game and seat)."""
     agents = agents or sorted(df["agent"].unique())
     games = Games(df, agents)
-    params = choix.ilsr_rankings(len(agents), games.orders(np.random.default_rng(seed)), alpha=ALPHA, max_iter=MAX_ITER)
+    params = _fit(len(agents), games.orders(np.random.default_rng(seed)))
     return pd.Series(params - params.mean(), index=agents, name="rating")
 
 
