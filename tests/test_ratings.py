@@ -79,26 +79,26 @@ def test_an_agent_that_never_wins_is_flagged_and_left_out_of_the_spread():
     assert spread["skill_spread"] < 1.0  # a, b, greedy only: true sd 0.49
 
 
-def test_where_ilsr_does_not_converge_the_penalised_likelihood_is_maximised_directly(monkeypatch):
-    """A small lopsided resample (an 11-agent ladder of 40 four-player games met one) can stop ILSR; the
-    ratings then come from choix.opt_rankings, the same penalised likelihood, and agree with ILSR's where
-    ILSR converges."""
-    import choix
-
+def test_where_ilsr_does_not_converge_it_is_retried_with_more_regularisation(monkeypatch):
+    """A small lopsided resample (an 11-agent ladder of 40 four-player games met one) can stop ILSR at the
+    regularisation ALPHA; the fit is then retried with more regularisation, which moves the ratings of a
+    table that does converge by less than 0.001."""
     import experiments.ratings as R
 
     df = pl_games(1500, 4, seed=8)
     converged = fit(df)
+    real = R.choix.ilsr_rankings
 
-    def stuck(*args, **kwargs):
-        raise RuntimeError("Did not converge after 10000 iterations")
+    def stuck_at_alpha(n, orders, alpha, max_iter):
+        if alpha == R.ALPHA:
+            raise RuntimeError("Did not converge after 10000 iterations")
+        return real(n, orders, alpha=alpha, max_iter=max_iter)
 
-    monkeypatch.setattr(R.choix, "ilsr_rankings", stuck)
-    direct = fit(df)
-    assert np.abs(direct - converged).max() < 0.01
+    monkeypatch.setattr(R.choix, "ilsr_rankings", stuck_at_alpha)
+    retried = fit(df)
+    assert np.abs(retried - converged).max() < 0.001
     table, _ = rating_table(df, boot=10, seed=0)
     assert list(table["agent"]) == ["a", "b", "greedy", "d"] and np.isfinite(table[["lo", "hi"]].to_numpy()).all()
-    assert choix.opt_rankings is R.choix.opt_rankings
 
 
 def test_ladder_command_rates_a_pool_and_refuses_a_pool_of_one(tmp_path, capsys):
