@@ -108,9 +108,10 @@ def test_ladder_command_rates_a_pool_and_refuses_a_pool_of_one(tmp_path, capsys)
         main(["ladder", "--agents", "greedy", "--players", "2", "--games", "20", "--out", str(tmp_path / "x")])
     assert e.value.code == 2 and "at least two different agents" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
-    main(["ladder", "--agents", "random,greedy", "--players", "2", "--games", "40", "--boot", "10",
+    main(["ladder", "--agents", "random,greedy,specialist:C", "--players", "2", "--games", "40", "--boot", "10",
           "--out", str(tmp_path / "lad"), "--quiet"])  # fmt: skip
     ratings = pd.read_csv(tmp_path / "lad" / "ratings.csv")
-    assert set(ratings["agent"]) == {"random", "greedy"} and set(ratings["players"]) == {2}
+    assert set(ratings["agent"]) == {"random", "greedy", "specialist:C,weight=3,progress=0.5"}
+    assert set(ratings["name"]) == {"random", "greedy", "specialist:C"} and set(ratings["players"]) == {2}
     for f in ("spread.csv", "win_shares.csv", "ratings.png", "ladder.json"):
         assert (tmp_path / "lad" / f).exists()
