@@ -71,7 +71,7 @@ SETS: dict[str, tuple[str, int, str, str, int, int]] = {
         "rotate",
         118,
         2,
-    ),  # fmt: skip
+    ),
     "flatmc-solo": ("v1.1", 1, "flatmc:budget=8,k=3,select=ucb,crn=off,memo=off,taper=1", "fixed", 119, 2),
 }
 
