@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run reproduce-full test bench lint format clean clean-cache
+.PHONY: run reproduce-full test test-slow test-all bench lint format clean clean-cache
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make: $(PYTHON) not found (set PYTHON=...)" >&2; exit 2; }
@@ -23,8 +23,16 @@ run: $(STAMP)
 reproduce-full: $(STAMP)
 	$(VENV)/bin/citywright reproduce --games 100000 --jobs $(JOBS) --out results/appendix
 
-## test: the whole test suite
+## test: the test suite without the long statistical and differential tests (under 6 minutes on 2 cores)
 test: $(STAMP)
+	$(PY) -m pytest -q -n 2 -m "not slow"
+
+## test-slow: the long statistical and differential tests (marked slow); CI runs them after make test
+test-slow: $(STAMP)
+	$(PY) -m pytest -q -n 2 -m slow
+
+## test-all: everything
+test-all: $(STAMP)
 	$(PY) -m pytest -q -n 2
 
 ## bench: engine throughput on this machine

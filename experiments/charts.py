@@ -207,7 +207,7 @@ def ratings_chart(ratings: pd.DataFrame, path: Path) -> None:
         y = np.arange(len(t))
         ax.errorbar(t["rating"], y, xerr=_err(t, "rating"), fmt="o", color="black", capsize=2, markersize=4)
         ax.axvline(0, color="grey", linewidth=0.8)
-        ax.set_yticks(y, t["agent"], fontsize=7)
+        ax.set_yticks(y, t["name"] if "name" in t else t["agent"], fontsize=7)
         ax.set_title(f"{label} players" if label != "all" else "all games", fontsize=9)
         ax.set_xlabel("rating (log-strength vs reference)", fontsize=8)
     fig.tight_layout()

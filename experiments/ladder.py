@@ -113,6 +113,8 @@ def rating_ladder(
 
     g = get_game(game)
     rules = rules if rules is not None else g.load_rules(g.default_preset)
+    # the name each agent was given (a tier, or the spec as typed), beside the full spec results store
+    names = {str(g.agents().parse_agent(a)): a for a in agents}
     tables, spreads, shares, frames = [], [], [], []
     for n in players:
         spec = S.make_spec(n, agents, games, seed, rules, "draw", game=g.id)
@@ -136,6 +138,7 @@ def rating_ladder(
         spreads.append({"players": "all", **s})
     cols = [
         "players",
+        "name",
         "agent",
         "seats",
         "games",
@@ -147,11 +150,11 @@ def rating_ladder(
         "p_lo",
         "p_hi",
     ]
-    return (
-        pd.concat(tables, ignore_index=True)[cols],
-        pd.DataFrame(spreads),
-        pd.concat(shares, ignore_index=True)[["players", "agent", "n", "win_share", "lo", "hi"]],
-    )
+    ratings = pd.concat(tables, ignore_index=True)
+    shares = pd.concat(shares, ignore_index=True)
+    for t in (ratings, shares):
+        t["name"] = t["agent"].map(names).fillna(t["agent"])
+    return ratings[cols], pd.DataFrame(spreads), shares[["players", "name", "agent", "n", "win_share", "lo", "hi"]]
 
 
 def ratings_text(ratings: pd.DataFrame, spread: pd.DataFrame) -> str:
@@ -166,7 +169,7 @@ def ratings_text(ratings: pd.DataFrame, spread: pd.DataFrame) -> str:
         )
         for _, r in t.iterrows():
             lines.append(
-                f"  {r['agent']:<48} {r['rating']:+6.2f} [{r['lo']:+6.2f}, {r['hi']:+6.2f}]"
+                f"  {r.get('name', r['agent']):<48} {r['rating']:+6.2f} [{r['lo']:+6.2f}, {r['hi']:+6.2f}]"
                 f"   beats {s['reference']} head to head {100 * r['p_beats_reference']:5.1f}%"
                 + (
                     "   (never ahead of or never behind another agent: only the side is meaningful)"

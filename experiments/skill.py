@@ -334,8 +334,8 @@ def report(tables, frames, games, seed, command, elapsed, top, total_games, sim_
         f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
         f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
         f"Games per table: greedy and strong {n['big']:,}, expert {n['expert']:,}; the solver's re-simulations "
-        f"half that ({n['verify_big']:,} and {n['verify_expert']:,}). Run seed {seed}; "
-        "every run uses the same game seeds (common random numbers).",
+        f"half that ({n['verify_big']:,} and {n['verify_expert']:,}). Run seed {seed}; every run uses the same "
+        "game seeds (common random numbers).",
         "",
         "Tiers (`citywright agents`): "
         + "; ".join(f"`{t.name}` = every seat `{t.agent}`, specialists `{t.specialist.format(d='X')}`" for t in TIERS)

@@ -79,6 +79,28 @@ def test_an_agent_that_never_wins_is_flagged_and_left_out_of_the_spread():
     assert spread["skill_spread"] < 1.0  # a, b, greedy only: true sd 0.49
 
 
+def test_where_ilsr_does_not_converge_it_is_retried_with_more_regularisation(monkeypatch):
+    """A small lopsided resample (an 11-agent ladder of 40 four-player games met one) can stop ILSR at the
+    regularisation ALPHA; the fit is then retried with more regularisation, which moves the ratings of a
+    table that does converge by less than 0.001."""
+    import experiments.ratings as R
+
+    df = pl_games(1500, 4, seed=8)
+    converged = fit(df)
+    real = R.choix.ilsr_rankings
+
+    def stuck_at_alpha(n, orders, alpha, max_iter):
+        if alpha == R.ALPHA:
+            raise RuntimeError("Did not converge after 10000 iterations")
+        return real(n, orders, alpha=alpha, max_iter=max_iter)
+
+    monkeypatch.setattr(R.choix, "ilsr_rankings", stuck_at_alpha)
+    retried = fit(df)
+    assert np.abs(retried - converged).max() < 0.001
+    table, _ = rating_table(df, boot=10, seed=0)
+    assert list(table["agent"]) == ["a", "b", "greedy", "d"] and np.isfinite(table[["lo", "hi"]].to_numpy()).all()
+
+
 def test_ladder_command_rates_a_pool_and_refuses_a_pool_of_one(tmp_path, capsys):
     from experiments.cli import main
 
@@ -86,9 +108,10 @@ def test_ladder_command_rates_a_pool_and_refuses_a_pool_of_one(tmp_path, capsys)
         main(["ladder", "--agents", "greedy", "--players", "2", "--games", "20", "--out", str(tmp_path / "x")])
     assert e.value.code == 2 and "at least two different agents" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
-    main(["ladder", "--agents", "random,greedy", "--players", "2", "--games", "40", "--boot", "10",
+    main(["ladder", "--agents", "random,greedy,specialist:C", "--players", "2", "--games", "40", "--boot", "10",
           "--out", str(tmp_path / "lad"), "--quiet"])  # fmt: skip
     ratings = pd.read_csv(tmp_path / "lad" / "ratings.csv")
-    assert set(ratings["agent"]) == {"random", "greedy"} and set(ratings["players"]) == {2}
+    assert set(ratings["agent"]) == {"random", "greedy", "specialist:C,weight=3,progress=0.5"}
+    assert set(ratings["name"]) == {"random", "greedy", "specialist:C"} and set(ratings["players"]) == {2}
     for f in ("spread.csv", "win_shares.csv", "ratings.png", "ladder.json"):
         assert (tmp_path / "lad" / f).exists()

@@ -195,10 +195,12 @@ AGENTS: dict[str, AgentDef] = {
     "flatmc": AgentDef(
         "flatmc",
         K.A_FLATMC,
-        "flat Monte Carlo over its evaluator's best moves: greedy playouts with common random numbers,"
-        " successive halving (the expert tier's search; docs/search.md)",
+        "flat Monte Carlo over the strong agent's best moves: short playouts (the mover strong, the others greedy)"
+        " scored by the learned value, common random numbers, successive halving (the expert tier's search;"
+        " docs/search.md)",
         params=_FLATMC_PARAMS,
-        objective="candidates: worth as greedy; choice: mean playout reward (score margin over the best opponent)",
+        objective="candidates: worth as greedy + learned value; choice: mean playout reward (board-point margin over"
+        " the best opponent)",
     ),
     "expert-specialist": AgentDef(
         "expert-specialist",
