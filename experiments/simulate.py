@@ -106,8 +106,8 @@ def default_chunk_size(agents: list, games: int) -> int:
     """About a few seconds of work per chunk: many chunks for slow agents, big ones for random play."""
     if all(a.name == "random" for a in agents):
         size = 50_000
-    elif any(a.name == "mcts" for a in agents):
-        size = 20
+    elif any(a.name in ("mcts", "flatmc", "expert-specialist") for a in agents):
+        size = 20  # searches of milliseconds per move: a 4-player expert game takes about 0.4 s
     else:
         size = 1_000
     return max(1, min(size, games))

@@ -411,3 +411,14 @@ def test_streamed_run_interrupted_leaves_parts_and_no_output(tmp_path, monkeypat
     assert sorted(f.name for f in tmp_path.iterdir()) == sorted(
         ["cut.parquet", "cut.parquet.json", "full.parquet", "full.parquet.json"]
     )
+
+
+def test_searching_agents_get_small_chunks():
+    """A run of slow searches is cut into many chunks (progress, both processes busy, little lost on a stop)."""
+    from agents.citywright.registry import parse_agent
+    from experiments.simulate import default_chunk_size
+
+    for spec in ("expert", "expert-specialist:C", "mcts"):
+        assert default_chunk_size([parse_agent(spec), parse_agent("greedy")], 2000) == 20
+    assert default_chunk_size([parse_agent("greedy")], 2000) == 1000
+    assert default_chunk_size([parse_agent("random")], 200_000) == 50_000
