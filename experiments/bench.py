@@ -7,8 +7,9 @@ subprocesses: cold with an empty numba cache, warm with the normal one.
 
 ``simulate_random_games_per_s_4p`` is the user's view of the same random games:
 `citywright simulate --jobs 1` end to end (chunks played through the agents' game
-loop, result tables built, parts written, the zstd Parquet file assembled with its
-metadata, parts removed), in this process after warm-up, so without the fixed
+loop; on simulate's one writer thread, meanwhile, result tables built, parts written
+and the zstd Parquet file encoded; its metadata written at the end, parts removed),
+in this process after warm-up, so without the fixed
 start-up that ``warm_start_s`` measures.  ``simulate_vs_kernel_4p`` divides it by
 ``random_games_per_s_4p``; ``random_agent_games_per_s_4p`` is the kernel simulate
 actually calls (built-in agents' loop, random in every seat), its ceiling.

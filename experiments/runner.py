@@ -179,6 +179,24 @@ def play_chunk_table(
 ) -> tuple[pa.Table, np.ndarray | None]:
     """As play_chunk, as an Arrow table of schema SCHEMA (what simulate writes); plus the
     move log when log_moves, else None."""
+    seeds, order, scores, boards, stats, logs = play_chunk_arrays(
+        rules, players, agents, seating, run_seed, start, stop, log_moves
+    )
+    return results_table(rules, agents, start, seeds, order, scores, boards, stats), logs
+
+
+def play_chunk_arrays(
+    rules: Rules,
+    players: int,
+    agents: list[AgentSpec],
+    seating: str,
+    run_seed: int,
+    start: int,
+    stop: int,
+    log_moves: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """The games of play_chunk_table, before the table: seeds, seat orders, and the kernels'
+    scores, boards, stats and move log (or None); results_table turns them into the table."""
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
     tb = tables_for(rules, players)
@@ -186,7 +204,7 @@ def play_chunk_table(
     order = seat_orders(players, seating, start, stop, pool=len(agents), seeds=seeds)
     prms = rows(agents)[order]  # [G, players, P_LEN]
     scores, boards, stats, logs = run_games(seeds, prms, tb, log_moves=log_moves)
-    return results_table(rules, agents, start, seeds, order, scores, boards, stats), logs
+    return seeds, order, scores, boards, stats, logs
 
 
 def results_table(

@@ -1,7 +1,7 @@
 """`citywright simulate`: many games in parallel, reproducible, resumable, Parquet out.
 
 A run is cut into chunks of consecutive games.  Each chunk is a pure function
-of the run's parameters and its index (:func:`experiments.runner.play_chunk_table`),
+of the run's parameters and its index (:func:`run_chunk`),
 so it gives the same rows on any process, machine or backend.  Finished chunks are
 written atomically (temporary file + rename) into ``OUT.parts/`` beside the
 output, as Arrow IPC files: writing one is little more than a copy, and reading
@@ -11,16 +11,28 @@ which computes only the missing chunks.  When every chunk is there they are
 streamed, in game order, into ``OUT`` (zstd Parquet, one row group per chunk,
 written whole to a temporary file, then renamed), the run's metadata goes into
 the Parquet file and a sidecar ``OUT.json``, and the parts are removed.
+
+With ``--jobs 1`` the chunks are played in game order, so that encoding need not wait
+for the end: :class:`_StreamedAssembly` hands each played chunk to one background
+thread, which makes its tables, writes its parts and encodes it into the final file
+(inside ``OUT.parts/`` until complete) while the next chunk plays; the game kernels
+release the GIL.  That thread is the only one the process adds (still one level of
+parallelism: it does table building and I/O encoding, never games).  The file is the
+same, byte for byte, as :func:`_assemble` writes after the run, which is what runs
+with several jobs (chunks in any order) use.
 """
 
 from __future__ import annotations
 
+import base64
 import datetime as _dt
+import functools
 import json
 import os
 import subprocess
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -28,7 +40,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from experiments.runner import SEATINGS, play_chunk_table
+from experiments.runner import SEATINGS, play_chunk_arrays, results_table
 from sim.citywright.rules import N_SLOTS, SLOT_NAMES, Rules, load_rules
 from sim.games import get_game
 
@@ -94,8 +106,8 @@ def default_chunk_size(agents: list, games: int) -> int:
     """About a few seconds of work per chunk: many chunks for slow agents, big ones for random play."""
     if all(a.name == "random" for a in agents):
         size = 50_000
-    elif any(a.name == "mcts" for a in agents):
-        size = 20
+    elif any(a.name in ("mcts", "flatmc", "expert-specialist") for a in agents):
+        size = 20  # searches of milliseconds per move: a 4-player expert game takes about 0.4 s
     else:
         size = 1_000
     return max(1, min(size, games))
@@ -230,14 +242,43 @@ def _version() -> str:
 
 def run_chunk(spec: RunSpec, i: int) -> tuple[int, pa.Table, pa.Table | None]:
     """Chunk i's rows (and its move log when the run keeps one) as Arrow tables."""
+    return i, *chunk_tables(spec, i, play_chunk(spec, i))
+
+
+def play_chunk(spec: RunSpec, i: int) -> tuple:
+    """Chunk i's games, before the tables (what chunk_tables takes): the rules and agents, and the
+    kernels' arrays (experiments.runner.play_chunk_arrays) or, for another game, its DataFrame."""
     start, stop = spec.bounds(i)
-    rules = spec.rule_set()
+    rules = _rule_set(spec.game, spec.rules)
     agents = spec.agent_specs()
     if spec.game != "citywright":  # the registry's chunk players give DataFrames
-        df = get_game(spec.game).play_chunk(rules, spec.players, agents, spec.seating, spec.seed, start, stop)
-        return i, pa.Table.from_pandas(df, preserve_index=False).replace_schema_metadata(None), None
-    table, log = play_chunk_table(rules, spec.players, agents, spec.seating, spec.seed, start, stop, spec.moves)
-    return i, table, (moves_table(log, rules, spec.players, start) if spec.moves else None)
+        return (
+            rules,
+            agents,
+            get_game(spec.game).play_chunk(rules, spec.players, agents, spec.seating, spec.seed, start, stop),
+        )
+    return (
+        rules,
+        agents,
+        play_chunk_arrays(rules, spec.players, agents, spec.seating, spec.seed, start, stop, spec.moves),
+    )
+
+
+def chunk_tables(spec: RunSpec, i: int, played: tuple) -> tuple[pa.Table, pa.Table | None]:
+    """play_chunk's games -> the chunk's result table and move log (or None)."""
+    rules, agents, games = played
+    if spec.game != "citywright":
+        return pa.Table.from_pandas(games, preserve_index=False).replace_schema_metadata(None), None
+    start = spec.bounds(i)[0]
+    seeds, order, scores, boards, stats, log = games
+    table = results_table(rules, agents, start, seeds, order, scores, boards, stats)
+    return table, (moves_table(log, rules, spec.players, start) if spec.moves else None)
+
+
+@functools.lru_cache(maxsize=8)
+def _rule_set(game: str, rules: str):
+    """RunSpec.rule_set, parsed once per process (rule sets are frozen; parsing copies deeply)."""
+    return get_game(game).rules_from_mapping(json.loads(rules))
 
 
 def moves_table(log: np.ndarray, rules: Rules, players: int, start: int) -> pa.Table:
@@ -439,16 +480,44 @@ def run(
     new_games = 0
     if progress:
         progress(done_games, spec.games, 0.0)
-    for i, table, moves in _execute(spec, todo, backend, jobs, scheduler):
-        if moves is not None:
-            _atomic_write_table(moves, paths.chunk_moves(i))
-        _atomic_write_table(table, paths.chunk(i))
-        a, b = spec.bounds(i)
-        done_games += b - a
-        new_games += b - a
-        if progress:
-            progress(done_games, spec.games, new_games / max(time.perf_counter() - t0, 1e-9))
-    elapsed = time.perf_counter() - t0
+    # --jobs 1: the chunks are played here, in game order, and each is handed to a thread that makes
+    # its tables and parts and encodes it into the final file while the next plays; otherwise the
+    # parts are written as chunks come, in any order, and the final file is encoded at the end
+    stream = _StreamedAssembly(spec, paths) if jobs == 1 and backend == "loky" else None
+    try:
+        if stream is not None:
+            played = ((i, None, None) for i in todo)
+        else:
+            played = _execute(spec, todo, backend, jobs, scheduler)
+        for i, table, moves in played:
+            if stream is not None:
+                stream.add(i, play_chunk(spec, i))
+            else:
+                if moves is not None:
+                    _atomic_write_table(moves, paths.chunk_moves(i))
+                _atomic_write_table(table, paths.chunk(i))
+            a, b = spec.bounds(i)
+            done_games += b - a
+            new_games += b - a
+            if progress:
+                progress(done_games, spec.games, new_games / max(time.perf_counter() - t0, 1e-9))
+        if stream is not None:
+            stream.wait()  # every chunk's parts are written, as on the other path
+        elapsed = time.perf_counter() - t0
+        meta = _metadata(spec, manifest, new_games, elapsed)
+        if stream is not None:
+            stream.finish(meta)
+            stream = None
+        else:
+            _assemble(spec, paths, meta)
+    except BaseException:
+        if stream is not None:
+            stream.abort()  # the parts stay, for --resume
+        raise
+    return meta
+
+
+def _metadata(spec: RunSpec, manifest: dict, new_games: int, elapsed: float) -> dict:
     meta = {
         **manifest,
         "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
@@ -462,35 +531,153 @@ def run(
         "rows": spec.games * spec.players,
         "this_session": {"games": new_games, "seconds": round(elapsed, 2)},
     }
-    _assemble(spec, paths, meta)
     return meta
+
+
+def _targets(spec: RunSpec, paths: RunPaths) -> list[tuple[Callable[[int], Path], Path, tuple[str, ...]]]:
+    """(part path of chunk i, final file, columns written without a dictionary) per output file."""
+    targets = [(paths.chunk, paths.out, _PLAIN_COLUMNS)]
+    if spec.moves:
+        targets.append((paths.chunk_moves, paths.moves, ()))
+    return targets
+
+
+def _open_parquet(path: Path, schema: pa.Schema, plain: tuple[str, ...], blob: bytes) -> pq.ParquetWriter:
+    """The final file's writer (both assembly paths: the same options give the same bytes)."""
+    dictionary = [c for c in schema.names if c not in plain]
+    return pq.ParquetWriter(
+        path, schema.with_metadata({METADATA_KEY: blob}), compression="zstd", use_dictionary=dictionary
+    )
+
+
+def _finish_run(paths: RunPaths, meta: dict) -> None:
+    """After the final files are in place: the sidecar, then drop the parts (and any stale temporary file)."""
+    _atomic_write_text(json.dumps(meta, indent=1), paths.sidecar)
+    for f in paths.parts.iterdir():
+        f.unlink()
+    paths.parts.rmdir()
 
 
 def _assemble(spec: RunSpec, paths: RunPaths, meta: dict) -> None:
     """Stream the chunks, in game order, into the final files; then drop the parts."""
     blob = json.dumps(meta).encode()
-    targets = [(paths.chunk, paths.out, _PLAIN_COLUMNS)]
-    if spec.moves:
-        targets.append((paths.chunk_moves, paths.moves, ()))
-    for chunk_path, final, plain in targets:
+    for chunk_path, final, plain in _targets(spec, paths):
         tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
         writer = None
         try:
             for i in range(spec.n_chunks):
                 table = _read_part(chunk_path(i))
                 if writer is None:
-                    schema = table.schema.with_metadata({METADATA_KEY: blob})
-                    dictionary = [c for c in schema.names if c not in plain]
-                    writer = pq.ParquetWriter(tmp, schema, compression="zstd", use_dictionary=dictionary)
+                    writer = _open_parquet(tmp, table.schema, plain, blob)
                 writer.write_table(table.replace_schema_metadata({METADATA_KEY: blob}))
         finally:
             if writer is not None:
                 writer.close()
         os.replace(tmp, final)
-    _atomic_write_text(json.dumps(meta, indent=1), paths.sidecar)
-    for f in paths.parts.iterdir():
-        f.unlink()
-    paths.parts.rmdir()
+    _finish_run(paths, meta)
+
+
+class _StreamedAssembly:
+    """The run's --jobs 1 path: the final files written while the chunks play, in game order.
+
+    Each chunk the main thread has played (:func:`play_chunk`: the kernels' arrays) is handed
+    to one background thread, which makes its tables (:func:`chunk_tables`), writes its parts
+    (atomically, as the other path does: what --resume needs) and appends it, one row group,
+    to the final files, kept as temporary files inside ``OUT.parts/`` until complete (so an
+    interrupted run's leftovers go with its parts).  Chunks an earlier session left as parts
+    are read back from them in their turn.  The run's metadata is only known at the end: the
+    files are opened with an empty value under METADATA_KEY, and :meth:`finish` replaces it,
+    and the Arrow schema stored beside it, before the footer is written, so a file is the
+    same, byte for byte, as :func:`_assemble` writes from the parts.  At most one chunk waits
+    for the thread, so memory stays at about two chunks' worth.
+
+    The thread is the only one this process adds, and it does no game work: it turns finished
+    games into tables and files (pyarrow and numpy release the GIL for the bulk of that, and
+    the game kernels release it while they play).  It is one level of parallelism still:
+    worker processes (--jobs > 1) do not use it.
+    """
+
+    def __init__(self, spec: RunSpec, paths: RunPaths):
+        self.spec, self.paths = spec, paths
+        self.targets = _targets(spec, paths)
+        self.tmps = [paths.parts / f".{final.name}.{os.getpid()}.tmp" for _, final, _ in self.targets]
+        self.writers: list[pq.ParquetWriter | None] = [None] * len(self.targets)
+        self.next = 0  # chunks before it are queued
+        self.pending: Future | None = None
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="citywright-parquet")
+
+    def _on_disk(self, i: int) -> bool:
+        return all(chunk(i).exists() for chunk, _, _ in self.targets)
+
+    def add(self, i: int, played: tuple | None) -> None:
+        """Queue chunk i, played (play_chunk's result), after the chunks before it not yet queued,
+        which must be parts from an earlier session; with played None, chunk i is a part too."""
+        for j in range(self.next, i + 1 if played is None else i):
+            if not self._on_disk(j):
+                raise SimulateError(f"chunk {j} is neither played nor in {self.paths.parts}")
+            self._queue(j, None)
+        if played is not None:
+            if i < self.next:
+                raise SimulateError(f"chunk {i} comes after chunk {self.next - 1}: not in game order")
+            self._queue(i, played)
+
+    def _queue(self, i: int, played: tuple | None) -> None:
+        self.wait()  # the previous chunk is done: at most one waits
+        self.pending = self.pool.submit(self._write, i, played)
+        self.next = i + 1
+
+    def _write(self, i: int, played: tuple | None) -> None:
+        """On the thread: chunk i's parts (when played here) and its row groups in the final files."""
+        if played is None:
+            tables = [_read_part(chunk(i)) for chunk, _, _ in self.targets]
+        else:
+            table, moves = chunk_tables(self.spec, i, played)
+            if moves is not None:
+                _atomic_write_table(moves, self.paths.chunk_moves(i))
+            _atomic_write_table(table, self.paths.chunk(i))
+            tables = [table, moves][: len(self.targets)]
+        for k, table in enumerate(tables):
+            if self.writers[k] is None:
+                self.writers[k] = _open_parquet(self.tmps[k], table.schema, self.targets[k][2], b"")
+            self.writers[k].write_table(table)
+
+    def wait(self) -> None:
+        """Until the thread has done every chunk queued (an error of its is raised here)."""
+        if self.pending is not None:
+            self.pending.result()
+
+    def finish(self, meta: dict) -> None:
+        """Queue the chunks not yet queued (all parts by now), wait, write the metadata and footers,
+        rename into place; then the sidecar, and drop the parts."""
+        if self.next < self.spec.n_chunks:
+            self.add(self.spec.n_chunks - 1, None)
+        self.wait()
+        self.pool.shutdown()
+        blob = json.dumps(meta).encode()
+        for writer, tmp, (_, final, _) in zip(self.writers, self.tmps, self.targets, strict=True):
+            # what ParquetWriter stores at opening for a schema with this metadata: the metadata, and
+            # the Arrow schema (with it) under ARROW:schema as base64 of its IPC serialization
+            schema = writer.schema.with_metadata({METADATA_KEY: blob})
+            arrow_schema = base64.b64encode(schema.serialize().to_pybytes())
+            writer.add_key_value_metadata({METADATA_KEY: blob, b"ARROW:schema": arrow_schema})
+            writer.close()
+            os.replace(tmp, final)
+        self.writers = []
+        _finish_run(self.paths, meta)
+
+    def abort(self) -> None:
+        """Stop without a result: let the thread finish the chunk it has (so every chunk played has its
+        parts, as on the other path), then close and delete the temporary files (the parts stay)."""
+        self.pool.shutdown(wait=True)
+        for writer in self.writers:
+            if writer is not None:
+                try:
+                    writer.close()
+                except Exception:  # an unfinished file: deleted below anyway
+                    pass
+        for tmp in self.tmps:
+            tmp.unlink(missing_ok=True)
+        self.writers = []
 
 
 def read_metadata(path: Path) -> dict:

@@ -343,3 +343,82 @@ def test_bench_reports_simulate_beside_the_kernel():
     assert res["simulate_random_games_per_s_4p"] > 0 and res["random_agent_games_per_s_4p"] > 0
     ratio = res["simulate_random_games_per_s_4p"] / res["random_games_per_s_4p"]
     assert res["simulate_vs_kernel_4p"] == round(ratio, 2)
+
+
+@pytest.mark.parametrize("moves", [False, True])
+def test_streamed_file_is_the_assembled_file_byte_for_byte(tmp_path, moves):
+    """--jobs 1 encodes the final file while the chunks play (experiments.simulate._StreamedAssembly);
+    other runs encode it from the parts at the end (_assemble).  Same metadata, same bytes: the
+    metadata set at the end, the row groups, dictionaries and values; also when an earlier session
+    left some chunks as parts (read back in their turn) and the parts are there at the end only."""
+    spec = _spec(games=100, chunk=20, moves=moves)
+    meta = {"finished": "then", "note": "the same metadata for every file"}
+    ref = S.RunPaths(tmp_path / "ref.parquet")
+    S.prepare(spec, ref, resume=False, force=False)
+    for i, table, mv in S._execute(spec, list(range(spec.n_chunks)), "loky", 2, None):  # in any order
+        if mv is not None:
+            S._atomic_write_table(mv, ref.chunk_moves(i))
+        S._atomic_write_table(table, ref.chunk(i))
+    S._assemble(spec, ref, meta)
+    for name, from_parts in [("played", ()), ("resumed", (0, 2, 3)), ("parts", tuple(range(spec.n_chunks)))]:
+        paths = S.RunPaths(tmp_path / f"{name}.parquet")
+        S.prepare(spec, paths, resume=False, force=False)
+        for i in from_parts:  # an earlier session's parts
+            _, table, mv = S.run_chunk(spec, i)
+            if mv is not None:
+                S._atomic_write_table(mv, paths.chunk_moves(i))
+            S._atomic_write_table(table, paths.chunk(i))
+        stream = S._StreamedAssembly(spec, paths)
+        for i in S.missing_chunks(spec, paths):
+            stream.add(i, S.play_chunk(spec, i))
+        stream.finish(meta)
+        assert not paths.parts.exists()
+        assert paths.out.read_bytes() == ref.out.read_bytes(), name
+        assert paths.moves.exists() == moves
+        if moves:
+            assert paths.moves.read_bytes() == ref.moves.read_bytes(), name
+        assert json.loads(paths.sidecar.read_text()) == meta
+    assert pq.ParquetFile(ref.out).metadata.num_row_groups == spec.n_chunks
+    assert S.read_metadata(ref.out) == meta
+
+
+def test_streamed_run_interrupted_leaves_parts_and_no_output(tmp_path, monkeypatch):
+    """An exception (Ctrl-C) in the middle of a --jobs 1 run: no output file, no temporary file,
+    the chunks written so far are parts; --resume gives the table of an uninterrupted run."""
+    spec = _spec(games=100, chunk=20)
+    out = tmp_path / "cut.parquet"
+    real = S.play_chunk
+
+    def play(spec, i):
+        if i == 3:
+            raise KeyboardInterrupt
+        return real(spec, i)
+
+    monkeypatch.setattr(S, "play_chunk", play)
+    with pytest.raises(KeyboardInterrupt):
+        S.run(spec, out, jobs=1)
+    paths = S.RunPaths(out)
+    assert not out.exists() and not paths.sidecar.exists()
+    assert sorted(f.name for f in paths.parts.iterdir()) == [
+        "chunk-0000000.arrow", "chunk-0000001.arrow", "chunk-0000002.arrow", "run.json"
+    ]  # fmt: skip
+    assert [f for f in tmp_path.iterdir() if f.name.startswith(".")] == []
+    monkeypatch.setattr(S, "play_chunk", real)
+    meta = S.run(spec, out, jobs=1, resume=True)
+    assert meta["this_session"]["games"] == 40
+    S.run(spec, tmp_path / "full.parquet", jobs=2)
+    pd.testing.assert_frame_equal(_read(out), _read(tmp_path / "full.parquet"))
+    assert sorted(f.name for f in tmp_path.iterdir()) == sorted(
+        ["cut.parquet", "cut.parquet.json", "full.parquet", "full.parquet.json"]
+    )
+
+
+def test_searching_agents_get_small_chunks():
+    """A run of slow searches is cut into many chunks (progress, both processes busy, little lost on a stop)."""
+    from agents.citywright.registry import parse_agent
+    from experiments.simulate import default_chunk_size
+
+    for spec in ("expert", "expert-specialist:C", "mcts"):
+        assert default_chunk_size([parse_agent(spec), parse_agent("greedy")], 2000) == 20
+    assert default_chunk_size([parse_agent("greedy")], 2000) == 1000
+    assert default_chunk_size([parse_agent("random")], 200_000) == 50_000

@@ -88,7 +88,7 @@ def play_game(boards, st, rng, seed, prms, tables, log):
         t += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # releases the GIL: simulate --jobs 1 encodes the previous chunk meanwhile
 def play_games(seeds, prms, tables, scores, boards_out, stats, logs):
     """One game per seed with agents prms[g] (float64[G, players, P_LEN]); tables is Tables.kernel_args().
 

@@ -734,7 +734,7 @@ def play_random_game(boards, st, rng, seed, rp, shp, pl_mask, pl_info):
         apply_move(boards, st, rng, mv, rp, shp, pl_info)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # releases the GIL: a thread may encode results meanwhile
 def play_random_games(seeds, rp, shp, pl_mask, pl_info, ach, scores, boards_out, stats):
     """Play one uniform-random game per seed.
 
