@@ -116,26 +116,27 @@ def test_flatmc_is_deterministic_legal_and_keeps_its_budget(spec):
 
 
 def test_flatmc_with_ucb_and_independent_playouts_is_todays_mcts():
-    """select=ucb, crn=off, memo=off over the evaluator's k best is the mcts agent, move for move."""
+    """select=ucb, crn=off, memo=off over the evaluator's k best is the mcts agent, move for move: with the
+    win reward under v1.1, and with the margin reward where there is no compensation (flatmc's margin is of
+    board points, mcts's of totals)."""
+    no_comp = load_rules("v1.1").with_overrides({"game.compensation.3": [0, 0, 0]})
     for rollout in ("greedy", "random"):
-        for seed in (3, 4):
-            g = _position(seed, 3, 7)
-            tb = g.tables
-            moves = []
-            for spec in (
-                f"mcts:iters=15,k=5,c=0.7,rollout={rollout},reward=margin",
-                f"flatmc:budget=15,k=5,c=0.7,select=ucb,crn=off,memo=off,per_slot=0,horizon=0,turns=-1,own=greedy,"
-                f"rank=worth,leaf=points,rollout={rollout},"
-                "reward=margin",
-            ):
-                mv = np.zeros(E.MV_LEN, dtype=np.int32)
-                rng = g.rng.copy()
-                kernel = mcts_move if spec.startswith("mcts") else F.flatmc_move
-                kernel(
-                    g.boards, g.st, rng, mv, parse_agent(spec).row(), tb.kernel_args(),
-                )  # fmt: skip
-                moves.append((mv.copy(), rng.copy()))
-            assert (moves[0][0] == moves[1][0]).all() and (moves[0][1] == moves[1][1]).all()
+        for reward, rules in (("win", "v1.1"), ("margin", no_comp)):
+            for seed in (3, 4):
+                g = _position(seed, 3, 7, rules)
+                tb = g.tables
+                moves = []
+                for spec in (
+                    f"mcts:iters=15,k=5,c=0.7,rollout={rollout},reward={reward}",
+                    "flatmc:budget=15,k=5,c=0.7,select=ucb,crn=off,memo=off,per_slot=0,horizon=0,turns=-1,own=greedy,"
+                    f"rank=worth,leaf=points,rollout={rollout},reward={reward}",
+                ):
+                    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+                    rng = g.rng.copy()
+                    kernel = mcts_move if spec.startswith("mcts") else F.flatmc_move
+                    kernel(g.boards, g.st, rng, mv, parse_agent(spec).row(), tb.kernel_args())
+                    moves.append((mv.copy(), rng.copy()))
+                assert (moves[0][0] == moves[1][0]).all() and (moves[0][1] == moves[1][1]).all(), (rollout, reward)
 
 
 def _worth(g: Game, mv: np.ndarray, prm: np.ndarray) -> float:
