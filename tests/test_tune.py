@@ -221,8 +221,6 @@ def _finished(db: Path) -> int:
 )
 def test_resume_after_an_interruption_continues_the_same_study(tmp_path, capsys, sampler, how):
     args = [*map(str, RESUME), "--sampler", sampler]
-    if how == "ctrl-c":  # greedy games: trials of about a second, so the study is still running when Ctrl-C comes
-        args[args.index("random")] = "greedy"
     main([*args, "--out", str(tmp_path / "whole")])  # uninterrupted, for reference
     out = tmp_path / "cut"
     p = subprocess.Popen([*CLI, *args, "--out", str(out)], cwd=ROOT, start_new_session=True,
