@@ -183,6 +183,14 @@ def test_seatings_balance(seating):
         assert len({tuple(o) for o in orders}) == 6
 
 
+def sigint_default() -> None:
+    """In the child before exec: Ctrl-C's default disposition, so Python installs its KeyboardInterrupt handler.
+
+    A shell starts background jobs with SIGINT ignored and children inherit that; a test suite run that
+    way (`bash .ci/run &`) would otherwise see the interrupted command ignore the signal and finish."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _cli(args: list[str], **kw) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "experiments.cli", *args],
@@ -190,6 +198,7 @@ def _cli(args: list[str], **kw) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=sigint_default,
         **kw,
     )
 

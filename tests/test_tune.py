@@ -18,6 +18,7 @@ from experiments import compensation as C
 from experiments import tune_scoring as T
 from experiments.cli import main
 from sim.citywright.rules import load_rules
+from tests.test_simulate import sigint_default
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "experiments.cli"]
@@ -223,7 +224,7 @@ def test_resume_after_an_interruption_continues_the_same_study(tmp_path, capsys,
     args = [*map(str, RESUME), "--sampler", sampler]
     main([*args, "--out", str(tmp_path / "whole")])  # uninterrupted, for reference
     out = tmp_path / "cut"
-    p = subprocess.Popen([*CLI, *args, "--out", str(out)], cwd=ROOT, start_new_session=True,
+    p = subprocess.Popen([*CLI, *args, "--out", str(out)], cwd=ROOT, start_new_session=True, preexec_fn=sigint_default,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     t = time.time()
     while _finished(out / "study.db") < 3 and time.time() - t < 120:
