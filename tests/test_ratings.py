@@ -107,6 +107,10 @@ def test_ladder_command_rates_a_pool_and_refuses_a_pool_of_one(tmp_path, capsys)
     with pytest.raises(SystemExit) as e:
         main(["ladder", "--agents", "greedy", "--players", "2", "--games", "20", "--out", str(tmp_path / "x")])
     assert e.value.code == 2 and "at least two different agents" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        main(["ladder", "--agents", "expert,bogus", "--players", "2", "--games", "20", "--out", str(tmp_path / "x")])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "--agents:" in err and "bogus" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
     main(["ladder", "--agents", "random,greedy,specialist:C", "--players", "2", "--games", "40", "--boot", "10",
           "--out", str(tmp_path / "lad"), "--quiet"])  # fmt: skip

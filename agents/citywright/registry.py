@@ -342,7 +342,8 @@ def parse_agent(spec: str) -> AgentSpec:
     if name in TIERS and not (name in AGENTS and args.strip()):  # a tier may share its agent's name
         if args.strip():
             raise AgentError(
-                f"{name}: a tier takes no parameters (it is {TIERS[name][0]}; give that spec to change it)"
+                f"{name}: a tier takes no parameters, got {spec.strip()!r} (it is {TIERS[name][0]}; give that spec to"
+                " change it)"
             )
         return replace(parse_agent(TIERS[name][0]), tier=name)
     if name not in AGENTS:

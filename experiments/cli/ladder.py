@@ -72,6 +72,12 @@ def ladder(
             atomic_write_text(table.to_csv(index=False), out)
         return
     specs = [s for a in agents for s in split_specs(a, g.id)]
+    reg = g.agents()
+    for s in specs:  # an unknown name is merged into the spec before it by the split: say which spec is wrong
+        try:
+            reg.parse_agent(s)
+        except reg.AgentError as e:
+            raise UserError(f"--agents: {e}") from None
     if len(set(specs)) < 2:
         raise UserError("--agents: give at least two different agents")
     counts = players or [2, 4]
