@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import itertools
-import os
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,6 +44,7 @@ from scipy.stats import chisquare
 
 from experiments import charts
 from experiments import simulate as S
+from experiments.io import staged_directory
 from experiments.pipelines import Z95, mean_ci, win_share
 from experiments.reproduce import _md, run_jobs
 from sim.cartographers.rules import Rules, load_rules
@@ -475,11 +474,7 @@ def reproduce(
 
 def write_outputs(tables, frames, out: Path, games, seed, command, elapsed) -> None:
     """Every file into a temporary directory beside `out`, then each moved into place, REPORT.md last."""
-    out.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
-    try:
+    with staged_directory(out) as tmp:
         for name, t in tables.items():
             t.to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
         solo_cards_chart(tables["solo_cards"], tmp / "solo_cards.png")
@@ -487,10 +482,6 @@ def write_outputs(tables, frames, out: Path, games, seed, command, elapsed) -> N
         edict_chart(tables["edict_cards"], tmp / "edict_cards.png")
         seats_chart(tables["seats"], tmp / "seats.png")
         (tmp / "REPORT.md").write_text(report(tables, frames, games, seed, command, elapsed), encoding="utf-8")
-        for f in sorted(tmp.iterdir(), key=lambda f: f.name == "REPORT.md"):
-            os.replace(f, out / f.name)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 # --- charts ---------------------------------------------------------------------------

@@ -8,6 +8,9 @@ of the same target does not trip over).
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
@@ -30,3 +33,21 @@ def atomic_write_parquet(table: pa.Table, path: Path, compression: str = "zstd")
     tmp = _tmp(path)
     pq.write_table(table, tmp, compression=compression)
     os.replace(tmp, path)
+
+
+@contextmanager
+def staged_directory(out: Path, last: str = "REPORT.md") -> Iterator[Path]:
+    """Write a report's files into the yielded temporary directory beside `out`; on success each is moved
+    into `out`, replacing its namesake whole, `last` after every other (so a report never names files that
+    are not there yet).  Files of `out` not written are left alone; on an error nothing is moved."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = _tmp(out)
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    try:
+        yield tmp
+        for f in sorted(tmp.iterdir(), key=lambda f: f.name == last):
+            os.replace(f, out / f.name)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -11,8 +11,6 @@ so a failed run never leaves a half-written report.
 from __future__ import annotations
 
 import datetime as _dt
-import os
-import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +20,7 @@ import pandas as pd
 from experiments import appendix as A
 from experiments import charts
 from experiments import simulate as S
+from experiments.io import staged_directory
 
 TABLES = ("specialists", "calibration", "waste", "seats", "solver", "claims", "solo", "solo_ratings")
 
@@ -122,12 +121,7 @@ def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, stro
     """Write every file into a temporary directory beside `out`, then move each into place (REPORT.md last).
 
     Each file is replaced whole; files of `out` that the reproduction does not write are left alone."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
-    try:
+    with staged_directory(out) as tmp:
         for name, t in tables.items():
             t.to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
         charts.specialists_chart(tables["specialists"], tmp / "specialists.png")
@@ -139,10 +133,6 @@ def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, stro
         sim_seconds = sum(df.attrs.get("seconds", 0.0) for df in frames.values())
         text = report(tables, games, seed, command, elapsed, strongest, total_games, len(frames), sim_seconds)
         (tmp / "REPORT.md").write_text(text, encoding="utf-8")
-        for f in sorted(tmp.iterdir(), key=lambda f: f.name == "REPORT.md"):
-            os.replace(f, out / f.name)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 # --- the report -----------------------------------------------------------------------

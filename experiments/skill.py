@@ -28,8 +28,6 @@ cross-tier questions (:func:`skill_questions`) and the chart of win share agains
 from __future__ import annotations
 
 import datetime as _dt
-import os
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,6 +40,7 @@ from experiments import appendix as A
 from experiments import charts
 from experiments import reproduce as RP
 from experiments import simulate as S
+from experiments.io import staged_directory
 
 
 @dataclass(frozen=True)
@@ -239,12 +238,7 @@ def skill_reproduce(
 
 def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, top, solo_frame) -> None:
     """Every file into a temporary directory beside `out`, then each moved into place (REPORT.md last)."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
-    try:
+    with staged_directory(out) as tmp:
         for name in TABLES:
             tables[name].to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
         charts.skill_chart(tables["specialists"], tables["seats"], tmp / "skill.png")
@@ -256,10 +250,6 @@ def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, top,
         sim_seconds = sum(df.attrs.get("seconds", 0.0) for df in frames.values())
         text = report(tables, frames, games, seed, command, elapsed, top, total_games, sim_seconds)
         (tmp / "REPORT.md").write_text(text, encoding="utf-8")
-        for f in sorted(tmp.iterdir(), key=lambda f: f.name == "REPORT.md"):
-            os.replace(f, out / f.name)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 # --- the report -----------------------------------------------------------------------------
