@@ -36,7 +36,7 @@ from numba import njit
 
 from sim.citywright import engine as E
 from sim.citywright.rules import N_SLOTS
-from sim.citywright.tables import MARKET_CELLS, MAX_SHAPES, NONE_TILE, RP_N_SHAPES, RP_ROUNDS, RP_TURNS
+from sim.citywright.tables import MARKET_CELLS, MAX_SHAPES, RP_N_SHAPES, RP_ROUNDS, RP_TURNS
 from sim.rng import CHANCE, POLICY, rand_below, rng_next
 
 from .kernels import (
@@ -63,7 +63,7 @@ from .kernels import (
     own_achievements,
 )
 from .mcts import _greedy_row
-from .strong import STRONG_WEIGHTS, board_after, strong_move
+from .strong import STRONG_WEIGHTS, board_after, ruler_key, strong_move
 from .value import N_FEATURES, board_features, opponents_best, turn_bucket, turns_left_after
 
 SELECT_HALVING = 0
@@ -325,6 +325,24 @@ def _streams(rng, seeds, ndrawn, j, crn, rng2):
     return ndrawn
 
 
+@njit(cache=True, inline="always")
+def _keep_k_best(cand, cand_val, n, move, v):
+    """Offer `move` worth v to the n best kept so far (cand, cand_val, best first, at most k = cand.shape[0]):
+    inserted after every equal one (ties keep the visiting order), the k-th dropped when full.  Returns the new n."""
+    k = cand.shape[0]
+    if n == k and v <= cand_val[k - 1]:
+        return n
+    pos = n if n < k else k - 1
+    while pos > 0 and cand_val[pos - 1] < v:
+        if pos < k:
+            cand_val[pos] = cand_val[pos - 1]
+            cand[pos] = cand[pos - 1]
+        pos -= 1
+    cand_val[pos] = v
+    cand[pos] = move
+    return min(n + 1, k)
+
+
 @njit(cache=True)
 def candidates_per_slot(
     boards, st, rng, mv, prm, per_slot, tables,
@@ -341,7 +359,6 @@ def candidates_per_slot(
     players) is kept from the first corner searched only.  Returns the number of candidates;
     mv is the first.
     """
-    k = cand.shape[0]
     pool = np.zeros((N_SLOTS * per_slot, E.MV_LEN), dtype=np.int32)
     pool_val = np.zeros(N_SLOTS * per_slot, dtype=np.float64)
     one = np.zeros((per_slot, E.MV_LEN), dtype=np.int32)
@@ -389,18 +406,7 @@ def candidates_per_slot(
     # the k best, stable (ties keep the visiting order)
     n = 0
     for i in range(npool):
-        v = pool_val[i]
-        if n == k and v <= cand_val[k - 1]:
-            continue
-        pos = n if n < k else k - 1
-        while pos > 0 and cand_val[pos - 1] < v:
-            if pos < k:
-                cand_val[pos] = cand_val[pos - 1]
-                cand[pos] = cand[pos - 1]
-            pos -= 1
-        cand_val[pos] = v
-        cand[pos] = pool[i]
-        n = min(n + 1, k)
+        n = _keep_k_best(cand, cand_val, n, pool[i], pool_val[i])
     mv[:] = cand[0]
     return n
 
@@ -414,7 +420,6 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
     Rulers giving the same shape and tiles count once; ties keep the visiting order.  Returns the number of
     candidates; mv is the first."""
     rp, shp, _, pl_info, _, _, _, ach = tables
-    k = cand.shape[0]
     p = st[E.ST_CUR]
     opp = np.empty(4, dtype=np.int64)
     opponents_best(boards, p, rp, opp)
@@ -432,10 +437,7 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
         shape = st[E.ST_SLOTS + slot]
         if shape < 0:
             continue
-        key = shape * 100000  # the same shape and the same tiles in any order offer the same moves (as strong's)
-        for j in range(4):
-            d = st[E.ST_MARKET + E.line_cell(slot, j)]
-            key += 10 ** (4 - (d if d >= 0 else NONE_TILE))
+        key = ruler_key(st, slot, shape)
         dup = False
         for j in range(nseen):
             if seen[j] == key:
@@ -453,17 +455,7 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
             v = one_val[i]
             for j in range(N_FEATURES):
                 v += w[j] * f[j]
-            if n == k and v <= cand_val[k - 1]:
-                continue
-            pos = n if n < k else k - 1
-            while pos > 0 and cand_val[pos - 1] < v:
-                if pos < k:
-                    cand_val[pos] = cand_val[pos - 1]
-                    cand[pos] = cand[pos - 1]
-                pos -= 1
-            cand_val[pos] = v
-            cand[pos] = one[i]
-            n = min(n + 1, k)
+            n = _keep_k_best(cand, cand_val, n, one[i], v)
     if n == 0:  # no ruler on offer: the evaluator's pass
         _, n = evaluator_search(boards, st, rng, mv, prm, tables, cand, cand_val)
         return n

@@ -44,6 +44,16 @@ STRONG_WEIGHTS, STRONG_WEIGHTS_META = load_weights(WEIGHTS_DIR / f"{WEIGHTS_VERS
 STRONG_WEIGHTS.setflags(write=False)
 
 
+@njit(cache=True, inline="always")
+def ruler_key(st, slot, shape):
+    """A key equal for slots giving the same shape and the same tiles in any order (they offer the same moves)."""
+    key = shape * 100000
+    for j in range(4):
+        d = st[E.ST_MARKET + E.line_cell(slot, j)]
+        key += 10 ** (4 - (d if d >= 0 else NONE_TILE))
+    return key
+
+
 @njit(cache=True)
 def board_after(boards, st, p, mv, shp, pl_info, nb, placed):
     """The mover's board nb uint64[4] and placed counts int32[MAX_SHAPES] after move mv (as apply_move puts them)."""
@@ -106,11 +116,7 @@ def strong_move(boards, st, rng, mv, prm, tables, vw):
         shape = st[E.ST_SLOTS + slot]
         if shape < 0:
             continue
-        # slots giving the same shape and the same tiles (in any order) offer the same moves
-        key = shape * 100000
-        for j in range(4):
-            d = st[E.ST_MARKET + E.line_cell(slot, j)]
-            key += 10 ** (4 - (d if d >= 0 else NONE_TILE))
+        key = ruler_key(st, slot, shape)
         dup = False
         for s in range(slot):
             if keys[s] == key:
