@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from experiments.runner import COLUMNS, parse_shapes_placed
+from experiments.citywright.runner import COLUMNS, parse_shapes_placed
 from sim.citywright import engine as E
 from sim.citywright.boards import to_bitboards
 from sim.citywright.ranking import rank_key

@@ -40,7 +40,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from experiments.runner import SEATINGS, play_chunk_arrays, results_table
+from experiments.citywright.runner import play_chunk_arrays, results_table
+from experiments.seating import SEATINGS
 from sim.citywright.rules import N_SLOTS, SLOT_NAMES, Rules, load_rules
 from sim.games import get_game
 
@@ -114,7 +115,7 @@ def default_chunk_size(agents: list, games: int) -> int:
 
 
 # A draw pool's size limit: a sanity bound (a ladder of more agents needs more games than it is worth);
-# the draw itself is uniform to within pool / 2**64 for any size (experiments.runner.draw_orders).
+# the draw itself is uniform to within pool / 2**64 for any size (experiments.citywright.runner.draw_orders).
 MAX_POOL = 32
 
 
@@ -232,7 +233,7 @@ def _version() -> str:
     try:
         from importlib.metadata import version
 
-        return version("citywright")
+        return version("boardlab")
     except Exception:
         return "unknown"
 
@@ -247,7 +248,7 @@ def run_chunk(spec: RunSpec, i: int) -> tuple[int, pa.Table, pa.Table | None]:
 
 def play_chunk(spec: RunSpec, i: int) -> tuple:
     """Chunk i's games, before the tables (what chunk_tables takes): the rules and agents, and the
-    kernels' arrays (experiments.runner.play_chunk_arrays) or, for another game, its DataFrame."""
+    kernels' arrays (experiments.citywright.runner.play_chunk_arrays) or, for another game, its DataFrame."""
     start, stop = spec.bounds(i)
     rules = _rule_set(spec.game, spec.rules)
     agents = spec.agent_specs()

@@ -8,7 +8,7 @@ the numba cache guard (:mod:`sim._cache`) needs every game's kernel files
 before any kernel loads.  So a definition holds its own layer's parts as
 objects and names the upper layers' parts by import path, resolved on demand
 -- as Gymnasium's registry names environments by entry-point strings.  Nothing
-here imports ``agents`` or ``experiments`` when it loads; ``tests/test_layers.py``
+here imports ``agents`` or ``experiments`` when it loads; ``tests/core/test_layers.py``
 holds every module to that.
 
 Each game registers itself in its ``sim/<game>/game.py``; this module lists
@@ -56,6 +56,14 @@ class GameDef:
         ``apply``, ``snapshot()``, ``scores()``, ``random_move()``, ``copy()``).
     reference_game : callable(players, rules, seed) -> game or None
         The plain-Python oracle with the same methods, where the game has one.
+    information : {"perfect", "imperfect"}
+        Whether some player may not see part of the state (a deck's order, another's hand).
+        An imperfect-information game's API gives ``observation(player)``: all that player
+        may see, the only thing an agent is given.
+    chance : bool
+        Whether chance events (shuffles, dice) occur.
+    simultaneous : bool
+        Whether players decide at the same time (otherwise one decider at a time: ``current``).
     invariants : callable(game) -> list[str]
         Violations of the game's declared invariants in a position (empty when all hold).
     result_columns : tuple[str, ...]
@@ -89,6 +97,9 @@ class GameDef:
     agents_module: str
     chunk_player: str
     reference_game: Callable[[int, Any, int], Any] | None = None
+    information: str = "perfect"
+    chance: bool = True
+    simultaneous: bool = False
     notes: dict = field(default_factory=dict)
 
     @property

@@ -4,7 +4,7 @@ It shares nothing with :mod:`agents.cartographers.kernels` but the objective's d
 module doc): the weights come from the rule set's seasons, the map after a move is built from the
 snapshot's grid and the move's cells, coins are recounted from the snapshot's coins and paid
 mountains, and the points are the engine's scoring functions (held to the plain-Python reference by
-tests/test_cartographers_differential.py).  Ties are broken as the kernels promise: one number
+tests/cartographers/test_cartographers_differential.py).  Ties are broken as the kernels promise: one number
 ``policy.rand(n)`` for the n best moves, the k-th of them in listing order.
 """
 

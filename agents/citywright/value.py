@@ -3,7 +3,7 @@
 The value of a position for one player is a linear function of features of that player's
 board (and a few facts about the game), with one weight vector per number of own turns
 left, fitted by ridge regression to the points the player still went on to score in
-self-play (:mod:`experiments.train`)::
+self-play (:mod:`experiments.citywright.train`)::
 
     value(position) = weights[turns_left] . features(position)
 

@@ -1,4 +1,4 @@
-"""The `citywright` application, its shared options and its error handling.
+"""The `boardlab` application (alias `citywright`), its shared options and its error handling.
 
 Every error a user can cause prints one line on stderr and exits with code 2:
 no traceback, and nothing written that looks complete.  Each command lives in
@@ -24,7 +24,7 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    help="Balance toolkit for tabletop games (Citywright first): simulate games, score boards, tune rules.",
+    help="boardlab: simulation and balance analysis for tabletop games (Citywright, Cartographers, ...): simulate games, rate agents, tune rules, write reports.",
 )
 tune_app = typer.Typer(
     help="Tune rules: seat compensation from stored games, scoring by simulation.", no_args_is_help=True
@@ -145,29 +145,41 @@ def existing_files(paths: list[Path]) -> list[Path]:
     return paths
 
 
+# The command is `boardlab`; pyproject.toml installs the same entry point under the name it had while it
+# hosted one game, so that every command quoted in results/ and in older notes still runs.
+COMMAND = "boardlab"
+
+
+def prog_name() -> str:
+    """The name this command was invoked by (`boardlab` or its alias); `boardlab` under `python -m`."""
+    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    return name if name and not name.endswith(".py") and not name.startswith("-") else COMMAND
+
+
 def command_line() -> str:
     """This invocation as a shell command (recorded beside results)."""
-    return "citywright " + shlex.join(sys.argv[1:])
+    return prog_name() + " " + shlex.join(sys.argv[1:])
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: turns every user error into one line on stderr and exit code 2."""
     from sim.games import GameError
 
+    prog = prog_name()
     try:
-        app(args=argv, standalone_mode=False, prog_name="citywright")
+        app(args=argv, standalone_mode=False, prog_name=prog)
     except (UserError, GameError) as e:
-        print(f"citywright: error: {e}", file=sys.stderr)
+        print(f"{prog}: error: {e}", file=sys.stderr)
         sys.exit(2)
     except click_exceptions.NoArgsIsHelpError:
         sys.exit(0)
     except click_exceptions.UsageError as e:
         msg = e.format_message().replace("\n", " ")
-        cmd = f" {e.ctx.info_name}" if e.ctx and e.ctx.info_name != "citywright" else ""
-        print(f"citywright{cmd}: error: {msg}", file=sys.stderr)
+        cmd = f" {e.ctx.info_name}" if e.ctx and e.ctx.info_name != prog else ""
+        print(f"{prog}{cmd}: error: {msg}", file=sys.stderr)
         sys.exit(2)
     except (KeyboardInterrupt, getattr(click_exceptions, "Abort", KeyboardInterrupt)):
-        print("citywright: interrupted", file=sys.stderr)
+        print(f"{prog}: interrupted", file=sys.stderr)
         sys.exit(130)
     except getattr(click_exceptions, "Exit", SystemExit) as e:
         sys.exit(getattr(e, "exit_code", getattr(e, "code", 0)))

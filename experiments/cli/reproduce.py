@@ -51,7 +51,7 @@ def reproduce(
         ),
     ] = "citywright",
 ):
-    """Re-run every figure of Citywright's rulebook appendix (RULES.md section 10) beside the book's, in REPORT.md.
+    """Re-run every figure of Citywright's rulebook appendix (docs/games/citywright.md section 10) beside the book's, in REPORT.md.
 
     With --skill: the same figures per skill tier (greedy, strong, expert) with the restricted specialists, the
     solver's vector per tier re-simulated, and the answers to how balance moves with skill (results/skill).
@@ -65,20 +65,20 @@ def reproduce(
     if skill and game != "citywright":
         raise UserError(f"--skill: the skill axis exists for citywright only, not {game!r}")
     if skill:
-        from experiments.skill import skill_reproduce as do_reproduce
+        from experiments.citywright.skill import skill_reproduce as do_reproduce
 
         home = Path("runs") / "skill" / f"games-{games}"
         what = "the balance figures across skill tiers"
     elif game == "cartographers":
-        from experiments.cartographers_report import reproduce as do_reproduce
+        from experiments.cartographers.report import reproduce as do_reproduce
 
         home = Path("runs") / "cartographers" / f"games-{games}"
         what = "Cartographers' balance report"
     elif game == "citywright":
-        from experiments.reproduce import reproduce as do_reproduce
+        from experiments.citywright.report import reproduce as do_reproduce
 
         home = Path("runs") / "appendix" / f"games-{games}"
-        what = "RULES.md section 10"
+        what = "docs/games/citywright.md section 10"
     else:
         raise UserError(f"--game must be citywright or cartographers, got {game!r}")
     out = directory_option(out or home / "report", "--out")
@@ -86,7 +86,7 @@ def reproduce(
     t = time.perf_counter()
     print(f"Reproducing {what} with {games:,} games per main table on {jobs} process(es); runs in {work}")
     if skill:
-        from experiments.skill import sizes
+        from experiments.citywright.skill import sizes
 
         print(f"  (the expert's tables: {sizes(games)['expert']:,} games)")
     bar, update = progress_bar(quiet, "reproduce")

@@ -3,7 +3,7 @@
 Everything here is ``@njit(cache=True)`` over plain arrays and scalars; the Python
 API (:mod:`sim.cartographers.api`) validates moves and turns them into readable
 objects.  The contract this module implements is docs/cartographers-engine.md (its
-section numbers are quoted below); the rules are ../shared/CARTOGRAPHERS.md.
+section numbers are quoted below); the rules are docs/games/cartographers.md.
 
 A game's state is three arrays:
 

@@ -13,7 +13,7 @@ from .rules import MAX_PLAYERS, MIN_PLAYERS, MOUNTAIN, N_CELLS, SIZE, STATE_LETT
 from .rules import load_rules as _load_rules
 
 # Every file numba compiles Cartographers' kernels from (constants included: numba freezes
-# module globals into the machine code).  The cache guard hashes these; tests/test_layers.py
+# module globals into the machine code).  The cache guard hashes these; tests/core/test_layers.py
 # checks that every module holding an @njit kernel is listed by some game.
 KERNEL_SOURCES = (
     "sim/rng.py",
@@ -155,11 +155,14 @@ GAME = register(
         tables=tables,
         new_game=new_game,
         reference_game=reference_game,
+        information="imperfect",  # the order of the deck is hidden from every player
+        chance=True,
+        simultaneous=True,  # every seat draws the same explore card at once (the API asks them in seat order)
         invariants=invariants,
         result_columns=RESULT_COLUMNS,
         players=(MIN_PLAYERS, MAX_PLAYERS),
         kernel_sources=KERNEL_SOURCES,
         agents_module="agents.cartographers.registry",
-        chunk_player="experiments.cartographers_runner:play_chunk",
+        chunk_player="experiments.cartographers.runner:play_chunk",
     )
 )

@@ -1,6 +1,6 @@
 """The reference implementation of Cartographers: the slow, obvious oracle.
 
-This module plays the game exactly as ``../shared/CARTOGRAPHERS.md`` and
+This module plays the game exactly as ``docs/games/cartographers.md`` and
 ``docs/cartographers-engine.md`` (the engine contract, "the contract" below) describe
 it, in plain Python (lists, sets, breadth-first search), so that a reader can check it
 against them line by line.  The numba engine is judged against it by differential
@@ -10,23 +10,23 @@ the rule set (:mod:`sim.cartographers.rules`) and the move type
 
 How the code maps to the rules
 ------------------------------
-CARTOGRAPHERS.md 0, 1.1 (cells, adjacency, clusters)
+docs/games/cartographers.md 0, 1.1 (cells, adjacency, clusters)
     a grid is a list of 121 state codes, index ``11r + c``; :data:`NEIGHBOURS`,
     :func:`clusters`.
-CARTOGRAPHERS.md 1.7 (setup), 5.6 (next season); contract 2, 3
+docs/games/cartographers.md 1.7 (setup), 5.6 (next season); contract 2, 3
     :class:`SplitMix64`, :meth:`RefGame._setup`, :meth:`RefGame._next_season`.
-CARTOGRAPHERS.md 5.1 (turn loop); contract 4
+docs/games/cartographers.md 5.1 (turn loop); contract 4
     :meth:`RefGame._explore`, :meth:`RefGame.apply` (phases, decision order, Check).
-CARTOGRAPHERS.md 2, 5.2 (draws), 5.3 (multiplayer ambush); contract 5
+docs/games/cartographers.md 2, 5.2 (draws), 5.3 (multiplayer ambush); contract 5
     :func:`orient`, :func:`canonical_orientations`, :meth:`RefGame.legal_moves`.
-CARTOGRAPHERS.md 5.4 (coins); contract 5.4
+docs/games/cartographers.md 5.4 (coins); contract 5.4
     :meth:`RefGame._fill` and :meth:`RefGame._mountain_coins`.
-CARTOGRAPHERS.md 6.1 (solo ambush); contract 6
+docs/games/cartographers.md 6.1 (solo ambush); contract 6
     :func:`ring_walk`, :func:`solo_ambush_cells`.
-CARTOGRAPHERS.md 4 (scoring cards), 5.5 (season end); contract 7
+docs/games/cartographers.md 4 (scoring cards), 5.5 (season end); contract 7
     :func:`score_card` (one small function per card), :func:`monster_penalty`,
     :meth:`RefGame._score_season`.
-CARTOGRAPHERS.md 5.7, 6.2 (ties, solo rating and title); contract 7.3
+docs/games/cartographers.md 5.7, 6.2 (ties, solo rating and title); contract 7.3
     :meth:`RefGame.scores`, :func:`solo_title`.
 """
 
@@ -84,7 +84,7 @@ class SplitMix64:
             a[i], a[j] = a[j], a[i]
 
 
-# --- cells and grids (CARTOGRAPHERS.md 0, 1.1) -----------------------------------------------
+# --- cells and grids (docs/games/cartographers.md 0, 1.1) -----------------------------------------------
 
 
 def on_map(r: int, c: int) -> bool:
@@ -165,7 +165,7 @@ def _touches(grid: list[int], i: int, state: int) -> bool:
     return any(grid[n] == state for n in NEIGHBOURS[i])
 
 
-# --- scoring cards (CARTOGRAPHERS.md 4; contract 7.1) -------------------------------------------
+# --- scoring cards (docs/games/cartographers.md 4; contract 7.1) -------------------------------------------
 
 
 def sentinel_wood(grid, ruins, p) -> int:
@@ -312,7 +312,7 @@ def score_card(card_id: int, grid, map, rules: Rules | None = None) -> int:
 
 
 def monster_penalty(grid, map, rules: Rules | None = None) -> int:
-    """Empty cells next to at least one monster, each once (CARTOGRAPHERS.md 5.5, §7.13)."""
+    """Empty cells next to at least one monster, each once (docs/games/cartographers.md 5.5, §7.13)."""
     rules = load_rules(rules)
     if not rules.scoring["monster_penalty"]:
         return 0
@@ -363,7 +363,7 @@ def placements(grid: list[int], oriented) -> list[tuple[tuple[int, int], tuple[t
     return out
 
 
-# --- solo ambush (CARTOGRAPHERS.md 6.1; contract 6) ---------------------------------------------
+# --- solo ambush (docs/games/cartographers.md 6.1; contract 6) ---------------------------------------------
 
 
 def ring_walk(h: int, w: int, corner: str, arrow: str, walk: str = "ring") -> list[list[tuple[int, int]]]:
@@ -423,7 +423,7 @@ def solo_ambush_cells(grid, ambush, rules: Rules | None = None) -> tuple[tuple[i
 
 
 def solo_title(rating: int, rules: Rules) -> str | None:
-    """The title of the highest row of the title table that `rating` meets (CARTOGRAPHERS.md 6.2)."""
+    """The title of the highest row of the title table that `rating` meets (docs/games/cartographers.md 6.2)."""
     for threshold, title in rules.titles:
         if rating >= threshold:
             return title

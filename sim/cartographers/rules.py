@@ -1,4 +1,4 @@
-"""Cartographers' rule set: every fact of shared/CARTOGRAPHERS.md as a named, documented parameter.
+"""Cartographers' rule set: every fact of docs/games/cartographers.md as a named, documented parameter.
 
 A rule set is a nested mapping (the same shape as a rules TOML file) validated
 into a frozen :class:`Rules`.  Two presets exist, ``base-a`` (default, map side A)
@@ -22,7 +22,7 @@ The card *logic* of the 16 scoring cards is code (sim/cartographers/reference.py
 the engine), keyed by the printed card number; which cards exist, their names,
 categories and solo numbers are data here.
 
-The 14 points CARTOGRAPHERS.md section 7 marks **[interpretation]** are each a
+The 14 points docs/games/cartographers.md section 7 marks **[interpretation]** are each a
 parameter, commented ``# [interpretation] §7.N`` below with the choice and the
 reason; where another reading is sensible the parameter allows it.
 
@@ -110,7 +110,7 @@ def _explore(name: str, time: int, terrains: list[str], *shapes: tuple[str, bool
 _BASE_A: dict[str, Any] = {
     "name": "base-a",
     "setup": {
-        # Map side every player uses (CARTOGRAPHERS.md 1.2, 1.3).
+        # Map side every player uses (docs/games/cartographers.md 1.2, 1.3).
         "side": "A",
         # The four scoring-card categories, in the order their cards are drawn at setup.
         "categories": ["forest", "farm_water", "village", "placement"],
@@ -122,9 +122,9 @@ _BASE_A: dict[str, Any] = {
         # [] = drawn at setup.  Not a rulebook option: a tool for calibration runs.
         "edicts": [],
     },
-    # Cells are [row, col], row 0 at the top (CARTOGRAPHERS.md 0, 1.2, 1.3).
+    # Cells are [row, col], row 0 at the top (docs/games/cartographers.md 0, 1.2, 1.3).
     "maps": {"A": _MAP_A, "B": _MAP_B},
-    # Seasons in play order: time threshold and the two edicts scored (CARTOGRAPHERS.md 1.4).
+    # Seasons in play order: time threshold and the two edicts scored (docs/games/cartographers.md 1.4).
     "seasons": {
         "spring": {"name": "Spring", "threshold": 8, "edicts": ["A", "B"]},
         "summer": {"name": "Summer", "threshold": 8, "edicts": ["B", "C"]},
@@ -149,7 +149,7 @@ _BASE_A: dict[str, Any] = {
         # terrains ("the chosen terrain type", draw-phase text), except while a ruins card is pending,
         # when its ruins text's "any terrain type" applies (`fallback_terrains`).
         "fallback_from": "any",
-        # The terrains "any" offers, in listing order (CARTOGRAPHERS.md 5.2.4: every non-mountain terrain).
+        # The terrains "any" offers, in listing order (docs/games/cartographers.md 5.2.4: every non-mountain terrain).
         "fallback_terrains": ["forest", "village", "farm", "water", "monster"],
         # [interpretation] §7.12: with no empty cell left on a map a draw or monster placement is
         # skipped (the rules do not address a full map).  "skip" is the only value.
@@ -162,7 +162,7 @@ _BASE_A: dict[str, Any] = {
         "pass_clockwise_to": "next",
     },
     "scoring": {
-        # Each empty cell next to a monster costs 1 at every season end (CARTOGRAPHERS.md 5.5).
+        # Each empty cell next to a monster costs 1 at every season end (docs/games/cartographers.md 5.5).
         "monster_penalty": True,
         # [interpretation] §7.13: an empty ruins cell is an empty cell ("only filled ruins spaces count
         # as filled" [RB]), so it counts toward the monster penalty.  false: empty ruins never count.
@@ -189,12 +189,12 @@ _BASE_A: dict[str, Any] = {
     },
     "solo": {
         # [interpretation] §7.4: the solo ambush sweep.  "ring": the full ring walk of
-        # CARTOGRAPHERS.md 6.1 (all four sides of each ring, rings outer to inner: "anywhere along the
+        # docs/games/cartographers.md 6.1 (all four sides of each ring, rings outer to inner: "anywhere along the
         # edge" means the whole perimeter, and it orders every placement).  "side": only the first
         # side of each ring, from the card's corner in the arrow's direction to the next corner (the
         # one-side-per-layer reading of [SC], with the printed arrows).
         "walk": "ring",
-        # Title table: the title of the highest `rating` that the solo rating meets (CARTOGRAPHERS.md 6.2).
+        # Title table: the title of the highest `rating` that the solo rating meets (docs/games/cartographers.md 6.2).
         "titles": [
             {"rating": 30, "title": "Legendary Cartographer"},
             {"rating": 20, "title": "Master Mapsmith"},
@@ -210,11 +210,11 @@ _BASE_A: dict[str, Any] = {
         "below_titles": "none",
     },
     # Ties on the final score: the tied player with the smaller total monster penalty wins; still
-    # tied, the victory is shared (CARTOGRAPHERS.md 5.7).  false: ties are shared at once.
+    # tied, the victory is shared (docs/games/cartographers.md 5.7).  false: ties are shared at once.
     "ties": {"monster_penalty": True},
     "cards": {
         "ruins": {"05": {"name": "Temple Ruins"}, "06": {"name": "Outpost Ruins"}},
-        # Explore cards 07-17 (CARTOGRAPHERS.md 2): time, terrains in listing order, shape options in
+        # Explore cards 07-17 (docs/games/cartographers.md 2): time, terrains in listing order, shape options in
         # card order, each in printed orientation with its coin flag.
         "explore": {
             "07": _explore("Great River", 1, ["water"], ("#/#/#", True), ("..#/.##/##.", False)),
@@ -229,7 +229,7 @@ _BASE_A: dict[str, Any] = {
             "16": _explore("Fishing Village", 2, ["village", "water"], ("####", False)),
             "17": _explore("Rift Lands", 0, ["forest", "village", "farm", "water", "monster"], ("#", False)),
         },
-        # Ambush cards 01-04 (CARTOGRAPHERS.md 3): monster shape in printed orientation (binding in
+        # Ambush cards 01-04 (docs/games/cartographers.md 3): monster shape in printed orientation (binding in
         # solo), the solo start corner, the arrow (pass direction in multiplayer, walk direction solo).
         "ambush": {
             "01": {
@@ -242,7 +242,7 @@ _BASE_A: dict[str, Any] = {
             "03": {"name": "Kobold Onslaught", "shape": "#./##/#.", "corner": "bottom-left", "arrow": "clockwise"},
             "04": {"name": "Gnoll Raid", "shape": "##/#./##", "corner": "top-left", "arrow": "counter-clockwise"},
         },
-        # Scoring cards 26-41 (CARTOGRAPHERS.md 4): category and the solo number in the card's corner.
+        # Scoring cards 26-41 (docs/games/cartographers.md 4): category and the solo number in the card's corner.
         "scoring": {
             "26": {"name": "Sentinel Wood", "category": "forest", "solo": 25},
             "27": {"name": "Greenbough", "category": "forest", "solo": 22},

@@ -15,7 +15,7 @@ from .tables import tables_for
 
 # Every file numba compiles Citywright's kernels from (constants included: numba
 # freezes module globals into the machine code).  The cache guard hashes these;
-# tests/test_layers.py checks that every module holding an @njit kernel is listed.
+# tests/core/test_layers.py checks that every module holding an @njit kernel is listed.
 KERNEL_SOURCES = (
     "sim/rng.py",
     "sim/layout.py",
@@ -54,7 +54,7 @@ def reference_game(players: int, rules, seed: int):
 
 
 def invariants(game) -> list[str]:
-    """What must hold in every position of a game (RULES.md); each broken one as a line.
+    """What must hold in every position of a game (docs/games/citywright.md); each broken one as a line.
 
     * no ruler is duplicated or lost: per shape, deck + discard + slots + used + removed = copies;
       edge slots hold tetrominoes, corner slots pentominoes;
@@ -100,11 +100,14 @@ GAME = register(
         tables=tables_for,
         new_game=new_game,
         reference_game=reference_game,
+        information="imperfect",  # the order of the deck is hidden from every player
+        chance=True,
+        simultaneous=False,
         invariants=invariants,
         result_columns=RESULT_COLUMNS,
         players=(1, MAX_PLAYERS),
         kernel_sources=KERNEL_SOURCES,
         agents_module="agents.citywright.registry",
-        chunk_player="experiments.runner:play_chunk",
+        chunk_player="experiments.citywright.runner:play_chunk",
     )
 )

@@ -1,6 +1,6 @@
 """The reference implementation of Citywright: the slow, obvious oracle.
 
-This module plays the game exactly as RULES.md and docs/engine.md describe it, in
+This module plays the game exactly as docs/games/citywright.md and docs/engine.md describe it, in
 plain Python (lists of lists, sets, breadth-first search), so that a reader can
 check it against the rules line by line.  The fast engine is judged against it by
 differential tests; nothing here is tuned for speed and nothing here shares code
@@ -9,36 +9,36 @@ with the engine beyond the rule set (:mod:`sim.citywright.rules`) and the move t
 
 How the code maps to the rules
 ------------------------------
-RULES.md section 2 (components)
+docs/games/citywright.md section 2 (components)
     ``Rules.shapes`` gives cells, star and copies; shapes with a star form the
     pentomino deck (corner slots), the others the tetromino deck (edge slots).
     :func:`orientations` lists a shape's distinct orientations (docs/engine.md,
     "Moves": the first orientation index of each distinct (cell set, star cell)).
-RULES.md section 3 (slots)
+docs/games/citywright.md section 3 (slots)
     ``slot_line`` gives the market cells of a slot; :meth:`RefGame.line_tiles`
     the letters it gives now; corner slots also give the free pick.
-RULES.md section 4 (setup, length) and docs/engine.md "Chance, in order"
+docs/games/citywright.md section 4 (setup, length) and docs/engine.md "Chance, in order"
     :class:`SplitMix64` is the chance stream; :meth:`RefGame._fill_market` and
     :meth:`RefGame._deal_slot` draw exactly as the contract says; decks and
     discard piles are counts per shape.  ``rules.rounds(n)`` gives rounds x turns.
-RULES.md section 5 (turn, forced discard, cleanup), 5.1 (swap), 5.2 (solo rival),
+docs/games/citywright.md section 5 (turn, forced discard, cleanup), 5.1 (swap), 5.2 (solo rival),
 5.3 (waste)
     :meth:`RefGame._check` validates a move and describes its effect;
     :meth:`RefGame.apply` carries it out, runs the rival, advances the turn and
     cleans up between rounds.
-RULES.md section 6 (district scoring)
+docs/games/citywright.md section 6 (district scoring)
     :func:`score_board`, one small function per district.
-RULES.md section 7 (achievements), section 8 (ranks, ties, win share)
+docs/games/citywright.md section 7 (achievements), section 8 (ranks, ties, win share)
     :meth:`RefGame.scores`, with every achievement kind of
     ``sim.citywright.rules.ACHIEVEMENT_KINDS``.
-RULES.md section 9 (v1.0, ``market_depletes``)
+docs/games/citywright.md section 9 (v1.0, ``market_depletes``)
     the rule set's parameters; with ``market_depletes`` taken tiles leave the
     market (shown as ``.``) until cleanup.
 
 Points the contract leaves open, and the reading taken here
 -----------------------------------------------------------
 - A forced discard of a corner ruler takes (and wastes) the free pick too: 5 tiles
-  (RULES.md 5.3 "every tile of a forced discard"; the free pick is taken in step 2).
+  (docs/games/citywright.md 5.3 "every tile of a forced discard"; the free pick is taken in step 2).
   With ``market_depletes`` the free pick's market cell is the first cell (row-major)
   holding ``move.free`` if the move names a district, else the first cell still
   holding a tile.
@@ -95,7 +95,7 @@ class SplitMix64:
         return ((self.next() >> 32) * n) >> 32
 
 
-# --- shapes and orientations (RULES.md section 2, docs/engine.md "Moves") ----------
+# --- shapes and orientations (docs/games/citywright.md section 2, docs/engine.md "Moves") ----------
 
 
 def orient_cells(cells, orientation: int) -> tuple[tuple[int, int], ...]:
@@ -138,7 +138,7 @@ def on_board(cell) -> bool:
     return 0 <= r < BOARD_SIZE and 0 <= c < BOARD_SIZE
 
 
-# --- district scoring (RULES.md section 6) ------------------------------------------
+# --- district scoring (docs/games/citywright.md section 6) ------------------------------------------
 
 
 def _grid(board: str) -> list[list[str]]:
@@ -240,7 +240,7 @@ def score_board(board: str, rules) -> dict:
     return out
 
 
-# --- achievements (RULES.md section 7) ------------------------------------------------
+# --- achievements (docs/games/citywright.md section 7) ------------------------------------------------
 
 
 def _has_full_line(grid, district: str) -> bool:

@@ -1,4 +1,4 @@
-"""The rule set: every number of RULES.md as a named, documented parameter.
+"""The rule set: every number of docs/games/citywright.md as a named, documented parameter.
 
 A rule set is a nested mapping (the same shape as a rules TOML file) validated
 into a frozen :class:`Rules`.  Two presets exist, ``v1.1`` (default) and
@@ -15,7 +15,7 @@ Unknown keys and bad values raise :class:`RulesError`, whose message names the
 key (``scoring.residential.pair_pints: unknown key``).  Kernels never see this
 module's objects: :mod:`sim.citywright.tables` turns a rule set into plain arrays.
 
-Points RULES.md marks **[interpretation]** are commented ``[interpretation]``
+Points docs/games/citywright.md marks **[interpretation]** are commented ``[interpretation]``
 below, with the reason, so a reader can see which numbers are rulebook text and
 which are this project's decisions.
 """
@@ -38,7 +38,7 @@ MAX_SHAPES = 16  # shapes a rule set may have (the kernels keep per-shape counts
 MAX_TIERS = 4  # commercial tiers
 MAX_ACHIEVEMENTS = 16
 
-# Slots around the market, in the engine's index order (RULES.md section 3).
+# Slots around the market, in the engine's index order (docs/games/citywright.md section 3).
 SLOT_NAMES = (
     [f"row{r}-left" for r in range(4)]
     + [f"row{r}-right" for r in range(4)]
@@ -98,7 +98,7 @@ KIND_FULL_LINE = ACHIEVEMENT_CODES["full_line"]
 KIND_NO_EMPTY = ACHIEVEMENT_CODES["no_empty"]
 KIND_HIGHEST_DISTRICT = ACHIEVEMENT_CODES["highest_district"]
 
-# Ranks (RULES.md section 8): players are compared on these score-sheet columns in turn
+# Ranks (docs/games/citywright.md section 8): players are compared on these score-sheet columns in turn
 # (True where more is better): highest total, then fewer empty cells, then more distinct
 # shapes placed.  A player's rank is 1 + the number of players strictly ahead; the players
 # of rank 1 share the win.  The engine (sim.citywright.engine._better) and the re-rankers
@@ -107,7 +107,7 @@ RANKING = (("total", True), ("empty", False), ("shapes_distinct", True))
 
 _V11: dict[str, Any] = {
     "name": "v1.1",
-    # Rulers (RULES.md section 2).  Cells are (row, col); `star` indexes the star cell
+    # Rulers (docs/games/citywright.md section 2).  Cells are (row, col); `star` indexes the star cell
     # in `cells` or is -1.  Rulers without a star form the tetromino deck dealt to
     # the 16 edge slots; rulers with one the pentomino deck dealt to the corners.
     # `two_player_remove` copies leave the game before a two-player game.
@@ -140,7 +140,7 @@ _V11: dict[str, Any] = {
         "swap_requires_empty_cell": True,
         # Solo: the rival removes the ruler at the other end of the chosen line.
         "solo_rival": True,
-        # [interpretation] v1.0 hint (RULES.md section 9): taken tiles leave the market
+        # [interpretation] v1.0 hint (docs/games/citywright.md section 9): taken tiles leave the market
         # until cleanup; a slot gives only tiles still on its line; the free pick must
         # be a district still on the market.  Off in both presets.
         "market_depletes": False,
@@ -168,7 +168,7 @@ _V11: dict[str, Any] = {
         },
         "industrial": {"ring_points": 2, "pair_points": 3},
     },
-    # [interpretation] The rulebook's achievement text is missing (RULES.md section 7).
+    # [interpretation] The rulebook's achievement text is missing (docs/games/citywright.md section 7).
     # These thresholds and points are the project's placeholders: reported as
     # assumptions wherever results are, and switchable off with `enabled = false`.
     "achievements": {

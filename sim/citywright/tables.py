@@ -81,7 +81,7 @@ OPPOSITE_SLOT.setflags(write=False)
 
 
 # --- rp: scalar parameters --------------------------------------------------------
-# Offsets into rp, in this order (sim.layout assigns them; tests/test_layout.py pins them).
+# Offsets into rp, in this order (sim.layout assigns them; tests/core/test_layout.py pins them).
 _rp = Layout("rp")
 RP_PLAYERS = _rp.add("players")
 RP_ROUNDS = _rp.add("rounds")

@@ -1,4 +1,4 @@
-"""The built-in policies still play the committed games and searches, move for move (see tests/golden.py)."""
+"""The built-in policies still play the committed games and searches, move for move (see tests/citywright/golden.py)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import json
 import pandas as pd
 import pytest
 
-from tests.golden import GAMES_PATH, SEARCH_PATH, SEARCH_RULES, SETS, play, search_digest
+from tests.citywright.golden import GAMES_PATH, SEARCH_PATH, SEARCH_RULES, SETS, play, search_digest
 
 REGENERATE = (
     "If the change of moves is intended, regenerate results/ and then "
-    "`python -m tests.golden --update` (see tests/golden.py)."
+    "`python -m tests.citywright.golden --update` (see tests/citywright/golden.py)."
 )
 
 

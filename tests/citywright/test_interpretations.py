@@ -1,4 +1,4 @@
-"""One test per [interpretation] of shared/RULES.md, plus rule-set errors and TOML variants.
+"""One test per [interpretation] of docs/games/citywright.md, plus rule-set errors and TOML variants.
 
 Every interpretation is a named parameter of the rule set (sim/citywright/rules.py); each test
 checks the preset value, what a played game shows, and (where it makes sense) that
@@ -74,7 +74,7 @@ def fill_move(game: Game, rng: random.Random) -> Move:
     )
 
 
-# --- RULES.md section 4: game length at 3 and 4 players ------------------------------------------
+# --- docs/games/citywright.md section 4: game length at 3 and 4 players ------------------------------------------
 
 
 @pytest.mark.parametrize("preset", ["v1.1", "v1.0"])
@@ -128,7 +128,7 @@ def test_game_length_of_one_and_two_players_follows_the_rulebook():
         assert all(c == dict.fromkeys(range(players), turns) for c in per_round)
 
 
-# --- RULES.md 5.1: the swap ------------------------------------------------------------------
+# --- docs/games/citywright.md 5.1: the swap ------------------------------------------------------------------
 
 
 def corner_swaps(game: Game) -> list[Move]:
@@ -247,7 +247,7 @@ def test_interpretation_swap_requires_empty_cell():
     assert after["turns"][seat] == snap["turns"][seat] + 1
 
 
-# --- RULES.md section 9: market_depletes -------------------------------------------------------
+# --- docs/games/citywright.md section 9: market_depletes -------------------------------------------------------
 
 
 def move_from(game: Game, slot: int) -> Move:
@@ -326,7 +326,7 @@ def test_interpretation_market_depletes_off_in_presets_and_works_when_on():
         g.apply(g.random_move())
 
 
-# --- RULES.md section 7: achievement placeholders --------------------------------------------
+# --- docs/games/citywright.md section 7: achievement placeholders --------------------------------------------
 
 
 def expected_achievements(rules, snap: dict, seat: int, park_scores: list[int]) -> int:
@@ -399,7 +399,7 @@ def test_interpretation_achievement_placeholders():
         assert gain == 9 - (4 if b["shapes_distinct"] >= 6 else 0)
 
 
-# --- RULES.md section 10: seat figures (definitions used in reports) ------------------------------
+# --- docs/games/citywright.md section 10: seat figures (definitions used in reports) ------------------------------
 
 
 def test_interpretation_seat_figures_definitions():

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from agents.cartographers.registry import AgentError, parse_agent, split_specs
-from experiments.cartographers_runner import play_chunk
+from experiments.cartographers.runner import play_chunk
 from sim.cartographers.api import Game
 from sim.cartographers.game import EDICT_KEYS, RESULT_COLUMNS, SEASON_KEYS
 from sim.cartographers.rules import load_rules

@@ -263,7 +263,7 @@ SMALL = {"seed": 5, "games": (24, 16), "k": 4, "ridge": 1e-3}
 
 def test_training_is_deterministic_and_matches_the_committed_small_run(tmp_path):
     """A small `citywright train` gives, byte for byte, the committed small reference, on 1 and 2 processes."""
-    from experiments import train as T
+    from experiments.citywright import train as T
     from experiments.cli import main
 
     ref = (__import__("pathlib").Path(__file__).parent / "data" / "strong-small.json").read_text()

@@ -18,7 +18,7 @@ import pytest
 
 from experiments import simulate as S
 from experiments.cli import main
-from experiments.runner import COLUMNS, SCHEMA, board_strings, seat_orders, shapes_placed_strings
+from experiments.citywright.runner import COLUMNS, SCHEMA, board_strings, seat_orders, shapes_placed_strings
 from sim.citywright.rules import load_rules
 
 AGENTS = ["greedy", "random", "specialist:P"]
@@ -117,7 +117,7 @@ def test_move_log_strings_equal_a_per_turn_reading():
     """tiles and anchor, built from byte matrices and look-ups, against the log read one turn at a time."""
     from agents.citywright import play as P
     from agents.citywright.registry import parse_agent
-    from experiments.runner import play_chunk_table
+    from experiments.citywright.runner import play_chunk_table
     from sim.citywright.tables import PL_AC, PL_AR, SHP_PLAIN, SHP_STAR, tables_for
 
     rules = load_rules("v1.1")

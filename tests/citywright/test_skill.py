@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from agents.citywright.registry import parse_agent
-from experiments import appendix as A
-from experiments import skill as K
+from experiments.citywright import appendix as A
+from experiments.citywright import skill as K
 
 # the real tiers' shape with a cheap search in the expert's place (the plan does not depend on the agents' speed)
 CHEAP = (

@@ -154,7 +154,7 @@ def _worth(g: Game, mv: np.ndarray, prm: np.ndarray) -> float:
 @pytest.mark.parametrize("rules", ["v1.1", "v1.0-depletes"])
 def test_the_memo_returns_a_best_move_whatever_the_open_slots(rules):
     """The memo's move is worth the evaluator's best over the open slots, as slots close and reopen."""
-    from tests.golden import rules_named
+    from tests.citywright.golden import rules_named
 
     rs = rules_named(rules)
     rnd = random.Random(5)

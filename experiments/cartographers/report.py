@@ -1,6 +1,6 @@
 """`citywright reproduce --game cartographers`: Cartographers' balance report.
 
-The same machinery as Citywright's appendix (:mod:`experiments.reproduce`): a plan of
+The same machinery as Citywright's appendix (:mod:`experiments.citywright.report`): a plan of
 runs (:func:`plan`), each a cached, resumable simulation in ``--work``; long-format
 tables computed from the result files; PNG charts; ``REPORT.md`` with the command,
 the commit, the game counts, the agents and the run time.  Outputs are written
@@ -46,7 +46,7 @@ from experiments import charts
 from experiments import simulate as S
 from experiments.io import staged_directory
 from experiments.pipelines import Z95, mean_ci, win_share
-from experiments.reproduce import _md, run_jobs
+from experiments.citywright.report import _md, run_jobs
 from sim.cartographers.rules import Rules, load_rules
 from sim.stats import wilson
 
@@ -69,7 +69,7 @@ TABLES = (
 
 @dataclass(frozen=True)
 class Job:
-    """One simulation of the report (the fields :func:`experiments.reproduce.run_jobs` reads)."""
+    """One simulation of the report (the fields :func:`experiments.citywright.report.run_jobs` reads)."""
 
     key: str  # file stem in the run cache
     figure: str  # solo | multi | ambush | seats
@@ -761,7 +761,7 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         f"Games per run: solo {n['solo']:,} (planner side B {n['main']:,}); 4 players and seats {n['main']:,}; "
         f"ambush and pass-direction runs {n['half']:,}. Run seed {seed}; every run uses the same game seeds.",
         "",
-        "Rules: presets `base-a` / `base-b` (CARTOGRAPHERS.md); the scoring cards are drawn as the rules say "
+        "Rules: presets `base-a` / `base-b` (docs/games/cartographers.md); the scoring cards are drawn as the rules say "
         "(one per category, in random order under edicts A-D), so each card is in play in a quarter of the games. "
         "Agents (`citywright agents --game cartographers`): `planner` (the strongest: values every scoring still "
         "ahead), `greedy` (the current season only), `random`; `ambush=` is how the agent draws a monster on its "

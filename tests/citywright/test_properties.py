@@ -55,7 +55,7 @@ SCARCE = V11.with_overrides(
 )
 RULESETS["scarce"] = SCARCE
 PRESET_RULESETS = ["v1.1", "v1.0", "v1.0+depletes"]
-# RULES.md section 4 and 9: turns per player, written out rather than read from the rule set.
+# docs/games/citywright.md section 4 and 9: turns per player, written out rather than read from the rule set.
 TURNS_PER_PLAYER = {
     ("v1.1", 1): 12,
     ("v1.1", 2): 12,

@@ -1,4 +1,4 @@
-"""The Cartographers reference (sim/cartographers/reference.py) against shared/CARTOGRAPHERS.md and
+"""The Cartographers reference (sim/cartographers/reference.py) against docs/games/cartographers.md and
 docs/cartographers-engine.md: every scoring card's worked meaning on small hand-made maps, the solo
 ambush walk and its test vectors, one test per [interpretation] (named after it; each fails if the
 preset's parameter is changed to the alternative), the order of chance, and random games with their
@@ -88,7 +88,7 @@ def restack(game: RefGame, top: list[int]) -> RefGame:
     return game
 
 
-# --- scoring cards (CARTOGRAPHERS.md 4) -----------------------------------------------------------
+# --- scoring cards (docs/games/cartographers.md 4) -----------------------------------------------------------
 
 
 def test_sentinel_wood_edge_forest_and_corner_once():
@@ -380,7 +380,7 @@ def test_solo_ambush_during_explore():
     assert labels(divmod(i, 11) for i in cells) == ["I9", "J10", "K11"]
 
 
-# --- solo ambush walk (CARTOGRAPHERS.md 6.1) --------------------------------------------------------
+# --- solo ambush walk (docs/games/cartographers.md 6.1) --------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -437,7 +437,7 @@ def test_solo_ambush_first_free_anchor_then_inner_ring_then_ignored():
     assert g.snapshot()["grids"][0].count("G") == 0 and g.snapshot()["ambushes_out"] == [4]
 
 
-# --- [interpretation] points of CARTOGRAPHERS.md 7, one test each ---------------------------------------
+# --- [interpretation] points of docs/games/cartographers.md 7, one test each ---------------------------------------
 
 
 def _only_singles_grid() -> str:

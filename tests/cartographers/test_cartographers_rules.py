@@ -1,4 +1,4 @@
-"""Cartographers' rule set (sim/cartographers/rules.py) against shared/CARTOGRAPHERS.md: contents of the
+"""Cartographers' rule set (sim/cartographers/rules.py) against docs/games/cartographers.md: contents of the
 presets, TOML variants and their round trip, and one-line errors naming the key."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def labels(cells):
     return sorted(cell_label(*divmod(i, 11)) for i in cells)
 
 
-# --- contents (CARTOGRAPHERS.md 1-4, 6.2) --------------------------------------------------------
+# --- contents (docs/games/cartographers.md 1-4, 6.2) --------------------------------------------------------
 
 
 def test_cell_labels():

@@ -1,4 +1,4 @@
-"""Reproducing the rulebook's appendix (RULES.md §10): the plan of runs and the figures.
+"""Reproducing the rulebook's appendix (docs/games/citywright.md §10): the plan of runs and the figures.
 
 The rulebook does not say which agents produced its figures, so every figure is
 computed, with the rulebook's definition, for several *agent families*:
@@ -12,7 +12,7 @@ A figure is *reproduced* by a family when the rulebook's value lies inside our
 95% interval.  Qualitative claims are marked holds / does not hold / unclear
 (the ordering is right but the intervals overlap).
 
-Definitions (RULES.md §10 and its [interpretation]): specialist win shares at 4
+Definitions (docs/games/citywright.md §10 and its [interpretation]): specialist win shares at 4
 players, seats rotated, v1.0 without and v1.1 with compensation; two-player waste
 per player under v1.0 (16 turns) and v1.1 (12 turns); seat win shares under v1.1
 rules, "before" = the same games re-ranked without compensation (play does not
@@ -40,7 +40,7 @@ from sim.stats import wilson
 DISTRICTS = ("R", "C", "P", "I")
 SPECIALISTS = tuple(f"specialist:{d}" for d in DISTRICTS)
 
-# RULES.md §10, as printed (percent / tiles)
+# docs/games/citywright.md §10, as printed (percent / tiles)
 RULEBOOK_SPECIALISTS = {"v1.0": (14.5, 25.9, 26.9, 32.7), "v1.1": (28.8, 19.5, 25.1, 26.6)}
 RULEBOOK_WASTE = {"v1.0": 20.5, "v1.1": 4.7}  # two players: 16 turns (v1.0), 12 turns (v1.1)
 RULEBOOK_SEATS = {

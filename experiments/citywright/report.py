@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments import appendix as A
+from experiments.citywright import appendix as A
 from experiments import charts
 from experiments import simulate as S
 from experiments.io import staged_directory
@@ -42,7 +42,7 @@ def run_jobs(
 ) -> dict[A.Job, pd.DataFrame]:
     """Play (or reuse) every job's run in the cache `work`; `progress(job, done, total, rate)` after each chunk.
 
-    Jobs of another game (`game`) need only the same fields as :class:`experiments.appendix.Job`
+    Jobs of another game (`game`) need only the same fields as :class:`experiments.citywright.appendix.Job`
     (key, players, agents, games, seating, rule_set()); `chunk_size` caps the games per chunk."""
     frames = {}
     work.mkdir(parents=True, exist_ok=True)
@@ -244,7 +244,7 @@ def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs
     n = A.sizes(games)
     now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     out = [
-        "# Citywright: the rulebook's appendix (RULES.md §10), reproduced",
+        "# Citywright: the rulebook's appendix (docs/games/citywright.md §10), reproduced",
         "",
         f"Command: `{command}`  ",
         f"Commit: `{S._git_commit() or 'unknown'}`, {S._version()}; written {now}; {n_runs} runs, "

@@ -1,6 +1,6 @@
 """Tests of the reference implementation on its own (sim/citywright/reference.py).
 
-The worked examples of RULES.md section 6, residential cluster rules in both
+The worked examples of docs/games/citywright.md section 6, residential cluster rules in both
 presets, the chance stream, full random games at every player count with ruler
 conservation after every move, and the refusal of illegal moves.
 """
@@ -33,7 +33,7 @@ def board_from_rows(*rows: str) -> str:
     return "".join(rows)
 
 
-# --- RULES.md section 6 worked examples ---------------------------------------------
+# --- docs/games/citywright.md section 6 worked examples ---------------------------------------------
 
 
 def test_commercial_example_11_tiles_3_isolated():

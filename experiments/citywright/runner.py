@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 
 import numpy as np
 import pandas as pd
@@ -18,13 +17,13 @@ import pyarrow.compute as pc
 
 from agents.citywright.play import run_games
 from agents.citywright.registry import AgentSpec, rows
+from experiments.seating import SEATINGS, draw_orders, seat_orders  # noqa: F401  (re-exported for callers)
 from sim.citywright import engine as E
 from sim.citywright.game import RESULT_COLUMNS
 from sim.citywright.rules import Rules
 from sim.citywright.tables import tables_for
-from sim.seeds import _GOLDEN, _mix, game_seeds
+from sim.seeds import game_seeds
 
-SEATINGS = ("fixed", "rotate", "permute", "draw")
 # The result table's Arrow types (what the Parquet file stores; pandas reads the strings as str).
 _TYPES = {
     "game": pa.int64(), "game_seed": pa.uint64(), "rules": pa.large_string(), "players": pa.int8(),
@@ -38,40 +37,6 @@ _TYPES = {
 # The columns and their order are the game's (sim/citywright/game.py); their Arrow types are this file's.
 SCHEMA = pa.schema([(c, _TYPES[c]) for c in RESULT_COLUMNS])
 COLUMNS = SCHEMA.names
-
-
-def seat_orders(
-    players: int, seating: str, start: int, stop: int, pool: int | None = None, seeds: np.ndarray | None = None
-) -> np.ndarray:
-    """int[G, players]: entry [g, s] is the index of the agent in seat s for game start+g.
-
-    fixed: agent i in seat i.  rotate: game g shifts the agents by g mod N (agent i
-    sits in seat (i + g) mod N).  permute: game g uses the (g mod N!)-th seat order
-    in lexicographic order, so every order comes equally often.  draw: the agents
-    are a pool of any size (`pool`) and each seat's agent is drawn uniformly and
-    independently from it, by a hash of the game's seed and the seat (`seeds`).
-    """
-    if seating == "draw":
-        return draw_orders(np.asarray(seeds, dtype=np.uint64), players, int(pool))
-    g = np.arange(start, stop)
-    seats = np.arange(players)
-    if seating == "fixed":
-        return np.broadcast_to(seats, (len(g), players)).copy()
-    if seating == "rotate":
-        return (seats[None, :] - g[:, None]) % players
-    if seating == "permute":
-        perms = np.array(list(itertools.permutations(range(players))))
-        return perms[g % math.factorial(players)]
-    raise ValueError(f"seating must be one of {', '.join(SEATINGS)}, got {seating!r}")
-
-
-def draw_orders(seeds: np.ndarray, players: int, pool: int) -> np.ndarray:
-    """Seat s of the game with seed x plays agent mix64(x + (s + 1) * golden) mod pool (uniform to within
-    pool / 2**64)."""
-    with np.errstate(over="ignore"):
-        s = np.arange(1, players + 1, dtype=np.uint64)
-        h = _mix(seeds[:, None] + s[None, :] * _GOLDEN)
-    return (h % np.uint64(pool)).astype(np.int64)
 
 
 # Board strings are made a board row at a time.  Bits 8r..8r+6 of a district's bitboard

@@ -1,6 +1,6 @@
 """The balance figures across skill: `citywright reproduce --skill`.
 
-The appendix (:mod:`experiments.appendix`) measures the rulebook's figures with one-ply play.  Here the
+The appendix (:mod:`experiments.citywright.appendix`) measures the rulebook's figures with one-ply play.  Here the
 same figures are measured per *skill tier* (``citywright agents`` lists the tiers), each a family of
 the appendix's tables:
 
@@ -36,9 +36,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments import appendix as A
+from experiments.citywright import appendix as A
 from experiments import charts
-from experiments import reproduce as RP
+from experiments.citywright import report as RP
 from experiments import simulate as S
 from experiments.io import staged_directory
 

@@ -4,7 +4,7 @@ The committed results (``results/``) were played by the policies as they are now
 A kernel change that alters any move -- even which of two equally good moves is
 kept, since ties are broken by the game's random stream -- silently changes every
 game after it, and the committed figures no longer come from the code.  Two kinds
-of fingerprint catch that (`tests/test_golden.py`):
+of fingerprint catch that (`tests/citywright/test_golden.py`):
 
 * **games**: fixed games of every built-in agent; per game, the seats' totals and
   a digest of the full move log;
@@ -18,7 +18,7 @@ If a change of moves is intended (a new rule, a better search), regenerate the
 committed results (`make reproduce-full`, the ladder and the sweep; see README)
 and then these files::
 
-    python -m tests.golden --update
+    python -m tests.citywright.golden --update
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import pandas as pd
 
 from agents.citywright import kernels as K
 from agents.citywright.registry import parse_agent, split_specs
-from experiments.runner import play_chunk_with_moves
+from experiments.citywright.runner import play_chunk_with_moves
 from sim.citywright import engine as E
 from sim.citywright.api import Game
 from sim.citywright.rules import load_rules
@@ -168,7 +168,7 @@ def search_all() -> dict[str, str]:
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["--update"]:
-        sys.exit(f"usage: python -m tests.golden --update   (rewrites {GAMES_PATH} and {SEARCH_PATH})")
+        sys.exit(f"usage: python -m tests.citywright.golden --update   (rewrites {GAMES_PATH} and {SEARCH_PATH})")
     GAMES_PATH.parent.mkdir(parents=True, exist_ok=True)
     play_all().to_csv(GAMES_PATH, index=False)
     SEARCH_PATH.write_text(json.dumps(search_all(), indent=2) + "\n")

@@ -11,15 +11,15 @@ import pandas as pd
 import pytest
 
 from agents.citywright.registry import parse_agent
-from experiments import appendix as A
+from experiments.citywright import appendix as A
 from experiments import compensation as C
 from experiments import simulate as S
-from experiments.runner import draw_orders, play_chunk
+from experiments.citywright.runner import draw_orders, play_chunk
 from experiments.sweep import parse_values
 from sim.citywright.rules import load_rules
 from sim.seeds import game_seeds
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "experiments.cli"]
 
 
@@ -174,7 +174,7 @@ def test_reproduce_writes_every_table_chart_and_section(tiny):
         "solver",
         "Solo",
         "Assumptions",
-        "citywright reproduce --games 20",
+        "boardlab reproduce --games 20",
     ):
         assert section in report
     spec = pd.read_csv(out / "specialists.csv")

@@ -1,7 +1,7 @@
 """Cartographers' chunk player: games start..stop-1 of a run -> one row per (game, seat).
 
 Everything about game g (its seed, its seating) is a function of (run seed, g, seating
-mode), as for every game (:mod:`experiments.runner`), so a chunk gives the same rows
+mode), as for every game (:mod:`experiments.citywright.runner`), so a chunk gives the same rows
 wherever and whenever it runs.  The table is built from numpy columns, with no Python
 loop over rows; its columns are ``sim.cartographers.game.RESULT_COLUMNS`` (README.md,
 "Cartographers", documents them).
@@ -14,7 +14,7 @@ import pandas as pd
 
 from agents.cartographers.play import run_games
 from agents.cartographers.registry import AgentSpec, rows
-from experiments.runner import seat_orders
+from experiments.seating import seat_orders
 from sim.cartographers import engine as E
 from sim.cartographers.api import codes_to_strings, planes_to_codes
 from sim.cartographers.game import EDICT_KEYS, RESULT_COLUMNS, SEASON_KEYS
@@ -24,7 +24,7 @@ from sim.seeds import game_seeds
 
 
 def solo_titles(ratings: np.ndarray, rules: Rules) -> np.ndarray:
-    """The title of each solo rating (CARTOGRAPHERS.md 6.2): the first row of the table it meets; "" for none."""
+    """The title of each solo rating (docs/games/cartographers.md 6.2): the first row of the table it meets; "" for none."""
     titles = rules.titles
     below = titles[-1][1] if rules.solo["below_titles"] == "lowest" else ""
     out = np.full(ratings.shape, below, dtype=object)

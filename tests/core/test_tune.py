@@ -18,9 +18,9 @@ from experiments import compensation as C
 from experiments import tune_scoring as T
 from experiments.cli import main
 from sim.citywright.rules import load_rules
-from tests.test_simulate import sigint_default
+from tests.core.test_simulate import sigint_default
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "experiments.cli"]
 
 

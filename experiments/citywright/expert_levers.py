@@ -1,4 +1,4 @@
-"""The expert tier's levers, measured: ``python -m experiments.expert_levers SPEC [SPEC ...]``.
+"""The expert tier's levers, measured: ``python -m experiments.citywright.expert_levers SPEC [SPEC ...]``.
 
 Each spec plays one seat against ``--opponent`` in every other seat (default: 3 greedy, 4
 players), seats rotated (game g puts it in seat g mod N), on the same game seeds for every

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments import cartographers_report as R
+from experiments.cartographers import report as R
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -105,5 +105,5 @@ def test_cli_refuses_an_unknown_game():
     )
     assert r.returncode == 2
     assert r.stderr.strip().splitlines() == [
-        "citywright: error: --game must be citywright or cartographers, got 'chess'"
+        "boardlab: error: --game must be citywright or cartographers, got 'chess'"
     ]

@@ -1,0 +1,1 @@
+"""Cartographers' runs and studies: its chunk player and its balance report."""
