@@ -44,9 +44,9 @@ from scipy.stats import chisquare
 
 from experiments import charts
 from experiments import simulate as S
+from experiments.citywright.report import _md, run_jobs
 from experiments.io import staged_directory
 from experiments.pipelines import Z95, mean_ci, win_share
-from experiments.citywright.report import _md, run_jobs
 from sim.cartographers.rules import Rules, load_rules
 from sim.stats import wilson
 
@@ -761,8 +761,8 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         f"Games per run: solo {n['solo']:,} (planner side B {n['main']:,}); 4 players and seats {n['main']:,}; "
         f"ambush and pass-direction runs {n['half']:,}. Run seed {seed}; every run uses the same game seeds.",
         "",
-        "Rules: presets `base-a` / `base-b` (docs/games/cartographers.md); the scoring cards are drawn as the rules say "
-        "(one per category, in random order under edicts A-D), so each card is in play in a quarter of the games. "
+        "Rules: presets `base-a` / `base-b` (docs/games/cartographers.md); the scoring cards are drawn as the rules "
+        "say (one per category, in random order under edicts A-D), so each card is in play in a quarter of the games. "
         "Agents (`citywright agents --game cartographers`): `planner` (the strongest: values every scoring still "
         "ahead), `greedy` (the current season only), `random`; `ambush=` is how the agent draws a monster on its "
         "neighbour's map (adversarial by default). Intervals are 95%: normal intervals for means, Wilson for "

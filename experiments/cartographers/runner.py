@@ -24,7 +24,8 @@ from sim.seeds import game_seeds
 
 
 def solo_titles(ratings: np.ndarray, rules: Rules) -> np.ndarray:
-    """The title of each solo rating (docs/games/cartographers.md 6.2): the first row of the table it meets; "" for none."""
+    """The title of each solo rating (docs/games/cartographers.md 6.2): the first row of the table it meets;
+    "" for none."""
     titles = rules.titles
     below = titles[-1][1] if rules.solo["below_titles"] == "lowest" else ""
     out = np.full(ratings.shape, below, dtype=object)

@@ -1,1 +1,2 @@
-"""Citywright's runs and studies: its chunk player, its appendix report, the skill axis, training, the expert's levers."""
+"""Citywright's runs and studies: its chunk player, its appendix report, the skill axis, training, the
+expert's levers."""

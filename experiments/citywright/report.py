@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments.citywright import appendix as A
 from experiments import charts
 from experiments import simulate as S
+from experiments.citywright import appendix as A
 from experiments.io import staged_directory
 
 TABLES = ("specialists", "calibration", "waste", "seats", "solver", "claims", "solo", "solo_ratings")

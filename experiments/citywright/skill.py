@@ -36,10 +36,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments.citywright import appendix as A
 from experiments import charts
-from experiments.citywright import report as RP
 from experiments import simulate as S
+from experiments.citywright import appendix as A
+from experiments.citywright import report as RP
 from experiments.io import staged_directory
 
 

@@ -24,7 +24,7 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    help="boardlab: simulation and balance analysis for tabletop games (Citywright, Cartographers, ...): simulate games, rate agents, tune rules, write reports.",
+    help="boardlab: simulation and balance analysis for tabletop games: simulate, rate agents, tune rules, report.",
 )
 tune_app = typer.Typer(
     help="Tune rules: seat compensation from stored games, scoring by simulation.", no_args_is_help=True

@@ -51,7 +51,8 @@ def reproduce(
         ),
     ] = "citywright",
 ):
-    """Re-run every figure of Citywright's rulebook appendix (docs/games/citywright.md section 10) beside the book's, in REPORT.md.
+    """Re-run every figure of Citywright's rulebook appendix (docs/games/citywright.md section 10) beside the
+    book's, in REPORT.md.
 
     With --skill: the same figures per skill tier (greedy, strong, expert) with the restricted specialists, the
     solver's vector per tier re-simulated, and the answers to how balance moves with skill (results/skill).

@@ -104,6 +104,4 @@ def test_cli_refuses_an_unknown_game():
         cwd=ROOT,
     )
     assert r.returncode == 2
-    assert r.stderr.strip().splitlines() == [
-        "boardlab: error: --game must be citywright or cartographers, got 'chess'"
-    ]
+    assert r.stderr.strip().splitlines() == ["boardlab: error: --game must be citywright or cartographers, got 'chess'"]

@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 
 from agents.citywright.registry import parse_agent
-from experiments.citywright import appendix as A
 from experiments import compensation as C
 from experiments import simulate as S
+from experiments.citywright import appendix as A
 from experiments.citywright.runner import draw_orders, play_chunk
 from experiments.sweep import parse_values
 from sim.citywright.rules import load_rules

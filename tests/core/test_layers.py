@@ -85,7 +85,9 @@ def test_no_module_imports_a_higher_layer(name):
 def test_the_check_catches_an_upward_import(tmp_path):
     """The checker itself: an engine module importing an agent or an experiment, or the core a game, is caught."""
     bad = tmp_path / "engine.py"
-    bad.write_text("import numpy\nfrom agents.citywright import kernels\n\ndef f():\n    import experiments.citywright.runner\n")
+    bad.write_text(
+        "import numpy\nfrom agents.citywright import kernels\n\ndef f():\n    import experiments.citywright.runner\n"
+    )
     assert violations("sim.citywright.engine", bad) == [
         "sim.citywright.engine (sim) imports agents.citywright (agents, a higher layer)",
         "sim.citywright.engine (sim) imports agents.citywright.kernels (agents, a higher layer)",

@@ -17,8 +17,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from experiments import simulate as S
-from experiments.cli import main
 from experiments.citywright.runner import COLUMNS, SCHEMA, board_strings, seat_orders, shapes_placed_strings
+from experiments.cli import main
 from sim.citywright.rules import load_rules
 
 AGENTS = ["greedy", "random", "specialist:P"]
