@@ -467,7 +467,7 @@ class RefGame:
         game.deck = list(deck)
         game.bank = game.params["bank_gold"] - sum(game.gold) if bank is None else bank
         game.round = round
-        game.crown_override = crown
+        game.crown = crown
         game.final_round = final_round
         game.first_completer = first_completer
         game._begin_game(ranks)
@@ -494,7 +494,6 @@ class RefGame:
         self.cities: list[list[tuple[int, int]]] = [[] for _ in range(players)]
         self.gold = [0] * players
         self.crown = prm["first_crown_seat"]  # I15
-        self.crown_override = None
         self.round = 1
         self.final_round = False
         self.first_completer = -1
@@ -527,8 +526,6 @@ class RefGame:
         self.colour_queue: list[int] = []
 
     def _begin_game(self, ranks=None):
-        if self.crown_override is not None:
-            self.crown = self.crown_override
         self._emit(PUBLIC, ("start", self.n, self.crown))
         for p in range(self.n):
             self._emit(p, ("hand", tuple(self.hands[p])))
@@ -1242,7 +1239,11 @@ class RefGame:
         return {"kind": "turn"}
 
     def copy(self) -> RefGame:
-        return copy.deepcopy(self)
+        """An independent deep copy."""
+        # the event record only holds immutable tuples, so a shallow copy of the list is already independent
+        # (and deep-copying it would dominate the cost)
+        memo = {id(self.events): list(self.events)}
+        return copy.deepcopy(self, memo)
 
     def snapshot(self) -> dict:
         """The full state, hidden parts included (for tests and debugging)."""
