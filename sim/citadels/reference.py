@@ -171,6 +171,7 @@ PURPLE_EFFECTS = {
 
 def canonical_deck() -> list[int]:
     """The 66 cards in the order the setup shuffle starts from (§9): type id ascending, copies adjacent."""
+    # I20: `classic66` is the only deck; reference_params rejects any other `district_deck`
     return [t for t in range(N_TYPES) for _ in range(COPIES[t])]
 
 
@@ -277,7 +278,7 @@ PRESETS: dict[str, dict] = {"official": _OFFICIAL, "seed-summary": _SEED_SUMMARY
 
 # the first value of every tuple is the `official` choice; the others are honoured alternatives (§10.2)
 PARAM_CHOICES = {
-    "district_deck": ("classic66",),
+    "district_deck": ("classic66",),  # I20: the later edition's 84 cards are out of scope
     "bank_shortfall": ("partial", "unlimited"),
     "removal_order": ("facedown_first", "faceup_first"),
     "selection_mode": ("open", "blind_draw2"),
@@ -415,7 +416,7 @@ class RefGame:
 
     def __init__(self, players: int, params: dict | str = "official", seed: int = 0):
         self._init_state(players, params, seed)
-        # §3.2 setup: chance event (a), then the deal one card at a time round-robin
+        # §3 steps 1-2: chance event (a), then the deal one card at a time round-robin
         deck = canonical_deck()
         self.rng.shuffle(deck)
         self.deck = deck
@@ -735,7 +736,7 @@ class RefGame:
 
     def _end_round(self):
         prm = self.params
-        # §4.5.1: a murdered King's holder is revealed and takes the crown as heir
+        # §4.5 step 1: a murdered King's holder is revealed and takes the crown as heir
         if self.killed == KING and self.holder[KING] >= 0:
             self.crown = self.holder[KING]
             self._emit(PUBLIC, ("heir", self.crown))
@@ -746,11 +747,11 @@ class RefGame:
             hidden = self.facedown + self.leftover + [r for _, r in self.discarded_chars]
             for rank in sorted(hidden):
                 self._emit(PUBLIC, ("hidden_revealed", rank))
-        # §4.5.2
+        # §4.5 step 2
         if prm["crown_rule"] == "rotate_unless_king" and self.holder[KING] < 0:
             self.crown = (self.round_start_crown + 1) % self.n
             self._emit(PUBLIC, ("crown", self.crown))
-        # §4.5.3, §8.4
+        # §4.5 step 3, §8.4
         if self.final_round:
             self._finish(capped=False)
         elif self.round >= prm["max_rounds"]:
