@@ -1,4 +1,4 @@
-"""`citywright simulate`: reproducibility across jobs and backends, resume after interruption, bad input."""
+"""`boardlab simulate`: reproducibility across jobs and backends, resume after interruption, bad input."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from experiments import simulate as S
+from experiments.citywright.moves import MOVE_COLUMNS, moves_table
 from experiments.citywright.runner import COLUMNS, SCHEMA, board_strings, seat_orders, shapes_placed_strings
 from experiments.cli import main
 from sim.citywright.rules import load_rules
@@ -47,7 +48,7 @@ def test_schema_and_metadata(tmp_path):
     for key in ("rules", "agents", "seed", "games", "seating", "package_version", "git_commit", "started", "finished"):
         assert key in side
     moves = _read(tmp_path / "run.moves.parquet")
-    assert list(moves.columns) == S.MOVE_COLUMNS
+    assert list(moves.columns) == MOVE_COLUMNS
     assert len(moves) == 40 * 3 * 12
     # the move log adds up to the boards: score changes sum to the district points
     per_seat = moves.groupby(["game", "seat"])["score_change"].sum().reset_index()
@@ -85,7 +86,7 @@ def _naive_board(districts) -> str:
 
 
 def test_board_strings_equal_the_naive_reading():
-    from experiments.bench import uniform_random_boards
+    from experiments.citywright.bench import uniform_random_boards
     from sim.citywright.tables import VALID
 
     boards = uniform_random_boards(400, seed=3)
@@ -142,7 +143,7 @@ def test_move_log_strings_equal_a_per_turn_reading():
             want.append((letter(rec[P.LOG_TILES]), f"{pl // 8},{pl % 8}"))
         else:
             want.append(("", ""))
-    moves = S.moves_table(log, rules, 2, 0)
+    moves = moves_table(log, rules, 2, 0)
     assert "swap" in moves["kind"].to_pylist()
     assert list(zip(moves["tiles"].to_pylist(), moves["anchor"].to_pylist(), strict=True)) == want
 
@@ -345,13 +346,16 @@ def test_rules_survive_the_run_spec_round_trip_in_order():
 
 
 def test_bench_reports_simulate_beside_the_kernel():
-    from experiments import bench as B
+    from experiments.citywright import bench as B
 
-    res = B.run(games=200, boards=2000, subprocesses=False, agents=False)
+    lines = []
+    res = B.run(games=200, boards=2000, subprocesses=False, agents=False, log=lines.append)
     assert res["simulate_games"] == 800
     assert res["simulate_random_games_per_s_4p"] > 0 and res["random_agent_games_per_s_4p"] > 0
     ratio = res["simulate_random_games_per_s_4p"] / res["random_games_per_s_4p"]
     assert res["simulate_vs_kernel_4p"] == round(ratio, 2)
+    # each figure is reported as it is measured (a full bench is minutes long)
+    assert [line.split()[0] for line in lines] == [k for k in res if k not in ("rules", "games_per_player_count")]
 
 
 @pytest.mark.parametrize("moves", [False, True])
@@ -426,8 +430,11 @@ def test_searching_agents_get_small_chunks():
     """A run of slow searches is cut into many chunks (progress, both processes busy, little lost on a stop)."""
     from agents.citywright.registry import parse_agent
     from experiments.simulate import default_chunk_size
+    from sim.games import get_game
 
+    game = get_game("citywright")
     for spec in ("expert", "expert-specialist:C", "mcts"):
-        assert default_chunk_size([parse_agent(spec), parse_agent("greedy")], 2000) == 20
-    assert default_chunk_size([parse_agent("greedy")], 2000) == 1000
-    assert default_chunk_size([parse_agent("random")], 200_000) == 50_000
+        assert default_chunk_size(game, [parse_agent(spec), parse_agent("greedy")], 2000) == 20
+    assert default_chunk_size(game, [parse_agent("greedy")], 2000) == 1000
+    assert default_chunk_size(game, [parse_agent("random")], 200_000) == 50_000
+    assert S.make_spec(2, ["expert"], 30, 0, load_rules()).chunk_size == 20  # the game's rule, by default
