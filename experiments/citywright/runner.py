@@ -1,4 +1,6 @@
-"""Playing chunks of games into tables: the unit of work of simulations, ladders and sweeps.
+"""Citywright's chunk player (GameDef.chunk_player): a batch of games into its result table, the unit of
+work of simulations, ladders and sweeps; and its run-level parts (the result schema, the chunk-size rule,
+the fixed ladder pairings).
 
 A chunk is games ``start..stop-1`` of a run; everything about game g (its seed,
 its seating) is a function of (run seed, g, seating mode), so a chunk computes
