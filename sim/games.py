@@ -2,8 +2,8 @@
 
 A game lives in three layers (``docs/architecture.md``): its rules, tables,
 kernels, reference and public API in ``sim/<game>/``; its agents in
-``agents/<game>/``; its chunk player (a batch of games -> result rows) in
-``experiments/``.  The registry sits at the bottom, beside the core, because
+``agents/<game>/``; its chunk player (a batch of games -> result rows), result
+schema, report, bench and other parts in ``experiments/<game>/``.  The registry sits at the bottom, beside the core, because
 the numba cache guard (:mod:`sim._cache`) needs every game's kernel files
 before any kernel loads.  So a definition holds its own layer's parts as
 objects and names the upper layers' parts by import path, resolved on demand
@@ -89,7 +89,8 @@ class GameDef:
     invariants : callable(game) -> list[str]
         Violations of the game's declared invariants in a position (empty when all hold).
     result_columns : tuple[str, ...]
-        The columns of a result table, one row per (game, seat).
+        The columns of a result table, one row per (game, seat): the core columns every
+        game shares (``experiments.schema.CORE_COLUMNS``) among the game's own.
     players : tuple[int, int]
         Smallest and largest player count.
     kernel_sources : tuple[str, ...]

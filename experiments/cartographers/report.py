@@ -504,7 +504,7 @@ def solo_cards_chart(t: pd.DataFrame, path: Path) -> None:
     handles = [Patch(color=c, label=a) for a, c in colours.items()]
     handles.append(Line2D([], [], label="printed solo number", **charts.BOOK_STYLE))
     ax.legend(handles=handles, fontsize=8)
-    charts._save(fig, path)
+    charts.save(fig, path)
 
 
 def titles_chart(t: pd.DataFrame, path: Path) -> None:
@@ -517,7 +517,7 @@ def titles_chart(t: pd.DataFrame, path: Path) -> None:
     ax.set_ylabel("games reaching the title, % (95% Wilson)")
     ax.set_title("Solo, side A: share of games reaching each title (rating at least its threshold)", fontsize=10)
     ax.legend(fontsize=8)
-    charts._save(fig, path)
+    charts.save(fig, path)
 
 
 def edict_chart(t: pd.DataFrame, path: Path) -> None:
@@ -531,7 +531,7 @@ def edict_chart(t: pd.DataFrame, path: Path) -> None:
     ax.set_xlabel("scoring card (printed number)")
     ax.set_title("4 players, every seat planner: each card's points per player, by map side", fontsize=10)
     ax.legend(fontsize=8)
-    charts._save(fig, path)
+    charts.save(fig, path)
 
 
 def seats_chart(t: pd.DataFrame, path: Path) -> None:
@@ -547,7 +547,7 @@ def seats_chart(t: pd.DataFrame, path: Path) -> None:
         ax.set_xlabel("seat")
     axes[0][0].set_ylabel("win share, % (95% Wilson)")
     axes[0][-1].legend(title="ambush arrow passes", fontsize=7, title_fontsize=7)
-    charts._save(fig, path)
+    charts.save(fig, path)
 
 
 # --- the report -----------------------------------------------------------------------

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments import charts
 from experiments import simulate as S
 from experiments.citywright import appendix as A
+from experiments.citywright import charts
 from experiments.io import staged_directory
 from experiments.report import Progress, Report, run_jobs
 from experiments.report import ci as _ci

@@ -22,7 +22,7 @@ mcts families do.
 
 The tables, charts and verdicts reuse the appendix's functions; what is new is the plan, the
 cross-tier questions (:func:`skill_questions`) and the chart of win share against tier
-(:func:`experiments.charts.skill_chart`).
+(:func:`experiments.citywright.charts.skill_chart`).
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments import charts
 from experiments import simulate as S
 from experiments.citywright import appendix as A
+from experiments.citywright import charts
 from experiments.io import staged_directory
 from experiments.report import Report, run_jobs
 from experiments.report import ci as _ci
