@@ -3,8 +3,8 @@
 A game lives in three layers (``docs/architecture.md``): its rules, tables,
 kernels, reference and public API in ``sim/<game>/``; its agents in
 ``agents/<game>/``; its chunk player (a batch of games -> result rows), result
-schema, report, bench and other parts in ``experiments/<game>/``.  The registry sits at the bottom, beside the core, because
-the numba cache guard (:mod:`sim._cache`) needs every game's kernel files
+schema, report, bench and other parts in ``experiments/<game>/``.  The registry
+sits at the bottom, beside the core, because the numba cache guard (:mod:`sim._cache`) needs every game's kernel files
 before any kernel loads.  So a definition holds its own layer's parts as
 objects and names the upper layers' parts by import path, resolved on demand
 -- as Gymnasium's registry names environments by entry-point strings.  Nothing
