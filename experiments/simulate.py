@@ -384,7 +384,7 @@ def connect(scheduler: str | None):
         if scheduler:
             return Client(scheduler, timeout="20s")
         return Client(processes=True, n_workers=2, threads_per_worker=1)
-    except (OSError, TimeoutError) as e:
+    except (OSError, TimeoutError, ValueError) as e:  # ValueError: an address that is not one
         raise SimulateError(f"--scheduler: cannot reach {scheduler}: {str(e).splitlines()[0]}") from None
 
 
