@@ -1,8 +1,9 @@
 """PNG charts of the analysis tables: bars with 95% interval whiskers, the rulebook's figure marked.
 
-Every function takes a long-format table (as written to CSV by the reproduction
+Every function takes a long-format table (as written to CSV by a report, a ladder
 or a sweep) and a path, and writes one PNG (written whole to a temporary file,
-then renamed).  matplotlib runs headless (Agg).
+then renamed, :func:`save`).  matplotlib runs headless (Agg).  The charts of one
+game's report live in its folder (``experiments/<game>/``) and draw with these.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pandas as pd
 BOOK_STYLE = {"marker": "D", "color": "black", "markersize": 5, "linestyle": "none", "zorder": 5}
 
 
-def _save(fig, path: Path) -> None:
+def save(fig, path: Path) -> None:
     path = Path(path)
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.png")
     fig.savefig(tmp, dpi=110, bbox_inches=None)
@@ -28,7 +29,7 @@ def _save(fig, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def _err(t: pd.DataFrame, value: str) -> np.ndarray:
+def whiskers(t: pd.DataFrame, value: str) -> np.ndarray:
     """Whisker lengths lo..hi around `value` (clipped at 0 against rounding)."""
     return np.clip(np.vstack([t[value] - t["lo"], t["hi"] - t[value]]), 0, None)
 
@@ -52,7 +53,7 @@ def grouped_bars(ax, t: pd.DataFrame, x: str, group: str, value: str, xorder=Non
             pos,
             sub[value],
             width,
-            yerr=_err(sub, value),
+            yerr=whiskers(sub, value),
             capsize=2,
             label=gname,
             color=colours[gname],
@@ -65,7 +66,7 @@ def grouped_bars(ax, t: pd.DataFrame, x: str, group: str, value: str, xorder=Non
     ax.set_xticks(np.arange(len(xs)), [str(v) for v in xs])
 
 
-def _legend(fig, axes, colours) -> None:
+def legend_below(fig, axes, colours) -> None:
     """One legend for the figure, below the panels: every family and the rulebook mark."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -75,112 +76,6 @@ def _legend(fig, axes, colours) -> None:
     fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 4), fontsize=8, frameon=False)
 
 
-def specialists_chart(spec: pd.DataFrame, path: Path) -> None:
-    t = spec.astype({"family": str, "district": str})
-    panels = list(dict.fromkeys(t["rules"]))
-    colours = family_colours(t["family"])
-    ncol = 2
-    nrow = (len(panels) + ncol - 1) // ncol
-    fig, axes = plt.subplots(
-        nrow, ncol, figsize=(10, 3.4 * nrow + 0.8), sharey=True, squeeze=False, layout="constrained"
-    )
-    for k, ax in enumerate(axes.flat):
-        if k >= len(panels):
-            ax.set_visible(False)
-            continue
-        sub = t[t["rules"] == panels[k]]
-        grouped_bars(ax, sub, "district", "family", "win_pct", xorder="RCPI", book="rulebook", colours=colours)
-        ax.axhline(25, color="grey", lw=0.6, ls=":")
-        ax.set_title(f"{panels[k]}: 4 specialists, 4 players", fontsize=10)
-        ax.set_xlabel("specialist")
-        if k % ncol == 0:
-            ax.set_ylabel("win share, % (95% Wilson)")
-    _legend(fig, axes, colours)
-    _save(fig, path)
-
-
-def seats_chart(seats: pd.DataFrame, path: Path) -> None:
-    comps = [c for c in ("before (none)", "after (v1.1)") if c in set(seats["compensation"])]
-    players = sorted(seats["players"].unique())
-    colours = family_colours(seats["family"])
-    fig, axes = plt.subplots(
-        len(comps),
-        len(players),
-        figsize=(4 * len(players), 3.4 * len(comps) + 0.6),
-        squeeze=False,
-        layout="constrained",
-    )
-    for i, comp in enumerate(comps):
-        for j, p in enumerate(players):
-            ax = axes[i][j]
-            sub = seats[(seats["players"] == p) & (seats["compensation"] == comp)]
-            grouped_bars(ax, sub, "seat", "family", "win_pct", book="rulebook", colours=colours)
-            ax.axhline(100 / p, color="grey", lw=0.6, ls=":")
-            ax.set_title(f"{p} players, compensation {comp}", fontsize=9)
-            ax.set_xlabel("seat")
-            if j == 0:
-                ax.set_ylabel("win share, %")
-    _legend(fig, axes, colours)
-    _save(fig, path)
-
-
-def waste_chart(waste: pd.DataFrame, path: Path) -> None:
-    colours = family_colours(waste["family"])
-    fig, ax = plt.subplots(figsize=(6.4, 4.4), layout="constrained")
-    grouped_bars(
-        ax,
-        waste,
-        "rules",
-        "family",
-        "waste",
-        xorder=["v1.0 (16 turns)", "v1.1 (12 turns)"],
-        book="rulebook",
-        colours=colours,
-    )
-    ax.set_ylabel("wasted tiles per player (95% CI)")
-    ax.set_title("2 players: wasted tiles per player", fontsize=10)
-    _legend(fig, [ax], colours)
-    _save(fig, path)
-
-
-def calibration_chart(calib: pd.DataFrame, path: Path) -> None:
-    versions = list(dict.fromkeys(calib["rules"]))
-    fig, axes = plt.subplots(1, len(versions), figsize=(4.5 * len(versions), 3.6), squeeze=False, layout="constrained")
-    for ax, ver in zip(axes[0], versions, strict=True):
-        piv = calib[calib["rules"] == ver].pivot(index="progress", columns="weight", values="rms_pts")
-        im = ax.imshow(piv.to_numpy(), cmap="viridis_r", aspect="auto", origin="lower")
-        ax.set_xticks(range(piv.shape[1]), [f"{v:g}" for v in piv.columns])
-        ax.set_yticks(range(piv.shape[0]), [f"{v:g}" for v in piv.index])
-        for (r, c), v in np.ndenumerate(piv.to_numpy()):
-            ax.text(
-                c,
-                r,
-                f"{v:.1f}",
-                ha="center",
-                va="center",
-                fontsize=8,
-                color="white" if v > piv.values.mean() else "black",
-            )
-        ax.set_xlabel("weight on own district")
-        ax.set_ylabel("progress bonus")
-        ax.set_title(f"{ver}: RMS gap to rulebook (pts)", fontsize=10)
-        fig.colorbar(im, ax=ax, shrink=0.8)
-    _save(fig, path)
-
-
-def solo_chart(scores: np.ndarray, ratings: pd.DataFrame, family: str, path: Path) -> None:
-    fig, ax = plt.subplots(figsize=(6, 3.6), layout="constrained")
-    ax.hist(scores, bins=np.arange(scores.min() - 0.5, scores.max() + 1.5), color="tab:blue", alpha=0.8)
-    for _, r in ratings.iterrows():
-        if r["score_at_least"] > 0:
-            ax.axvline(r["score_at_least"] - 0.5, color="black", lw=0.8, ls="--")
-            ax.text(r["score_at_least"], ax.get_ylim()[1] * 0.95, r["rating"], fontsize=7, rotation=90, va="top")
-    ax.set_xlabel("solo final score")
-    ax.set_ylabel("games")
-    ax.set_title(f"Solo scores, {family} ({len(scores):,} games) and rating tiers", fontsize=10)
-    _save(fig, path)
-
-
 def sweep_chart(t: pd.DataFrame, param: str, path: Path) -> None:
     """Win share of each agent against the swept value, with interval whiskers."""
     fig, ax = plt.subplots(figsize=(6.4, 4), layout="constrained")
@@ -188,13 +83,13 @@ def sweep_chart(t: pd.DataFrame, param: str, path: Path) -> None:
     xs = np.arange(len(values))
     for agent, sub in t.groupby("agent", sort=False):
         sub = sub.set_index("value").reindex(values)
-        ax.errorbar(xs, sub["win_pct"], yerr=_err(sub, "win_pct"), marker="o", capsize=3, label=agent)
+        ax.errorbar(xs, sub["win_pct"], yerr=whiskers(sub, "win_pct"), marker="o", capsize=3, label=agent)
     ax.set_xticks(xs, [str(v) for v in values])
     ax.set_xlabel(param)
     ax.set_ylabel("win share, % (95% Wilson)")
     ax.legend(fontsize=7)
     ax.set_title(f"Sweep of {param}", fontsize=10)
-    _save(fig, path)
+    save(fig, path)
 
 
 def ratings_chart(ratings: pd.DataFrame, path: Path) -> None:
@@ -205,13 +100,13 @@ def ratings_chart(ratings: pd.DataFrame, path: Path) -> None:
     for ax, label in zip(axes, groups, strict=True):
         t = ratings[ratings["players"].astype(str) == label].sort_values("rating")
         y = np.arange(len(t))
-        ax.errorbar(t["rating"], y, xerr=_err(t, "rating"), fmt="o", color="black", capsize=2, markersize=4)
+        ax.errorbar(t["rating"], y, xerr=whiskers(t, "rating"), fmt="o", color="black", capsize=2, markersize=4)
         ax.axvline(0, color="grey", linewidth=0.8)
         ax.set_yticks(y, t["name"] if "name" in t else t["agent"], fontsize=7)
         ax.set_title(f"{label} players" if label != "all" else "all games", fontsize=9)
         ax.set_xlabel("rating (log-strength vs reference)", fontsize=8)
     fig.tight_layout()
-    _save(fig, path)
+    save(fig, path)
 
 
 def tune_loss_chart(trials: pd.DataFrame, path: Path, base_loss: float) -> None:
@@ -236,7 +131,7 @@ def tune_loss_chart(trials: pd.DataFrame, path: Path, base_loss: float) -> None:
     ax.set_ylabel("loss, points² (log scale)")
     ax.set_title("Loss over trials (the same seed blocks for every trial)", fontsize=10)
     ax.legend(fontsize=7)
-    _save(fig, path)
+    save(fig, path)
 
 
 def importance_chart(importance: pd.Series, path: Path) -> None:
@@ -250,7 +145,7 @@ def importance_chart(importance: pd.Series, path: Path) -> None:
         ax.text(0.5, 0.5, "too few complete trials", ha="center", va="center", transform=ax.transAxes)
     ax.set_xlabel("importance (PED-ANOVA, sums to 1)")
     ax.set_title("Parameter importance", fontsize=10)
-    _save(fig, path)
+    save(fig, path)
 
 
 def before_after_chart(verify: pd.DataFrame, players: int, path: Path) -> None:
@@ -267,7 +162,7 @@ def before_after_chart(verify: pd.DataFrame, players: int, path: Path) -> None:
         ax.set_ylabel("win share, % (95% Wilson)")
         ax.set_title(f"per {kind}, {int(sub['games'].iloc[0]):,} games each", fontsize=10)
         ax.legend(fontsize=7)
-    _save(fig, path)
+    save(fig, path)
 
 
 def compare_chart(table: pd.DataFrame, labels: dict, a: str, b: str, players: int, path: Path) -> None:
@@ -302,36 +197,4 @@ def compare_chart(table: pd.DataFrame, labels: dict, a: str, b: str, players: in
     ax.set_title("score breakdown, B − A per agent", fontsize=10)
     ax.legend(fontsize=7)
     fig.suptitle(f"A = {a}, B = {b}", fontsize=10)
-    _save(fig, path)
-
-
-def skill_chart(spec: pd.DataFrame, seats: pd.DataFrame, path: Path) -> None:
-    """Win share against skill tier: per specialist (one panel per rule set) and per seat without
-    compensation (one panel per player count); whiskers are 95% Wilson intervals."""
-    spec = spec.astype({"family": str, "district": str})
-    tiers = list(dict.fromkeys(spec["family"]))
-    rule_sets = list(dict.fromkeys(spec["rules"]))
-    before = seats[seats["compensation"] == "before (none)"]
-    players = sorted(before["players"].unique())
-    fig, axes = plt.subplots(1, len(rule_sets) + len(players), figsize=(3.3 * (len(rule_sets) + len(players)), 3.6),
-                             squeeze=False, layout="constrained")  # fmt: skip
-    xs = np.arange(len(tiers))
-    for ax, rules in zip(axes[0], rule_sets, strict=False):
-        for d, sub in spec[spec["rules"] == rules].groupby("district", sort=False):
-            sub = sub.set_index("family").reindex(tiers)
-            ax.errorbar(xs, sub["win_pct"], yerr=_err(sub, "win_pct"), marker="o", capsize=3, label=f"specialist {d}")
-        ax.axhline(25, color="grey", lw=0.6, ls=":")
-        ax.set_title(f"specialists, {rules}", fontsize=10)
-        ax.set_ylabel("win share, % (95% Wilson)")
-        ax.legend(fontsize=7)
-    for ax, p in zip(axes[0][len(rule_sets) :], players, strict=True):
-        for seat, sub in before[before["players"] == p].groupby("seat", sort=True):
-            sub = sub.drop_duplicates("family").set_index("family").reindex(tiers)
-            ax.errorbar(xs, sub["win_pct"], yerr=_err(sub, "win_pct"), marker="o", capsize=3, label=f"seat {seat}")
-        ax.axhline(100 / p, color="grey", lw=0.6, ls=":")
-        ax.set_title(f"seats, {p} players, no compensation", fontsize=10)
-        ax.legend(fontsize=7)
-    for ax in axes[0]:
-        ax.set_xticks(xs, tiers)
-        ax.set_xlabel("skill tier")
-    _save(fig, path)
+    save(fig, path)

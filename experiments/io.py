@@ -1,4 +1,4 @@
-"""Writing outputs whole or not at all: a temporary name beside the target, then a rename.
+"""Reading result files, and writing outputs whole or not at all: a temporary name beside the target, then a rename.
 
 A reader never sees half a file, and Ctrl-C or ``kill -9`` leaves either the old
 file or the new one (plus, at worst, a hidden ``.NAME.PID.tmp`` that the next write
@@ -13,8 +13,24 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+
+class ResultsError(ValueError):
+    """A result file that cannot be read; one line, naming the file."""
+
+
+def read_results(path: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
+    """A result file as a DataFrame (only `columns`, when given); ResultsError naming the file when it is
+    missing, truncated or corrupted (a zstd error says nothing of the file it came from)."""
+    try:
+        return pd.read_parquet(path, columns=columns)
+    except (OSError, pa.ArrowException) as e:
+        lines = str(e).strip().splitlines()
+        reason = getattr(e, "strerror", None) or (lines[0] if lines else type(e).__name__)
+        raise ResultsError(f"{path}: cannot read it as a result file: {reason}") from None
 
 
 def _tmp(path: Path) -> Path:

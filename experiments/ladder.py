@@ -14,23 +14,16 @@ from collections.abc import Callable
 import pandas as pd
 from joblib import Parallel, delayed
 
+from experiments.io import read_results
 from experiments.pipelines import win_share
-from sim.games import get_game
-
-# Per game: (name, seats, the target win share of the first agent)
-PAIRINGS = {
-    "citywright": [
-        ("greedy vs random, 2 players", ["greedy", "random"], 0.95),
-        ("mcts vs greedy, 2 players", ["mcts", "greedy"], 0.60),
-        ("mcts + 3 greedy, 4 players", ["mcts", "greedy", "greedy", "greedy"], 0.40),
-    ]
-}
+from sim.games import GameDef
 
 
 def play_pairing(
-    specs: list[str], games: int, seed: int = 0, rules=None, jobs: int = 1, chunk: int = 100, game: str = "citywright"
+    game: GameDef, specs: list[str], games: int, seed: int = 0, rules=None, jobs: int = 1, chunk: int = 100
 ) -> pd.DataFrame:
-    g = get_game(game)
+    """`games` games of `game` with `specs` one per seat, seats rotated (default rules when None)."""
+    g = game
     rules = rules if rules is not None else g.load_rules(g.default_preset)
     agents = [g.agents().parse_agent(s) for s in specs]
     bounds = [(a, min(a + chunk, games)) for a in range(0, games, chunk)]
@@ -41,13 +34,14 @@ def play_pairing(
 
 
 def ladder(
-    rules, games: int, seed: int = 0, jobs: int = 1, game: str = "citywright", log: Callable[[str], None] = print
+    game: GameDef, rules, games: int, seed: int = 0, jobs: int = 1, log: Callable[[str], None] = print
 ) -> pd.DataFrame:
-    """Every pairing of `game`: one row per (pairing, agent) with win share, interval and target; a line per pairing."""
+    """Every fixed pairing of `game` (GameDef.pairings; GameError when it has none): one row per (pairing, agent)
+    with win share, interval and target; a line per pairing."""
     tables = []
-    for name, specs, target in PAIRINGS[get_game(game).id]:
+    for name, specs, target in game.part("pairings"):
         t = time.perf_counter()
-        ws = win_shares(play_pairing(specs, games, seed=seed, rules=rules, jobs=jobs, game=game))
+        ws = win_shares(play_pairing(game, specs, games, seed=seed, rules=rules, jobs=jobs))
         first = ws.iloc[0]
         verdict = "met" if first["win_share"] >= target else "NOT met"
         log(
@@ -87,6 +81,7 @@ def write_rating_ladder(ratings, spread, shares, out, about: dict) -> None:
 
 
 def rating_ladder(
+    game: GameDef,
     agents: list[str],
     players: list[int],
     games: int,
@@ -95,11 +90,10 @@ def rating_ladder(
     seed: int = 0,
     jobs: int = 1,
     boot: int = 200,
-    game: str = "citywright",
     log: Callable[[str], None] = print,
     progress: Callable[[str, int, int, float], None] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """Plackett–Luce ratings of `agents` from `games` games per player count, tables drawn from the pool.
+    """Plackett–Luce ratings of `agents` of `game` from `games` games per player count, tables drawn from the pool.
 
     Each seat of each game draws its agent uniformly from the pool (seating ``draw``), so every agent meets
     every other in every seat; runs are cached in `work` (resumable).  Returns (ratings, spread, win shares):
@@ -111,13 +105,13 @@ def rating_ladder(
     from experiments import ratings as R
     from experiments import simulate as S
 
-    g = get_game(game)
+    g = game
     rules = rules if rules is not None else g.load_rules(g.default_preset)
     # the name each agent was given (a tier, or the spec as typed), beside the full spec results store
     names = {str(g.agents().parse_agent(a)): a for a in agents}
     tables, spreads, shares, frames = [], [], [], []
     for n in players:
-        spec = S.make_spec(n, agents, games, seed, rules, "draw", game=g.id)
+        spec = S.make_spec(n, agents, games, seed, rules, "draw", game=g)
         path = Path(work) / f"ladder-{n}p.parquet"
 
         def tick(done: int, total: int, rate: float, label=f"{n} players") -> None:
@@ -125,7 +119,7 @@ def rating_ladder(
                 progress(label, done, total, rate)
 
         _, reused = S.run_or_reuse(spec, path, jobs=jobs, progress=tick)
-        df = pd.read_parquet(path)
+        df = read_results(path)
         log(f"{n} players: {games:,} games ({'reused' if reused else 'played'})")
         frames.append(df)
         t, s = R.rating_table(df, boot=boot, seed=seed)

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from experiments.io import read_results
 from sim.stats import wilson
 
 Z95 = 1.959963984540054
@@ -28,10 +29,11 @@ DISTRICT_COLUMNS = ["residential", "commercial", "park", "industrial"]
 
 
 def load_results(paths: Iterable[str | Path]) -> pd.DataFrame:
-    """Concatenate result files; a `run` column names the file each row came from."""
+    """Concatenate result files; a `run` column names the file each row came from.  ResultsError
+    (experiments.io), naming the file, when one cannot be read."""
     parts = []
     for p in paths:
-        df = pd.read_parquet(p)
+        df = read_results(p)
         df.insert(0, "run", Path(p).name.removesuffix(".parquet"))
         parts.append(df)
     if not parts:

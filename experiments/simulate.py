@@ -1,4 +1,4 @@
-"""`citywright simulate`: many games in parallel, reproducible, resumable, Parquet out.
+"""`boardlab simulate`: many games in parallel, reproducible, resumable, Parquet out.
 
 A run is cut into chunks of consecutive games.  Each chunk is a pure function
 of the run's parameters and its index (:func:`run_chunk`),
@@ -27,41 +27,35 @@ from __future__ import annotations
 import base64
 import datetime as _dt
 import functools
+import itertools
 import json
 import os
 import subprocess
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from experiments.citywright.runner import play_chunk_arrays, results_table
+from experiments.schema import conform, plain_columns, schema_of
 from experiments.seating import SEATINGS
-from sim.citywright.rules import N_SLOTS, SLOT_NAMES, Rules, load_rules
-from sim.games import get_game
+from sim.games import GameDef, default_game, get_game
 
-METADATA_KEY = b"citywright"
-MOVES_SCHEMA = pa.schema(
-    [
-        ("game", pa.int64()), ("turn", pa.int16()), ("seat", pa.int8()), ("kind", pa.large_string()),
-        ("slot", pa.large_string()), ("shape", pa.large_string()), ("orientation", pa.int8()),
-        ("anchor", pa.large_string()), ("tiles", pa.large_string()), ("waste", pa.int8()), ("score_change", pa.int16()),
-    ]
-)  # fmt: skip
-MOVE_COLUMNS = MOVES_SCHEMA.names
+# The key of a result file's run metadata (in the Parquet file's key-value metadata); files written while
+# the toolkit hosted one game used the second, and are read as well.
+METADATA_KEY = b"boardlab"
+METADATA_KEYS = (METADATA_KEY, b"citywright")
 # Parts are uncompressed Arrow IPC: about 170 bytes a row on disk until the run is
 # assembled (a 1M-game 4-player run holds ~0.7 GB of parts at its end), in exchange
 # for writes and reads that cost next to nothing beside the kernels.
 PART_COMPRESSION = None
-# Result columns whose values are (nearly) all distinct within a chunk: Parquet would
-# build a dictionary for them only to drop it; plain encoding is faster and the file smaller.
-# (In the move log a game's number repeats on every turn: a dictionary pays there.)
-_PLAIN_COLUMNS = ("game", "game_seed", "board")
+# Games per chunk for a game that declares no chunk-size rule (GameDef.chunk_size).
+DEFAULT_CHUNK = 100
+# Game numbers are int64 in every table.
+MAX_GAMES = 2**62
 
 
 class SimulateError(ValueError):
@@ -81,19 +75,22 @@ class RunSpec:
     seating: str
     chunk_size: int
     moves: bool
-    game: str = "citywright"
+    game: str = field(default_factory=default_game)
     tiers: tuple[str, ...] = ()  # per agent: the tier name it was given by, or ""
 
     def to_json(self) -> dict:
         """Plain JSON types (what the manifest stores and --resume compares)."""
         return json.loads(json.dumps(asdict(self)))
 
+    def game_def(self) -> GameDef:
+        """The run's game (a spec is plain data: it names its game by id, as the manifest stores it)."""
+        return get_game(self.game)
+
     def agent_specs(self) -> list:
-        return [get_game(self.game).agents().parse_agent(a) for a in self.agents]
+        return [self.game_def().agents().parse_agent(a) for a in self.agents]
 
     def rule_set(self):
-        data = json.loads(self.rules)
-        return get_game(self.game).rules_from_mapping(data)
+        return _rule_set(self.game, self.rules)
 
     @property
     def n_chunks(self) -> int:
@@ -103,19 +100,15 @@ class RunSpec:
         return i * self.chunk_size, min((i + 1) * self.chunk_size, self.games)
 
 
-def default_chunk_size(agents: list, games: int) -> int:
-    """About a few seconds of work per chunk: many chunks for slow agents, big ones for random play."""
-    if all(a.name == "random" for a in agents):
-        size = 50_000
-    elif any(a.name in ("mcts", "flatmc", "expert-specialist") for a in agents):
-        size = 20  # searches of milliseconds per move: a 4-player expert game takes about 0.4 s
-    else:
-        size = 1_000
-    return max(1, min(size, games))
+def default_chunk_size(game: GameDef, agents: list, games: int) -> int:
+    """Games per chunk of a run of these parsed agents: the game's rule (GameDef.chunk_size), or DEFAULT_CHUNK."""
+    if game.has("chunk_size"):
+        return int(game.part("chunk_size")(agents, games))
+    return max(1, min(DEFAULT_CHUNK, games))
 
 
 # A draw pool's size limit: a sanity bound (a ladder of more agents needs more games than it is worth);
-# the draw itself is uniform to within pool / 2**64 for any size (experiments.citywright.runner.draw_orders).
+# the draw itself is uniform to within pool / 2**64 for any size (experiments.seating.draw_orders).
 MAX_POOL = 32
 
 
@@ -124,20 +117,22 @@ def make_spec(
     agents: list[str],
     games: int,
     seed: int,
-    rules: Rules,
+    rules,
     seating: str = "rotate",
     chunk_size: int | None = None,
     moves: bool = False,
-    game: str = "citywright",
+    game: GameDef | str | None = None,
 ) -> RunSpec:
-    g = get_game(game)
+    """A checked run of `game` (its definition, resolved at the command's edge; an id is looked up here;
+    None: the registry's default game).  SimulateError, one line, on anything the run cannot do."""
+    g = get_game(game if game is not None else default_game())
     lo, hi = g.players
     if not lo <= players <= hi:
         raise SimulateError(f"--players must be {lo}..{hi} for {g.id}, got {players}")
-    if moves and g.id != "citywright":
-        raise SimulateError(f"--moves: no move log for {g.id} yet")
-    if games < 1:
-        raise SimulateError(f"--games must be at least 1, got {games}")
+    if moves and not g.has("move_log"):
+        raise SimulateError(f"--moves: {g.id} has no move log")
+    if not 1 <= games <= MAX_GAMES:
+        raise SimulateError(f"--games must be 1..{MAX_GAMES:,}, got {games:,}")
     if seating not in SEATINGS:
         raise SimulateError(f"--seating must be one of {', '.join(SEATINGS)}, got {seating!r}")
     reg = g.agents()
@@ -162,7 +157,7 @@ def make_spec(
         rules=rules.to_json(),
         rules_name=rules.name,
         seating=seating,
-        chunk_size=chunk_size or default_chunk_size(parsed, games),
+        chunk_size=chunk_size or default_chunk_size(g, parsed, games),
         moves=moves,
         game=g.id,
     )
@@ -246,106 +241,28 @@ def run_chunk(spec: RunSpec, i: int) -> tuple[int, pa.Table, pa.Table | None]:
     return i, *chunk_tables(spec, i, play_chunk(spec, i))
 
 
-def play_chunk(spec: RunSpec, i: int) -> tuple:
-    """Chunk i's games, before the tables (what chunk_tables takes): the rules and agents, and the
-    kernels' arrays (experiments.citywright.runner.play_chunk_arrays) or, for another game, its DataFrame."""
+def play_chunk(spec: RunSpec, i: int):
+    """Chunk i's games, before the tables perhaps (what chunk_tables takes): what the game's chunk player,
+    or its move log with --moves, returns (sim.games.GameDef.chunk_player)."""
     start, stop = spec.bounds(i)
-    rules = _rule_set(spec.game, spec.rules)
-    agents = spec.agent_specs()
-    if spec.game != "citywright":  # the registry's chunk players give DataFrames
-        return (
-            rules,
-            agents,
-            get_game(spec.game).play_chunk(rules, spec.players, agents, spec.seating, spec.seed, start, stop),
-        )
-    return (
-        rules,
-        agents,
-        play_chunk_arrays(rules, spec.players, agents, spec.seating, spec.seed, start, stop, spec.moves),
-    )
+    player = spec.game_def().part("move_log" if spec.moves else "chunk_player")
+    return player(spec.rule_set(), spec.players, spec.agent_specs(), spec.seating, spec.seed, start, stop)
 
 
-def chunk_tables(spec: RunSpec, i: int, played: tuple) -> tuple[pa.Table, pa.Table | None]:
-    """play_chunk's games -> the chunk's result table and move log (or None)."""
-    rules, agents, games = played
-    if spec.game != "citywright":
-        return pa.Table.from_pandas(games, preserve_index=False).replace_schema_metadata(None), None
-    start = spec.bounds(i)[0]
-    seeds, order, scores, boards, stats, log = games
-    table = results_table(rules, agents, start, seeds, order, scores, boards, stats)
-    return table, (moves_table(log, rules, spec.players, start) if spec.moves else None)
+def chunk_tables(spec: RunSpec, i: int, played) -> tuple[pa.Table, pa.Table | None]:
+    """play_chunk's games -> the chunk's result table (checked against the game's schema) and move log (or None)."""
+    g = spec.game_def()
+    if callable(played):
+        played = played()
+    table, moves = played if spec.moves else (played, None)
+    who = f"{g.id}'s {'move log' if spec.moves else 'chunk player'} (chunk {i})"
+    return conform(table, schema_of(g), who), moves
 
 
 @functools.lru_cache(maxsize=8)
 def _rule_set(game: str, rules: str):
     """RunSpec.rule_set, parsed once per process (rule sets are frozen; parsing copies deeply)."""
     return get_game(game).rules_from_mapping(json.loads(rules))
-
-
-def moves_table(log: np.ndarray, rules: Rules, players: int, start: int) -> pa.Table:
-    """Readable move log from the kernels' records (agents.citywright.play.LOG_*)."""
-    from agents.citywright import play as P
-    from sim.citywright.tables import PL_AC, PL_AR, PL_ORIENT, SHP_PLAIN, SHP_STAR, tables_for
-
-    tb = tables_for(rules, players)
-    g, t, _ = log.shape
-    rec = log.reshape(g * t, -1)
-    kind = rec[:, P.LOG_KIND]
-    slot = rec[:, P.LOG_SLOT]
-    shape = rec[:, P.LOG_SHAPE]
-    pl = rec[:, P.LOG_PL]
-    place = kind == 0
-    pli = np.where(place, pl, 0)
-    orient = np.where(place, tb.pl_info[pli, PL_ORIENT], -1)
-    ar = np.where(place, tb.pl_info[pli, PL_AR], -1)
-    ac = np.where(place, tb.pl_info[pli, PL_AC], -1)
-    # tiles per shape cell, in the shape's cell order ('-' for no tile; 0 for no cell)
-    letters = np.frombuffer(b"RCPI-", dtype=np.uint8)
-    row = np.arange(len(rec))
-    cells = np.zeros((len(rec), 5), dtype=np.uint8)
-    sh = np.where(shape >= 0, shape, 0)
-    for m in range(4):
-        cells[row, tb.shp[sh, SHP_PLAIN + m]] = letters[np.clip(rec[:, P.LOG_TILES + m], 0, 4)]
-    star = tb.shp[sh, SHP_STAR]
-    has_star = star >= 0
-    cells[row[has_star], star[has_star]] = letters[np.clip(rec[has_star, P.LOG_FREE], 0, 4)]
-    swap = kind == 2
-    cells[~place] = 0
-    cells[swap, 0] = letters[np.clip(rec[swap, P.LOG_TILES], 0, 4)]
-    # anchor 'row,col' of a placement, or the cell of a swap, from a table of the pairs that occur
-    a = np.where(place, ar, pl // 8)
-    b = np.where(place, ac, pl % 8)
-    located = place | swap
-    both = np.concatenate([a[located], b[located]])
-    lo, hi = (int(both.min()), int(both.max()) + 1) if both.size else (0, 0)
-    pairs = [f"{x},{y}" for x in range(lo, hi) for y in range(lo, hi)] + [""]
-    span = hi - lo
-    anchor = pa.array(pairs, pa.large_string()).take(np.where(located, (a - lo) * span + (b - lo), span * span))
-    names = {
-        "kind": (["place", "discard", "swap", "pass"], kind),
-        "slot": ([*SLOT_NAMES, ""], np.where((slot >= 0) & (slot < N_SLOTS), slot, N_SLOTS)),
-        "shape": ([s.name for s in rules.shapes] + [""], np.where(shape >= 0, shape, len(rules.shapes))),
-    }
-    columns = {
-        "game": np.repeat(np.arange(start, start + g, dtype=np.int64), t),
-        "turn": np.tile(np.arange(1, t + 1, dtype=np.int16), g),
-        "seat": (rec[:, P.LOG_SEAT] + 1).astype(np.int8),
-        **{k: pa.array(v, pa.large_string()).take(np.asarray(i, dtype=np.int64)) for k, (v, i) in names.items()},
-        "orientation": orient.astype(np.int8),
-        "anchor": anchor,
-        "tiles": _nonzero_bytes_strings(cells),
-        "waste": rec[:, P.LOG_WASTE].astype(np.int8),
-        "score_change": rec[:, P.LOG_GAIN].astype(np.int16),
-    }
-    return pa.Table.from_arrays([pa.array(columns[f.name], f.type) for f in MOVES_SCHEMA], schema=MOVES_SCHEMA)
-
-
-def _nonzero_bytes_strings(rows: np.ndarray) -> pa.LargeStringArray:
-    """uint8[M, W] -> M strings: each row's non-zero bytes, in order."""
-    keep = rows != 0
-    offsets = np.zeros(rows.shape[0] + 1, dtype=np.int64)
-    np.cumsum(keep.sum(axis=1), out=offsets[1:])
-    return pa.LargeStringArray.from_buffers(rows.shape[0], pa.py_buffer(offsets), pa.py_buffer(rows[keep]))
 
 
 # --- the run ---------------------------------------------------------------------------
@@ -417,20 +334,33 @@ def prepare(spec: RunSpec, paths: RunPaths, resume: bool, force: bool) -> dict:
 
 
 def same_spec(stored: dict | None, spec: dict) -> bool:
-    """Whether a stored run's spec is `spec` (runs stored before the game registry are Citywright's)."""
-    return stored is not None and {"game": "citywright", "tiers": [], **stored} == spec
+    """Whether a stored run's spec is `spec` (runs stored before the game registry are the default game's)."""
+    return stored is not None and {"game": default_game(), "tiers": [], **stored} == spec
 
 
-def missing_chunks(spec: RunSpec, paths: RunPaths) -> list[int]:
-    out = []
-    for i in range(spec.n_chunks):
-        if not paths.chunk(i).exists() or (spec.moves and not paths.chunk_moves(i).exists()):
-            out.append(i)
-    return out
+def chunks_on_disk(spec: RunSpec, paths: RunPaths) -> set[int]:
+    """The chunks whose parts are all written, from one listing of the parts directory."""
+    if not paths.parts.is_dir():
+        return set()
+    names = {f.name for f in paths.parts.iterdir()}
+    done = set()
+    for name in names:
+        if name.startswith("chunk-") and name.endswith(".arrow") and name[6:-6].isdigit():
+            i = int(name[6:-6])
+            if i < spec.n_chunks and (not spec.moves or paths.chunk_moves(i).name in names):
+                done.add(i)
+    return done
+
+
+def missing_chunks(spec: RunSpec, paths: RunPaths, done: set[int] | None = None) -> Iterator[int]:
+    """The chunks still to play, in game order, one at a time: a run of any size starts at once
+    (its plan is never a list of every chunk)."""
+    done = chunks_on_disk(spec, paths) if done is None else done
+    return (i for i in range(spec.n_chunks) if i not in done)
 
 
 def _execute(
-    spec: RunSpec, todo: list[int], backend: str, jobs: int, scheduler: str | None
+    spec: RunSpec, todo: Iterable[int], backend: str, jobs: int, client=None
 ) -> Iterable[tuple[int, pa.Table, pa.Table | None]]:
     if backend == "loky":
         from joblib import Parallel, delayed
@@ -441,25 +371,35 @@ def _execute(
             delayed(run_chunk)(spec, i) for i in todo
         )
     if backend == "dask":
-        return _execute_dask(spec, todo, scheduler)
+        return _execute_dask(spec, todo, client)
     raise SimulateError(f"--backend must be loky or dask, got {backend!r}")
 
 
-def _execute_dask(spec: RunSpec, todo: list[int], scheduler: str | None):
-    from dask.distributed import Client, as_completed
+def connect(scheduler: str | None):
+    """A Dask client: of the scheduler at `scheduler`, or of a local cluster of two processes.
+    SimulateError, one line, when the scheduler cannot be reached (before anything is written)."""
+    from dask.distributed import Client
 
     try:
-        client = (
-            Client(scheduler, timeout="20s") if scheduler else Client(processes=True, n_workers=2, threads_per_worker=1)
-        )
-    except (OSError, TimeoutError) as e:
-        raise SimulateError(f"--scheduler: cannot reach {scheduler}: {e}") from None
-    try:
-        futures = client.map(run_chunk, [spec] * len(todo), todo, pure=False)
-        for fut in as_completed(futures):
-            yield fut.result()
-    finally:
-        client.close()
+        if scheduler:
+            return Client(scheduler, timeout="20s")
+        return Client(processes=True, n_workers=2, threads_per_worker=1)
+    except (OSError, TimeoutError, ValueError) as e:  # ValueError: an address that is not one
+        raise SimulateError(f"--scheduler: cannot reach {scheduler}: {str(e).splitlines()[0]}") from None
+
+
+def _execute_dask(spec: RunSpec, todo: Iterable[int], client):
+    """The chunks on the cluster, a few per worker thread in flight (the plan is read as they finish)."""
+    from dask.distributed import as_completed
+
+    todo = iter(todo)
+    threads = sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values())
+    ahead = max(4, 2 * threads)
+    pending = as_completed([client.submit(run_chunk, spec, i, pure=False) for i in itertools.islice(todo, ahead)])
+    for fut in pending:
+        yield fut.result()
+        for i in itertools.islice(todo, 1):
+            pending.add(client.submit(run_chunk, spec, i, pure=False))
 
 
 def run(
@@ -472,11 +412,26 @@ def run(
     force: bool = False,
     progress: Callable[[int, int, float], None] | None = None,
 ) -> dict:
-    """Play the run's missing chunks, then assemble the result.  Returns the metadata."""
+    """Play the run's missing chunks, then assemble the result.  Returns the metadata.
+
+    Every check (the output, the backend, the Dask scheduler) comes before anything is written."""
     paths = RunPaths(Path(out))
+    if backend not in ("loky", "dask"):
+        raise SimulateError(f"--backend must be loky or dask, got {backend!r}")
+    check_output(paths, resume, force)
+    client = connect(scheduler) if backend == "dask" else None
+    try:
+        return _run(spec, paths, jobs, backend, client, resume, force, progress)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _run(spec: RunSpec, paths: RunPaths, jobs: int, backend: str, client, resume: bool, force: bool, progress):
     manifest = prepare(spec, paths, resume, force)
-    todo = missing_chunks(spec, paths)
-    done_games = spec.games - sum(spec.bounds(i)[1] - spec.bounds(i)[0] for i in todo)
+    done = chunks_on_disk(spec, paths)
+    todo = missing_chunks(spec, paths, done)
+    done_games = sum(spec.bounds(i)[1] - spec.bounds(i)[0] for i in done)
     t0 = time.perf_counter()
     new_games = 0
     if progress:
@@ -489,7 +444,7 @@ def run(
         if stream is not None:
             played = ((i, None, None) for i in todo)
         else:
-            played = _execute(spec, todo, backend, jobs, scheduler)
+            played = _execute(spec, todo, backend, jobs, client)
         for i, table, moves in played:
             if stream is not None:
                 stream.add(i, play_chunk(spec, i))
@@ -535,16 +490,18 @@ def _metadata(spec: RunSpec, manifest: dict, new_games: int, elapsed: float) -> 
     return meta
 
 
-def _targets(spec: RunSpec, paths: RunPaths) -> list[tuple[Callable[[int], Path], Path, tuple[str, ...]]]:
-    """(part path of chunk i, final file, columns written without a dictionary) per output file."""
-    targets = [(paths.chunk, paths.out, _PLAIN_COLUMNS)]
+def _targets(spec: RunSpec, paths: RunPaths) -> list[tuple[Callable[[int], Path], Path]]:
+    """(part path of chunk i, final file) per output file."""
+    targets = [(paths.chunk, paths.out)]
     if spec.moves:
-        targets.append((paths.chunk_moves, paths.moves, ()))
+        targets.append((paths.chunk_moves, paths.moves))
     return targets
 
 
-def _open_parquet(path: Path, schema: pa.Schema, plain: tuple[str, ...], blob: bytes) -> pq.ParquetWriter:
-    """The final file's writer (both assembly paths: the same options give the same bytes)."""
+def _open_parquet(path: Path, schema: pa.Schema, blob: bytes) -> pq.ParquetWriter:
+    """The final file's writer (both assembly paths: the same options give the same bytes).  The columns
+    the schema names as all distinct (experiments.schema.plain_columns) are written without a dictionary."""
+    plain = plain_columns(schema)
     dictionary = [c for c in schema.names if c not in plain]
     return pq.ParquetWriter(
         path, schema.with_metadata({METADATA_KEY: blob}), compression="zstd", use_dictionary=dictionary
@@ -562,14 +519,14 @@ def _finish_run(paths: RunPaths, meta: dict) -> None:
 def _assemble(spec: RunSpec, paths: RunPaths, meta: dict) -> None:
     """Stream the chunks, in game order, into the final files; then drop the parts."""
     blob = json.dumps(meta).encode()
-    for chunk_path, final, plain in _targets(spec, paths):
+    for chunk_path, final in _targets(spec, paths):
         tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
         writer = None
         try:
             for i in range(spec.n_chunks):
                 table = _read_part(chunk_path(i))
                 if writer is None:
-                    writer = _open_parquet(tmp, table.schema, plain, blob)
+                    writer = _open_parquet(tmp, table.schema, blob)
                 writer.write_table(table.replace_schema_metadata({METADATA_KEY: blob}))
         finally:
             if writer is not None:
@@ -601,14 +558,14 @@ class _StreamedAssembly:
     def __init__(self, spec: RunSpec, paths: RunPaths):
         self.spec, self.paths = spec, paths
         self.targets = _targets(spec, paths)
-        self.tmps = [paths.parts / f".{final.name}.{os.getpid()}.tmp" for _, final, _ in self.targets]
+        self.tmps = [paths.parts / f".{final.name}.{os.getpid()}.tmp" for _, final in self.targets]
         self.writers: list[pq.ParquetWriter | None] = [None] * len(self.targets)
         self.next = 0  # chunks before it are queued
         self.pending: Future | None = None
-        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="citywright-parquet")
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="boardlab-parquet")
 
     def _on_disk(self, i: int) -> bool:
-        return all(chunk(i).exists() for chunk, _, _ in self.targets)
+        return all(chunk(i).exists() for chunk, _ in self.targets)
 
     def add(self, i: int, played: tuple | None) -> None:
         """Queue chunk i, played (play_chunk's result), after the chunks before it not yet queued,
@@ -630,7 +587,7 @@ class _StreamedAssembly:
     def _write(self, i: int, played: tuple | None) -> None:
         """On the thread: chunk i's parts (when played here) and its row groups in the final files."""
         if played is None:
-            tables = [_read_part(chunk(i)) for chunk, _, _ in self.targets]
+            tables = [_read_part(chunk(i)) for chunk, _ in self.targets]
         else:
             table, moves = chunk_tables(self.spec, i, played)
             if moves is not None:
@@ -639,7 +596,7 @@ class _StreamedAssembly:
             tables = [table, moves][: len(self.targets)]
         for k, table in enumerate(tables):
             if self.writers[k] is None:
-                self.writers[k] = _open_parquet(self.tmps[k], table.schema, self.targets[k][2], b"")
+                self.writers[k] = _open_parquet(self.tmps[k], table.schema, b"")
             self.writers[k].write_table(table)
 
     def wait(self) -> None:
@@ -655,7 +612,7 @@ class _StreamedAssembly:
         self.wait()
         self.pool.shutdown()
         blob = json.dumps(meta).encode()
-        for writer, tmp, (_, final, _) in zip(self.writers, self.tmps, self.targets, strict=True):
+        for writer, tmp, (_, final) in zip(self.writers, self.tmps, self.targets, strict=True):
             # what ParquetWriter stores at opening for a schema with this metadata: the metadata, and
             # the Arrow schema (with it) under ARROW:schema as base64 of its IPC serialization
             schema = writer.schema.with_metadata({METADATA_KEY: blob})
@@ -682,14 +639,16 @@ class _StreamedAssembly:
 
 
 def read_metadata(path: Path) -> dict:
-    md = pq.read_schema(path).metadata or {}
-    if METADATA_KEY not in md:
-        raise SimulateError(f"{path}: not a citywright result (no run metadata)")
-    return json.loads(md[METADATA_KEY])
-
-
-def load_rules_arg(spec: str) -> Rules:
-    return load_rules(spec)
+    """A result file's run metadata; SimulateError, one line naming the file, when it has none or
+    cannot be read."""
+    try:
+        md = pq.read_schema(path).metadata or {}
+    except (OSError, pa.ArrowException) as e:
+        raise SimulateError(f"{path}: cannot read it as a result file: {str(e).splitlines()[0]}") from None
+    key = next((k for k in METADATA_KEYS if k in md), None)
+    if key is None:
+        raise SimulateError(f"{path}: not a result of a run (no run metadata)")
+    return json.loads(md[key])
 
 
 def run_or_reuse(spec: RunSpec, out: Path, **kwargs) -> tuple[dict, bool]:

@@ -2,9 +2,9 @@
 
 A game lives in three layers (``docs/architecture.md``): its rules, tables,
 kernels, reference and public API in ``sim/<game>/``; its agents in
-``agents/<game>/``; its chunk player (a batch of games -> result rows) in
-``experiments/``.  The registry sits at the bottom, beside the core, because
-the numba cache guard (:mod:`sim._cache`) needs every game's kernel files
+``agents/<game>/``; its chunk player (a batch of games -> result rows), result
+schema, report, bench and other parts in ``experiments/<game>/``.  The registry
+sits at the bottom, beside the core, because the numba cache guard (:mod:`sim._cache`) needs every game's kernel files
 before any kernel loads.  So a definition holds its own layer's parts as
 objects and names the upper layers' parts by import path, resolved on demand
 -- as Gymnasium's registry names environments by entry-point strings.  Nothing
@@ -28,7 +28,29 @@ _BUILTIN = {"citywright": "sim.citywright.game", "cartographers": "sim.cartograp
 
 
 class GameError(ValueError):
-    """An unknown game id; the message lists the registered ones."""
+    """An unknown game id (the message lists the registered ones), or a part a game does not have
+    ("cartographers has no move log"); one line for the user."""
+
+
+def default_game() -> str:
+    """The id every ``--game`` option and game-agnostic function defaults to (the registry decides it)."""
+    return DEFAULT_GAME
+
+
+# The parts a game may name by import path (GameDef's block "the upper layers' parts"), as a user
+# reads them in "<game> has no <part>".
+PARTS = {
+    "chunk_player": "chunk player",
+    "schema": "result schema",
+    "chunk_size": "chunk-size rule",
+    "move_log": "move log",
+    "report": "report",
+    "skill_report": "skill report",
+    "bench": "benchmark",
+    "scorer": "board scorer",
+    "pairings": "fixed ladder pairings",
+    "skill_tiers": "skill tiers",
+}
 
 
 @dataclass(frozen=True)
@@ -67,7 +89,8 @@ class GameDef:
     invariants : callable(game) -> list[str]
         Violations of the game's declared invariants in a position (empty when all hold).
     result_columns : tuple[str, ...]
-        The columns of a result table, one row per (game, seat).
+        The columns of a result table, one row per (game, seat): the core columns every
+        game shares (``experiments.schema.CORE_COLUMNS``) among the game's own.
     players : tuple[int, int]
         Smallest and largest player count.
     kernel_sources : tuple[str, ...]
@@ -77,8 +100,42 @@ class GameDef:
         Import path of the game's agent registry (agents layer): it provides
         ``available_agents``, ``parse_agent``, ``split_specs`` and ``AgentError``.
     chunk_player : str
-        ``module:function`` of the chunk player (experiments layer):
-        ``(rules, players, agents, seating, run_seed, start, stop) -> DataFrame``.
+        ``module:function`` of the chunk player (experiments layer), the one part ``simulate``
+        cannot do without: ``(rules, players, agents, seating, run_seed, start, stop) -> table``,
+        games ``start..stop-1`` of a run as one row per (game, seat), a ``pyarrow.Table`` of the
+        game's result schema (``experiments.schema.table`` builds one from columns).  A game whose
+        table costs as much as its play may return a function of no arguments that builds it:
+        ``simulate --jobs 1`` then builds it on its writer thread while the next chunk plays.
+        Everything about game g must come from (run_seed, g, seating) alone.
+
+    The upper layers' parts, each a ``"module:attr"`` string resolved on first use by
+    :meth:`part` (``None`` where the game has none; a command that needs it says so in one line):
+
+    schema : pyarrow.Schema
+        The result table's types, in ``result_columns`` order: the core columns with the core's
+        types (``experiments.schema.CORE_TYPES``) and the game's own; build it with
+        ``experiments.schema.result_schema``.  None: the result columns are the core's only.
+    chunk_size : callable(agents, games) -> int
+        Games per chunk of a run of these parsed agents (a few seconds of work each).
+        None: ``experiments.simulate.DEFAULT_CHUNK`` (capped at the run's games).
+    move_log : callable(rules, players, agents, seating, run_seed, start, stop) -> (table, moves)
+        The chunk player that also logs every move (``simulate --moves``): the result table and
+        a move table (one row per move, its own fixed schema), or a function giving the pair.
+    report : experiments.report.Report
+        What ``reproduce`` plays and writes for this game.
+    skill_report : experiments.report.Report
+        ``reproduce --skill``: the report across the game's skill tiers.
+    bench : experiments.bench.Bench
+        ``bench``: the figures (a function) and their targets.
+    scorer : callable(sources, rules) -> list[(result, text)]
+        ``score``: ``sources`` is a list of (text, name) read from the user's files, ``rules`` a
+        rule set or None (the scorer's default); each board or map found, as a JSON-able dict
+        and as printed text.  A malformed board raises ValueError (one line, naming it).
+    pairings : list[(name, seats, target)]
+        ``ladder`` without ``--agents``: each pairing's name, its agent specs one per seat, and
+        the win share the first agent should reach.
+    skill_tiers : callable() -> dict[name, (spec, description)]
+        Names for full agent specs (``agents`` lists them; results store the spec and the tier).
     """
 
     id: str
@@ -101,6 +158,16 @@ class GameDef:
     chance: bool = True
     simultaneous: bool = False
     notes: dict = field(default_factory=dict)
+    # --- the upper layers' parts, by import path ("module:attr"; None: the game has none) ---
+    schema: str | None = None
+    chunk_size: str | None = None
+    move_log: str | None = None
+    report: str | None = None
+    skill_report: str | None = None
+    bench: str | None = None
+    scorer: str | None = None
+    pairings: str | None = None
+    skill_tiers: str | None = None
 
     @property
     def default_preset(self) -> str:
@@ -110,10 +177,27 @@ class GameDef:
         """The game's agent registry module (imported on first use)."""
         return importlib.import_module(self.agents_module)
 
+    def part(self, name: str):
+        """The object a part's import path names (imported on first use); GameError, one line, when the
+        game has none ("cartographers has no move log")."""
+        if name not in PARTS:
+            raise KeyError(f"no game part {name!r} (parts: {', '.join(PARTS)})")
+        path = getattr(self, name)
+        if path is None:
+            raise GameError(f"{self.id} has no {PARTS[name]}")
+        module, _, attr = path.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+    def has(self, name: str) -> bool:
+        """Whether the game names part `name`."""
+        if name not in PARTS:
+            raise KeyError(f"no game part {name!r} (parts: {', '.join(PARTS)})")
+        return getattr(self, name) is not None
+
     def play_chunk(self, *args, **kwargs):
-        """Run the game's chunk player (imported on first use)."""
-        module, _, name = self.chunk_player.partition(":")
-        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+        """The chunk player's rows as a pandas DataFrame (what analyses and the conformance test read)."""
+        table = self.part("chunk_player")(*args, **kwargs)
+        return (table() if callable(table) else table).to_pandas()
 
 
 _GAMES: dict[str, GameDef] = {}

@@ -1,6 +1,6 @@
-"""`citywright reproduce --game cartographers`: Cartographers' balance report.
+"""Cartographers' balance report (GameDef.report, `boardlab reproduce --game cartographers`).
 
-The same machinery as Citywright's appendix (:mod:`experiments.citywright.report`): a plan of
+The machinery of every game's report (:mod:`experiments.report`): a plan of
 runs (:func:`plan`), each a cached, resumable simulation in ``--work``; long-format
 tables computed from the result files; PNG charts; ``REPORT.md`` with the command,
 the commit, the game counts, the agents and the run time.  Outputs are written
@@ -44,9 +44,11 @@ from scipy.stats import chisquare
 
 from experiments import charts
 from experiments import simulate as S
-from experiments.citywright.report import _md, run_jobs
 from experiments.io import staged_directory
 from experiments.pipelines import Z95, mean_ci, win_share
+from experiments.report import Report, run_jobs
+from experiments.report import ci as _ci
+from experiments.report import md_table as _md
 from sim.cartographers.rules import Rules, load_rules
 from sim.stats import wilson
 
@@ -69,7 +71,7 @@ TABLES = (
 
 @dataclass(frozen=True)
 class Job:
-    """One simulation of the report (the fields :func:`experiments.citywright.report.run_jobs` reads)."""
+    """One simulation of the report (experiments.report.Job: the fields :func:`experiments.report.run_jobs` reads)."""
 
     key: str  # file stem in the run cache
     figure: str  # solo | multi | ambush | seats
@@ -464,7 +466,7 @@ def reproduce(
     t0 = time.perf_counter()
     jobs = plan(games)
     frames = run_jobs(
-        jobs, Path(work), seed, n_jobs, log, backend, scheduler, progress, game=GAME, chunk_size=chunk_size(games)
+        GAME, jobs, Path(work), seed, n_jobs, log, backend, scheduler, progress, chunk_size=chunk_size(games)
     )
     tables = build_tables(frames)
     elapsed = time.perf_counter() - t0
@@ -502,7 +504,7 @@ def solo_cards_chart(t: pd.DataFrame, path: Path) -> None:
     handles = [Patch(color=c, label=a) for a, c in colours.items()]
     handles.append(Line2D([], [], label="printed solo number", **charts.BOOK_STYLE))
     ax.legend(handles=handles, fontsize=8)
-    charts._save(fig, path)
+    charts.save(fig, path)
 
 
 def titles_chart(t: pd.DataFrame, path: Path) -> None:
@@ -515,7 +517,7 @@ def titles_chart(t: pd.DataFrame, path: Path) -> None:
     ax.set_ylabel("games reaching the title, % (95% Wilson)")
     ax.set_title("Solo, side A: share of games reaching each title (rating at least its threshold)", fontsize=10)
     ax.legend(fontsize=8)
-    charts._save(fig, path)
+    charts.save(fig, path)
 
 
 def edict_chart(t: pd.DataFrame, path: Path) -> None:
@@ -529,7 +531,7 @@ def edict_chart(t: pd.DataFrame, path: Path) -> None:
     ax.set_xlabel("scoring card (printed number)")
     ax.set_title("4 players, every seat planner: each card's points per player, by map side", fontsize=10)
     ax.legend(fontsize=8)
-    charts._save(fig, path)
+    charts.save(fig, path)
 
 
 def seats_chart(t: pd.DataFrame, path: Path) -> None:
@@ -545,14 +547,10 @@ def seats_chart(t: pd.DataFrame, path: Path) -> None:
         ax.set_xlabel("seat")
     axes[0][0].set_ylabel("win share, % (95% Wilson)")
     axes[0][-1].legend(title="ambush arrow passes", fontsize=7, title_fontsize=7)
-    charts._save(fig, path)
+    charts.save(fig, path)
 
 
 # --- the report -----------------------------------------------------------------------
-
-
-def _ci(v, lo, hi, digits=1) -> str:
-    return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
 def _pct(v, lo, hi, digits=1) -> str:
@@ -898,3 +896,11 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         "",
     ]
     return "\n".join(out)
+
+
+REPORT = Report(
+    reproduce,
+    title="Cartographers' balance report",
+    home="cartographers",
+    default_games=1000,
+)

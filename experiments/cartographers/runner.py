@@ -1,8 +1,8 @@
 """Cartographers' chunk player: games start..stop-1 of a run -> one row per (game, seat).
 
 Everything about game g (its seed, its seating) is a function of (run seed, g, seating
-mode), as for every game (:mod:`experiments.citywright.runner`), so a chunk gives the same rows
-wherever and whenever it runs.  The table is built from numpy columns, with no Python
+mode), as for every game, so a chunk gives the same rows wherever and whenever it runs.
+The table is built from numpy columns into typed Arrow arrays (SCHEMA), with no Python
 loop over rows; its columns are ``sim.cartographers.game.RESULT_COLUMNS`` (README.md,
 "Cartographers", documents them).
 """
@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from agents.cartographers.play import run_games
 from agents.cartographers.registry import AgentSpec, rows
+from experiments.schema import result_schema, table
 from experiments.seating import seat_orders
 from sim.cartographers import engine as E
 from sim.cartographers.api import codes_to_strings, planes_to_codes
@@ -21,6 +23,18 @@ from sim.cartographers.game import EDICT_KEYS, RESULT_COLUMNS, SEASON_KEYS
 from sim.cartographers.rules import Rules
 from sim.cartographers.tables import tables_for
 from sim.seeds import game_seeds
+
+# The types of Cartographers' own result columns (the core's are experiments.schema's).  A solo game's
+# rating is a number; with 2+ players there is none: null, in the same int16 column at every player count.
+_TYPES = {
+    "side": pa.large_string(),
+    **{f"card_{e}": pa.int8() for e in EDICT_KEYS},
+    **{f"{s}_e{i}": pa.int16() for s in SEASON_KEYS for i in (1, 2)},
+    **{f"points_{e}": pa.int16() for e in EDICT_KEYS},
+    "edict_points": pa.int16(), "coins": pa.int16(), "coin_points": pa.int16(), "monster_penalty": pa.int16(),
+    "rating": pa.int16(), "title": pa.large_string(), "grid": pa.large_string(),
+}  # fmt: skip
+SCHEMA = result_schema(RESULT_COLUMNS, _TYPES, plain=("grid",))
 
 
 def solo_titles(ratings: np.ndarray, rules: Rules) -> np.ndarray:
@@ -38,6 +52,18 @@ def play_chunk(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> pd.DataFrame:
     """Games start..stop-1 of a run, one row per (game, seat), columns RESULT_COLUMNS."""
+    return chunk_table(rules, players, agents, seating, run_seed, start, stop).to_pandas()
+
+
+def chunk_size(agents: list[AgentSpec], games: int) -> int:
+    """Games per chunk (GameDef.chunk_size): big ones for random play, a few seconds of work otherwise."""
+    return max(1, min(50_000 if all(a.name == "random" for a in agents) else 1_000, games))
+
+
+def chunk_table(
+    rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
+) -> pa.Table:
+    """The game's chunk player (GameDef.chunk_player): games start..stop-1, the table of schema SCHEMA."""
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
     tb = tables_for(rules, players)
@@ -46,6 +72,7 @@ def play_chunk(
     prms = rows(agents)[order]  # [G, players, P_LEN]
     res = run_games(seeds, prms, tb)
     g = stop - start
+    m = g * players
     sc = res["scores"]
     rec = res["records"]
     rank = sc[:, :, E.SC_RANK]
@@ -56,11 +83,11 @@ def play_chunk(
     cols: dict[str, object] = {
         "game": np.repeat(np.arange(start, stop, dtype=np.int64), players),
         "game_seed": np.repeat(seeds, players),
-        "rules": rules.name,
-        "players": np.int8(players),
+        "rules": pa.repeat(pa.scalar(rules.name, pa.large_string()), m),
+        "players": np.full(m, players, dtype=np.int8),
         "seat": np.tile(np.arange(1, players + 1, dtype=np.int8), g),
         "agent": names[order].ravel(),
-        "side": rules.side,
+        "side": pa.repeat(pa.scalar(rules.side, pa.large_string()), m),
     }
     for e, key in enumerate(EDICT_KEYS):
         cols[f"card_{key}"] = edicts[:, e].astype(np.int8)
@@ -81,13 +108,10 @@ def play_chunk(
         solo = np.array([c.solo for c in rules.scoring_cards], dtype=np.int64)
         first = rules.scoring_cards[0].id
         rating = total - solo[edicts - first].sum(axis=1)
-        cols["rating"] = rating.astype(np.float64)
+        cols["rating"] = rating
         cols["title"] = solo_titles(rating, rules)
     else:
-        # No rating with 2+ players.  float64 with NaN (not a nullable integer column) so that the
-        # type is the same at every player count after a Parquet round trip.
-        cols["rating"] = np.full(g * players, np.nan)
-        cols["title"] = np.full(g * players, "", dtype=object)
-    cols["grid"] = codes_to_strings(planes_to_codes(res["planes"]).reshape(g * players, -1))
-    df = pd.DataFrame(cols)
-    return df[list(RESULT_COLUMNS)]
+        cols["rating"] = pa.nulls(m, pa.int16())
+        cols["title"] = pa.repeat(pa.scalar("", pa.large_string()), m)
+    cols["grid"] = codes_to_strings(planes_to_codes(res["planes"]).reshape(m, -1))
+    return table(cols, SCHEMA)

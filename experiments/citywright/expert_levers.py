@@ -23,7 +23,7 @@ from sim.stats import wilson
 
 
 def _chunk(spec, opponent, players, rules_name, seeds, seats):
-    from experiments.bench import timed_games
+    from experiments.citywright.bench import timed_games
 
     timed_games(spec, opponent, players, rules_name, seeds[:1], seats[:1])  # warm-up (compile or load)
     return timed_games(spec, opponent, players, rules_name, seeds, seats)

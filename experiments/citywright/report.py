@@ -1,7 +1,8 @@
-"""`citywright reproduce`: play the appendix plan, write tables, charts and REPORT.md.
+"""Citywright's report (GameDef.report, `boardlab reproduce`): play the appendix plan, write tables, charts
+and REPORT.md.
 
 Runs go to a run cache (``--work``, by default ``runs/appendix/games-N/runs``,
-not committed): each is a resumable simulation (:func:`experiments.simulate.run_or_reuse`),
+not committed): each is a resumable simulation (:func:`experiments.report.run_jobs`),
 so an interrupted reproduction continues where it stopped and a finished one is
 only re-analysed.  The outputs (``--out``) are small: CSV tables, PNG charts and
 ``REPORT.md``; each file is written whole and renamed into place, REPORT.md last,
@@ -17,67 +18,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments import charts
 from experiments import simulate as S
 from experiments.citywright import appendix as A
+from experiments.citywright import charts
 from experiments.io import staged_directory
+from experiments.report import Progress, Report, run_jobs
+from experiments.report import ci as _ci
+from experiments.report import md_table as _md
+from sim.citywright.game import GAME
 
 TABLES = ("specialists", "calibration", "waste", "seats", "solver", "claims", "solo", "solo_ratings")
-
-
-Progress = Callable[[A.Job, int, int, float], None]
-
-
-def run_jobs(
-    jobs: list[A.Job],
-    work: Path,
-    seed: int,
-    n_jobs: int,
-    log: Callable[[str], None],
-    backend: str = "loky",
-    scheduler: str | None = None,
-    progress: Progress | None = None,
-    game: str = "citywright",
-    chunk_size: int | None = None,
-) -> dict[A.Job, pd.DataFrame]:
-    """Play (or reuse) every job's run in the cache `work`; `progress(job, done, total, rate)` after each chunk.
-
-    Jobs of another game (`game`) need only the same fields as :class:`experiments.citywright.appendix.Job`
-    (key, players, agents, games, seating, rule_set()); `chunk_size` caps the games per chunk."""
-    frames = {}
-    work.mkdir(parents=True, exist_ok=True)
-    total = sum(j.games for j in jobs)
-    done = 0
-    for i, job in enumerate(jobs, 1):
-        chunk = min(chunk_size, job.games) if chunk_size else None
-        spec = S.make_spec(
-            job.players, list(job.agents), job.games, seed, job.rule_set(), job.seating, chunk_size=chunk, game=game
-        )
-
-        def tick(d: int, n: int, rate: float, job=job) -> None:
-            if progress:
-                progress(job, d, n, rate)
-
-        t = time.perf_counter()
-        path = work / f"{job.key}.parquet"
-        meta, reused = S.run_or_reuse(spec, path, jobs=n_jobs, backend=backend, scheduler=scheduler, progress=tick)
-        dt = time.perf_counter() - t
-        if reused:
-            tick(job.games, job.games, 0.0)
-        done += job.games
-        how = (
-            "reused"
-            if reused
-            else f"played in {dt:.1f} s, {meta['this_session']['games'] / max(dt, 1e-9):,.0f} games/s"
-        )
-        log(
-            f"[{i}/{len(jobs)}] {job.key}: {job.games:,} games, {job.players}p ({how});"
-            f" {100 * done / total:.0f}% of games"
-        )
-        frames[job] = pd.read_parquet(path)
-        # the time the run's games took when they were played (a resumed run: its last session only)
-        frames[job].attrs["seconds"] = float(meta["this_session"]["seconds"])
-    return frames
 
 
 def reproduce(
@@ -94,9 +44,9 @@ def reproduce(
 ) -> dict[str, pd.DataFrame]:
     """Play the plan (reusing finished runs), analyse it, write tables, charts and REPORT.md into `out`."""
     t0 = time.perf_counter()
-    frames = run_jobs(A.plan(games), work, seed, n_jobs, log, backend, scheduler, progress)
+    frames = run_jobs(GAME, A.plan(games), work, seed, n_jobs, log, backend, scheduler, progress)
     solver = A.solver_table(frames)
-    frames.update(run_jobs(A.verify_jobs(solver, games), work, seed, n_jobs, log, backend, scheduler, progress))
+    frames.update(run_jobs(GAME, A.verify_jobs(solver, games), work, seed, n_jobs, log, backend, scheduler, progress))
     spec = A.specialist_table(frames)
     tables = {
         "specialists": spec[spec["figure"] == "specialists"].drop(
@@ -136,18 +86,6 @@ def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, stro
 
 
 # --- the report -----------------------------------------------------------------------
-
-
-def _ci(v, lo, hi, digits=1) -> str:
-    return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
-
-
-def _md(df: pd.DataFrame) -> str:
-    cols = list(df.columns)
-    lines = ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
-    for _, r in df.iterrows():
-        lines.append("| " + " | ".join(str(r[c]) for c in cols) + " |")
-    return "\n".join(lines)
 
 
 def _mark(ok: bool) -> str:
@@ -383,3 +321,6 @@ def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs
         "",
     ]
     return "\n".join(out)
+
+
+REPORT = Report(reproduce, title="docs/games/citywright.md section 10", home="appendix", default_games=2000)

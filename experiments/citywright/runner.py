@@ -1,4 +1,6 @@
-"""Playing chunks of games into tables: the unit of work of simulations, ladders and sweeps.
+"""Citywright's chunk player (GameDef.chunk_player): a batch of games into its result table, the unit of
+work of simulations, ladders and sweeps; and its run-level parts (the result schema, the chunk-size rule,
+the fixed ladder pairings).
 
 A chunk is games ``start..stop-1`` of a run; everything about game g (its seed,
 its seating) is a function of (run seed, g, seating mode), so a chunk computes
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -17,6 +20,7 @@ import pyarrow.compute as pc
 
 from agents.citywright.play import run_games
 from agents.citywright.registry import AgentSpec, rows
+from experiments.schema import result_schema, table
 from experiments.seating import SEATINGS, draw_orders, seat_orders  # noqa: F401  (re-exported for callers)
 from sim.citywright import engine as E
 from sim.citywright.game import RESULT_COLUMNS
@@ -24,18 +28,15 @@ from sim.citywright.rules import Rules
 from sim.citywright.tables import tables_for
 from sim.seeds import game_seeds
 
-# The result table's Arrow types (what the Parquet file stores; pandas reads the strings as str).
+# The types of Citywright's own result columns (the core's are experiments.schema's; the columns and
+# their order are the game's, sim/citywright/game.py).  A board is all distinct: no Parquet dictionary.
 _TYPES = {
-    "game": pa.int64(), "game_seed": pa.uint64(), "rules": pa.large_string(), "players": pa.int8(),
-    "seat": pa.int8(), "agent": pa.large_string(),
     "residential": pa.int16(), "commercial": pa.int16(), "park": pa.int16(), "industrial": pa.int16(),
-    "achievements": pa.int16(), "compensation": pa.int16(), "total": pa.int16(),
+    "achievements": pa.int16(), "compensation": pa.int16(),
     "empty": pa.int8(), "tiles_taken": pa.int16(), "waste": pa.int16(), "forced_discards": pa.int8(),
-    "shapes_distinct": pa.int8(), "rank": pa.int8(), "win_share": pa.float64(), "win": pa.bool_(),
-    "board": pa.large_string(), "shapes_placed": pa.large_string(),
+    "shapes_distinct": pa.int8(), "board": pa.large_string(), "shapes_placed": pa.large_string(),
 }  # fmt: skip
-# The columns and their order are the game's (sim/citywright/game.py); their Arrow types are this file's.
-SCHEMA = pa.schema([(c, _TYPES[c]) for c in RESULT_COLUMNS])
+SCHEMA = result_schema(RESULT_COLUMNS, _TYPES, plain=("board",))
 COLUMNS = SCHEMA.names
 
 
@@ -122,6 +123,36 @@ def play_chunk(
 ) -> pd.DataFrame:
     """Games start..stop-1 of a run, one row per (game, seat), columns COLUMNS."""
     return play_chunk_table(rules, players, agents, seating, run_seed, start, stop)[0].to_pandas()
+
+
+def chunk_table(
+    rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
+) -> Callable[[], pa.Table]:
+    """The game's chunk player (sim.games.GameDef.chunk_player): games start..stop-1 played now, their
+    table (schema SCHEMA) built when the returned function is called -- on simulate's writer thread,
+    while the next chunk plays, at --jobs 1 (the table costs about as much as random play)."""
+    seeds, order, scores, boards, stats, _ = play_chunk_arrays(rules, players, agents, seating, run_seed, start, stop)
+    return lambda: results_table(rules, agents, start, seeds, order, scores, boards, stats)
+
+
+def chunk_size(agents: list[AgentSpec], games: int) -> int:
+    """Games per chunk (GameDef.chunk_size): a few seconds of work, so many chunks for searches, big ones for
+    random play."""
+    if all(a.name == "random" for a in agents):
+        size = 50_000
+    elif any(a.name in ("mcts", "flatmc", "expert-specialist") for a in agents):
+        size = 20  # searches of milliseconds per move: a 4-player expert game takes about 0.4 s
+    else:
+        size = 1_000
+    return max(1, min(size, games))
+
+
+# `ladder` without --agents (GameDef.pairings): (name, one spec per seat, the first agent's target win share)
+PAIRINGS = [
+    ("greedy vs random, 2 players", ["greedy", "random"], 0.95),
+    ("mcts vs greedy, 2 players", ["mcts", "greedy"], 0.60),
+    ("mcts + 3 greedy, 4 players", ["mcts", "greedy", "greedy", "greedy"], 0.40),
+]
 
 
 def play_chunk_with_moves(
@@ -221,5 +252,4 @@ def results_table(
         "board": board_strings(boards.reshape(m, 4)),
         "shapes_placed": shapes_placed_strings(stats[:, :, 4 : 4 + len(rules.shapes)].reshape(m, -1), rules),
     }
-    arrays = [pa.array(columns[f.name], f.type) for f in SCHEMA]
-    return pa.Table.from_arrays(arrays, schema=SCHEMA)
+    return table(columns, SCHEMA)

@@ -1,7 +1,7 @@
-"""The balance figures across skill: `citywright reproduce --skill`.
+"""The balance figures across skill (GameDef.skill_report): `boardlab reproduce --skill`.
 
 The appendix (:mod:`experiments.citywright.appendix`) measures the rulebook's figures with one-ply play.  Here the
-same figures are measured per *skill tier* (``citywright agents`` lists the tiers), each a family of
+same figures are measured per *skill tier* (``boardlab agents`` lists the tiers), each a family of
 the appendix's tables:
 
 * ``greedy``  every seat greedy; the specialists ``specialist:X``;
@@ -22,7 +22,7 @@ mcts families do.
 
 The tables, charts and verdicts reuse the appendix's functions; what is new is the plan, the
 cross-tier questions (:func:`skill_questions`) and the chart of win share against tier
-(:func:`experiments.charts.skill_chart`).
+(:func:`experiments.citywright.charts.skill_chart`).
 """
 
 from __future__ import annotations
@@ -36,11 +36,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments import charts
 from experiments import simulate as S
 from experiments.citywright import appendix as A
-from experiments.citywright import report as RP
+from experiments.citywright import charts
 from experiments.io import staged_directory
+from experiments.report import Report, run_jobs
+from experiments.report import ci as _ci
+from experiments.report import md_table as _md
+from sim.citywright.game import GAME
 
 
 @dataclass(frozen=True)
@@ -140,7 +143,7 @@ def dominance_table(spec: pd.DataFrame) -> pd.DataFrame:
             change = "no clear change"
         row = {"rules": rules, "district": d}
         for name, r in t.iterrows():
-            row[name] = RP._ci(r["win_pct"], r["lo"], r["hi"])
+            row[name] = _ci(r["win_pct"], r["lo"], r["hi"])
         row[f"{tiers[0]} -> {tiers[-1]}"] = change
         rows.append(row)
     return pd.DataFrame(rows)
@@ -161,7 +164,7 @@ def seat_effect_table(seats: pd.DataFrame) -> pd.DataFrame:
                 "games": int(t["games"].iloc[0]),
                 "max_deviation_pts": round(float(t["max_deviation_pts"].iloc[0]), 1),
                 "seat effect": "yes: seat " + ", ".join(str(s) for s in off["seat"]) if len(off) else "no",
-                "seats (%)": ", ".join(RP._ci(r["win_pct"], r["lo"], r["hi"]) for _, r in t.iterrows()),
+                "seats (%)": ", ".join(_ci(r["win_pct"], r["lo"], r["hi"]) for _, r in t.iterrows()),
             }
         )
     return pd.DataFrame(rows).sort_values(["players"], kind="stable").reset_index(drop=True)
@@ -187,7 +190,7 @@ def compensation_table(solver: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFram
                 "solver vector": r["compensation"],
                 "solver: predicted (pts)": round(100 * float(r["max_deviation"]), 1),
                 "solver: re-simulated (pts)": round(float(ver["max_deviation_pts"].iloc[0]), 1) if len(ver) else np.nan,
-                "re-simulated seats (%)": ", ".join(RP._ci(x["win_pct"], x["lo"], x["hi"]) for _, x in ver.iterrows()),
+                "re-simulated seats (%)": ", ".join(_ci(x["win_pct"], x["lo"], x["hi"]) for _, x in ver.iterrows()),
             }
         )
     return pd.DataFrame(rows).sort_values(["players"], kind="stable").reset_index(drop=True)
@@ -212,9 +215,11 @@ def skill_reproduce(
 ) -> dict[str, pd.DataFrame]:
     """Play the skill plan (reusing finished runs), analyse it, write tables, charts and REPORT.md into `out`."""
     t0 = time.perf_counter()
-    frames = RP.run_jobs(plan(games, tiers), work, seed, n_jobs, log, backend, scheduler, progress)
+    frames = run_jobs(GAME, plan(games, tiers), work, seed, n_jobs, log, backend, scheduler, progress)
     solver = A.solver_table(frames)
-    frames.update(RP.run_jobs(verify_jobs(solver, games, tiers), work, seed, n_jobs, log, backend, scheduler, progress))
+    frames.update(
+        run_jobs(GAME, verify_jobs(solver, games, tiers), work, seed, n_jobs, log, backend, scheduler, progress)
+    )
     spec = A.specialist_table(frames)
     tables = {
         "specialists": spec.drop(columns=["figure"], errors="ignore"),
@@ -340,24 +345,24 @@ def report(tables, frames, games, seed, command, elapsed, top, total_games, sim_
         "",
         "## The rulebook's claims, per tier",
         "",
-        RP._md(claims[["claim", "tier", "verdict", "evidence"]]),
+        _md(claims[["claim", "tier", "verdict", "evidence"]]),
         "",
         "'holds': the ordering (or direction) is right and the intervals separate; 'unclear': right but the "
         "intervals overlap; 'does not hold': wrong (definitions as in `results/appendix/REPORT.md`).",
         "",
         "## Specialists across tiers (4 players, seats rotated; percent)",
         "",
-        RP._md(tables["dominance"]),
+        _md(tables["dominance"]),
         "",
         "![specialists](specialists.png)",
         "",
         "## Seat effects without compensation",
         "",
-        RP._md(tables["seat_effects"]),
+        _md(tables["seat_effects"]),
         "",
         "## Compensation per tier",
         "",
-        RP._md(tables["compensation"]),
+        _md(tables["compensation"]),
         "",
         "The solver re-ranks the tier's v1.1 games under every vector of 0..5 points per seat; the re-simulation "
         "plays the best vector afresh (no tier's play sees compensation, so the two agree up to chance; the "
@@ -367,9 +372,9 @@ def report(tables, frames, games, seed, command, elapsed, top, total_games, sim_
         "",
         "## Two-player waste (tiles per player)",
         "",
-        RP._md(
+        _md(
             tables["waste"]
-            .assign(ours=[RP._ci(r["waste"], r["lo"], r["hi"], 2) for _, r in tables["waste"].iterrows()])[
+            .assign(ours=[_ci(r["waste"], r["lo"], r["hi"], 2) for _, r in tables["waste"].iterrows()])[
                 ["rules", "family", "games", "rulebook", "ours", "empty", "forced_discards"]
             ]
             .round(2)
@@ -381,23 +386,23 @@ def report(tables, frames, games, seed, command, elapsed, top, total_games, sim_
         "",
         f"Score distribution per tier; rating tiers from `{top}`.",
         "",
-        RP._md(tables["solo"].drop(columns="agents").round(1)),
+        _md(tables["solo"].drop(columns="agents").round(1)),
         "",
-        RP._md(tables["solo_ratings"].round(3)),
+        _md(tables["solo_ratings"].round(3)),
         "",
         "![solo](solo.png)",
         "",
         "## Seat win shares, every table (percent)",
         "",
-        RP._md(
-            seats.assign(share=[RP._ci(r["win_pct"], r["lo"], r["hi"]) for _, r in seats.iterrows()])[
+        _md(
+            seats.assign(share=[_ci(r["win_pct"], r["lo"], r["hi"]) for _, r in seats.iterrows()])[
                 ["players", "family", "compensation", "vector", "seat", "games", "share"]
             ]
         ),
         "",
         "## Time per tier",
         "",
-        RP._md(per_tier),
+        _md(per_tier),
         "",
         "## Files",
         "",
@@ -405,3 +410,12 @@ def report(tables, frames, games, seed, command, elapsed, top, total_games, sim_
         "",
     ]
     return "\n".join(out)
+
+
+REPORT = Report(
+    skill_reproduce,
+    title="the balance figures across skill tiers",
+    home="skill",
+    default_games=2000,
+    note=lambda games: f"  (the expert's tables: {sizes(games)['expert']:,} games)",
+)

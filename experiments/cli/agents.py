@@ -1,14 +1,19 @@
-"""`citywright agents`: every agent of a game with its parameters."""
+"""`boardlab agents`: every agent of a game with its parameters, and its skill tiers (GameDef.skill_tiers)."""
 
 from __future__ import annotations
 
+from sim.games import default_game
+
 from ._app import GameOpt, app, game_def
+
+DEFAULT_GAME = default_game()
 
 
 @app.command("agents")
-def list_agents(game: GameOpt = "citywright"):
+def list_agents(game: GameOpt = DEFAULT_GAME):
     """List every agent of a game with its parameters, defaults and a line of description."""
-    reg = game_def(game).agents()
+    g = game_def(game)
+    reg = g.agents()
     w = max(11, *(len(d.name) + 1 for d in reg.available_agents()))
     for d in reg.available_agents():
         print(f"{d.name:<{w}} {d.description}")
@@ -18,7 +23,7 @@ def list_agents(game: GameOpt = "citywright"):
             default = "required" if p.default is None else f"default {p.default}"
             choices = f"; one of {', '.join(p.choices)}" if p.choices else ""
             print(f"{'':<{w}}   {p.name:<9} {p.help} ({default}{choices})")
-    tiers = reg.available_tiers() if hasattr(reg, "available_tiers") else {}
+    tiers = g.part("skill_tiers")() if g.has("skill_tiers") else {}
     if tiers:
         print("\nSkill tiers (a name for a full spec; results store the full spec and the tier):")
         for name, (spec, description) in tiers.items():

@@ -16,7 +16,7 @@ def demo(
     rules: RulesOpt = None,
 ):
     """A default simulation with uniform-random players at 1-4 players, summarised."""
-    from experiments.bench import random_summary
+    from experiments.citywright.bench import random_summary
 
     rs = load_rules(rules)
     print(f"Uniform-random players, rules {rs.name}, {games:,} games per player count, seeds {seed}..")

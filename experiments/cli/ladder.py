@@ -1,4 +1,4 @@
-"""`citywright ladder`: agents' strength, as Plackett–Luce ratings over any set of agents, or the fixed pairings."""
+"""`boardlab ladder`: agents' strength, as Plackett–Luce ratings over any set of agents, or the fixed pairings."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from sim.games import GameError, default_game
 
 from ._app import (
     GameOpt,
@@ -19,9 +21,12 @@ from ._app import (
     load_rules,
     logger,
     output_file_option,
+    prog_name,
     progress_bar,
     split_specs,
 )
+
+DEFAULT_GAME = default_game()
 
 
 @app.command()
@@ -31,8 +36,8 @@ def ladder(
         typer.Option(
             "--agents",
             help="Rate these agents (repeat the option, or one comma-separated list): tables are drawn from the pool"
-            " at each --players count, ratings are Plackett-Luce with bootstrap intervals. Without it: the fixed"
-            " pairings greedy vs random, mcts vs greedy, mcts + 3 greedy.",
+            " at each --players count, ratings are Plackett-Luce with bootstrap intervals. Without it: the game's fixed"
+            " pairings, each with its target (`boardlab games` says which games have them).",
             show_default=False,
         ),
     ] = None,
@@ -41,7 +46,7 @@ def ladder(
     seed: Annotated[int, typer.Option(help="Run seed (game g's seed comes from it and g).")] = 0,
     jobs: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
     rules: RulesOpt = None,
-    game: GameOpt = "citywright",
+    game: GameOpt = DEFAULT_GAME,
     boot: Annotated[int, typer.Option(help="Bootstrap resamples for the rating intervals.", min=10)] = 200,
     out: Annotated[
         Path | None,
@@ -59,19 +64,21 @@ def ladder(
     from experiments import ladder as L
 
     g = game_def(game)
-    rs = load_rules(rules, g.id)
+    rs = load_rules(rules, g)
     if not agents:
-        if g.id not in L.PAIRINGS:
-            raise UserError(f"--game: no fixed pairings for {g.id}; rate agents with --agents")
+        try:
+            g.part("pairings")
+        except GameError as e:
+            raise UserError(f"--game: {e}; rate agents with --agents") from None
         if out is not None:
             output_file_option(out, "--out")
-        table = L.ladder(rs, games, seed=seed, jobs=jobs, game=g.id)
+        table = L.ladder(g, rs, games, seed=seed, jobs=jobs)
         if out is not None:
             from experiments.io import atomic_write_text
 
             atomic_write_text(table.to_csv(index=False), out)
         return
-    specs = [s for a in agents for s in split_specs(a, g.id)]
+    specs = [s for a in agents for s in split_specs(a, g)]
     reg = g.agents()
     for s in specs:  # an unknown name is merged into the spec before it by the split: say which spec is wrong
         try:
@@ -93,16 +100,19 @@ def ladder(
     def progress(label: str, done: int, total: int, rate: float) -> None:
         update(done, total, rate, label=label)
 
-    stopped = f"citywright: interrupted; finished runs and chunks are kept in {work}: run the same command to continue"
+    stopped = (
+        f"{prog_name()}: interrupted; finished runs and chunks are kept in {work}: run the same command to continue"
+    )
     from experiments import simulate as S
+    from experiments.io import ResultsError
 
     with interruptible(bar, stopped):
         try:
             ratings, spread, shares = L.rating_ladder(
-                specs, counts, games, work, rules=rs, seed=seed, jobs=jobs, boot=boot, game=g.id, log=logger(bar),
+                g, specs, counts, games, work, rules=rs, seed=seed, jobs=jobs, boot=boot, log=logger(bar),
                 progress=progress,
             )  # fmt: skip
-        except S.SimulateError as e:
+        except (S.SimulateError, ResultsError) as e:
             raise UserError(str(e)) from None
     about = {
         "command": command_line(), "game": g.id, "rules": rs.name, "agents": specs, "players": counts,

@@ -1,4 +1,4 @@
-"""`citywright reproduce`: every figure of Citywright's rulebook appendix."""
+"""`boardlab reproduce`: a game's report (GameDef.report; with --skill, GameDef.skill_report)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,22 @@ from typing import Annotated
 
 import typer
 
-from ._app import UserError, app, command_line, directory_option, interruptible, logger, progress_bar
+from sim.games import GameError, default_game
+
+from ._app import (
+    GameOpt,
+    UserError,
+    app,
+    command_line,
+    directory_option,
+    game_def,
+    interruptible,
+    logger,
+    prog_name,
+    progress_bar,
+)
+
+DEFAULT_GAME = default_game()
 
 
 @app.command()
@@ -16,17 +31,19 @@ def reproduce(
     games: Annotated[
         int | None,
         typer.Option(
-            "--games", help="Games per main table (other runs scale from it); default 2000, cartographers 1000.", min=20
+            "--games",
+            help="Games per main table (other runs scale from it); default: the report's own (the first line says).",
+            min=20,
         ),
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes.", min=1)] = 2,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Tables, charts and REPORT.md go here (default: runs/appendix/games-N/report)."),
+        typer.Option("--out", help="Tables, charts and REPORT.md go here (default: runs/<report>/games-N/report)."),
     ] = None,
     work: Annotated[
         Path | None,
-        typer.Option("--work", help="Run cache, resumable, not committed (default: runs/appendix/games-N/runs)."),
+        typer.Option("--work", help="Run cache, resumable, not committed (default: runs/<report>/games-N/runs)."),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Run seed shared by every run.")] = 0,
     backend: Annotated[str, typer.Option(help="loky (this machine) or dask (a cluster).")] = "loky",
@@ -38,70 +55,53 @@ def reproduce(
         bool,
         typer.Option(
             "--skill",
-            help="The balance figures across skill tiers (greedy, strong, expert; experiments/skill.py): greedy and "
-            "strong tables of --games games, the expert's a tenth. Full size: --games 20000 (results/skill).",
+            help="The game's report across its skill tiers, for a game that has one (`boardlab games` says which).",
         ),
     ] = False,
-    game: Annotated[
-        str,
-        typer.Option(
-            "--game",
-            help="citywright: the rulebook's appendix; cartographers: its balance report "
-            "(solo calibration, edicts, sides, ambushes, seats; default --games 1000).",
-        ),
-    ] = "citywright",
+    game: GameOpt = DEFAULT_GAME,
 ):
-    """Re-run every figure of Citywright's rulebook appendix (docs/games/citywright.md section 10) beside the
-    book's, in REPORT.md.
+    """Re-run every figure of a game's report and write its tables, charts and REPORT.md.
 
-    With --skill: the same figures per skill tier (greedy, strong, expert) with the restricted specialists, the
-    solver's vector per tier re-simulated, and the answers to how balance moves with skill (results/skill).
-    With --game cartographers: Cartographers' balance report (README.md, "Cartographers")."""
+    Citywright: the rulebook's appendix (docs/games/citywright.md section 10) beside the book's figures; with
+    --skill, the same figures per skill tier (greedy, strong, expert: greedy and strong tables of --games games, the
+    expert's a tenth; full size --games 20000), the solver's vector per tier re-simulated, and how balance moves
+    with skill (results/skill).  Cartographers (--game cartographers): its balance report
+    (solo calibration, edicts, sides, ambushes, seats; README.md, "Cartographers")."""
     from experiments import simulate as S
+    from experiments.io import ResultsError
 
+    g = game_def(game)
+    try:
+        report = g.part("skill_report" if skill else "report")
+    except GameError as e:
+        raise UserError(f"{'--skill' if skill else '--game'}: {e}") from None
     if backend not in ("loky", "dask"):
         raise UserError(f"--backend must be loky or dask, got {backend!r}")
-    if games is None:
-        games = 1000 if game == "cartographers" else 2000
-    if skill and game != "citywright":
-        raise UserError(f"--skill: the skill axis exists for citywright only, not {game!r}")
-    if skill:
-        from experiments.citywright.skill import skill_reproduce as do_reproduce
-
-        home = Path("runs") / "skill" / f"games-{games}"
-        what = "the balance figures across skill tiers"
-    elif game == "cartographers":
-        from experiments.cartographers.report import reproduce as do_reproduce
-
-        home = Path("runs") / "cartographers" / f"games-{games}"
-        what = "Cartographers' balance report"
-    elif game == "citywright":
-        from experiments.citywright.report import reproduce as do_reproduce
-
-        home = Path("runs") / "appendix" / f"games-{games}"
-        what = "docs/games/citywright.md section 10"
-    else:
-        raise UserError(f"--game must be citywright or cartographers, got {game!r}")
+    if scheduler and backend != "dask":
+        raise UserError("--scheduler needs --backend dask")
+    games = report.default_games if games is None else games
+    home = Path("runs") / report.home / f"games-{games}"
     out = directory_option(out or home / "report", "--out")
     work = directory_option(work or home / "runs", "--work")
     t = time.perf_counter()
-    print(f"Reproducing {what} with {games:,} games per main table on {jobs} process(es); runs in {work}")
-    if skill:
-        from experiments.citywright.skill import sizes
-
-        print(f"  (the expert's tables: {sizes(games)['expert']:,} games)")
+    print(f"Reproducing {report.title} with {games:,} games per main table on {jobs} process(es); runs in {work}")
+    note = report.note(games) if report.note else None
+    if note:
+        print(note)
     bar, update = progress_bar(quiet, "reproduce")
 
     def progress(job, done: int, total: int, rate: float) -> None:
         update(done, total, rate, label=job.key)
 
-    stopped = f"citywright: interrupted; finished runs and chunks are kept in {work}: run the same command to continue"
+    stopped = (
+        f"{prog_name()}: interrupted; finished runs and chunks are kept in {work}: run the same command to continue"
+    )
     with interruptible(bar, stopped):
         try:
-            do_reproduce(
+            report.run(
                 games, out, work, seed=seed, n_jobs=jobs, command=command_line(), backend=backend,
                 scheduler=scheduler, log=logger(bar), progress=progress,
             )  # fmt: skip
-        except (S.SimulateError, OSError) as e:
+        except (S.SimulateError, ResultsError, OSError) as e:
             raise UserError(str(e).splitlines()[0]) from None
     print(f"wrote {out}/REPORT.md, tables (*.csv) and charts (*.png) in {time.perf_counter() - t:.0f} s")

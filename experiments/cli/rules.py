@@ -1,4 +1,4 @@
-"""`citywright rules`: a rule set in full, as TOML (or JSON)."""
+"""`boardlab rules`: a rule set in full, as TOML (or JSON)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,22 @@ from typing import Annotated
 
 import typer
 
-from ._app import GameOpt, app, load_rules
+from sim.games import default_game
+
+from ._app import GameOpt, app, game_def, load_rules
+
+DEFAULT_GAME = default_game()
 
 
 @app.command("rules")
 def show_rules(
     spec: Annotated[
         str | None,
-        typer.Argument(help="A preset (Citywright: v1.1, v1.0) or a TOML variant file.", show_default="the default"),
+        typer.Argument(help="A preset (`boardlab games`) or a TOML variant file.", show_default="the default"),
     ] = None,
-    game: GameOpt = "citywright",
+    game: GameOpt = DEFAULT_GAME,
     as_json: Annotated[bool, typer.Option("--json", help="JSON instead of TOML.")] = False,
 ):
     """Print a rule set in full as a TOML variant file (every key a variant can set; --rules FILE reads it back)."""
-    rs = load_rules(spec, game)
+    rs = load_rules(spec, game_def(game))
     print(json.dumps(rs.to_dict(), indent=2) if as_json else rs.to_toml(), end="\n" if as_json else "")

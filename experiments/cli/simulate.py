@@ -1,4 +1,4 @@
-"""`citywright simulate`: many games in parallel into a Parquet table."""
+"""`boardlab simulate`: many games in parallel into a Parquet table."""
 
 from __future__ import annotations
 
@@ -9,12 +9,29 @@ from typing import Annotated
 
 import typer
 
-from ._app import GameOpt, RulesOpt, UserError, app, interruptible, load_rules, progress_bar, split_specs
+from sim.games import default_game
+
+from ._app import (
+    GameOpt,
+    RulesOpt,
+    UserError,
+    app,
+    game_def,
+    interruptible,
+    load_rules,
+    prog_name,
+    progress_bar,
+    split_specs,
+)
+
+DEFAULT_GAME = default_game()
 
 
 @app.command()
 def simulate(
-    players: Annotated[int, typer.Option("--players", help="Players per game (Citywright: 1-4).", show_default=False)],
+    players: Annotated[
+        int, typer.Option("--players", help="Players per game (its range: `boardlab games`).", show_default=False)
+    ],
     agents: Annotated[
         str,
         typer.Option(
@@ -27,7 +44,7 @@ def simulate(
     out: Annotated[Path, typer.Option("--out", help="Output Parquet file (one row per game and seat).")],
     seed: Annotated[int, typer.Option("--seed", help="Run seed: game g's seed comes from (seed, g) alone.")] = 0,
     rules: RulesOpt = None,
-    game: GameOpt = "citywright",
+    game: GameOpt = DEFAULT_GAME,
     seating: Annotated[
         str,
         typer.Option(
@@ -40,7 +57,9 @@ def simulate(
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address, e.g. tcp://10.0.0.5:8786.")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run: only missing chunks.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output.")] = False,
-    moves: Annotated[bool, typer.Option("--moves", help="Also write a move log (OUT stem + .moves.parquet).")] = False,
+    moves: Annotated[
+        bool, typer.Option("--moves", help="Also write a move log (OUT stem + .moves.parquet), for a game with one.")
+    ] = False,
     chunk_size: Annotated[
         int | None, typer.Option(help="Games per chunk (default: a few seconds of work).", min=1)
     ] = None,
@@ -49,21 +68,23 @@ def simulate(
     """Play many games in parallel into a Parquet table; reproducible, resumable, on loky or Dask."""
     from experiments import simulate as S
 
-    rs = load_rules(rules, game)
-    specs = split_specs(agents, game)
+    g = game_def(game)
+    rs = load_rules(rules, g)
+    specs = split_specs(agents, g)
     if backend not in ("loky", "dask"):
         raise UserError(f"--backend must be loky or dask, got {backend!r}")
     if scheduler and backend != "dask":
         raise UserError("--scheduler needs --backend dask")
     try:
-        spec = S.make_spec(players, specs, games, seed, rs, seating, chunk_size, moves, game=game)
+        spec = S.make_spec(players, specs, games, seed, rs, seating, chunk_size, moves, game=g)
     except S.SimulateError as e:
         raise UserError(str(e)) from None
     bar, update = progress_bar(quiet, "simulate", games)
     argv = [a for a in sys.argv[1:] if a not in ("--force", "--resume")]
+    prog = prog_name()
     stopped = (
-        f"citywright: interrupted; finished chunks are kept in {out}.parts. Resume with:\n"
-        f"  citywright {shlex.join(argv)} --resume"
+        f"{prog}: interrupted; finished chunks are kept in {out}.parts. Resume with:\n"
+        f"  {prog} {shlex.join(argv)} --resume"
     )
     with interruptible(bar, stopped):
         try:

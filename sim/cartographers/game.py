@@ -143,6 +143,19 @@ def _neighbours(i: int) -> list[int]:
     return [SIZE * rr + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))]
 
 
+def score_maps(sources: list[tuple[str, str]], rules=None) -> list[tuple[dict, str]]:
+    """`score` (GameDef.scorer): every map in the (text, name) sources, scored under `rules` (default: the
+    preset of the map's side) -- as a JSON-able dict and as printed text.  MapError (one line) on a malformed map."""
+    from .maps import format_scored, parse_maps, rules_for, score_map
+
+    out = []
+    for text, name in sources:
+        for m in parse_maps(text, name):
+            res = score_map(m, rules_for(m, rules))
+            out.append((res, format_scored(m, res)))
+    return out
+
+
 GAME = register(
     GameDef(
         id="cartographers",
@@ -163,6 +176,12 @@ GAME = register(
         players=(MIN_PLAYERS, MAX_PLAYERS),
         kernel_sources=KERNEL_SOURCES,
         agents_module="agents.cartographers.registry",
-        chunk_player="experiments.cartographers.runner:play_chunk",
+        chunk_player="experiments.cartographers.runner:chunk_table",
+        # the upper layers' parts (sim.games.GameDef: each a "module:attr"); no move log, pairings or skill axis
+        schema="experiments.cartographers.runner:SCHEMA",
+        chunk_size="experiments.cartographers.runner:chunk_size",
+        report="experiments.cartographers.report:REPORT",
+        bench="experiments.cartographers.bench:BENCH",
+        scorer="sim.cartographers.game:score_maps",
     )
 )

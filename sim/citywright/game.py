@@ -88,6 +88,17 @@ def invariants(game) -> list[str]:
     return out
 
 
+def score_boards(sources: list[tuple[str, str]], rules=None) -> list[tuple[dict, str]]:
+    """`score` (GameDef.scorer): every board in the (text, name) sources, scored under `rules` (default: the
+    default preset) -- as a JSON-able dict and as printed text.  BoardError (one line) on a malformed board."""
+    from .boards import format_scored, parse_boards, score_cells
+
+    rules = rules if rules is not None else load_rules()
+    boards = [b for text, name in sources for b in parse_boards(text, name)]
+    results = score_cells([b.cells for b in boards], rules)
+    return [(r, format_scored(b, r, rules.name)) for b, r in zip(boards, results, strict=True)]
+
+
 GAME = register(
     GameDef(
         id="citywright",
@@ -108,6 +119,16 @@ GAME = register(
         players=(1, MAX_PLAYERS),
         kernel_sources=KERNEL_SOURCES,
         agents_module="agents.citywright.registry",
-        chunk_player="experiments.citywright.runner:play_chunk",
+        chunk_player="experiments.citywright.runner:chunk_table",
+        # the upper layers' parts (sim.games.GameDef: each a "module:attr")
+        schema="experiments.citywright.runner:SCHEMA",
+        chunk_size="experiments.citywright.runner:chunk_size",
+        move_log="experiments.citywright.moves:chunk_tables_with_moves",
+        report="experiments.citywright.report:REPORT",
+        skill_report="experiments.citywright.skill:REPORT",
+        bench="experiments.citywright.bench:BENCH",
+        scorer="sim.citywright.game:score_boards",
+        pairings="experiments.citywright.runner:PAIRINGS",
+        skill_tiers="agents.citywright.registry:available_tiers",
     )
 )

@@ -96,12 +96,20 @@ def test_multiplayer_tables_count_games_and_seats(tiny):
     assert (pairs.groupby("side")["n"].sum() == 6 * 20).all()  # 6 pairs per game
 
 
-def test_cli_refuses_an_unknown_game():
-    r = subprocess.run(
-        [sys.executable, "-m", "experiments.cli", "reproduce", "--game", "chess", "--games", "20"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+def test_cli_refuses_an_unknown_game_and_a_report_the_game_has_not(tmp_path):
+    def reproduce(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "experiments.cli", "reproduce", *args, "--games", "20", "--out", str(tmp_path)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+
+    r = reproduce("--game", "chess")
     assert r.returncode == 2
-    assert r.stderr.strip().splitlines() == ["boardlab: error: --game must be citywright or cartographers, got 'chess'"]
+    [line] = r.stderr.strip().splitlines()
+    assert line.startswith("boardlab: error: --game: unknown game 'chess' (valid: citywright, cartographers")
+    r = reproduce("--game", "cartographers", "--skill")
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == ["boardlab: error: --skill: cartographers has no skill report"]
+    assert list(tmp_path.iterdir()) == []

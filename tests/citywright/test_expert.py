@@ -312,7 +312,7 @@ def test_expert_specialist_places_more_of_its_district_than_the_expert(district)
 
 
 def test_bench_reports_the_experts_time_per_move():
-    from experiments.bench import expert_figures
+    from experiments.citywright.bench import expert_figures
 
     res = expert_figures(load_rules("v1.1"), spec="flatmc:budget=4,k=3", games=1)
     assert set(res) == {"expert_ms_per_move_mean", "expert_ms_per_move_max"}

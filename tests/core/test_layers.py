@@ -1,8 +1,9 @@
 """The one-way layering of docs/architecture.md, checked on every import statement of the packages.
 
 sim (the game-agnostic core and one subpackage per game) imports nothing above it; agents imports sim
-only; experiments may import both.  Inside sim, the core imports no game, and no game imports another.
-Imports inside functions count as much as those at the top of a module.
+only; experiments may import both.  Inside sim, the core imports no game, and in every layer no game
+imports another.  Imports inside functions count as much as those at the top of a module.  (That the
+generic modules of agents and experiments name no game either is tests/core/test_no_game_ids.py's.)
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def imports_of(name: str, path: Path) -> set[str]:
 def games_of(name: str) -> str | None:
     """The game a module belongs to (sim.citywright.x -> citywright), or None for the core."""
     parts = name.split(".")
-    return parts[1] if len(parts) > 1 and parts[0] in ("sim", "agents") and parts[1] in GAME_IDS else None
+    return parts[1] if len(parts) > 1 and parts[0] in PACKAGES and parts[1] in GAME_IDS else None
 
 
 GAME_IDS = {g.id for g in available_games()}
@@ -92,6 +93,13 @@ def test_the_check_catches_an_upward_import(tmp_path):
         "sim.citywright.engine (sim) imports agents.citywright (agents, a higher layer)",
         "sim.citywright.engine (sim) imports agents.citywright.kernels (agents, a higher layer)",
         "sim.citywright.engine (sim) imports experiments.citywright.runner (experiments, a higher layer)",
+    ]
+    other = tmp_path / "report.py"
+    other.write_text("from experiments.citywright.report import _md\n")
+    assert violations("experiments.cartographers.report", other) == [
+        "experiments.cartographers.report (game cartographers) imports experiments.citywright.report (game citywright)",
+        "experiments.cartographers.report (game cartographers) imports experiments.citywright.report._md "
+        "(game citywright)",
     ]
     core = tmp_path / "stats.py"
     core.write_text("from .citywright import rules\n")

@@ -1,4 +1,4 @@
-"""`citywright simulate`: reproducibility across jobs and backends, resume after interruption, bad input."""
+"""`boardlab simulate`: reproducibility across jobs and backends, resume after interruption, bad input."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from experiments import simulate as S
+from experiments.citywright.moves import MOVE_COLUMNS, moves_table
 from experiments.citywright.runner import COLUMNS, SCHEMA, board_strings, seat_orders, shapes_placed_strings
 from experiments.cli import main
 from sim.citywright.rules import load_rules
@@ -47,7 +48,7 @@ def test_schema_and_metadata(tmp_path):
     for key in ("rules", "agents", "seed", "games", "seating", "package_version", "git_commit", "started", "finished"):
         assert key in side
     moves = _read(tmp_path / "run.moves.parquet")
-    assert list(moves.columns) == S.MOVE_COLUMNS
+    assert list(moves.columns) == MOVE_COLUMNS
     assert len(moves) == 40 * 3 * 12
     # the move log adds up to the boards: score changes sum to the district points
     per_seat = moves.groupby(["game", "seat"])["score_change"].sum().reset_index()
@@ -85,7 +86,7 @@ def _naive_board(districts) -> str:
 
 
 def test_board_strings_equal_the_naive_reading():
-    from experiments.bench import uniform_random_boards
+    from experiments.citywright.bench import uniform_random_boards
     from sim.citywright.tables import VALID
 
     boards = uniform_random_boards(400, seed=3)
@@ -142,7 +143,7 @@ def test_move_log_strings_equal_a_per_turn_reading():
             want.append((letter(rec[P.LOG_TILES]), f"{pl // 8},{pl % 8}"))
         else:
             want.append(("", ""))
-    moves = S.moves_table(log, rules, 2, 0)
+    moves = moves_table(log, rules, 2, 0)
     assert "swap" in moves["kind"].to_pylist()
     assert list(zip(moves["tiles"].to_pylist(), moves["anchor"].to_pylist(), strict=True)) == want
 
@@ -345,13 +346,16 @@ def test_rules_survive_the_run_spec_round_trip_in_order():
 
 
 def test_bench_reports_simulate_beside_the_kernel():
-    from experiments import bench as B
+    from experiments.citywright import bench as B
 
-    res = B.run(games=200, boards=2000, subprocesses=False, agents=False)
+    lines = []
+    res = B.run(games=200, boards=2000, subprocesses=False, agents=False, log=lines.append)
     assert res["simulate_games"] == 800
     assert res["simulate_random_games_per_s_4p"] > 0 and res["random_agent_games_per_s_4p"] > 0
     ratio = res["simulate_random_games_per_s_4p"] / res["random_games_per_s_4p"]
     assert res["simulate_vs_kernel_4p"] == round(ratio, 2)
+    # each figure is reported as it is measured (a full bench is minutes long)
+    assert [line.split()[0] for line in lines] == [k for k in res if k not in ("rules", "games_per_player_count")]
 
 
 @pytest.mark.parametrize("moves", [False, True])
@@ -426,8 +430,114 @@ def test_searching_agents_get_small_chunks():
     """A run of slow searches is cut into many chunks (progress, both processes busy, little lost on a stop)."""
     from agents.citywright.registry import parse_agent
     from experiments.simulate import default_chunk_size
+    from sim.games import get_game
 
+    game = get_game("citywright")
     for spec in ("expert", "expert-specialist:C", "mcts"):
-        assert default_chunk_size([parse_agent(spec), parse_agent("greedy")], 2000) == 20
-    assert default_chunk_size([parse_agent("greedy")], 2000) == 1000
-    assert default_chunk_size([parse_agent("random")], 200_000) == 50_000
+        assert default_chunk_size(game, [parse_agent(spec), parse_agent("greedy")], 2000) == 20
+    assert default_chunk_size(game, [parse_agent("greedy")], 2000) == 1000
+    assert default_chunk_size(game, [parse_agent("random")], 200_000) == 50_000
+    assert S.make_spec(2, ["expert"], 30, 0, load_rules()).chunk_size == 20  # the game's rule, by default
+
+
+def test_a_run_of_any_size_starts_at_once(tmp_path):
+    """The chunk plan is read one chunk at a time: 10**12 games start playing (and writing parts) at once,
+    where a list of every chunk grew for minutes with nothing written."""
+    spec = S.make_spec(2, ["random"], 10**12, 0, load_rules(), chunk_size=10)
+    assert spec.n_chunks == 10**11
+    stop_after = {"calls": 0}
+
+    def progress(done, total, rate):
+        assert total == 10**12
+        stop_after["calls"] += 1
+        if stop_after["calls"] == 3:  # the initial call, then two chunks
+            raise KeyboardInterrupt
+
+    t = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        S.run(spec, tmp_path / "huge.parquet", progress=progress)
+    assert time.perf_counter() - t < 30
+    paths = S.RunPaths(tmp_path / "huge.parquet")
+    assert S.chunks_on_disk(spec, paths) == {0, 1}
+    assert next(S.missing_chunks(spec, paths)) == 2
+    with pytest.raises(S.SimulateError, match="--games must be 1"):
+        S.make_spec(2, ["random"], S.MAX_GAMES + 1, 0, load_rules())
+
+
+def test_a_failed_dask_connect_writes_nothing(tmp_path, monkeypatch):
+    """The scheduler is reached before the run's parts and manifest are made: the same command without it runs."""
+
+    def unreachable(scheduler):
+        raise S.SimulateError(f"--scheduler: cannot reach {scheduler}: refused")
+
+    monkeypatch.setattr(S, "connect", unreachable)
+    out = tmp_path / "x.parquet"
+    with pytest.raises(S.SimulateError, match="cannot reach"):
+        S.run(_spec(games=10), out, backend="dask", scheduler="tcp://127.0.0.1:1")
+    assert list(tmp_path.iterdir()) == []
+    S.run(_spec(games=10), out)
+    assert len(_read(out)) == 30
+
+
+@pytest.mark.slow
+def test_an_unreachable_scheduler_is_one_line_and_the_rerun_works(tmp_path, capsys):
+    out = tmp_path / "x.parquet"
+    args = ["simulate", "--players", "2", "--agents", "random", "--games", "10", "--out", str(out), "--quiet"]
+    code, _, err = run_cli([*args, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1"], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "cannot reach tcp://127.0.0.1:1" in err
+    assert list(tmp_path.iterdir()) == []
+    assert run_cli(args, capsys)[0] == 0
+
+
+def _corrupt(path: Path, to: Path) -> None:
+    """`path` with bytes of its first board column chunk zeroed (its zstd frames no longer decode) at `to`."""
+    col = pq.ParquetFile(path).metadata.row_group(0).column(COLUMNS.index("board"))
+    data = bytearray(path.read_bytes())
+    start = col.data_page_offset + 40
+    data[start : start + min(300, col.total_compressed_size - 60)] = bytes(min(300, col.total_compressed_size - 60))
+    to.write_bytes(bytes(data))
+
+
+def test_a_corrupted_result_file_is_named(tmp_path):
+    """A zstd error says nothing of its file: every reader of results names it, in one line."""
+    from experiments.io import ResultsError, read_results
+    from experiments.pipelines import load_results
+
+    good = tmp_path / "good.parquet"
+    S.run(_spec(games=40), good)
+    bad = tmp_path / "bad.parquet"
+    _corrupt(good, bad)
+    assert S.read_metadata(bad) == S.read_metadata(good)  # the footer is whole
+    for read in (lambda: load_results([good, bad]), lambda: read_results(bad)):
+        with pytest.raises(ResultsError) as e:
+            read()
+        assert str(e.value).startswith(f"{bad}: cannot read it as a result file: ") and "\n" not in str(e.value)
+    (tmp_path / "short.parquet").write_bytes(good.read_bytes()[:100])
+    with pytest.raises(S.SimulateError, match=r"short\.parquet: cannot read it as a result file"):
+        S.read_metadata(tmp_path / "short.parquet")
+
+
+def test_a_report_names_a_corrupted_run_of_its_cache(tmp_path):
+    from experiments.citywright.appendix import Job
+    from experiments.io import ResultsError
+    from experiments.report import run_jobs
+
+    job = Job("tiny", "seats", "greedy", 2, ("random",), "rotate", "v1.1", games=20)
+    assert len(run_jobs("citywright", [job], tmp_path, 0, 1, log=lambda line: None)[job]) == 40
+    path = tmp_path / "tiny.parquet"
+    _corrupt(path, path)
+    with pytest.raises(ResultsError, match=r"tiny\.parquet: cannot read it as a result file"):
+        run_jobs("citywright", [job], tmp_path, 0, 1, log=lambda line: None)
+
+
+def test_metadata_key_is_the_toolkits_and_the_old_one_is_read(tmp_path):
+    out = tmp_path / "new.parquet"
+    meta = S.run(_spec(games=10), out)
+    assert S.METADATA_KEY == b"boardlab" and list(pq.read_schema(out).metadata) == [b"boardlab"]
+    old = tmp_path / "old.parquet"
+    table = pq.read_table(out)
+    pq.write_table(table.replace_schema_metadata({b"citywright": json.dumps(meta).encode()}), old)
+    assert S.read_metadata(old) == meta
+    pq.write_table(table.replace_schema_metadata({}), tmp_path / "none.parquet")
+    with pytest.raises(S.SimulateError, match="no run metadata"):
+        S.read_metadata(tmp_path / "none.parquet")
