@@ -16,7 +16,7 @@ from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parent.parent
 _PACKAGES = ("sim", "agents")
-_STAMP = "citywright-kernels.stamp"
+_STAMP = "boardlab-kernels.stamp"
 
 
 def _cache_dirs() -> list[Path]:
@@ -43,7 +43,7 @@ def ensure_fresh_cache() -> None:
             stamp = d / _STAMP
             if stamp.exists() and stamp.read_text() == digest:
                 continue
-            # numba writes each module's files beside it (sim/citywright/__pycache__, ...): search the
+            # numba writes each module's files beside it (sim/<game>/__pycache__, ...): search the
             # whole package, not only the __pycache__ that holds the stamp
             purge = d.parent if d.name == "__pycache__" else d
             if purge.exists():
