@@ -18,6 +18,7 @@ from .rules import load_rules as _load_rules
 KERNEL_SOURCES = (
     "sim/rng.py",
     "sim/layout.py",
+    "sim/bits.py",
     "sim/cartographers/rules.py",
     "sim/cartographers/tables.py",
     "sim/cartographers/engine.py",

@@ -19,6 +19,7 @@ from .tables import tables_for
 KERNEL_SOURCES = (
     "sim/rng.py",
     "sim/layout.py",
+    "sim/bits.py",
     "sim/citywright/rules.py",
     "sim/citywright/tables.py",
     "sim/citywright/engine.py",
