@@ -6,15 +6,17 @@ A game's public API gives, besides ``snapshot()`` (the full state, for tests and
     all that player may see of the position, as a read-only mapping of plain data (JSON types);
     the only thing an agent is given.  Two positions that differ only in what the player cannot
     see (a deck's order, the future of the chance stream) give equal observations.
-``redeal(player, rng) -> game``
-    a copy whose hidden part is drawn anew, uniformly among the possibilities consistent with the
-    player's observation -- TAG's ``copy(playerId)``, OpenSpiel's ``resample_from_infostate``.  The
-    copy depends on the observation and `rng` only, never on the hidden part it replaces.  For a game
-    with neither hidden information nor chance it is a plain copy.
+``redeal(player, rng=None) -> game``
+    a copy whose hidden part is drawn anew (`rng`: a numpy Generator or a seed), uniformly among the
+    possibilities consistent with the player's observation -- TAG's ``copy(playerId)``, OpenSpiel's
+    ``resample_from_infostate``.  The copy depends on the observation and `rng` only, never on the
+    hidden part it replaces.  With `rng` None the hidden part is put in a canonical order instead (and
+    the random streams at zero): the one copy an observation keeps.  For a game with neither hidden
+    information nor chance it is a plain copy.
 
 An :class:`Observation` carries no reference to the true position: :meth:`Observation.sample`
-redeals from a copy that was itself redealt when the observation was made (so its hidden part is
-already a draw, not the truth).  A searching agent determinises with it::
+redeals from a copy that was itself redealt when the observation was made (its hidden part in a
+canonical order, not the truth's).  A searching agent determinises with it::
 
     game = observation.sample(rng)     # a position consistent with what it saw
     ... search on game ...
@@ -32,20 +34,21 @@ import numpy as np
 INFORMATION = ("perfect", "imperfect")
 
 
-def as_generator(rng: np.random.Generator | int | None) -> np.random.Generator:
-    """A numpy Generator for `rng`: a Generator as it is, an integer as a seed (None: seed 0)."""
+def as_generator(rng: np.random.Generator | int) -> np.random.Generator:
+    """A numpy Generator for `rng`: a Generator as it is, an integer as a seed."""
     if isinstance(rng, np.random.Generator):
         return rng
-    if rng is None:
-        rng = 0
     if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)):
         raise TypeError(f"rng must be a numpy Generator or an integer seed, got {rng!r}")
     return np.random.default_rng(int(rng) & ((1 << 64) - 1))
 
 
-def fresh_streams(rng: np.random.Generator) -> np.ndarray:
-    """uint64[2]: new states for a game's chance and policy streams (sim.rng), drawn from `rng`."""
-    return rng.integers(0, 1 << 64, size=2, dtype=np.uint64, endpoint=False)
+def fresh_streams(rng: np.random.Generator | int | None) -> np.ndarray:
+    """uint64[2]: new states for a game's chance and policy streams (sim.rng), drawn from `rng` (a Generator
+    or a seed); None: both zero (a redeal's canonical form)."""
+    if rng is None:
+        return np.zeros(2, dtype=np.uint64)
+    return as_generator(rng).integers(0, 1 << 64, size=2, dtype=np.uint64, endpoint=False)
 
 
 class Observation(Mapping):
@@ -79,7 +82,7 @@ class Observation(Mapping):
 
         return copy.deepcopy(self._data)
 
-    def sample(self, rng: np.random.Generator | int | None = None):
+    def sample(self, rng: np.random.Generator | int):
         """A game (the public API's) consistent with this observation, its hidden part drawn with `rng`;
         changing it changes nothing else."""
         return self._infoset.redeal(self.player, rng)

@@ -239,15 +239,16 @@ class Game:
             ambush_deck_size=len(waiting),
             ambushes_unseen=sorted(in_deck + waiting),
         )
-        return Observation(player, snap, self.redeal(player, 0))
+        return Observation(player, snap, self.redeal(player))
 
     def redeal(self, player: int, rng: np.random.Generator | int | None = None) -> Game:
         """A copy with the hidden part drawn afresh from `rng` (a numpy Generator or a seed): the unseen
         ambushes dealt anew between the explore deck and the ambush deck, the explore deck shuffled, and
         both random streams new.  Depends on the public state and `rng` only (the decks are sorted before
-        they are dealt, and what the kernels no longer read of them is cleared)."""
+        they are dealt, and what the kernels no longer read of them is cleared).  With `rng` None: both
+        decks in ascending order (the ambushes in the deck the lowest unseen ones), the streams zero."""
         self._check_seat(player)
-        gen = as_generator(rng)
+        gen = None if rng is None else as_generator(rng)
         g = self.copy()
         st = g.st
         pos, end = int(st[E.ST_DECK_POS]), int(st[E.ST_DECK_END])
@@ -257,10 +258,13 @@ class Game:
         unseen = sorted(
             [c for c in deck if c in ambush] + [int(c) for c in st[E.ST_AMBUSH + apos : E.ST_AMBUSH + aend]]
         )
-        unseen = [unseen[i] for i in gen.permutation(len(unseen))]
+        if gen is not None:
+            unseen = [unseen[i] for i in gen.permutation(len(unseen))]
         k = len(deck) - sum(c not in ambush for c in deck)
         cards = sorted(c for c in deck if c not in ambush) + unseen[:k]
-        st[E.ST_DECK + pos : E.ST_DECK + end] = [cards[i] for i in gen.permutation(len(cards))]
+        st[E.ST_DECK + pos : E.ST_DECK + end] = (
+            sorted(cards) if gen is None else [cards[i] for i in gen.permutation(len(cards))]
+        )
         st[E.ST_DECK + end : E.ST_DECK + E.MAX_DECK] = 0
         st[E.ST_AMBUSH : E.ST_AMBUSH + apos] = 0  # which ambushes went into the deck: hidden, and never read again
         st[E.ST_AMBUSH + apos : E.ST_AMBUSH + aend] = unseen[k:]

@@ -165,5 +165,7 @@ GAME = register(
         kernel_sources=KERNEL_SOURCES,
         agents_module="agents.cartographers.registry",
         chunk_player="experiments.cartographers.runner:play_chunk",
+        # --- issue 17 item 3: its result columns from a finished API game, for experiments.play ---
+        api_rows="experiments.cartographers.api_rows:rows",
     )
 )

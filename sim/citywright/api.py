@@ -26,7 +26,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from sim.observation import Observation, as_generator, fresh_streams
+from sim.observation import Observation, fresh_streams
 
 from . import engine as E
 from .moves import Move
@@ -41,7 +41,6 @@ from .tables import (
     RP_DEPLETES,
     RP_SWAP,
     RP_SWAP_NEEDS_EMPTY,
-    SHP_NCELLS,
     SHP_PL_END,
     SHP_PL_START,
     SHP_PLAIN,
@@ -74,6 +73,21 @@ def _placement_index(tb: Tables) -> dict:
         info = tb.pl_info[i]
         out[(int(info[0]), int(info[PL_ORIENT]), (int(info[PL_AR]), int(info[PL_AC])))] = i
     return out
+
+
+@lru_cache(maxsize=64)
+def _placements(tb: Tables, rules: Rules) -> tuple:
+    """Per placement index, as Python values: (shape name, orientation, anchor, board cells in the shape's
+    cell order, the cell index of each of the 4 plain tiles, the star's cell index or -1) -- what a
+    listed move is made of, read from the tables once rather than for every move."""
+    out = []
+    for info in tb.pl_info.tolist():
+        s, o, ar, ac = info[0], info[PL_ORIENT], info[PL_AR], info[PL_AC]
+        shape = rules.shapes[s]
+        cells = tuple((r + ar, c + ac) for r, c in orient_cells(shape.cells, o))
+        plain = tuple(int(tb.shp[s, SHP_PLAIN + k]) for k in range(4))
+        out.append((shape.name, o, (ar, ac), cells, plain, int(tb.shp[s, SHP_STAR])))
+    return tuple(out)
 
 
 _CELL_BITS = np.array([8 * r + c for r in range(7) for c in range(7)], dtype=np.uint64)
@@ -198,15 +212,15 @@ class Game:
         """What seat `player` may see: every field of snapshot() (the deck as counts per shape), and
         ``sample(rng)``, a position consistent with it (:meth:`redeal`)."""
         player = self._check_seat(player)
-        return Observation(player, self.snapshot(), self.redeal(player, 0))
+        return Observation(player, self.snapshot(), self.redeal(player))
 
     def redeal(self, player: int, rng: np.random.Generator | int | None = None) -> Game:
         """A copy whose hidden part -- the deck's order, i.e. the chance stream's future -- is drawn afresh
-        from `rng` (a numpy Generator or a seed); the policy stream too.  Depends on the public state
-        and `rng` only."""
+        from `rng` (a numpy Generator or a seed; None: both streams zero); the policy stream too.  Depends
+        on the public state and `rng` only."""
         self._check_seat(player)
         g = self.copy()
-        g.rng[:] = fresh_streams(as_generator(rng))
+        g.rng[:] = fresh_streams(rng)
         return g
 
     def _check_seat(self, player) -> int:
@@ -278,24 +292,16 @@ class Game:
         return [lo + int(i) for i in np.flatnonzero(legal)]
 
     def _placement_move(self, slot: int, pl: int, plain_tiles: tuple[str, ...], free: str) -> Move:
-        tb = self.tables
-        s = int(self.st[E.ST_SLOTS + slot])
-        info = tb.pl_info[pl]
-        ncells = int(tb.shp[s, SHP_NCELLS])
-        star = int(tb.shp[s, SHP_STAR])
-        shape = self.rules.shapes[s]
-        o = int(info[PL_ORIENT])
-        ar, ac = int(info[PL_AR]), int(info[PL_AC])
-        cells = tuple((r + ar, c + ac) for r, c in orient_cells(shape.cells, o))
-        tiles = [""] * ncells
+        shape, o, (ar, ac), cells, plain, star = _placements(self.tables, self.rules)[pl]
+        tiles = [""] * len(cells)
         for k in range(4):
-            tiles[int(tb.shp[s, SHP_PLAIN + k])] = plain_tiles[k]
+            tiles[plain[k]] = plain_tiles[k]
         if star >= 0:
             tiles[star] = free
         return Move(
             kind="place",
             slot=slot,
-            shape=shape.name,
+            shape=shape,
             orientation=o,
             anchor=(ar, ac),
             cells=cells,

@@ -110,5 +110,7 @@ GAME = register(
         kernel_sources=KERNEL_SOURCES,
         agents_module="agents.citywright.registry",
         chunk_player="experiments.citywright.runner:play_chunk",
+        # --- issue 17 item 3: its result columns from a finished API game, for experiments.play ---
+        api_rows="experiments.citywright.api_rows:rows",
     )
 )
