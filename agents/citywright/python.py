@@ -23,6 +23,7 @@ inside numba as usual.  For whole runs (``boardlab simulate``, ``ladder``, ...),
 from __future__ import annotations
 
 from agents.generic.base import Agent, agent_rng, decide
+from agents.specs import PythonSpec
 from sim.citywright.api import Game
 from sim.citywright.rules import Rules
 
@@ -40,7 +41,7 @@ def play_game(agents: list, rules: Rules | str | None = None, seed: int = 0) -> 
     for i, a in enumerate(agents):
         if isinstance(a, str):
             a = parse_agent(a)
-        if isinstance(a, AgentSpec):
+        if isinstance(a, (AgentSpec, PythonSpec)):
             a = a.make() if a.python else builtin_player(a)
         elif not isinstance(a, Agent):
             raise TypeError(f"seat {i + 1}: {a!r} is neither an agent spec nor an object with act()")
