@@ -12,11 +12,11 @@ way lives here, once:
   (``coins.cpa: unknown key (valid: cap, mountain_to_owner)``), and a TOML file's errors
   name the file.
 
-A game's ``rules.py`` keeps its presets, its record types and its ``_check`` (what its
-numbers mean), and makes a :class:`RuleBook` of them::
+A game's ``rules.py`` keeps its presets, its :class:`RuleSet` subclass (its views of the data)
+and its ``_check`` (what its numbers mean), and makes a :class:`RuleBook` of them::
 
-    BOOK = RuleBook("Citywright", PRESETS, "v1.1", _check, open_mappings={"shapes"})
-    from_mapping, preset, load_rules = BOOK.from_mapping, BOOK.preset, BOOK.load
+    BOOK = RuleBook("My game", PRESETS, "standard", _check, Rules, open_mappings=frozenset({"cards"}))
+    load_rules = BOOK.load              # a preset name, a TOML variant's path, or a rule set
 """
 
 from __future__ import annotations
