@@ -131,3 +131,9 @@ def test_a_module_s_version_is_its_version_or_its_distribution_s_or_a_hash_of_it
     assert module_version(numpy) == numpy.__version__
     v = module_version(plain_module)  # no __version__: the installed distribution's (boardlab), else the file's hash
     assert v.startswith("boardlab ") or (v.startswith("sha256:") and len(v) == len("sha256:") + 12)
+
+
+def test_the_issue_s_trailing_comma_is_refused():
+    for reg in (CITY, CARTO):
+        with pytest.raises(AgentError, match="empty agent spec in 'greedy,'"):
+            reg.split_specs("greedy,")
