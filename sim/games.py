@@ -168,6 +168,13 @@ class GameDef:
     scorer: str | None = None
     pairings: str | None = None
     skill_tiers: str | None = None
+    # --- hidden information and the generic chunk player (issue 17, item 3) --------------------------
+    # api_rows : str
+    #     ``module:function`` (experiments layer): a finished public-API game -> its own result columns,
+    #     {column: one value per seat}, for experiments.play (the generic chunk player: any mix of Python
+    #     agents and the game's built-ins).  The shared columns (game .. agent, total, rank, win_share,
+    #     win) are that player's; "" when the game has no others.
+    api_rows: str | None = None
 
     @property
     def default_preset(self) -> str:
@@ -217,9 +224,51 @@ def _load_builtin() -> None:
             importlib.import_module(module)
 
 
+# --- games from installed packages (issue 17, item 4) ---------------------------------------------------
+# A package registers a game through the entry-point group ``boardlab.games`` (the way pytest finds its
+# plugins), in its pyproject.toml:
+#
+#     [project.entry-points."boardlab.games"]
+#     pig = "boardlab_pig.game:GAME"          # a GameDef, or a module whose import registers the game
+#
+# Plugins load after the built-in games, on first need: when every game is listed, or an id that is not
+# built in is asked for.  A plugin that fails to load, or registers no game of its entry point's name,
+# is a GameError naming it (one line).  The numba cache guard never loads them (kernel_sources()).
+ENTRY_POINT_GROUP = "boardlab.games"
+_PLUGINS_LOADED = False
+_BROKEN: dict[str, str] = {}  # entry-point name -> its one-line error
+
+
+def _load_plugins() -> None:
+    global _PLUGINS_LOADED
+    if _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED = True  # once, even if one fails: the error is raised where it was asked for
+    from importlib.metadata import entry_points
+
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        if ep.name in _GAMES or ep.name in _BUILTIN:
+            continue
+        try:
+            loaded = ep.load()
+            if isinstance(loaded, GameDef) and loaded.id not in _GAMES:
+                register(loaded)
+        except Exception as e:  # a broken plugin is its author's to fix: say which, in one line
+            text = str(e).strip().splitlines()
+            _BROKEN[ep.name] = f"game plugin {ep.name!r} ({ep.value}) cannot be loaded: {type(e).__name__}: " + (
+                text[0] if text else "no message"
+            )
+            continue
+        if ep.name not in _GAMES:
+            _BROKEN[ep.name] = f"game plugin {ep.name!r} ({ep.value}) registers no game {ep.name!r}"
+
+
 def available_games() -> list[GameDef]:
-    """Every registered game, built-in ones first."""
+    """Every registered game, built-in ones first, then the installed plugins (GameError if one is broken)."""
     _load_builtin()
+    _load_plugins()
+    if _BROKEN:
+        raise GameError(next(iter(_BROKEN.values())))
     return list(_GAMES.values())
 
 
@@ -230,10 +279,16 @@ def get_game(game_id: str | GameDef = DEFAULT_GAME) -> GameDef:
     _load_builtin()
     key = str(game_id).strip().lower()
     if key not in _GAMES:
+        _load_plugins()
+        if key in _BROKEN:
+            raise GameError(_BROKEN[key])
+    if key not in _GAMES:
         raise GameError(f"unknown game {game_id!r} (valid: {', '.join(_GAMES)})")
     return _GAMES[key]
 
 
 def kernel_sources() -> tuple[str, ...]:
-    """Every registered game's kernel files (what the numba cache guard hashes)."""
-    return tuple(dict.fromkeys(f for g in available_games() for f in g.kernel_sources))
+    """Every built-in game's kernel files (what the numba cache guard hashes; a plugin's kernels are in its
+    own package, beside their own numba cache)."""
+    _load_builtin()
+    return tuple(dict.fromkeys(f for gid, g in _GAMES.items() if gid in _BUILTIN for f in g.kernel_sources))

@@ -1,43 +1,27 @@
-"""Cartographers' agents by spec string (``citywright agents --game cartographers`` lists them).
+"""Cartographers' agents by spec string (``boardlab agents --game cartographers`` lists them).
 
-A spec is ``NAME`` or ``NAME:key=value,...``.  Parsing gives an :class:`AgentSpec` whose
-:meth:`~AgentSpec.row` is the float64 parameter row the numba game loop
-(:mod:`agents.cartographers.play`) reads.  The interface is the one every game's agent
-registry has (docs/architecture.md, "Adding a game"): ``available_agents``, ``parse_agent``,
-``split_specs``, ``AgentError``, ``SPEC_EXAMPLES``.
+A spec is ``NAME`` or ``NAME:key=value,...``; the grammar, the parser and the Python agents every game
+has (``ismcts``, ``py:module:Name``) are :mod:`agents.specs` and :mod:`agents.generic`.  This module is
+Cartographers' list of agents and its built-in agents' parameter rows: parsing gives an
+:class:`AgentSpec` whose :meth:`~AgentSpec.row` is the float64 parameter row the numba game loop
+(:mod:`agents.cartographers.play`) reads.  The interface is the one every game's agent registry has
+(docs/architecture.md, "Adding a game"): ``available_agents``, ``parse_agent``, ``split_specs``,
+``AgentError``, ``SPEC_EXAMPLES``, ``builtin_player``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from agents.generic.registry import GENERIC
+from agents.specs import AgentDef, AgentError, Param, Registry, merged
+from agents.specs import AgentSpec as _Spec
+
 from . import kernels as K
 
-
-class AgentError(ValueError):
-    """An unknown agent or parameter; the message lists the valid ones."""
-
-
-@dataclass(frozen=True)
-class Param:
-    name: str
-    default: object
-    help: str
-    choices: tuple = ()
-    lo: float | None = None
-    hi: float | None = None
-
-
-@dataclass(frozen=True)
-class AgentDef:
-    name: str
-    code: int
-    description: str
-    params: tuple[Param, ...] = ()
-    objective: str = ""
-
+__all__ = ["AGENTS", "AgentDef", "AgentError", "AgentSpec", "Param", "parse_agent", "rows", "split_specs"]
 
 _AMBUSH = Param(
     "ambush",
@@ -47,7 +31,7 @@ _AMBUSH = Param(
     choices=("adversarial", "random"),
 )
 
-AGENTS: dict[str, AgentDef] = {
+_BUILTIN = {
     "random": AgentDef(
         "random",
         K.A_RANDOM,
@@ -71,36 +55,19 @@ AGENTS: dict[str, AgentDef] = {
         objective="worth = sum_e (scorings of edict e ahead) * edict e + (season ends ahead) * (coins - monster)",
     ),
 }
+AGENTS: dict[str, AgentDef] = merged(_BUILTIN.values(), GENERIC)  # ismcts beside the built-ins
 
-SPEC_EXAMPLES = "random, greedy, planner:ambush=random"
-
-
-def available_agents() -> list[AgentDef]:
-    return list(AGENTS.values())
+SPEC_EXAMPLES = "random, greedy, planner:ambush=random, ismcts:iters=50"
 
 
 @dataclass(frozen=True)
-class AgentSpec:
-    """A parsed agent: its definition and every parameter's value."""
-
-    name: str
-    params: dict = field(default_factory=dict)
-
-    @property
-    def definition(self) -> AgentDef:
-        return AGENTS[self.name]
-
-    def __str__(self) -> str:
-        if not self.params:
-            return self.name
-        parts = []
-        for p in self.definition.params:
-            v = self.params[p.name]
-            parts.append(f"{p.name}={v:g}" if isinstance(v, float) else f"{p.name}={v}")
-        return f"{self.name}:{','.join(parts)}"
+class AgentSpec(_Spec):
+    """A parsed agent (agents.specs.AgentSpec) and, for a built-in agent, its numba parameter row."""
 
     def row(self) -> np.ndarray:
         """The float64 parameter row of the numba game loop (agents.cartographers.play.P_*)."""
+        if self.python:
+            raise AgentError(f"{self}: a Python agent has no parameter row (it plays through experiments.play)")
         r = np.zeros(K.P_LEN, dtype=np.float64)
         r[K.P_CODE] = self.definition.code
         if self.params.get("ambush") == "random":
@@ -108,62 +75,11 @@ class AgentSpec:
         return r
 
 
-def _convert(d: AgentDef, p: Param, raw: str):
-    if p.choices:
-        if raw not in p.choices:
-            raise AgentError(f"{d.name}: {p.name} must be one of {', '.join(p.choices)}, got {raw!r}")
-        return raw
-    try:
-        v = int(raw) if isinstance(p.default, int) else float(raw)
-    except ValueError:
-        kind = "an integer" if isinstance(p.default, int) else "a number"
-        raise AgentError(f"{d.name}: {p.name} must be {kind}, got {raw!r}") from None
-    if (p.lo is not None and v < p.lo) or (p.hi is not None and v > p.hi):
-        raise AgentError(f"{d.name}: {p.name} must be in {p.lo:g}..{p.hi:g}, got {raw}")
-    return v
-
-
-def parse_agent(spec: str) -> AgentSpec:
-    """``NAME[:key=value,...]`` -> AgentSpec; raises AgentError naming the valid choices."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise AgentError(f"empty agent spec (valid agents: {', '.join(AGENTS)})")
-    name, _, args = spec.strip().partition(":")
-    name = name.strip().lower()
-    if name not in AGENTS:
-        raise AgentError(f"unknown agent {name!r} (valid: {', '.join(AGENTS)})")
-    d = AGENTS[name]
-    valid = {p.name: p for p in d.params}
-    values: dict[str, object] = {}
-    for tok in [t.strip() for t in args.split(",")] if args.strip() else []:
-        key, eq, raw = tok.partition("=")
-        key = key.strip()
-        if not tok or not eq:
-            hint = f" (valid: {', '.join(valid)})" if valid else " (it takes no parameters)"
-            raise AgentError(f"{name}: expected key=value, got {tok!r}{hint}")
-        if key not in valid:
-            hint = f"valid: {', '.join(valid)}" if valid else "it takes no parameters"
-            raise AgentError(f"{name}: unknown parameter {key!r} ({hint})")
-        if key in values:
-            raise AgentError(f"{name}: parameter {key!r} given twice")
-        values[key] = _convert(d, valid[key], raw.strip())
-    for p in d.params:
-        if p.name not in values:
-            if p.default is None:
-                raise AgentError(f"{name}: needs {p.name} ({p.help})")
-            values[p.name] = p.default
-    return AgentSpec(name, values)
-
-
-def parse_agents(specs: str | list[str], players: int) -> list[AgentSpec]:
-    """One spec per seat, or one spec for every seat."""
-    if isinstance(specs, str):
-        specs = [specs]
-    parsed = [parse_agent(s) for s in specs]
-    if len(parsed) == 1:
-        parsed = parsed * players
-    if len(parsed) != players:
-        raise AgentError(f"{len(parsed)} agents for {players} players: give one per seat or one for all")
-    return parsed
+REGISTRY = Registry(AGENTS, AgentSpec)
+available_agents = REGISTRY.available_agents
+parse_agent = REGISTRY.parse_agent
+parse_agents = REGISTRY.parse_agents
+split_specs = REGISTRY.split_specs
 
 
 def rows(specs: list[AgentSpec]) -> np.ndarray:
@@ -171,18 +87,19 @@ def rows(specs: list[AgentSpec]) -> np.ndarray:
     return np.stack([s.row() for s in specs])
 
 
-def split_specs(text: str) -> list[str]:
-    """Split a command-line list such as ``random,random`` into specs.
+def builtin_player(spec: AgentSpec):
+    """A built-in agent as a per-move player of a public-API game (sim.cartographers.api.Game): play(game)
+    makes the seat's move in place, exactly as the numba game loop would (its policy stream included)."""
+    from sim.cartographers import engine as E
 
-    A token that names an agent starts a new spec; ``key=value`` tokens belong to the spec before them.
-    """
-    out: list[str] = []
-    for tok in (t.strip() for t in text.split(",")):
-        head = tok.partition(":")[0].strip().lower()
-        if head in AGENTS and "=" not in tok.partition(":")[0]:
-            out.append(tok)
-        elif out:
-            out[-1] = f"{out[-1]},{tok}" if ":" in out[-1] else f"{out[-1]}:{tok}"
-        else:
-            raise AgentError(f"unknown agent {tok!r} (valid: {', '.join(AGENTS)})")
-    return out
+    from .play import policy_move
+
+    row = spec.row()
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+
+    def play(game) -> None:
+        args = game.tables.kernel_args()
+        policy_move(game.bb, game.st, game.rng, mv, row, *args)
+        E.apply_move(game.bb, game.st, game.rng, mv, *args)
+
+    return play

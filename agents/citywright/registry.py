@@ -1,53 +1,48 @@
-"""Agents by spec string: ``random``, ``greedy``, ``specialist:C,weight=3``, ``mcts:iters=1000,k=24``.
+"""Citywright's agents by spec string: ``random``, ``greedy``, ``specialist:C,weight=3``, ``mcts:iters=1000,k=24``.
 
-A spec is ``NAME`` or ``NAME:ARGS`` where ARGS are comma-separated
-``key=value`` pairs; a specialist also takes its district as a bare first
-argument (``specialist:R`` or ``specialist:residential``).  Parsing gives an
-:class:`AgentSpec` whose :meth:`~AgentSpec.row` is the float64 parameter row
-the numba game loop reads.
+The spec grammar, the parser and the Python agents every game has (``ismcts``, ``py:module:Name``) are
+:mod:`agents.specs` and :mod:`agents.generic`; this module is Citywright's list of agents, its skill
+tiers, and its built-in agents' parameter rows.  A specialist takes its district as a bare first
+argument (``specialist:R`` or ``specialist:residential``).  Parsing gives an :class:`AgentSpec` whose
+:meth:`~AgentSpec.row` is the float64 parameter row the numba game loop reads.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 
 import numpy as np
 
+from agents.generic.registry import GENERIC
+from agents.specs import AgentDef, AgentError, Param, Registry, merged
+from agents.specs import AgentSpec as _Spec
 from sim.citywright.rules import DISTRICT_NAMES, DISTRICTS
 
 from . import kernels as K
 from .strong import STRONG_K, WEIGHTS_VERSION
 
-
-class AgentError(ValueError):
-    """An unknown agent or parameter; the message lists the valid ones."""
-
-
-@dataclass(frozen=True)
-class Param:
-    name: str
-    default: object
-    help: str
-    choices: tuple = ()
-    lo: float | None = None
-    hi: float | None = None
-
-
-@dataclass(frozen=True)
-class AgentDef:
-    name: str
-    code: int
-    description: str
-    params: tuple[Param, ...] = ()
-    objective: str = ""
-
+__all__ = ["AGENTS", "TIERS", "AgentDef", "AgentError", "AgentSpec", "Param", "parse_agent", "rows", "split_specs"]
 
 _DISTRICT_CHOICES = DISTRICTS + DISTRICT_NAMES
+
+
+def _district(raw: str) -> int:
+    """R, C, P, I or a district's name (any case) -> the district's index."""
+    key = raw.strip()
+    for i, (letter, name) in enumerate(zip(DISTRICTS, DISTRICT_NAMES, strict=True)):
+        if key.upper() == letter or key.lower() == name:
+            return i
+    raise ValueError(raw)
+
+
 _DISTRICT_PARAM = Param(
     "district",
     None,
     "its district: R, C, P, I (or residential, commercial, park, industrial)",
     choices=_DISTRICT_CHOICES,
+    positional=True,
+    parse=_district,
+    show=lambda i: DISTRICTS[i],
 )
 _SPECIALIST_TILT = (
     Param("weight", 3.0, "extra weight of its own district's points over the total's", lo=0.0, hi=1000.0),
@@ -104,7 +99,7 @@ _FLATMC_PARAMS = (
     Param("c", 0.4, "UCB1 exploration constant (select=ucb)", lo=0.0, hi=100.0),
 )
 
-AGENTS: dict[str, AgentDef] = {
+_BUILTIN = {
     "random": AgentDef(
         "random",
         K.A_RANDOM,
@@ -121,12 +116,7 @@ AGENTS: dict[str, AgentDef] = {
         K.A_SPECIALIST,
         "greedy on its own district first: worth = weight * own-district gain + total gain + progress per own tile",
         params=(
-            Param(
-                "district",
-                None,
-                "its district: R, C, P, I (or residential, commercial, park, industrial)",
-                choices=_DISTRICT_CHOICES,
-            ),
+            _DISTRICT_PARAM,
             Param("weight", 3.0, "extra weight of its own district's points over the total's", lo=0.0, hi=1000.0),
             Param(
                 "progress",
@@ -173,14 +163,8 @@ AGENTS: dict[str, AgentDef] = {
         K.A_STRONG,
         "strong with a specialist's objective: weight * own-district gain + total gain + progress per own tile",
         params=(
-            Param(
-                "district",
-                None,
-                "its district: R, C, P, I (or residential, commercial, park, industrial)",
-                choices=_DISTRICT_CHOICES,
-            ),
-            Param("weight", 3.0, "extra weight of its own district's points over the total's", lo=0.0, hi=1000.0),
-            Param("progress", 0.5, "points per own-district tile on the board", lo=0.0, hi=100.0),
+            _DISTRICT_PARAM,
+            *_SPECIALIST_TILT,
             Param("k", STRONG_K, "moves kept per ruler on offer (its k best by worth)", lo=1, hi=256),
             Param(
                 "weights",
@@ -211,9 +195,9 @@ AGENTS: dict[str, AgentDef] = {
         objective="candidates: worth as specialist:X; choice: mean playout reward (score margin)",
     ),
 }
+AGENTS: dict[str, AgentDef] = merged(_BUILTIN.values(), GENERIC)  # ismcts beside the built-ins
 
-
-SPEC_EXAMPLES = "greedy, specialist:C,weight=3, mcts:iters=1000,k=24, strong-specialist:P"
+SPEC_EXAMPLES = "greedy, specialist:C,weight=3, mcts:iters=1000,k=24, strong-specialist:P, ismcts:iters=50"
 
 # Skill tiers: a name for a full spec, so tables and reports can say "expert" while every result
 # stores the full spec it played (the agent column) and the tier it was asked for (run metadata).
@@ -233,44 +217,15 @@ TIERS: dict[str, tuple[str, str]] = {
 }
 
 
-def available_tiers() -> dict[str, tuple[str, str]]:
-    """Tier name -> (full spec, description)."""
-    return dict(TIERS)
-
-
-def available_agents() -> list[AgentDef]:
-    return list(AGENTS.values())
-
-
 @dataclass(frozen=True)
-class AgentSpec:
-    """A parsed agent: its definition and every parameter's value."""
-
-    name: str
-    params: dict = field(default_factory=dict)
-    tier: str = ""  # the tier name it was given by (TIERS), or ""
-
-    @property
-    def definition(self) -> AgentDef:
-        return AGENTS[self.name]
-
-    def __str__(self) -> str:
-        if not self.params:
-            return self.name
-        d = self.definition
-        parts = []
-        for p in d.params:
-            v = self.params[p.name]
-            if p.name == "district":
-                parts.append(DISTRICTS[v])
-            elif isinstance(v, float):
-                parts.append(f"{p.name}={v:g}")
-            else:
-                parts.append(f"{p.name}={v}")
-        return f"{self.name}:{','.join(parts)}"
+class AgentSpec(_Spec):
+    """A parsed agent (agents.specs.AgentSpec: its name, every parameter's value, the tier it was given
+    by) and, for a built-in agent, the parameter row of the numba game loop."""
 
     def row(self) -> np.ndarray:
         """The float64 parameter row of the numba game loop (agents.citywright.kernels.P_*)."""
+        if self.python:
+            raise AgentError(f"{self}: a Python agent has no parameter row (it plays through experiments.play)")
         r = np.zeros(K.P_LEN, dtype=np.float64)
         r[K.P_CODE] = self.definition.code
         r[K.P_W : K.P_W + 4] = 1.0
@@ -311,83 +266,12 @@ class AgentSpec:
         return r
 
 
-def _convert(d: AgentDef, p: Param, raw: str):
-    if p.name == "district":
-        key = raw.strip()
-        low = key.lower()
-        for i, (letter, name) in enumerate(zip(DISTRICTS, DISTRICT_NAMES, strict=True)):
-            if key.upper() == letter or low == name:
-                return i
-        raise AgentError(f"{d.name}: district must be one of {', '.join(_DISTRICT_CHOICES)}, got {raw!r}")
-    if p.choices:
-        if raw not in p.choices:
-            raise AgentError(f"{d.name}: {p.name} must be one of {', '.join(p.choices)}, got {raw!r}")
-        return raw
-    try:
-        v = int(raw) if isinstance(p.default, int) else float(raw)
-    except ValueError:
-        kind = "an integer" if isinstance(p.default, int) else "a number"
-        raise AgentError(f"{d.name}: {p.name} must be {kind}, got {raw!r}") from None
-    if (p.lo is not None and v < p.lo) or (p.hi is not None and v > p.hi):
-        raise AgentError(f"{d.name}: {p.name} must be in {p.lo:g}..{p.hi:g}, got {raw}")
-    return v
-
-
-def parse_agent(spec: str) -> AgentSpec:
-    """``NAME[:ARGS]`` -> AgentSpec; raises AgentError naming the valid choices."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise AgentError(f"empty agent spec (valid agents: {', '.join(AGENTS)})")
-    name, _, args = spec.strip().partition(":")
-    name = name.strip().lower()
-    if name in TIERS and not (name in AGENTS and args.strip()):  # a tier may share its agent's name
-        if args.strip():
-            raise AgentError(
-                f"{name}: a tier takes no parameters, got {spec.strip()!r} (it is {TIERS[name][0]}; give that spec to"
-                " change it)"
-            )
-        return replace(parse_agent(TIERS[name][0]), tier=name)
-    if name not in AGENTS:
-        raise AgentError(f"unknown agent {name!r} (valid: {', '.join([*AGENTS, *TIERS])})")
-    d = AGENTS[name]
-    valid = {p.name: p for p in d.params}
-    values: dict[str, object] = {}
-    tokens = [t.strip() for t in args.split(",")] if args.strip() else []
-    for i, tok in enumerate(tokens):
-        if not tok:
-            raise AgentError(f"{name}: empty parameter in {spec!r}")
-        key, eq, raw = tok.partition("=")
-        key = key.strip()
-        if not eq:
-            if i == 0 and "district" in valid:
-                key, raw = "district", tok
-            else:
-                hint = f" (valid: {', '.join(valid)})" if valid else " (it takes no parameters)"
-                raise AgentError(f"{name}: expected key=value, got {tok!r}{hint}")
-        if key not in valid:
-            hint = f"valid: {', '.join(valid)}" if valid else "it takes no parameters"
-            raise AgentError(f"{name}: unknown parameter {key!r} ({hint})")
-        if key in values:
-            raise AgentError(f"{name}: parameter {key!r} given twice")
-        values[key] = _convert(d, valid[key], raw.strip())
-    for p in d.params:
-        if p.name not in values:
-            if p.default is None:
-                raise AgentError(f"{name}: needs {p.name} ({p.help})")
-            values[p.name] = p.default
-    return AgentSpec(name, values)
-
-
-def parse_agents(specs: str | list[str], players: int) -> list[AgentSpec]:
-    """One spec per seat, or one spec for every seat. A list or a comma-free split on ';'/whitespace
-    is not guessed: pass a list for several seats."""
-    if isinstance(specs, str):
-        specs = [specs]
-    parsed = [parse_agent(s) for s in specs]
-    if len(parsed) == 1:
-        parsed = parsed * players
-    if len(parsed) != players:
-        raise AgentError(f"{len(parsed)} agents for {players} players: give one per seat or one for all")
-    return parsed
+REGISTRY = Registry(AGENTS, AgentSpec, TIERS)
+available_agents = REGISTRY.available_agents
+available_tiers = REGISTRY.available_tiers
+parse_agent = REGISTRY.parse_agent
+parse_agents = REGISTRY.parse_agents
+split_specs = REGISTRY.split_specs
 
 
 def rows(specs: list[AgentSpec]) -> np.ndarray:
@@ -395,19 +279,19 @@ def rows(specs: list[AgentSpec]) -> np.ndarray:
     return np.stack([s.row() for s in specs])
 
 
-def split_specs(text: str) -> list[str]:
-    """Split a command-line list such as ``specialist:C,weight=3,greedy,random`` into specs.
+def builtin_player(spec: AgentSpec):
+    """A built-in agent as a per-move player of a public-API game (sim.citywright.api.Game): play(game)
+    makes the seat's move in place, exactly as the numba game loop would (its policy stream included)."""
+    from sim.citywright import engine as E
 
-    A token that names an agent starts a new spec; ``key=value`` tokens belong
-    to the spec before them.
-    """
-    out: list[str] = []
-    for tok in (t.strip() for t in text.split(",")):
-        head = tok.partition(":")[0].strip().lower()
-        if (head in AGENTS or head in TIERS) and "=" not in tok.partition(":")[0]:
-            out.append(tok)
-        elif out:
-            out[-1] = f"{out[-1]},{tok}" if ":" in out[-1] else f"{out[-1]}:{tok}"
-        else:
-            raise AgentError(f"unknown agent {tok!r} (valid: {', '.join([*AGENTS, *TIERS])})")
-    return out
+    from .play import policy_move
+
+    row = spec.row()
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+
+    def play(game) -> None:
+        tb = game.tables
+        policy_move(game.boards, game.st, game.rng, mv, row, tb.kernel_args())
+        E.apply_move(game.boards, game.st, game.rng, mv, tb.rp, tb.shp, tb.pl_info)
+
+    return play

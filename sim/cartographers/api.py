@@ -10,13 +10,31 @@ Moves are :class:`sim.cartographers.moves.Move` objects a person can read; this
 layer checks them (an illegal move raises :class:`IllegalMove` and changes
 nothing) and translates them to the kernels' int arrays.  The kernels in
 :mod:`sim.cartographers.engine` trust their input.
+
+Hidden information (:mod:`sim.observation`): the explore deck is face down, and so is the
+ambush deck.  What is public: the cards revealed so far (this season's, and every ambush out),
+hence which explore cards are still in the deck, how many ambushes were shuffled into it, and
+which ambushes are not yet out.  What is hidden: the deck's order, which of the unseen ambushes
+are in it and which still wait in the ambush deck, and the chance stream's future (the shuffles
+of the seasons ahead).  ``observation(player)`` is ``snapshot()`` with the two decks replaced by
+those public facts; ``redeal(player, rng)`` deals a fresh, uniformly drawn deck and ambush deck
+consistent with them.
+
+The seats decide one after another although the game has them draw at once (``simultaneous``):
+a seat's observation shows the maps as they are, the moves of the seats before it on this card
+included, as when players look across the table.
 """
 
 from __future__ import annotations
 
+import ast
+import re
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+
+from sim.observation import Observation, as_generator, fresh_streams
 
 from . import engine as E
 from .moves import Move
@@ -107,6 +125,9 @@ class Game:
     seed : int
         The game seed (mod 2**64); with the rules it fixes the whole game but the players' choices.
     """
+
+    information = "imperfect"  # the decks' order (sim.observation)
+    chance = True
 
     def __init__(self, players: int, rules: Rules | str | Path | None = None, seed: int = 0):
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
@@ -200,6 +221,63 @@ class Game:
             "seasons": seasons,
             "done": self.done,
         }
+
+    def observation(self, player: int) -> Observation:
+        """What seat `player` may see: snapshot() without the two decks' order -- instead ``deck_size``,
+        ``deck_cards`` (the explore and ruins cards still in the deck, ascending), ``deck_ambushes`` (how
+        many ambushes are in it), ``ambush_deck_size`` and ``ambushes_unseen`` (those not yet out,
+        ascending) -- and ``sample(rng)``, a position consistent with it (:meth:`redeal`)."""
+        player = self._check_seat(player)
+        snap = self.snapshot()
+        deck, waiting = snap.pop("deck"), snap.pop("ambush_deck")
+        ambush = self._ambush_ids()
+        in_deck = [c for c in deck if c in ambush]
+        snap.update(
+            deck_size=len(deck),
+            deck_cards=sorted(c for c in deck if c not in ambush),
+            deck_ambushes=len(in_deck),
+            ambush_deck_size=len(waiting),
+            ambushes_unseen=sorted(in_deck + waiting),
+        )
+        return Observation(player, snap, self.redeal(player))
+
+    def redeal(self, player: int, rng: np.random.Generator | int | None = None) -> Game:
+        """A copy with the hidden part drawn afresh from `rng` (a numpy Generator or a seed): the unseen
+        ambushes dealt anew between the explore deck and the ambush deck, the explore deck shuffled, and
+        both random streams new.  Depends on the public state and `rng` only (the decks are sorted before
+        they are dealt, and what the kernels no longer read of them is cleared).  With `rng` None: both
+        decks in ascending order (the ambushes in the deck the lowest unseen ones), the streams zero."""
+        self._check_seat(player)
+        gen = None if rng is None else as_generator(rng)
+        g = self.copy()
+        st = g.st
+        pos, end = int(st[E.ST_DECK_POS]), int(st[E.ST_DECK_END])
+        apos, aend = int(st[E.ST_AMBUSH_POS]), int(st[E.ST_AMBUSH_END])
+        ambush = self._ambush_ids()
+        deck = [int(c) for c in st[E.ST_DECK + pos : E.ST_DECK + end]]
+        unseen = sorted(
+            [c for c in deck if c in ambush] + [int(c) for c in st[E.ST_AMBUSH + apos : E.ST_AMBUSH + aend]]
+        )
+        if gen is not None:
+            unseen = [unseen[i] for i in gen.permutation(len(unseen))]
+        k = len(deck) - sum(c not in ambush for c in deck)
+        cards = sorted(c for c in deck if c not in ambush) + unseen[:k]
+        st[E.ST_DECK + pos : E.ST_DECK + end] = (
+            sorted(cards) if gen is None else [cards[i] for i in gen.permutation(len(cards))]
+        )
+        st[E.ST_DECK + end : E.ST_DECK + E.MAX_DECK] = 0
+        st[E.ST_AMBUSH : E.ST_AMBUSH + apos] = 0  # which ambushes went into the deck: hidden, and never read again
+        st[E.ST_AMBUSH + apos : E.ST_AMBUSH + aend] = unseen[k:]
+        g.rng[:] = fresh_streams(gen)
+        return g
+
+    def _ambush_ids(self) -> frozenset[int]:
+        return _ambush_ids(self.rules)
+
+    def _check_seat(self, player) -> int:
+        if not _is_int(player) or isinstance(player, bool) or not 0 <= player < self.players:
+            raise ValueError(f"player must be a seat 0..{self.players - 1}, got {player!r}")
+        return int(player)
 
     def scores(self) -> list[dict]:
         """Per seat (§7.3): season records, points per edict, coins, monster penalty, total, rank, win share;
@@ -352,6 +430,15 @@ class Game:
             raise IllegalMove(f"{m.kind}: fields differ from the legal move {canonical}")
         return mv
 
+    def agent_moves(self) -> list[Move]:
+        """The moves an agent chooses from: every legal move (legal_moves())."""
+        return self.legal_moves()
+
+    @staticmethod
+    def parse_move(text: str) -> Move:
+        """A move's text (``str(move)``) -> the Move (:func:`parse_move`)."""
+        return parse_move(text)
+
     def is_legal(self, m: Move) -> bool:
         try:
             self._encode(m)
@@ -380,6 +467,45 @@ class Game:
 
 
 STATE_LETTERS_ARRAY = _LETTERS
+
+
+@lru_cache(maxsize=64)
+def _ambush_ids(rules: Rules) -> frozenset[int]:
+    return frozenset(a.id for a in rules.ambush_cards)
+
+
+_PAIR = r"\((-?\d+), (-?\d+)\)"
+_MOVE_TEXT = {
+    "draw": re.compile(rf"map (\d+): card (\d+) shape ([AB]) o(\d) at {_PAIR} ([a-z]+) (\[.*\])"),
+    "monster": re.compile(rf"map (\d+): ambush (\d+) monster o(\d) at {_PAIR} (\[.*\])"),
+    "fallback": re.compile(rf"map (\d+): card (\d+) 1x1 ([a-z]+) at {_PAIR}"),
+    "skip": re.compile(r"map (\d+): card (\d+) skip \(map full\)"),
+}
+
+
+def parse_move(text: str) -> Move:
+    """A move's text (``str(move)``) -> the Move; IllegalMove for text that is no move's.
+
+    Whether the move is legal in a position is ``Game.is_legal``'s business."""
+    text = str(text).strip()
+    kind, m = next(((k, m) for k, pattern in _MOVE_TEXT.items() if (m := pattern.fullmatch(text))), (None, None))
+    if m is None:
+        raise IllegalMove(f"not a move: {text!r} (moves read as str(move) prints them)")
+    g = m.groups()
+    if kind == "draw":
+        cells = tuple(tuple(c) for c in ast.literal_eval(g[7]))
+        move = Move("draw", int(g[0]), int(g[1]), "AB".index(g[2]), int(g[3]), (int(g[4]), int(g[5])), cells, g[6])
+    elif kind == "monster":
+        cells = tuple(tuple(c) for c in ast.literal_eval(g[5]))
+        move = Move("monster", int(g[0]), int(g[1]), 0, int(g[2]), (int(g[3]), int(g[4])), cells, "monster")
+    elif kind == "fallback":
+        anchor = (int(g[3]), int(g[4]))
+        move = Move("fallback", int(g[0]), int(g[1]), -1, -1, anchor, (anchor,), g[2])
+    else:
+        move = Move("skip", int(g[0]), int(g[1]))
+    if str(move) != text:
+        raise IllegalMove(f"not a move: {text!r} (moves read as str(move) prints them)")
+    return move
 
 
 def _apply_args(tb: Tables) -> tuple:

@@ -34,9 +34,9 @@ fallback or skip), anchor cell ``11 ar + ac`` (a fallback's cell), terrain code.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
+from sim.bits import lowest_bit_index, popcount
 from sim.layout import Layout
 from sim.rng import CHANCE, POLICY, POLICY_STREAM_XOR, rand_below
 
@@ -180,31 +180,6 @@ _EDGE_LO, _EDGE_HI = np.uint64(B_EDGE[0]), np.uint64(B_EDGE[1])
 _ROWS = B_ROWS.copy()
 _COLS = B_COLS.copy()
 _DIAGONALS = B_DIAGONALS.copy()
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """LLVM ctpop on a uint64 (one instruction on x86-64 with POPCNT)."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        res = builder.ctpop(args[0])
-        return builder.zext(res, context.get_value_type(types.int64)) if res.type.width < 64 else res
-
-    return sig, codegen
-
-
-@intrinsic
-def lowest_bit_index(typingctx, x):
-    """Index of the lowest set bit (cttz); undefined for 0."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        import llvmlite.ir as ir
-
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
 
 
 # --- 128-bit boards as (lo, hi) -------------------------------------------------------------------

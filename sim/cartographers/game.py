@@ -18,6 +18,7 @@ from .rules import load_rules as _load_rules
 KERNEL_SOURCES = (
     "sim/rng.py",
     "sim/layout.py",
+    "sim/bits.py",
     "sim/cartographers/rules.py",
     "sim/cartographers/tables.py",
     "sim/cartographers/engine.py",
@@ -183,5 +184,7 @@ GAME = register(
         report="experiments.cartographers.report:REPORT",
         bench="experiments.cartographers.bench:BENCH",
         scorer="sim.cartographers.game:score_maps",
+        # --- issue 17 item 3: its result columns from a finished API game, for experiments.play ---
+        api_rows="experiments.cartographers.api_rows:rows",
     )
 )

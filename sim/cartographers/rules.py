@@ -34,11 +34,13 @@ seats are 0-based, numbered clockwise; edicts A..D are 0..3; seasons 0..3.
 from __future__ import annotations
 
 import copy
-import json
-import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from sim.rulesets import RuleBook, RulesError, RuleSet, canonical_json, check_choice, dig
+from sim.rulesets import check_int as _int
+from sim.rulesets import check_str as _str
 
 SIZE = 11
 N_CELLS = SIZE * SIZE
@@ -285,10 +287,6 @@ CHOICES = {
 }
 
 
-class RulesError(ValueError):
-    """A rule set that cannot be used; the one-line message starts with the offending key."""
-
-
 # --- the validated views ------------------------------------------------------------------------
 
 
@@ -351,13 +349,10 @@ class Season:
     edicts: tuple[int, int]  # edict indices, A = 0
 
 
-@dataclass(frozen=True)
-class Rules:
-    """A validated, immutable rule set.  ``data`` is the full nested mapping."""
-
-    name: str
-    data: dict = field(repr=False, compare=False, hash=False)
-    canonical: str = field(repr=False)  # JSON of data, for equality and metadata
+@dataclass(frozen=True, eq=False)
+class Rules(RuleSet):
+    """A validated, immutable rule set (sim.rulesets.RuleSet: ``name``, ``data``, the full nested
+    mapping, and its ``canonical`` JSON) with Cartographers' views of it."""
 
     # --- views (built from data on each call; cheap, and nothing mutable is shared) ---
     @property
@@ -454,99 +449,12 @@ class Rules:
                 return group[key]["name"]
         raise KeyError(card_id)
 
-    # --- conversions ---
-    def to_dict(self) -> dict:
-        return copy.deepcopy(self.data)
-
-    def to_json(self) -> str:
-        return self.canonical
-
-    def to_toml(self) -> str:
-        """The whole rule set as a TOML variant file that :func:`load_rules` reads back unchanged."""
-        import tomlkit
-
-        doc = tomlkit.document()
-        doc.add(tomlkit.comment(f"Cartographers rules {self.name!r}: every key a variant file can set."))
-        doc.add(tomlkit.comment("A variant names a base preset and overrides any subset of these keys."))
-        doc.add("base", self.name if self.name in PRESETS else DEFAULT_PRESET)
-        for k, v in self.data.items():
-            doc.add(k, v)
-        return tomlkit.dumps(doc)
-
-    def with_overrides(self, overrides: dict[str, Any]) -> Rules:
-        """A new rule set with dotted-path overrides, e.g. ``{"coins.cap": 20, "cards.explore.16.time": 3}``."""
-        tree: dict[str, Any] = {}
-        for path, value in overrides.items():
-            node = tree
-            parts = path.split(".")
-            for p in parts[:-1]:
-                node = node.setdefault(p, {})
-            node[parts[-1]] = value
-        return from_mapping(tree, base=self.data)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Rules) and self.canonical == other.canonical
-
-    def __hash__(self) -> int:
-        return hash(self.canonical)
-
 
 # --- validation -------------------------------------------------------------------------------
 
 
-def _merge(base: Any, over: Any, path: str) -> Any:
-    """Overlay `over` on `base`, refusing keys the base does not have and values of another type."""
-    if isinstance(base, dict):
-        if not isinstance(over, dict):
-            raise RulesError(f"{path}: expected a table, got {over!r}")
-        out = copy.deepcopy(base)
-        for k, v in over.items():
-            sub = f"{path}.{k}" if path else k
-            if k not in base:
-                raise RulesError(f"{sub}: unknown key (valid: {', '.join(base)})")
-            out[k] = _merge(base[k], v, sub)
-        return out
-    if isinstance(base, bool):
-        if not isinstance(over, bool):
-            raise RulesError(f"{path}: expected true or false, got {over!r}")
-        return over
-    if isinstance(base, int):
-        if isinstance(over, bool) or not isinstance(over, int):
-            raise RulesError(f"{path}: expected an integer, got {over!r}")
-        return over
-    if isinstance(base, str):
-        if not isinstance(over, str):
-            raise RulesError(f"{path}: expected a string, got {over!r}")
-        return over
-    if isinstance(base, list):
-        if not isinstance(over, list):
-            raise RulesError(f"{path}: expected a list, got {over!r}")
-        return copy.deepcopy(over)
-    raise RulesError(f"{path}: cannot override")  # pragma: no cover
-
-
-def _int(v: Any, path: str, lo: int | None = None, hi: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise RulesError(f"{path}: expected an integer, got {v!r}")
-    if lo is not None and v < lo:
-        raise RulesError(f"{path}: must be >= {lo}, got {v}")
-    if hi is not None and v > hi:
-        raise RulesError(f"{path}: must be <= {hi}, got {v}")
-    return v
-
-
-def _str(v: Any, path: str) -> str:
-    if not isinstance(v, str) or not v:
-        raise RulesError(f"{path}: expected a non-empty string, got {v!r}")
-    return v
-
-
 def _choice(data: dict, dotted: str) -> None:
-    v = data
-    for k in dotted.split("."):
-        v = v[k]
-    if v not in CHOICES[dotted]:
-        raise RulesError(f"{dotted}: expected one of {', '.join(CHOICES[dotted])}, got {v!r}")
+    check_choice(dig(data, dotted), dotted, CHOICES[dotted])
 
 
 def _names(v: Any, path: str, allowed: tuple[str, ...]) -> list[str]:
@@ -704,53 +612,21 @@ def _check(data: dict) -> Rules:
             raise RulesError("solo.titles: ratings must be strictly decreasing")
         prev = t["rating"]
 
-    canonical = json.dumps(data, separators=(",", ":"))
-    return Rules(name=data["name"], data=data, canonical=canonical)
+    return Rules(name=data["name"], data=data, canonical=canonical_json(data))
+
+
+BOOK = RuleBook("Cartographers", PRESETS, DEFAULT_PRESET, _check, Rules)
 
 
 def from_mapping(mapping: dict[str, Any], base: dict[str, Any] | str | None = None) -> Rules:
     """Validate a (partial) mapping on top of a base preset (``mapping["base"]`` or `base`) or mapping."""
-    mapping = dict(mapping)
-    b = mapping.pop("base", None) if base is None else None
-    if base is None:
-        base = b or DEFAULT_PRESET
-    if isinstance(base, str):
-        if base not in PRESETS:
-            raise RulesError(f"base: unknown preset {base!r} (valid: {', '.join(PRESETS)})")
-        base = PRESETS[base]
-    merged = _merge(base, mapping, "")
-    return _check(merged)
+    return BOOK.from_mapping(mapping, base)
 
 
 def preset(name: str = DEFAULT_PRESET) -> Rules:
-    if name not in PRESETS:
-        raise RulesError(f"rules: unknown preset {name!r} (valid: {', '.join(PRESETS)}, or a .toml file)")
-    return _check(copy.deepcopy(PRESETS[name]))
+    return BOOK.preset(name)
 
 
 def load_rules(spec: str | Path | Rules | None = None) -> Rules:
     """A preset name (``base-a``, ``base-b``), a path to a TOML variant, or a Rules."""
-    if spec is None:
-        return preset()
-    if isinstance(spec, Rules):
-        return spec
-    s = str(spec)
-    if s in PRESETS:
-        return preset(s)
-    path = Path(s)
-    if path.suffix != ".toml" and not path.exists():
-        raise RulesError(f"rules: unknown preset {s!r} (valid: {', '.join(PRESETS)}, or a .toml file)")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise RulesError(f"rules: cannot read {s}: {e.strerror}") from None
-    try:
-        mapping = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise RulesError(f"rules: {s} is not valid TOML: {e}") from None
-    if "name" not in mapping:
-        mapping["name"] = path.stem
-    try:
-        return from_mapping(mapping)
-    except RulesError as e:
-        raise RulesError(f"{s}: {e}") from None
+    return BOOK.load(spec)

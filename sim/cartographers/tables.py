@@ -59,6 +59,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from sim.bits import orient_cells
 from sim.layout import Layout
 
 from .rules import (
@@ -195,19 +196,6 @@ MK_RUINS = _mk.add("ruins")
 MK_WASTELAND = _mk.add("wasteland")
 MK_MTN_NBR = _mk.add("neighbours of each mountain", N_CELLS)
 MK_LEN = _mk.size
-
-
-def orient_cells(cells, o: int) -> tuple[tuple[int, int], ...]:
-    """Transform o (docs/cartographers-engine.md §5.1): reflect if o >= 4, o % 4 quarter turns, shift to 0.
-
-    Cell k of the result is the image of cell k of `cells`.
-    """
-    pts = [(r, -c) if o >= 4 else (r, c) for r, c in cells]
-    for _ in range(o % 4):
-        pts = [(c, -r) for r, c in pts]
-    mr = min(r for r, _ in pts)
-    mc = min(c for _, c in pts)
-    return tuple((r - mr, c - mc) for r, c in pts)
 
 
 def canonical_orientations(cells) -> list[int]:

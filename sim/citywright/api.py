@@ -9,14 +9,24 @@
 Moves are :class:`sim.citywright.moves.Move` objects a person can read; this layer checks
 them (a bad move raises :class:`IllegalMove`) and translates them to the
 kernels' int arrays.  The kernels in :mod:`sim.citywright.engine` trust their input.
+
+Hidden information (:mod:`sim.observation`): the rulers' deck is face down.  Its composition is
+public (every ruler's count in the deck, the discard pile, on offer, used and out of the game can
+be counted at the table), its order is not: the engine draws each ruler, and each market, from the
+game's chance stream, so the order *is* that stream's future.  ``observation(player)`` is
+``snapshot()`` (which holds no random stream) and the player's seat; ``redeal(player, rng)`` is a
+copy with both random streams drawn afresh -- the same re-sampling the built-in ``mcts`` agent does.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from functools import lru_cache
 
 import numpy as np
+
+from sim.observation import Observation, fresh_streams
 
 from . import engine as E
 from .moves import Move
@@ -31,7 +41,6 @@ from .tables import (
     RP_DEPLETES,
     RP_SWAP,
     RP_SWAP_NEEDS_EMPTY,
-    SHP_NCELLS,
     SHP_PL_END,
     SHP_PL_START,
     SHP_PLAIN,
@@ -66,6 +75,21 @@ def _placement_index(tb: Tables) -> dict:
     return out
 
 
+@lru_cache(maxsize=64)
+def _placements(tb: Tables, rules: Rules) -> tuple:
+    """Per placement index, as Python values: (shape name, orientation, anchor, board cells in the shape's
+    cell order, the cell index of each of the 4 plain tiles, the star's cell index or -1) -- what a
+    listed move is made of, read from the tables once rather than for every move."""
+    out = []
+    for info in tb.pl_info.tolist():
+        s, o, ar, ac = info[0], info[PL_ORIENT], info[PL_AR], info[PL_AC]
+        shape = rules.shapes[s]
+        cells = tuple((r + ar, c + ac) for r, c in orient_cells(shape.cells, o))
+        plain = tuple(int(tb.shp[s, SHP_PLAIN + k]) for k in range(4))
+        out.append((shape.name, o, (ar, ac), cells, plain, int(tb.shp[s, SHP_STAR])))
+    return tuple(out)
+
+
 _CELL_BITS = np.array([8 * r + c for r in range(7) for c in range(7)], dtype=np.uint64)
 
 
@@ -86,6 +110,13 @@ def board_from_string(text: str) -> np.ndarray:
     return board
 
 
+_DISCARD_TEXT = re.compile(r"(\S+) forced discard")
+_SWAP_TEXT = re.compile(r"swap (\S+) for ([RCPI]) at \((-?\d+), (-?\d+)\)")
+_PLACE_TEXT = re.compile(
+    r"(\S+) o(\d) at \((-?\d+), (-?\d+)\) tiles ([RCPI-]+)(?: free ([RCPI]))? \(\d+/\d+ on board\)"
+)
+
+
 def _bit_to_cell(b: int) -> tuple[int, int]:
     return (b // 8, b % 8)
 
@@ -102,6 +133,9 @@ class Game:
     seed : int
         The 64-bit game seed; it alone fixes markets, deals and the random policy.
     """
+
+    information = "imperfect"  # the deck's order (sim.observation)
+    chance = True
 
     def __init__(self, players: int, rules: Rules | str | None = None, seed: int = 0):
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not 1 <= players <= MAX_PLAYERS:
@@ -174,6 +208,26 @@ class Game:
             "placed": [{nm: int(st[E.ST_PLACED + p * 16 + i]) for i, nm in enumerate(names)} for p in range(n)],
         }
 
+    def observation(self, player: int) -> Observation:
+        """What seat `player` may see: every field of snapshot() (the deck as counts per shape), and
+        ``sample(rng)``, a position consistent with it (:meth:`redeal`)."""
+        player = self._check_seat(player)
+        return Observation(player, self.snapshot(), self.redeal(player))
+
+    def redeal(self, player: int, rng: np.random.Generator | int | None = None) -> Game:
+        """A copy whose hidden part -- the deck's order, i.e. the chance stream's future -- is drawn afresh
+        from `rng` (a numpy Generator or a seed; None: both streams zero); the policy stream too.  Depends
+        on the public state and `rng` only."""
+        self._check_seat(player)
+        g = self.copy()
+        g.rng[:] = fresh_streams(rng)
+        return g
+
+    def _check_seat(self, player) -> int:
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < self.players:
+            raise ValueError(f"player must be a seat 0..{self.players - 1}, got {player!r}")
+        return int(player)
+
     def scores(self) -> list[dict]:
         """Per seat: district breakdown, achievements, compensation, total, empty, rank, win share."""
         out = np.zeros((self.players, E.SC_LEN), dtype=np.int32)
@@ -238,24 +292,16 @@ class Game:
         return [lo + int(i) for i in np.flatnonzero(legal)]
 
     def _placement_move(self, slot: int, pl: int, plain_tiles: tuple[str, ...], free: str) -> Move:
-        tb = self.tables
-        s = int(self.st[E.ST_SLOTS + slot])
-        info = tb.pl_info[pl]
-        ncells = int(tb.shp[s, SHP_NCELLS])
-        star = int(tb.shp[s, SHP_STAR])
-        shape = self.rules.shapes[s]
-        o = int(info[PL_ORIENT])
-        ar, ac = int(info[PL_AR]), int(info[PL_AC])
-        cells = tuple((r + ar, c + ac) for r, c in orient_cells(shape.cells, o))
-        tiles = [""] * ncells
+        shape, o, (ar, ac), cells, plain, star = _placements(self.tables, self.rules)[pl]
+        tiles = [""] * len(cells)
         for k in range(4):
-            tiles[int(tb.shp[s, SHP_PLAIN + k])] = plain_tiles[k]
+            tiles[plain[k]] = plain_tiles[k]
         if star >= 0:
             tiles[star] = free
         return Move(
             kind="place",
             slot=slot,
-            shape=shape.name,
+            shape=shape,
             orientation=o,
             anchor=(ar, ac),
             cells=cells,
@@ -308,6 +354,46 @@ class Game:
                     for d in DISTRICTS:
                         out.append(Move(kind="swap", slot=s, shape=name, cell=(-1, -1), district=d))
         return out
+
+    def agent_moves(self) -> list[Move]:
+        """The moves an agent chooses from (sim.observation's generic agents and Python agents): one per
+        (slot, placement, free pick) with the tiles in line order, and the swaps and forced discards --
+        ``legal_moves(assignments="one")``.  Every other assignment of a listed placement's tiles is legal
+        too; listing them all (``legal_moves()``) multiplies the moves by up to 24."""
+        return self.legal_moves(assignments="one")
+
+    def parse_move(self, text: str) -> Move:
+        """A move's text (``str(move)``) -> the Move, its cells from this rule set's shape; IllegalMove for
+        text that is no move's.  Whether the move is legal here is :meth:`is_legal`'s business."""
+        text = str(text).strip()
+        if text == "pass":
+            return Move(kind="pass")
+        bad = IllegalMove(f"not a move: {text!r} (moves read as str(move) prints them)")
+        slot_name, sep, rest = text.partition(": ")
+        if not sep or slot_name not in SLOT_NAMES:
+            raise bad
+        slot = SLOT_NAMES.index(slot_name)
+        names = [sh.name for sh in self.rules.shapes]
+        if m := _DISCARD_TEXT.fullmatch(rest):
+            move = Move(kind="discard", slot=slot, shape=m[1])
+        elif m := _SWAP_TEXT.fullmatch(rest):
+            move = Move(kind="swap", slot=slot, shape=m[1], cell=(int(m[3]), int(m[4])), district=m[2])
+        elif (m := _PLACE_TEXT.fullmatch(rest)) and m[1] in names:
+            shape = self.rules.shapes[names.index(m[1])]
+            o, anchor = int(m[2]), (int(m[3]), int(m[4]))
+            if not 0 <= o < 8:
+                raise bad
+            cells = tuple((r + anchor[0], c + anchor[1]) for r, c in orient_cells(shape.cells, o))
+            tiles = tuple("" if t == "-" else t for t in m[5])
+            move = Move(
+                kind="place", slot=slot, shape=shape.name, orientation=o, anchor=anchor, cells=cells, tiles=tiles,
+                free=m[6] or "",
+            )  # fmt: skip
+        else:
+            raise bad
+        if str(move) != text:
+            raise bad
+        return move
 
     def _encode(self, m: Move) -> np.ndarray:
         """Check `m` against the position and fill the kernel move array; raise IllegalMove."""

@@ -28,9 +28,9 @@ district.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
+from sim.bits import popcount
 from sim.layout import Layout
 from sim.rng import CHANCE, POLICY, POLICY_STREAM_XOR, rand_below
 
@@ -163,31 +163,6 @@ _ZERO = np.uint64(0)
 _TILES_PER_DISTRICT = MARKET_CELLS // len(DISTRICTS)  # in a fresh market (game.market_tiles_per_district)
 _ROW0 = np.uint64(0x7F)  # the cells of row 0
 _ROW_PADS = np.uint64(0x0080808080808080)  # the padding bit (column 7) of rows 0..6
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """LLVM ctpop on a uint64 (a single instruction on x86-64 with POPCNT)."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        res = builder.ctpop(args[0])
-        return builder.zext(res, context.get_value_type(types.int64)) if res.type.width < 64 else res
-
-    return sig, codegen
-
-
-@intrinsic
-def lowest_bit_index(typingctx, x):
-    """Index of the lowest set bit (cttz); undefined for 0."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        import llvmlite.ir as ir
-
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
 
 
 # --- scoring -------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from .tables import tables_for
 KERNEL_SOURCES = (
     "sim/rng.py",
     "sim/layout.py",
+    "sim/bits.py",
     "sim/citywright/rules.py",
     "sim/citywright/tables.py",
     "sim/citywright/engine.py",
@@ -130,5 +131,7 @@ GAME = register(
         scorer="sim.citywright.game:score_boards",
         pairings="experiments.citywright.runner:PAIRINGS",
         skill_tiers="agents.citywright.registry:available_tiers",
+        # --- issue 17 item 3: its result columns from a finished API game, for experiments.play ---
+        api_rows="experiments.citywright.api_rows:rows",
     )
 )

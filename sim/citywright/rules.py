@@ -23,11 +23,12 @@ which are this project's decisions.
 from __future__ import annotations
 
 import copy
-import json
-import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from sim.rulesets import RuleBook, RulesError, RuleSet, canonical_json, dig
+from sim.rulesets import check_int as _int
 
 DISTRICTS = ("R", "C", "P", "I")
 DISTRICT_NAMES = ("residential", "commercial", "park", "industrial")
@@ -197,11 +198,7 @@ PRESETS: dict[str, dict[str, Any]] = {"v1.1": _V11, "v1.0": _V10}
 DEFAULT_PRESET = "v1.1"
 
 # Keys whose value is a free-form mapping (new entries allowed) rather than a fixed record.
-_OPEN_MAPPINGS = {"shapes", "achievements.cards"}
-
-
-class RulesError(ValueError):
-    """A rule set that cannot be used; the message names the offending key."""
+_OPEN_MAPPINGS = frozenset({"shapes", "achievements.cards"})
 
 
 @dataclass(frozen=True)
@@ -228,14 +225,12 @@ class Achievement:
     solo_threshold: int = 0
 
 
-@dataclass(frozen=True)
-class Rules:
-    """A validated, immutable rule set.  ``data`` is the full nested mapping."""
+@dataclass(frozen=True, eq=False)
+class Rules(RuleSet):
+    """A validated, immutable rule set (sim.rulesets.RuleSet: ``name``, ``data``, the full nested
+    mapping, and its ``canonical`` JSON) with Citywright's views of it."""
 
-    name: str
     shapes: tuple[Shape, ...]
-    data: dict = field(repr=False, compare=False, hash=False)
-    canonical: str = field(repr=False)  # JSON of data, for equality and metadata
 
     # --- convenient views -------------------------------------------------
     def rounds(self, players: int) -> tuple[int, int]:
@@ -274,18 +269,12 @@ class Rules:
                 return i
         raise KeyError(name)
 
-    def to_dict(self) -> dict:
-        return copy.deepcopy(self.data)
-
-    def to_json(self) -> str:
-        return self.canonical
-
     def base_preset(self) -> str:
         """The preset this rule set can be written over: every shape and achievement card of the
         preset, in the preset's order, comes first here (a variant can add those, never remove)."""
 
         def prefix(key: str, preset: dict) -> bool:
-            mine, theirs = list(_dig(self.data, key)), list(_dig(preset, key))
+            mine, theirs = list(dig(self.data, key)), list(dig(preset, key))
             return mine[: len(theirs)] == theirs
 
         names = [self.name, *PRESETS] if self.name in PRESETS else list(PRESETS)
@@ -294,87 +283,8 @@ class Rules:
                 return name
         raise RulesError(f"{self.name}: no preset's shapes and achievement cards come first")  # pragma: no cover
 
-    def to_toml(self) -> str:
-        """The whole rule set as a TOML variant file that :func:`load_rules` reads back unchanged."""
-        import tomlkit
-
-        doc = tomlkit.document()
-        doc.add(tomlkit.comment(f"Citywright rules {self.name!r}: every key a variant file can set."))
-        doc.add(tomlkit.comment("A variant names a base preset and overrides any subset of these keys."))
-        doc.add("base", self.base_preset())
-        for k, v in self.data.items():
-            doc.add(k, v)
-        return tomlkit.dumps(doc)
-
-    def with_overrides(self, overrides: dict[str, Any]) -> Rules:
-        """A new rule set with dotted-path overrides, e.g. ``{"scoring.park.row_points": 3}``."""
-        tree: dict[str, Any] = {}
-        for path, value in overrides.items():
-            node = tree
-            parts = path.split(".")
-            for p in parts[:-1]:
-                node = node.setdefault(p, {})
-            node[parts[-1]] = value
-        return from_mapping(tree, base=self.data)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Rules) and self.canonical == other.canonical
-
-    def __hash__(self) -> int:
-        return hash(self.canonical)
-
 
 # --- validation -----------------------------------------------------------------
-
-
-def _dig(data: dict, dotted: str) -> Any:
-    for k in dotted.split("."):
-        data = data[k]
-    return data
-
-
-def _merge(base: Any, over: Any, path: str) -> Any:
-    """Overlay `over` on `base`, refusing keys the base does not have."""
-    if isinstance(base, dict):
-        if not isinstance(over, dict):
-            raise RulesError(f"{path}: expected a table, got {over!r}")
-        out = copy.deepcopy(base)
-        for k, v in over.items():
-            sub = f"{path}.{k}" if path else k
-            if k in base:
-                out[k] = _merge(base[k], v, sub)
-            elif path in _OPEN_MAPPINGS:
-                out[k] = copy.deepcopy(v)  # a new shape or achievement; checked below
-            else:
-                raise RulesError(f"{sub}: unknown key (valid: {', '.join(sorted(base))})")
-        return out
-    if isinstance(base, bool):
-        if not isinstance(over, bool):
-            raise RulesError(f"{path}: expected true or false, got {over!r}")
-        return over
-    if isinstance(base, int):
-        if isinstance(over, bool) or not isinstance(over, int):
-            raise RulesError(f"{path}: expected an integer, got {over!r}")
-        return over
-    if isinstance(base, str):
-        if not isinstance(over, str):
-            raise RulesError(f"{path}: expected a string, got {over!r}")
-        return over
-    if isinstance(base, list):
-        if not isinstance(over, list):
-            raise RulesError(f"{path}: expected a list, got {over!r}")
-        return copy.deepcopy(over)
-    raise RulesError(f"{path}: cannot override")  # pragma: no cover
-
-
-def _int(v: Any, path: str, lo: int | None = None, hi: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise RulesError(f"{path}: expected an integer, got {v!r}")
-    if lo is not None and v < lo:
-        raise RulesError(f"{path}: must be >= {lo}, got {v}")
-    if hi is not None and v > hi:
-        raise RulesError(f"{path}: must be <= {hi}, got {v}")
-    return v
 
 
 def _check_shapes(data: dict) -> tuple[Shape, ...]:
@@ -497,53 +407,21 @@ def _check(data: dict) -> Rules:
     if len([c for c in data["achievements"]["cards"].values()]) > MAX_ACHIEVEMENTS:
         raise RulesError(f"achievements.cards: at most {MAX_ACHIEVEMENTS} achievements")
     # Order matters (shapes are dealt in rule-set order), so keys are not sorted.
-    canonical = json.dumps(data, separators=(",", ":"))
-    return Rules(name=data["name"], shapes=shapes, data=data, canonical=canonical)
+    return Rules(name=data["name"], data=data, canonical=canonical_json(data), shapes=shapes)
+
+
+BOOK = RuleBook("Citywright", PRESETS, DEFAULT_PRESET, _check, Rules, open_mappings=_OPEN_MAPPINGS)
 
 
 def from_mapping(mapping: dict[str, Any], base: dict[str, Any] | str | None = None) -> Rules:
     """Validate a (partial) mapping on top of a base preset or mapping."""
-    mapping = dict(mapping)
-    b = mapping.pop("base", None) if base is None else None
-    if base is None:
-        base = b or DEFAULT_PRESET
-    if isinstance(base, str):
-        if base not in PRESETS:
-            raise RulesError(f"base: unknown preset {base!r} (valid: {', '.join(PRESETS)})")
-        base = PRESETS[base]
-    merged = _merge(base, mapping, "")
-    return _check(merged)
+    return BOOK.from_mapping(mapping, base)
 
 
 def preset(name: str = DEFAULT_PRESET) -> Rules:
-    if name not in PRESETS:
-        raise RulesError(f"rules: unknown preset {name!r} (valid: {', '.join(PRESETS)}, or a .toml file)")
-    return _check(copy.deepcopy(PRESETS[name]))
+    return BOOK.preset(name)
 
 
 def load_rules(spec: str | Path | Rules | None = None) -> Rules:
     """A preset name (``v1.1``, ``v1.0``), a path to a TOML variant, or a Rules."""
-    if spec is None:
-        return preset()
-    if isinstance(spec, Rules):
-        return spec
-    s = str(spec)
-    if s in PRESETS:
-        return preset(s)
-    path = Path(s)
-    if path.suffix != ".toml" and not path.exists():
-        raise RulesError(f"rules: unknown preset {s!r} (valid: {', '.join(PRESETS)}, or a .toml file)")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise RulesError(f"rules: cannot read {s}: {e.strerror}") from None
-    try:
-        mapping = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise RulesError(f"rules: {s} is not valid TOML: {e}") from None
-    if "name" not in mapping:
-        mapping["name"] = path.stem
-    try:
-        return from_mapping(mapping)
-    except RulesError as e:
-        raise RulesError(f"{s}: {e}") from None
+    return BOOK.load(spec)

@@ -42,6 +42,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from sim.bits import orient_cells
 from sim.layout import Layout
 
 from .rules import (
@@ -148,16 +149,6 @@ ACH_POINTS = _ach.add("points")
 ACH_SOLO = _ach.add("solo_threshold")
 ACH_LEN = _ach.size
 LAYOUTS = (_rp, _shp, _pl, _ach)
-
-
-def orient_cells(cells, o: int) -> tuple[tuple[int, int], ...]:
-    """Transform o (reflect if o >= 4, then o % 4 quarter turns clockwise), shifted to 0."""
-    pts = [(r, -c) if o >= 4 else (r, c) for r, c in cells]
-    for _ in range(o % 4):
-        pts = [(c, -r) for r, c in pts]
-    mr = min(r for r, _ in pts)
-    mc = min(c for _, c in pts)
-    return tuple((r - mr, c - mc) for r, c in pts)
 
 
 def distinct_orientations(cells, star: int) -> list[int]:

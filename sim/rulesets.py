@@ -1,0 +1,252 @@
+"""Rule sets as data, for every game: presets, TOML variants, merging, validation and one-line errors.
+
+A game's rule set is a nested mapping (the shape of a rules TOML file) that the game's own
+``_check`` validates into a frozen :class:`RuleSet` subclass.  What every game does the same
+way lives here, once:
+
+* a **variant** is a TOML file naming a ``base`` preset and overriding any subset of its keys;
+  :meth:`RuleBook.load` reads one (its name is the file's stem unless it sets ``name``);
+* a variant may only change keys the base has, to values of the same type (:func:`merge`),
+  except under the game's *open mappings* (a table of named records a variant may add to);
+* every error is a :class:`RulesError` whose one-line message starts with the dotted key
+  (``coins.cpa: unknown key (valid: cap, mountain_to_owner)``), and a TOML file's errors
+  name the file.
+
+A game's ``rules.py`` keeps its presets, its :class:`RuleSet` subclass (its views of the data)
+and its ``_check`` (what its numbers mean), and makes a :class:`RuleBook` of them::
+
+    BOOK = RuleBook("My game", PRESETS, "standard", _check, Rules, open_mappings=frozenset({"cards"}))
+    load_rules = BOOK.load              # a preset name, a TOML variant's path, or a rule set
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import tomllib
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+
+class RulesError(ValueError):
+    """A rule set that cannot be used; the one-line message starts with the offending key."""
+
+
+# --- the mapping -----------------------------------------------------------------------------------
+
+
+def dig(data: dict, dotted: str) -> Any:
+    """data["a"]["b"]["c"] for "a.b.c"."""
+    for k in dotted.split("."):
+        data = data[k]
+    return data
+
+
+def dotted_tree(overrides: dict[str, Any]) -> dict[str, Any]:
+    """{"a.b": 1, "a.c": 2} -> {"a": {"b": 1, "c": 2}}."""
+    tree: dict[str, Any] = {}
+    for path, value in overrides.items():
+        node = tree
+        parts = path.split(".")
+        for p in parts[:-1]:
+            node = node.setdefault(p, {})
+        node[parts[-1]] = value
+    return tree
+
+
+def merge(base: Any, over: Any, path: str = "", open_mappings: Collection[str] = ()) -> Any:
+    """Overlay `over` on `base`: only keys the base has (new ones only under `open_mappings`, whose
+    entries the game's check validates), each with a value of the base's type; lists are replaced whole."""
+    if isinstance(base, dict):
+        if not isinstance(over, dict):
+            raise RulesError(f"{path}: expected a table, got {over!r}")
+        out = copy.deepcopy(base)
+        for k, v in over.items():
+            sub = f"{path}.{k}" if path else k
+            if k in base:
+                out[k] = merge(base[k], v, sub, open_mappings)
+            elif path in open_mappings:
+                out[k] = copy.deepcopy(v)
+            else:
+                raise RulesError(f"{sub}: unknown key (valid: {', '.join(sorted(base))})")
+        return out
+    if isinstance(base, bool):
+        if not isinstance(over, bool):
+            raise RulesError(f"{path}: expected true or false, got {over!r}")
+        return over
+    if isinstance(base, int):
+        if isinstance(over, bool) or not isinstance(over, int):
+            raise RulesError(f"{path}: expected an integer, got {over!r}")
+        return over
+    if isinstance(base, str):
+        if not isinstance(over, str):
+            raise RulesError(f"{path}: expected a string, got {over!r}")
+        return over
+    if isinstance(base, list):
+        if not isinstance(over, list):
+            raise RulesError(f"{path}: expected a list, got {over!r}")
+        return copy.deepcopy(over)
+    raise RulesError(f"{path}: cannot override")  # pragma: no cover
+
+
+def canonical_json(data: dict) -> str:
+    """The rule set's identity: compact JSON in the mapping's own order (order matters: decks are dealt in it)."""
+    return json.dumps(data, separators=(",", ":"))
+
+
+# --- validation helpers --------------------------------------------------------------------------
+
+
+def check_int(v: Any, path: str, lo: int | None = None, hi: int | None = None) -> int:
+    """v, an integer (not a bool) in lo..hi, or a RulesError naming `path`."""
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise RulesError(f"{path}: expected an integer, got {v!r}")
+    if lo is not None and v < lo:
+        raise RulesError(f"{path}: must be >= {lo}, got {v}")
+    if hi is not None and v > hi:
+        raise RulesError(f"{path}: must be <= {hi}, got {v}")
+    return v
+
+
+def check_str(v: Any, path: str) -> str:
+    """v, a non-empty string, or a RulesError naming `path`."""
+    if not isinstance(v, str) or not v:
+        raise RulesError(f"{path}: expected a non-empty string, got {v!r}")
+    return v
+
+
+def check_choice(v: Any, path: str, choices: Collection[str]) -> str:
+    """v, one of `choices`, or a RulesError naming `path` and listing them."""
+    if v not in choices:
+        raise RulesError(f"{path}: expected one of {', '.join(choices)}, got {v!r}")
+    return v
+
+
+# --- the rule set and its book ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class RuleSet:
+    """A validated, immutable rule set: its name, its full nested mapping, and that mapping's canonical
+    JSON (its identity: equality, hashing and a result's metadata use it).
+
+    A game subclasses it (``@dataclass(frozen=True, eq=False)``) with its views of the data; the game's
+    :class:`RuleBook` sets :attr:`book`."""
+
+    name: str
+    data: dict = field(repr=False)
+    canonical: str = field(repr=False)
+
+    book: ClassVar[RuleBook]
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self.data)
+
+    def to_json(self) -> str:
+        return self.canonical
+
+    def base_preset(self) -> str:
+        """The preset a TOML dump of this rule set names as its base."""
+        return self.name if self.name in self.book.presets else self.book.default
+
+    def to_toml(self) -> str:
+        """The whole rule set as a TOML variant file that the game's ``load_rules`` reads back unchanged."""
+        import tomlkit
+
+        doc = tomlkit.document()
+        doc.add(tomlkit.comment(f"{self.book.title} rules {self.name!r}: every key a variant file can set."))
+        doc.add(tomlkit.comment("A variant names a base preset and overrides any subset of these keys."))
+        doc.add("base", self.base_preset())
+        for k, v in self.data.items():
+            doc.add(k, v)
+        return tomlkit.dumps(doc)
+
+    def with_overrides(self, overrides: dict[str, Any]) -> RuleSet:
+        """A new rule set with dotted-path overrides, e.g. ``{"coins.cap": 20}``."""
+        return self.book.from_mapping(dotted_tree(overrides), base=self.data)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RuleSet) and type(other) is type(self) and self.canonical == other.canonical
+
+    def __hash__(self) -> int:
+        return hash(self.canonical)
+
+
+@dataclass(frozen=True)
+class RuleBook:
+    """A game's presets and validator, and the loading every game shares.
+
+    title : str
+        The game's name, for the TOML dump's header.
+    presets : dict[str, dict]
+        Preset name -> full mapping (never handed out: every use deep-copies).
+    default : str
+        The preset used when none is named.
+    check : callable(dict) -> RuleSet
+        The game's validation of a full mapping (raises RulesError).
+    rules_class : type[RuleSet]
+        What ``check`` returns; its ``book`` is set to this book.
+    open_mappings : set of dotted keys
+        Tables a variant may add entries to (``merge``).
+    """
+
+    title: str
+    presets: dict[str, dict[str, Any]]
+    default: str
+    check: Callable[[dict], RuleSet]
+    rules_class: type[RuleSet]
+    open_mappings: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        self.rules_class.book = self
+
+    def _unknown(self, name: str) -> RulesError:
+        return RulesError(f"rules: unknown preset {name!r} (valid: {', '.join(self.presets)}, or a .toml file)")
+
+    def from_mapping(self, mapping: dict[str, Any], base: dict[str, Any] | str | None = None) -> RuleSet:
+        """Validate a (partial) mapping on top of a base preset (``mapping["base"]``, else `base`, else the
+        default) or a base mapping."""
+        mapping = dict(mapping)
+        named = mapping.pop("base", None) if base is None else None
+        if base is None:
+            base = named or self.default
+        if isinstance(base, str):
+            if base not in self.presets:
+                raise RulesError(f"base: unknown preset {base!r} (valid: {', '.join(self.presets)})")
+            base = self.presets[base]
+        return self.check(merge(base, mapping, "", self.open_mappings))
+
+    def preset(self, name: str | None = None) -> RuleSet:
+        name = self.default if name is None else name
+        if name not in self.presets:
+            raise self._unknown(name)
+        return self.check(copy.deepcopy(self.presets[name]))
+
+    def load(self, spec: str | Path | RuleSet | None = None) -> RuleSet:
+        """A preset name, a path to a TOML variant, or a rule set (returned as it is)."""
+        if spec is None:
+            return self.preset()
+        if isinstance(spec, self.rules_class):
+            return spec
+        s = str(spec)
+        if s in self.presets:
+            return self.preset(s)
+        path = Path(s)
+        if path.suffix != ".toml" and not path.exists():
+            raise self._unknown(s)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise RulesError(f"rules: cannot read {s}: {e.strerror}") from None
+        try:
+            mapping = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise RulesError(f"rules: {s} is not valid TOML: {e}") from None
+        if "name" not in mapping:
+            mapping["name"] = path.stem
+        try:
+            return self.from_mapping(mapping)
+        except RulesError as e:
+            raise RulesError(f"{s}: {e}") from None

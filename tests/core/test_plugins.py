@@ -1,0 +1,72 @@
+"""Games from installed packages: the entry-point group boardlab.games (sim.games), and the example game
+(examples/pig, installed by `make` with `pip install -e examples/pig`) found through it."""
+
+from __future__ import annotations
+
+import importlib.metadata as md
+import sys
+import textwrap
+
+import pytest
+
+import sim.games as G
+
+
+def test_the_example_game_is_installed_and_found_through_its_entry_point():
+    eps = {ep.name: ep for ep in md.entry_points(group=G.ENTRY_POINT_GROUP)}
+    assert "pig" in eps, "the example game is not installed: pip install -e examples/pig (make does it)"
+    game = G.get_game("pig")
+    assert eps["pig"].load() is game and game.id in [g.id for g in G.available_games()]
+    assert [g.id for g in G.available_games()][: len(G._BUILTIN)] == list(G._BUILTIN)  # built-ins first
+    assert game.agents_module == "agents.generic.registry" and game.kernel_sources == ()
+    builtin = {f for gid in G._BUILTIN for f in G.get_game(gid).kernel_sources}
+    assert set(G.kernel_sources()) == builtin  # the cache guard hashes the built-in games' files only
+
+
+@pytest.fixture
+def fresh_registry(monkeypatch):
+    """The registry as if no plugin had been looked for yet; entry points replaced by the test's."""
+    monkeypatch.setattr(G, "_GAMES", dict((k, v) for k, v in G._GAMES.items() if k in G._BUILTIN))
+    monkeypatch.setattr(G, "_BROKEN", {})
+    monkeypatch.setattr(G, "_PLUGINS_LOADED", False)
+
+    def use(*entries: tuple[str, str]):
+        points = [md.EntryPoint(name, value, G.ENTRY_POINT_GROUP) for name, value in entries]
+        monkeypatch.setattr(md, "entry_points", lambda group=None: points if group == G.ENTRY_POINT_GROUP else [])
+
+    return use
+
+
+def test_a_broken_plugin_is_a_one_line_error_naming_it(fresh_registry):
+    fresh_registry(("broken", "no_such_package_for_boardlab.game:GAME"))
+    assert G.get_game("citywright").id == "citywright"  # a built-in game needs no plugin
+    for call in (G.available_games, lambda: G.get_game("broken")):
+        with pytest.raises(G.GameError) as e:
+            call()
+        msg = str(e.value)
+        assert "game plugin 'broken' (no_such_package_for_boardlab.game:GAME) cannot be loaded" in msg
+        assert "ModuleNotFoundError" in msg and "\n" not in msg
+
+
+def test_a_plugin_that_registers_no_game_of_its_name_is_an_error(fresh_registry):
+    fresh_registry(("nothing", "json"))
+    with pytest.raises(G.GameError, match="game plugin 'nothing' \\(json\\) registers no game 'nothing'"):
+        G.get_game("nothing")
+
+
+def test_a_plugin_module_that_registers_its_game_on_import(fresh_registry, tmp_path, monkeypatch):
+    (tmp_path / "toy_boardlab_game.py").write_text(
+        textwrap.dedent(
+            """
+            from dataclasses import replace
+            from sim.games import get_game, register
+
+            GAME = register(replace(get_game("pig"), id="toy", title="Toy"))
+            """
+        )
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "toy_boardlab_game", raising=False)
+    fresh_registry(("pig", "boardlab_pig.game:GAME"), ("toy", "toy_boardlab_game"))
+    assert G.get_game("toy").title == "Toy"
+    assert [g.id for g in G.available_games()] == [*G._BUILTIN, "pig", "toy"]
