@@ -23,25 +23,13 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from agents.generic.base import agent_rng, decide
+from experiments.schema import schema_of, table
 from experiments.seating import seat_orders
 from sim.games import GameDef, get_game
 from sim.seeds import game_seeds
-
-# The shared columns' types (a game's api_rows may give its own type for total).
-CORE_TYPES = {
-    "game": np.int64,
-    "game_seed": np.uint64,
-    "rules": object,
-    "players": np.int8,
-    "seat": np.int8,
-    "agent": object,
-    "total": np.int64,
-    "rank": np.int8,
-    "win_share": np.float64,
-    "win": np.bool_,
-}
 
 
 def needs_api(agents: list) -> bool:
@@ -88,10 +76,11 @@ def play_game(game: GameDef, rules, seats: list, seed: int):
     return g
 
 
-def play_chunk(
+def play_table(
     game: GameDef | str, rules, players: int, agents: list, seating: str, run_seed: int, start: int, stop: int
-) -> pd.DataFrame:
-    """Games start..stop-1 of a run, one row per (game, seat), columns the game's result_columns."""
+) -> pa.Table:
+    """Games start..stop-1 of a run, one row per (game, seat), as a table of the game's result schema (its
+    ``schema`` part, or the core columns alone), so a column has the same type in every chunk."""
     game = get_game(game)
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
@@ -122,12 +111,19 @@ def play_chunk(
             if c not in values:
                 raise KeyError(f"{game.id}: result column {c!r} is neither shared nor given by its api_rows")
             columns[c].append(values[c])
-    return pd.DataFrame({c: _column(c, parts) for c, parts in columns.items()})
+    flat = {c: _column(parts) for c, parts in columns.items()}
+    return table(flat, schema_of(game))
 
 
-def _column(name: str, parts: list) -> np.ndarray:
-    """One column from per-game parts (lists, or typed arrays from api_rows, whose type is kept)."""
+def play_chunk(
+    game: GameDef | str, rules, players: int, agents: list, seating: str, run_seed: int, start: int, stop: int
+) -> pd.DataFrame:
+    """play_table as a pandas DataFrame (what analyses and tests read)."""
+    return play_table(game, rules, players, agents, seating, run_seed, start, stop).to_pandas()
+
+
+def _column(parts: list) -> object:
+    """One column from per-game parts (lists, or typed arrays from api_rows, whose dtype is kept)."""
     if parts and isinstance(parts[0], np.ndarray):
         return np.concatenate(parts)
-    flat = [v for part in parts for v in part]
-    return np.array(flat, dtype=CORE_TYPES.get(name, object))
+    return [v for part in parts for v in part]

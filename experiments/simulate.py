@@ -40,6 +40,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from experiments.play import needs_api, play_table
 from experiments.schema import conform, plain_columns, schema_of
 from experiments.seating import SEATINGS
 from sim.games import GameDef, default_game, get_game
@@ -77,6 +78,9 @@ class RunSpec:
     moves: bool
     game: str = field(default_factory=default_game)
     tiers: tuple[str, ...] = ()  # per agent: the tier name it was given by, or ""
+    # per Python agent (py:module:Name), the version of its code (experiments.play): a resumed run with other
+    # code would mix two agents' games
+    agent_versions: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict:
         """Plain JSON types (what the manifest stores and --resume compares)."""
@@ -98,6 +102,10 @@ class RunSpec:
 
     def bounds(self, i: int) -> tuple[int, int]:
         return i * self.chunk_size, min((i + 1) * self.chunk_size, self.games)
+
+
+# Games per chunk when a Python agent plays (experiments.play: milliseconds to seconds per game).
+PYTHON_CHUNK = 20
 
 
 def default_chunk_size(game: GameDef, agents: list, games: int) -> int:
@@ -148,6 +156,10 @@ def make_spec(
         raise SimulateError(f"--agents: {len(parsed)} agents for {players} players (give one per seat, or one for all)")
     if chunk_size is not None and chunk_size < 1:
         raise SimulateError(f"--chunk-size must be at least 1, got {chunk_size}")
+    python = needs_api(parsed)
+    if moves and python:
+        raise SimulateError("--moves: a run with Python agents keeps no move log (the game's kernels write it)")
+    versions = tuple((str(a), a.version) for a in parsed if getattr(a, "version", ""))
     return RunSpec(
         players=players,
         agents=tuple(str(a) for a in parsed),
@@ -157,9 +169,10 @@ def make_spec(
         rules=rules.to_json(),
         rules_name=rules.name,
         seating=seating,
-        chunk_size=chunk_size or default_chunk_size(g, parsed, games),
+        chunk_size=chunk_size or (max(1, min(PYTHON_CHUNK, games)) if python else default_chunk_size(g, parsed, games)),
         moves=moves,
         game=g.id,
+        agent_versions=tuple(dict.fromkeys(versions)),
     )
 
 
@@ -245,8 +258,11 @@ def play_chunk(spec: RunSpec, i: int):
     """Chunk i's games, before the tables perhaps (what chunk_tables takes): what the game's chunk player,
     or its move log with --moves, returns (sim.games.GameDef.chunk_player)."""
     start, stop = spec.bounds(i)
+    agents = spec.agent_specs()
+    if needs_api(agents):  # a Python agent plays through the public API (make_spec refuses --moves here)
+        return play_table(spec.game_def(), spec.rule_set(), spec.players, agents, spec.seating, spec.seed, start, stop)
     player = spec.game_def().part("move_log" if spec.moves else "chunk_player")
-    return player(spec.rule_set(), spec.players, spec.agent_specs(), spec.seating, spec.seed, start, stop)
+    return player(spec.rule_set(), spec.players, agents, spec.seating, spec.seed, start, stop)
 
 
 def chunk_tables(spec: RunSpec, i: int, played) -> tuple[pa.Table, pa.Table | None]:
@@ -335,7 +351,7 @@ def prepare(spec: RunSpec, paths: RunPaths, resume: bool, force: bool) -> dict:
 
 def same_spec(stored: dict | None, spec: dict) -> bool:
     """Whether a stored run's spec is `spec` (runs stored before the game registry are the default game's)."""
-    return stored is not None and {"game": default_game(), "tiers": [], **stored} == spec
+    return stored is not None and {"game": default_game(), "tiers": [], "agent_versions": [], **stored} == spec
 
 
 def chunks_on_disk(spec: RunSpec, paths: RunPaths) -> set[int]:
@@ -480,6 +496,7 @@ def _metadata(spec: RunSpec, manifest: dict, new_games: int, elapsed: float) -> 
         "rules": json.loads(spec.rules),
         "agents": list(spec.agents),
         "agent_tiers": {a: t for a, t in zip(spec.agents, spec.tiers, strict=True) if t} if spec.tiers else {},
+        "agent_versions": dict(spec.agent_versions),
         "players": spec.players,
         "games": spec.games,
         "seed": spec.seed,

@@ -21,6 +21,21 @@ RESULT_COLUMNS = (
 )  # fmt: skip
 
 
+def _schema():
+    import pyarrow as pa
+
+    from experiments.schema import result_schema  # the experiments layer, imported when a run asks for it
+
+    return result_schema(RESULT_COLUMNS, {c: pa.int32() for c in OWN_COLUMNS})
+
+
+def __getattr__(name: str):
+    # SCHEMA is built on first use, so that registering the game imports nothing above sim
+    if name == "SCHEMA":
+        return _schema()
+    raise AttributeError(name)
+
+
 def rows(game: Game) -> dict[str, np.ndarray]:
     """Pig's own result columns from a finished game: one value per seat."""
     scores = game.scores()
@@ -29,9 +44,9 @@ def rows(game: Game) -> dict[str, np.ndarray]:
 
 def play_chunk(rules, players, agents, seating, run_seed, start, stop):
     """Games start..stop-1 of a run: boardlab's generic chunk player, for this game."""
-    from experiments.play import play_chunk as generic
+    from experiments.play import play_table
 
-    return generic(GAME, rules, players, agents, seating, run_seed, start, stop)
+    return play_table(GAME, rules, players, agents, seating, run_seed, start, stop)
 
 
 GAME = register(
@@ -56,5 +71,6 @@ GAME = register(
         agents_module="agents.generic.registry",
         chunk_player="boardlab_pig.game:play_chunk",
         api_rows="boardlab_pig.game:rows",
+        schema="boardlab_pig.game:SCHEMA",
     )
 )
