@@ -79,6 +79,22 @@ class GameDef:
     chunk_player : str
         ``module:function`` of the chunk player (experiments layer):
         ``(rules, players, agents, seating, run_seed, start, stop) -> DataFrame``.
+
+    The analysis commands' parts (``compare``, ``demo``, ``sweep``, ``tune``, ``rescore``) come last;
+    a part left ``None`` is one the game does not have, and a command that needs it says so in one line.
+
+    default_agents : str
+        The ``--agents`` of ``compare``, ``sweep`` and ``tune scoring`` when none are given.
+    summary : tuple[tuple[str, str, tuple[str, ...]], ...]
+        The per-player numbers of a result row worth summarising, in sections ``(name, what, columns)``:
+        ``compare`` reports each column's paired difference, ``demo`` its mean.
+    seat_compensation : str or None
+        ``module:NAME`` of an :class:`experiments.compensation.SeatCompensation` (the compensation
+        column, its rule key and the rank key): what ``tune seats`` re-ranks stored games with.
+    rescorer : str or None
+        ``module:function`` ``(rows of one run, rules) -> rows`` recomputing scores, ranks and win
+        shares from stored play under other rules (``rescore``); it raises ValueError, one line, on a
+        table it cannot rescore.
     """
 
     id: str
@@ -101,6 +117,11 @@ class GameDef:
     chance: bool = True
     simultaneous: bool = False
     notes: dict = field(default_factory=dict)
+    # --- the analysis commands' parts (compare, demo, sweep, tune, rescore); None: the game has none ---
+    default_agents: str = "random"
+    summary: tuple[tuple[str, str, tuple[str, ...]], ...] = (("score", "mean points", ("total",)),)
+    seat_compensation: str | None = None
+    rescorer: str | None = None
 
     @property
     def default_preset(self) -> str:
@@ -114,6 +135,14 @@ class GameDef:
         """Run the game's chunk player (imported on first use)."""
         module, _, name = self.chunk_player.partition(":")
         return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    def part(self, name: str):
+        """The analysis part `name` (a field naming ``module:attribute``), imported on first use; None if unset."""
+        path = getattr(self, name)
+        if path is None:
+            return None
+        module, _, attribute = path.partition(":")
+        return getattr(importlib.import_module(module), attribute)
 
 
 _GAMES: dict[str, GameDef] = {}

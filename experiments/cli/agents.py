@@ -6,7 +6,7 @@ from ._app import GameOpt, app, game_def
 
 
 @app.command("agents")
-def list_agents(game: GameOpt = "citywright"):
+def list_agents(game: GameOpt = None):
     """List every agent of a game with its parameters, defaults and a line of description."""
     reg = game_def(game).agents()
     w = max(11, *(len(d.name) + 1 for d in reg.available_agents()))

@@ -8,17 +8,21 @@ from typing import Annotated
 import typer
 
 from ._app import (
+    OUTPUT_RULE,
+    BackendOpt,
     GameOpt,
+    JobsOpt,
     RulesOpt,
+    SchedulerOpt,
     UserError,
     app,
+    check_output,
+    check_workers,
     command_line,
-    directory_option,
     game_def,
     interruptible,
     load_rules,
     logger,
-    output_file_option,
     progress_bar,
     split_specs,
 )
@@ -39,15 +43,17 @@ def ladder(
     players: Annotated[list[int] | None, typer.Option("--players", help="Player counts (repeatable; 2 and 4).")] = None,
     games: Annotated[int, typer.Option(help="Games per pairing, or per player count with --agents.", min=1)] = 2000,
     seed: Annotated[int, typer.Option(help="Run seed (game g's seed comes from it and g).")] = 0,
-    jobs: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
+    jobs: JobsOpt = 1,
+    backend: BackendOpt = "loky",
+    scheduler: SchedulerOpt = None,
     rules: RulesOpt = None,
-    game: GameOpt = "citywright",
+    game: GameOpt = None,
     boot: Annotated[int, typer.Option(help="Bootstrap resamples for the rating intervals.", min=10)] = 200,
     out: Annotated[
         Path | None,
         typer.Option(
             help="With --agents: a directory for ratings.csv, spread.csv, win_shares.csv, ratings.png; "
-            "without: a CSV file for the pairings' table (written whole, atomically)."
+            f"without: a CSV file for the pairings' table (written whole, atomically). {OUTPUT_RULE}"
         ),
     ] = None,
     work: Annotated[
@@ -60,11 +66,14 @@ def ladder(
 
     g = game_def(game)
     rs = load_rules(rules, g.id)
+    workers = check_workers(backend, scheduler)
     if not agents:
         if g.id not in L.PAIRINGS:
             raise UserError(f"--game: no fixed pairings for {g.id}; rate agents with --agents")
+        if backend != "loky":
+            raise UserError("--backend dask: the fixed pairings play on this machine; rate agents with --agents")
         if out is not None:
-            output_file_option(out, "--out")
+            check_output(out, "--out", directory=False)
         table = L.ladder(rs, games, seed=seed, jobs=jobs, game=g.id)
         if out is not None:
             from experiments.io import atomic_write_text
@@ -84,8 +93,8 @@ def ladder(
     lo, hi = g.players
     if any(not (max(lo, 2) <= n <= hi) for n in counts):
         raise UserError(f"--players: ratings need {max(lo, 2)}..{hi} players for {g.id}, got {counts}")
-    out = directory_option(out or Path("runs") / "ladder", "--out")
-    work = directory_option(work or out / "runs", "--work")
+    out = check_output(out, "--out", directory=True, default=Path("runs") / "ladder")
+    work = check_output(work, "--work", directory=True, default=out / "runs")
     out.mkdir(parents=True, exist_ok=True)
     work.mkdir(parents=True, exist_ok=True)
     bar, update = progress_bar(quiet, "ladder")
@@ -100,7 +109,7 @@ def ladder(
         try:
             ratings, spread, shares = L.rating_ladder(
                 specs, counts, games, work, rules=rs, seed=seed, jobs=jobs, boot=boot, game=g.id, log=logger(bar),
-                progress=progress,
+                progress=progress, **workers,
             )  # fmt: skip
         except S.SimulateError as e:
             raise UserError(str(e)) from None

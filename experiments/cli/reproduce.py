@@ -8,7 +8,22 @@ from typing import Annotated
 
 import typer
 
-from ._app import UserError, app, command_line, directory_option, interruptible, logger, progress_bar
+from ._app import (
+    OUTPUT_RULE,
+    BackendOpt,
+    GameOpt,
+    JobsOpt,
+    SchedulerOpt,
+    UserError,
+    app,
+    check_output,
+    check_workers,
+    command_line,
+    game_def,
+    interruptible,
+    logger,
+    progress_bar,
+)
 
 
 @app.command()
@@ -19,18 +34,20 @@ def reproduce(
             "--games", help="Games per main table (other runs scale from it); default 2000, cartographers 1000.", min=20
         ),
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes.", min=1)] = 2,
+    jobs: JobsOpt = 2,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Tables, charts and REPORT.md go here (default: runs/appendix/games-N/report)."),
+        typer.Option(
+            "--out", help=f"Tables, charts and REPORT.md go here (default: runs/appendix/games-N/report). {OUTPUT_RULE}"
+        ),
     ] = None,
     work: Annotated[
         Path | None,
         typer.Option("--work", help="Run cache, resumable, not committed (default: runs/appendix/games-N/runs)."),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Run seed shared by every run.")] = 0,
-    backend: Annotated[str, typer.Option(help="loky (this machine) or dask (a cluster).")] = "loky",
-    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
+    backend: BackendOpt = "loky",
+    scheduler: SchedulerOpt = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", help="No progress bar (one line per run is still printed).")
     ] = False,
@@ -42,14 +59,7 @@ def reproduce(
             "strong tables of --games games, the expert's a tenth. Full size: --games 20000 (results/skill).",
         ),
     ] = False,
-    game: Annotated[
-        str,
-        typer.Option(
-            "--game",
-            help="citywright: the rulebook's appendix; cartographers: its balance report "
-            "(solo calibration, edicts, sides, ambushes, seats; default --games 1000).",
-        ),
-    ] = "citywright",
+    game: GameOpt = None,
 ):
     """Re-run every figure of Citywright's rulebook appendix (docs/games/citywright.md section 10) beside the
     book's, in REPORT.md.
@@ -59,8 +69,8 @@ def reproduce(
     With --game cartographers: Cartographers' balance report (README.md, "Cartographers")."""
     from experiments import simulate as S
 
-    if backend not in ("loky", "dask"):
-        raise UserError(f"--backend must be loky or dask, got {backend!r}")
+    check_workers(backend, scheduler)
+    game = game_def(game).id
     if games is None:
         games = 1000 if game == "cartographers" else 2000
     if skill and game != "citywright":
@@ -82,8 +92,8 @@ def reproduce(
         what = "docs/games/citywright.md section 10"
     else:
         raise UserError(f"--game must be citywright or cartographers, got {game!r}")
-    out = directory_option(out or home / "report", "--out")
-    work = directory_option(work or home / "runs", "--work")
+    out = check_output(out, "--out", directory=True, default=home / "report")
+    work = check_output(work, "--work", directory=True, default=home / "runs")
     t = time.perf_counter()
     print(f"Reproducing {what} with {games:,} games per main table on {jobs} process(es); runs in {work}")
     if skill:

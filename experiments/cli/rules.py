@@ -16,7 +16,7 @@ def show_rules(
         str | None,
         typer.Argument(help="A preset (Citywright: v1.1, v1.0) or a TOML variant file.", show_default="the default"),
     ] = None,
-    game: GameOpt = "citywright",
+    game: GameOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON instead of TOML.")] = False,
 ):
     """Print a rule set in full as a TOML variant file (every key a variant can set; --rules FILE reads it back)."""

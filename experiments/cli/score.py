@@ -17,7 +17,7 @@ def score(
     files: Annotated[list[str], typer.Argument(help="Board files; '-' reads standard input.", show_default=False)],
     rules: RulesOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per board per line.")] = False,
-    game: GameOpt = "citywright",
+    game: GameOpt = None,
 ):
     """Score playtest boards. Citywright: 7 lines of 7 characters from R C P I . per board, blank lines
     between. Cartographers (--game cartographers): a header 'side A cards 31 34 41 29 [coins N]' and 11
@@ -29,7 +29,7 @@ def score(
         raise UserError(f"--game: score reads citywright and cartographers maps, not {g.id}")
     from sim.citywright.boards import BoardError, format_scored, parse_boards, score_cells
 
-    rs = load_rules(rules)
+    rs = load_rules(rules, g)
     parsed = []
     for f in files:
         text, name = _read(f)

@@ -164,5 +164,14 @@ GAME = register(
         kernel_sources=KERNEL_SOURCES,
         agents_module="agents.cartographers.registry",
         chunk_player="experiments.cartographers.runner:play_chunk",
+        # --- the analysis commands' parts (compare, demo, sweep, tune); no seat compensation, no rescorer ---
+        default_agents="planner",
+        summary=(
+            (
+                "score",
+                "mean points",
+                (*(f"points_{e}" for e in EDICT_KEYS), "edict_points", "coin_points", "monster_penalty", "total"),
+            ),
+        ),
     )
 )

@@ -109,5 +109,17 @@ GAME = register(
         kernel_sources=KERNEL_SOURCES,
         agents_module="agents.citywright.registry",
         chunk_player="experiments.citywright.runner:play_chunk",
+        # --- the analysis commands' parts (compare, demo, sweep, tune, rescore) ---
+        default_agents="specialist:R,specialist:C,specialist:P,specialist:I",
+        summary=(
+            (
+                "score",
+                "mean points",
+                ("residential", "commercial", "park", "industrial", "achievements", "compensation", "total"),
+            ),
+            ("waste", "per player", ("waste", "empty", "forced_discards")),
+        ),
+        seat_compensation="experiments.citywright.seats:SEAT_COMPENSATION",
+        rescorer="experiments.citywright.rescore:rescore",
     )
 )

@@ -154,8 +154,8 @@ def test_known_answer_is_found_within_a_small_budget(tmp_path, capsys, monkeypat
     spec = T.make_tune_spec(base, params, "seats", 2, ["random"], 1600, 8, 5, max_changes=1)
     blocks = sorted((d / "tune" / "runs" / T._rules_key(base)).glob("block-*.parquet"))
     assert len(blocks) == spec.blocks  # the base's games, kept by the run
-    raw, empty, shapes, _ = C.game_arrays(pd.concat([pd.read_parquet(b) for b in blocks], ignore_index=True))
-    oracle = {c: float((((C.seat_shares(raw, empty, shapes, [0, c]) - 0.5) * 100) ** 2).sum()) for c in range(-8, 9)}
+    arrays = C.game_arrays(pd.concat([pd.read_parquet(b) for b in blocks], ignore_index=True), "citywright")
+    oracle = {c: float((((C.seat_shares(arrays, [0, c]) - 0.5) * 100) ** 2).sum()) for c in range(-8, 9)}
     best_c = min(oracle, key=oracle.get)
     trials = pd.read_csv(d / "tune" / "trials.csv")
     best = trials[trials["state"].isin(["complete", "base"])].sort_values(["value", "trial"]).iloc[0]
