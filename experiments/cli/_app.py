@@ -146,7 +146,7 @@ def check_output(
     * An existing output needs ``force`` where the command has ``--force`` (``force`` not None)."""
     given = path is not None
     path = Path(path if given else default)
-    there = path if path.exists() and directory else path.parent
+    there = path if directory and path.is_dir() else path.parent
     while not there.exists() and there != there.parent:  # NotADirectoryError counts as missing here
         there = there.parent
     if there.exists() and not there.is_dir():
