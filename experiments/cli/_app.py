@@ -55,9 +55,7 @@ GameOpt = Annotated[
         show_default=False,
     ),
 ]
-JobsOpt = Annotated[
-    int, typer.Option("--jobs", help="Worker processes (loky); with dask, chunks are sized for this many.", min=1)
-]
+JobsOpt = Annotated[int, typer.Option("--jobs", help="Worker processes on this machine (--backend loky).", min=1)]
 BackendOpt = Annotated[
     str, typer.Option("--backend", help="loky (processes on this machine) or dask (a cluster: --scheduler).")
 ]

@@ -64,3 +64,10 @@ def test_compare_serves_another_game_with_its_own_summary(tmp_path, capsys):
     import json
 
     assert json.loads((tmp_path / "cmp" / "compare.json").read_text())["game"] == "cartographers"
+
+
+def test_the_default_output_folders_are_made(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no runs/ here: a default location is created, a given one must exist
+    code, _, err = cli(capsys, "compare", "v1.1", "v1.1", "--games", 4, "--quiet")
+    assert code == 0, err
+    assert (tmp_path / "runs" / "compare" / "REPORT.md").exists() and (tmp_path / "runs" / "compare" / "runs").is_dir()

@@ -11,6 +11,7 @@ fast); all but one run in this process, as the installed command would (``experi
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -45,100 +46,199 @@ SWEEP = ["sweep", "--param", "scoring.park.row_points", "--values", "2,3", "--pl
 COMPARE = ["compare", "v1.1", "v1.0", "--players", "2", "--games", "4", "--quiet"]
 TUNE = ["tune", "scoring", "--param", "scoring.park.row_points=1:4", "--players", "2", "--games", "8", "--blocks", "2",
         "--trials", "1", "--verify-games", "0", "--objective", "seats", "--quiet"]  # fmt: skip
+RANDOM = ["--agents", "random"]
 NAN_SPECS = {"mcts:c=nan": "mcts's c", "specialist:C,weight=nan": "specialist's weight", "greedy,": "an empty spec"}
 
-# command -> case -> its arguments.  Case names starting with these words are what the coverage test looks for.
+
+def locked(flag: str) -> str:
+    """What an output under Paths.locked is told: a read-only folder, or a file where a folder should be."""
+    return f"{flag}: .*(is not writable|is a file, not a directory)"
+
+
+MISSING = "--out: directory .* does not exist"
+UNKNOWN = "--game: unknown game 'nosuch'"
+OTHER_RESULTS = "a result of cartographers, not citywright"
+
+# command -> case -> (what stderr says, a regular expression; the arguments).  The coverage test looks for
+# case names starting with "unwritable --out", "missing --out folder", "NaN in --agents", "unknown --game", ...
 COMMANDS = {
     "simulate": {
-        "unwritable --out": lambda p: [*SIM, "--agents", "random", "--out", p.locked / "r.parquet"],
-        "missing --out folder": lambda p: [*SIM, "--agents", "random", "--out", p.here / "no" / "r.parquet"],
-        "--out is a folder": lambda p: [*SIM, "--agents", "random", "--out", p.here],
+        "unwritable --out": (locked("--out"), lambda p: [*SIM, *RANDOM, "--out", p.locked / "r.parquet"]),
+        "missing --out folder": (MISSING, lambda p: [*SIM, *RANDOM, "--out", p.here / "no" / "r.parquet"]),
+        "--out is a folder": ("is a directory; give a file name", lambda p: [*SIM, *RANDOM, "--out", p.here]),
         **{
-            f"NaN in --agents ({what})": (lambda p, s=spec: [*SIM, "--agents", s, "--out", p.here / "r.parquet"])
+            f"NaN in --agents ({what})": ("--agents", lambda p, s=spec: [*SIM, "--agents", s, "--out", p.here / "r"])
             for spec, what in NAN_SPECS.items()
         },
-        "unknown --game": lambda p: [*SIM, "--agents", "random", "--out", p.here / "r.parquet", "--game", "nosuch"],
-        "--scheduler without dask": lambda p: [*SIM, "--agents", "random", "--out", p.here / "r", "--scheduler", "x"],
+        "unknown --game": (UNKNOWN, lambda p: [*SIM, *RANDOM, "--out", p.here / "r.parquet", "--game", "nosuch"]),
+        "--scheduler without dask": (
+            "--scheduler needs --backend dask",
+            lambda p: [*SIM, *RANDOM, "--out", p.here / "r", "--scheduler", "tcp://127.0.0.1:1"],
+        ),
     },
-    "agents": {"unknown --game": lambda p: ["agents", "--game", "nosuch"]},
+    "agents": {"unknown --game": (UNKNOWN, lambda p: ["agents", "--game", "nosuch"])},
     "rules": {
-        "unknown --game": lambda p: ["rules", "--game", "nosuch"],
-        "another game's preset": lambda p: ["rules", "v1.1", "--game", "cartographers"],
+        "unknown --game": (UNKNOWN, lambda p: ["rules", "--game", "nosuch"]),
+        "another game's preset": ("unknown preset 'v1.1'", lambda p: ["rules", "v1.1", "--game", "cartographers"]),
     },
     "bench": {
-        "unknown --game": lambda p: ["bench", "--game", "nosuch"],
-        "too few games": lambda p: ["bench", "--games", "5"],
+        "unknown --game": (UNKNOWN, lambda p: ["bench", "--game", "nosuch"]),
+        "too few games": ("Invalid value for '--games'", lambda p: ["bench", "--games", "5"]),
     },
     "ladder": {
-        "unwritable --out": lambda p: [*LADDER, "--agents", "random,greedy", "--out", p.locked / "ladder"],
-        "unwritable --out (CSV of the fixed pairings)": lambda p: [*LADDER, "--out", p.locked / "ladder.csv"],
-        "unwritable --work": lambda p: [*LADDER, "--agents", "random,greedy", "--work", p.locked / "runs"],
-        "NaN in --agents": lambda p: [*LADDER, "--agents", "random,mcts:c=nan", "--out", p.here / "l"],
-        "unknown --game": lambda p: [*LADDER, "--game", "nosuch"],
+        "unwritable --out": (
+            locked("--out"),
+            lambda p: [*LADDER, "--agents", "random,greedy", "--out", p.locked / "l"],
+        ),
+        "unwritable --out (CSV of the fixed pairings)": (
+            locked("--out"),
+            lambda p: [*LADDER, "--out", p.locked / "l.csv"],
+        ),
+        "unwritable --work": (
+            locked("--work"),
+            lambda p: [*LADDER, "--agents", "random,greedy", "--work", p.locked / "runs"],
+        ),
+        "missing --out folder": (
+            MISSING,
+            lambda p: [*LADDER, "--agents", "random,greedy", "--out", p.here / "no" / "l"],
+        ),
+        "--backend dask on the fixed pairings": (
+            "the fixed pairings play on this machine",
+            lambda p: [*LADDER, "--backend", "dask"],
+        ),
+        "NaN in --agents": ("--agents", lambda p: [*LADDER, "--agents", "random,mcts:c=nan", "--out", p.here / "l"]),
+        "unknown --game": (UNKNOWN, lambda p: [*LADDER, "--game", "nosuch"]),
     },
     "sweep": {
-        "unwritable --out": lambda p: [*SWEEP, "--out", p.locked / "sweep"],
-        "unwritable --work": lambda p: [*SWEEP, "--out", p.here / "s", "--work", p.locked / "runs"],
-        "NaN in --agents": lambda p: [*SWEEP, "--agents", "greedy,mcts:c=nan", "--out", p.here / "s"],
-        "NaN in --values": lambda p: [*SWEEP[:4], "2,NaN", *SWEEP[5:], "--out", p.here / "s"],
-        "unknown --game": lambda p: [*SWEEP, "--game", "nosuch"],
+        "unwritable --out": (locked("--out"), lambda p: [*SWEEP, *RANDOM, "--out", p.locked / "sweep"]),
+        "unwritable --work": (
+            locked("--work"),
+            lambda p: [*SWEEP, *RANDOM, "--out", p.here / "s", "--work", p.locked / "w"],
+        ),
+        "missing --out folder": (MISSING, lambda p: [*SWEEP, *RANDOM, "--out", p.here / "no" / "s"]),
+        "NaN in --agents": ("--agents", lambda p: [*SWEEP, "--agents", "greedy,mcts:c=nan", "--out", p.here / "s"]),
+        "NaN in --values": (
+            "expected an integer, got nan",
+            lambda p: [*SWEEP[:4], "2,NaN", *SWEEP[5:], *RANDOM, "--out", p.here / "s"],
+        ),
+        "unknown --game": (UNKNOWN, lambda p: [*SWEEP, *RANDOM, "--game", "nosuch"]),
     },
     "compare": {
-        "unwritable --out": lambda p: [*COMPARE, "--out", p.locked / "cmp"],
-        "unwritable --work": lambda p: [*COMPARE, "--out", p.here / "cmp", "--work", p.locked / "runs"],
-        "NaN in --agents": lambda p: [*COMPARE, "--agents", "greedy,mcts:c=nan", "--out", p.here / "cmp"],
-        "another game's rules": lambda p: [*COMPARE[:1], "base-a", *COMPARE[2:], "--out", p.here / "cmp"],
-        "unknown --game": lambda p: [*COMPARE, "--game", "nosuch"],
+        "unwritable --out": (locked("--out"), lambda p: [*COMPARE, *RANDOM, "--out", p.locked / "cmp"]),
+        "unwritable --work": (
+            locked("--work"),
+            lambda p: [*COMPARE, *RANDOM, "--out", p.here / "cmp", "--work", p.locked / "runs"],
+        ),
+        "missing --out folder": (MISSING, lambda p: [*COMPARE, *RANDOM, "--out", p.here / "no" / "cmp"]),
+        "NaN in --agents": ("--agents", lambda p: [*COMPARE, "--agents", "greedy,mcts:c=nan", "--out", p.here / "c"]),
+        "another game's rules": (
+            "unknown preset 'base-a'",
+            lambda p: ["compare", "base-a", *COMPARE[2:], *RANDOM, "--out", p.here / "c"],
+        ),
+        "unknown --game": (UNKNOWN, lambda p: [*COMPARE, *RANDOM, "--game", "nosuch"]),
     },
     "tune seats": {
-        "another game's results": lambda p: ["tune", "seats", p.cg],
-        "another game's results (mixed with its own)": lambda p: ["tune", "seats", p.cw, p.cg],
-        "a game without seat compensation": lambda p: ["tune", "seats", p.cg, "--game", "cartographers"],
-        "a table missing what it needs": lambda p: ["tune", "seats", p.no_comp],
-        "not a result file": lambda p: ["tune", "seats", p.board],
-        "unknown --game": lambda p: ["tune", "seats", p.cw, "--game", "nosuch"],
+        "another game's results": (OTHER_RESULTS, lambda p: ["tune", "seats", p.cg]),
+        "another game's results (mixed with its own)": (OTHER_RESULTS, lambda p: ["tune", "seats", p.cw, p.cg]),
+        "a game without seat compensation": (
+            "cartographers has no seat compensation",
+            lambda p: ["tune", "seats", p.cg, "--game", "cartographers"],
+        ),
+        "a table missing what it needs": (
+            "the table has no compensation column",
+            lambda p: ["tune", "seats", p.no_comp],
+        ),
+        "not a result file": ("board.txt: cannot read as a result table", lambda p: ["tune", "seats", p.board]),
+        "unknown --game": (UNKNOWN, lambda p: ["tune", "seats", p.cw, "--game", "nosuch"]),
     },
     "tune scoring": {
-        "unwritable --out": lambda p: [*TUNE, "--out", p.locked / "tune"],
-        "unwritable --work": lambda p: [*TUNE, "--out", p.here / "t", "--work", p.locked / "runs"],
-        "NaN in --agents": lambda p: [*TUNE, "--agents", "greedy,mcts:c=nan", "--out", p.here / "t"],
-        "NaN in --keep-mean-total": lambda p: [*TUNE, "--keep-mean-total", "nan", "--out", p.here / "t"],
-        "NaN in --prune-p": lambda p: [*TUNE, "--prune-p", "nan", "--out", p.here / "t"],
-        "NaN in --param": lambda p: [*TUNE[:3], "scoring.park.row_points=1:nan", *TUNE[4:], "--out", p.here / "t"],
-        "fewer --games than its blocks hold": lambda p: [*TUNE, "--games", "3", "--out", p.here / "t"],
-        "unknown --game": lambda p: [*TUNE, "--game", "nosuch"],
+        "unwritable --out": (locked("--out"), lambda p: [*TUNE, *RANDOM, "--out", p.locked / "tune"]),
+        "unwritable --work": (
+            locked("--work"),
+            lambda p: [*TUNE, *RANDOM, "--out", p.here / "t", "--work", p.locked / "w"],
+        ),
+        "missing --out folder": (MISSING, lambda p: [*TUNE, *RANDOM, "--out", p.here / "no" / "t"]),
+        "NaN in --agents": ("--agents", lambda p: [*TUNE, "--agents", "greedy,mcts:c=nan", "--out", p.here / "t"]),
+        "NaN in --keep-mean-total": (
+            "--keep-mean-total must be a positive percentage, got nan",
+            lambda p: [*TUNE, *RANDOM, "--keep-mean-total", "nan", "--out", p.here / "t"],
+        ),
+        "NaN in --prune-p": (
+            "--prune-p must be in",
+            lambda p: [*TUNE, *RANDOM, "--prune-p", "nan", "--out", p.here / "t"],
+        ),
+        "NaN in --param": (
+            "'nan' is not a finite number",
+            lambda p: [*TUNE[:3], "scoring.park.row_points=1:nan", *TUNE[4:], *RANDOM, "--out", p.here / "t"],
+        ),
+        "fewer --games than its blocks hold": (
+            "--games 3: .* at least 4 games",
+            lambda p: [*TUNE, *RANDOM, "--games", "3", "--out", p.here / "t"],
+        ),
+        "unknown --game": (UNKNOWN, lambda p: [*TUNE, *RANDOM, "--game", "nosuch"]),
     },
     "rescore": {
-        "unwritable --out": lambda p: ["rescore", p.cw, "--rules", "v1.0", "--out", p.locked / "r.parquet"],
-        "existing --out without --force": lambda p: ["rescore", p.cw, "--rules", "v1.0", "--out", p.cg],
-        "another game's results": lambda p: ["rescore", p.cg, "--rules", "v1.0"],
-        "another game's results (mixed with its own)": lambda p: ["rescore", p.cw, p.cg, "--rules", "v1.0"],
-        "a game without a rescorer": lambda p: ["rescore", p.cg, "--rules", "base-a", "--game", "cartographers"],
-        "a table missing what it needs": lambda p: ["rescore", p.no_board, "--rules", "v1.0"],
-        "a corrupted board": lambda p: ["rescore", p.bad_board, "--rules", "v1.0"],
-        "unknown --game": lambda p: ["rescore", p.cw, "--rules", "v1.0", "--game", "nosuch"],
+        "unwritable --out": (locked("--out"), lambda p: ["rescore", p.cw, "--rules", "v1.0", "--out", p.locked / "r"]),
+        "existing --out without --force": (
+            "exists; use --force",
+            lambda p: ["rescore", p.cw, "--rules", "v1.0", "--out", p.cg],
+        ),
+        "missing --out folder": (MISSING, lambda p: ["rescore", p.cw, "--rules", "v1.0", "--out", p.here / "no" / "r"]),
+        "another game's results": (OTHER_RESULTS, lambda p: ["rescore", p.cg, "--rules", "v1.0"]),
+        "another game's results (mixed with its own)": (
+            OTHER_RESULTS,
+            lambda p: ["rescore", p.cw, p.cg, "--rules", "v1.0"],
+        ),
+        "a game without a rescorer": (
+            "cartographers has no rescorer",
+            lambda p: ["rescore", p.cg, "--rules", "base-a", "--game", "cartographers"],
+        ),
+        "a table missing what it needs": (
+            "no_board.parquet: the table has no board column",
+            lambda p: ["rescore", p.no_board, "--rules", "v1.0"],
+        ),
+        "a corrupted board": (
+            "bad_board.parquet: game .*, seat .*: board 'X{49}' is not 49 cells",
+            lambda p: ["rescore", p.bad_board, "--rules", "v1.0"],
+        ),
+        "unknown --game": (UNKNOWN, lambda p: ["rescore", p.cw, "--rules", "v1.0", "--game", "nosuch"]),
     },
     "reproduce": {
-        "unwritable --out": lambda p: ["reproduce", "--games", "20", "--out", p.locked / "report"],
-        "unwritable --work": lambda p: ["reproduce", "--games", "20", "--out", p.here / "r", "--work", p.locked / "w"],
-        "unknown --game": lambda p: ["reproduce", "--game", "nosuch"],
-        "--backend neither loky nor dask": lambda p: ["reproduce", "--backend", "ray"],
+        "unwritable --out": (locked("--out"), lambda p: ["reproduce", "--games", "20", "--out", p.locked / "report"]),
+        "unwritable --work": (
+            locked("--work"),
+            lambda p: ["reproduce", "--games", "20", "--out", p.here / "r", "--work", p.locked / "w"],
+        ),
+        "missing --out folder": (MISSING, lambda p: ["reproduce", "--games", "20", "--out", p.here / "no" / "r"]),
+        "unknown --game": (UNKNOWN, lambda p: ["reproduce", "--game", "nosuch"]),
+        "--backend neither loky nor dask": (
+            "--backend must be loky or dask",
+            lambda p: ["reproduce", "--backend", "ray"],
+        ),
     },
     "demo": {
-        "unknown --game": lambda p: ["demo", "--game", "nosuch"],
-        "another game's rules": lambda p: ["demo", "--rules", "base-a"],
+        "unknown --game": (UNKNOWN, lambda p: ["demo", "--game", "nosuch"]),
+        "another game's rules": ("unknown preset 'base-a'", lambda p: ["demo", "--rules", "base-a"]),
     },
     "score": {
-        "unknown --game": lambda p: ["score", p.board, "--game", "nosuch"],
-        "another game's board": lambda p: ["score", p.board, "--game", "cartographers"],
+        "unknown --game": (UNKNOWN, lambda p: ["score", p.board, "--game", "nosuch"]),
+        "another game's board": (
+            "board.txt:1: expected a header",
+            lambda p: ["score", p.board, "--game", "cartographers"],
+        ),
     },
     "train": {
-        "unwritable --out": lambda p: ["train", "--games", "8,8", "--out", p.locked / "w.json", "--quiet"],
-        "NaN in --ridge": lambda p: ["train", "--games", "8,8", "--ridge", "nan", "--out", p.here / "w.json"],
+        "unwritable --out": (locked("--out"), lambda p: ["train", "--games", "8,8", "--out", p.locked / "w.json"]),
+        "missing --out folder": (MISSING, lambda p: ["train", "--games", "8,8", "--out", p.here / "no" / "w.json"]),
+        "NaN in --ridge": ("--ridge", lambda p: ["train", "--games", "8,8", "--ridge", "nan", "--out", p.here / "w"]),
     },
-    "games": {"an unknown option": lambda p: ["games", "--bogus"]},
+    "games": {"an unknown option": ("No such option: --bogus", lambda p: ["games", "--bogus"])},
 }
 CASES = [(command, case) for command, cases in COMMANDS.items() for case in cases]
+# Commands that play games take the shared --jobs, --backend and --scheduler; the others play none (bench
+# measures one core on purpose).  A new command goes in one of the two.
+PLAYS_GAMES = {"simulate", "ladder", "sweep", "compare", "tune seats", "tune scoring", "reproduce", "demo", "train"}
+PLAYS_NONE = {"agents", "rules", "score", "games", "rescore", "bench"}
 
 
 def app_commands() -> dict:
@@ -166,6 +266,10 @@ def _annotation(param):
 def test_the_table_covers_every_command_and_option():
     commands = app_commands()
     assert set(COMMANDS) == set(commands), "every command needs its cases in COMMANDS"
+    assert PLAYS_GAMES | PLAYS_NONE == set(commands) and not PLAYS_GAMES & PLAYS_NONE
+    for name in PLAYS_GAMES:
+        options = {o for p in commands[name] for o in p.opts}
+        assert {"--jobs", "--backend", "--scheduler"} <= options, f"{name} plays games: give it the shared options"
     for name, params in commands.items():
         cases = list(COMMANDS[name])
         options = {o for p in params for o in p.opts}
@@ -176,6 +280,8 @@ def test_the_table_covers_every_command_and_option():
         for flag in ("--out", "--work"):
             if flag in options:
                 has(f"unwritable {flag}")
+        if "--out" in options:
+            has("missing --out folder")
         if "--agents" in options:
             has("NaN in --agents")
         if "--game" in options:
@@ -245,13 +351,15 @@ def tree(*roots: Path) -> list:
 
 @pytest.mark.parametrize(("command", "case"), CASES, ids=[f"{c}: {k}" for c, k in CASES])
 def test_a_user_error_is_one_line_exit_2_and_writes_nothing(command, case, paths, capsys):
-    args = [str(a) for a in COMMANDS[command][case](paths)]
+    said, make = COMMANDS[command][case]
+    args = [str(a) for a in make(paths)]
     before = tree(paths.here.parent, paths.cw.parent, ROOT / "agents" / "citywright" / "weights")
     with pytest.raises(SystemExit) as e:
         main(args)
     out, err = capsys.readouterr()
     assert e.value.code == 2, (args, out, err)
     assert err.count("\n") == 1 and err.endswith("\n") and "Traceback" not in err, err
+    assert re.search(said, err), (said, err)  # refused for the reason the case is about
     assert tree(paths.here.parent, paths.cw.parent, ROOT / "agents" / "citywright" / "weights") == before, err
 
 
