@@ -53,7 +53,7 @@ def compare(
             show_default=False,
         ),
     ] = None,
-    work: Annotated[Path | None, typer.Option("--work", help="Run cache (default: OUT/runs).")] = None,
+    work: Annotated[Path | None, typer.Option("--work", help=f"Run cache (default: OUT/runs). {OUTPUT_RULE}")] = None,
     game: GameOpt = None,
     jobs: JobsOpt = 1,
     backend: BackendOpt = "loky",

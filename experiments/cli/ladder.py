@@ -57,7 +57,8 @@ def ladder(
         ),
     ] = None,
     work: Annotated[
-        Path | None, typer.Option("--work", help="With --agents: the run cache (default OUT/runs), resumable.")
+        Path | None,
+        typer.Option("--work", help=f"With --agents: the run cache (default OUT/runs), resumable. {OUTPUT_RULE}"),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ):

@@ -43,7 +43,9 @@ def reproduce(
     ] = None,
     work: Annotated[
         Path | None,
-        typer.Option("--work", help="Run cache, resumable, not committed (default: runs/appendix/games-N/runs)."),
+        typer.Option(
+            "--work", help=f"Run cache, resumable, not committed (default: runs/appendix/games-N/runs). {OUTPUT_RULE}"
+        ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Run seed shared by every run.")] = 0,
     backend: BackendOpt = "loky",

@@ -58,7 +58,7 @@ def sweep(
         typer.Option("--out", help=f"Output directory: sweep.csv and sweep.png (default runs/sweep). {OUTPUT_RULE}"),
     ] = None,
     work: Annotated[
-        Path | None, typer.Option("--work", help="Run cache, reused when repeated (default: OUT/runs).")
+        Path | None, typer.Option("--work", help=f"Run cache, reused when repeated (default: OUT/runs). {OUTPUT_RULE}")
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Run seed (the same game seeds for every value).")] = 0,
     rules: RulesOpt = None,

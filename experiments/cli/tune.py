@@ -144,7 +144,7 @@ def tune_scoring(
             show_default=False,
         ),
     ] = None,
-    work: Annotated[Path | None, typer.Option("--work", help="Run cache (default: OUT/runs).")] = None,
+    work: Annotated[Path | None, typer.Option("--work", help=f"Run cache (default: OUT/runs). {OUTPUT_RULE}")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the study in OUT (same settings).")] = False,
     jobs: JobsOpt = 1,
     backend: BackendOpt = "loky",
