@@ -104,4 +104,5 @@ def test_cli_refuses_an_unknown_game():
         cwd=ROOT,
     )
     assert r.returncode == 2
-    assert r.stderr.strip().splitlines() == ["boardlab: error: --game must be citywright or cartographers, got 'chess'"]
+    want = "boardlab: error: --game: unknown game 'chess' (valid: citywright, cartographers)"
+    assert r.stderr.strip().splitlines() == [want]
