@@ -1,11 +1,12 @@
-"""`citywright compare A B`: two rule sets on the same games, side by side, as paired differences.
+"""`boardlab compare A B`: two rule sets of one game on the same games, side by side, as paired differences.
 
 Both rule sets play the same game seeds with the same agents and seating, so the
 difference B − A on each (game, seat) removes the luck of the deal; every
 difference carries a 95% interval (normal, on the paired differences; see
 :func:`experiments.pipelines.paired_difference`).  Two identical rule sets give
 differences that are exactly zero, intervals included: the engine is
-deterministic given the seed.
+deterministic given the seed.  What is compared besides the win shares is the game's summary
+(``GameDef.summary``: sections of per-player numbers, e.g. Citywright's score breakdown and waste).
 """
 
 from __future__ import annotations
@@ -19,15 +20,12 @@ import pandas as pd
 
 from experiments import simulate as S
 from experiments.io import atomic_write_text
-from experiments.pipelines import DISTRICT_COLUMNS, mean_ci, paired_difference, win_share
-from sim.citywright.rules import Rules
+from experiments.pipelines import mean_ci, paired_difference, win_share
 
-SCORE_COLUMNS = [*DISTRICT_COLUMNS, "achievements", "compensation", "total"]
-WASTE_COLUMNS = ["waste", "empty", "forced_discards"]
 OUT_COLUMNS = ["section", "by", "group", "metric", "n", "a", "a_lo", "a_hi", "b", "b_lo", "b_hi", "diff", "lo", "hi"]
 
 
-def rule_differences(a: Rules, b: Rules) -> list[tuple[str, object, object]]:
+def rule_differences(a, b) -> list[tuple[str, object, object]]:
     """Every dotted key whose value differs between the two rule sets (the name aside)."""
 
     def flat(d, prefix=""):
@@ -46,8 +44,8 @@ def rule_differences(a: Rules, b: Rules) -> list[tuple[str, object, object]]:
 
 
 def play_both(
-    a: Rules,
-    b: Rules,
+    a,
+    b,
     players: int,
     agents: list[str],
     games: int,
@@ -56,9 +54,15 @@ def play_both(
     work: Path,
     jobs: int = 1,
     progress: Callable[[str, int, int, float], None] | None = None,
+    *,
+    game,
+    backend: str = "loky",
+    scheduler: str | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, S.RunSpec]:
-    """Both rule sets on the same seeds (runs kept in `work` and reused when repeated)."""
-    specs = [S.make_spec(players, agents, games, seed, rules, seating) for rules in (a, b)]
+    """Both rule sets of `game` (a GameDef or id) on the same seeds (runs kept in `work` and reused when
+    repeated); `backend` and `scheduler` as in experiments.simulate.run."""
+    game = getattr(game, "id", game)
+    specs = [S.make_spec(players, agents, games, seed, rules, seating, game=game) for rules in (a, b)]
     frames = []
     for label, spec in zip(("a", "b"), specs, strict=True):
 
@@ -67,7 +71,7 @@ def play_both(
                 progress(label.upper(), done, total, rate)
 
         path = Path(work) / f"{label}.parquet"
-        S.run_or_reuse(spec, path, jobs=jobs, progress=tick)
+        S.run_or_reuse(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, progress=tick)
         frames.append(pd.read_parquet(path))
     return frames[0], frames[1], specs[0]
 
@@ -80,15 +84,18 @@ def _rows(section: str, by: str, diff: pd.DataFrame, a_ci: pd.DataFrame, b_ci: p
     return d.assign(section=section, by=by, metric=metric)
 
 
-def compare_table(a: pd.DataFrame, b: pd.DataFrame, agents: list[str] | None = None) -> pd.DataFrame:
+def compare_table(a: pd.DataFrame, b: pd.DataFrame, agents: list[str] | None = None, summary=()) -> pd.DataFrame:
     """Long table: section, by (agent or seat), group, metric, n, A and B with intervals, B − A with its interval.
 
-    Agents come in the order of `agents` (e.g. the run's seat order), seats in seat order."""
+    Win shares per agent and per seat, then each section of `summary` (the game's ``GameDef.summary``:
+    ``(section, what, columns)``) per agent.  Agents come in the order of `agents` (e.g. the run's seat
+    order), seats in seat order."""
     parts = []
     for by in ("agent", "seat"):
         diff = paired_difference(a, b, "win_share", by)
         parts.append(_rows("win share", by, diff, win_share(a, by), win_share(b, by), "win_share"))
-    for section, columns in (("score", SCORE_COLUMNS), ("waste", WASTE_COLUMNS)):
+    for section, _, columns in summary:
+        columns = list(columns)
         ma, mb = mean_ci(a, columns, "agent"), mean_ci(b, columns, "agent")
         for metric in columns:
             diff = paired_difference(a, b, metric, "agent")
@@ -99,7 +106,7 @@ def compare_table(a: pd.DataFrame, b: pd.DataFrame, agents: list[str] | None = N
     out["group"] = out["group"].astype(str)
     rank = {g: i for i, g in enumerate(dict.fromkeys(agents or []))}
     out = out.assign(
-        _section=out["section"].map({"win share": 0, "score": 1, "waste": 2}),
+        _section=out["section"].map({"win share": 0, **{s: i + 1 for i, (s, _, _) in enumerate(summary)}}),
         _by=(out["by"] == "seat").astype(int),
         _group=[
             rank.get(g, len(rank)) if by == "agent" else int(g) for g, by in zip(out["group"], out["by"], strict=True)
@@ -113,7 +120,7 @@ def _cell(x: float, lo: float, hi: float, scale: float = 1.0, signed: bool = Fal
     return f"{scale * x:{f}} [{scale * lo:{f}}, {scale * hi:{f}}]"
 
 
-def report(table: pd.DataFrame, diffs: list, about: dict, labels: dict[str, str]) -> str:
+def report(table: pd.DataFrame, diffs: list, about: dict, labels: dict[str, str], summary=()) -> str:
     """One page: what differs, win shares per agent and seat, score breakdown, waste; the chart."""
     A, B = about["a"], about["b"]
     L = [
@@ -143,10 +150,9 @@ def report(table: pd.DataFrame, diffs: list, about: dict, labels: dict[str, str]
                 f"| **{_cell(r.diff, r.lo, r.hi, 100, True)}** |"
             )
         L.append("")
-    for section, columns in (("score", SCORE_COLUMNS), ("waste", WASTE_COLUMNS)):
+    for section, what, columns in summary:
         t = table[table["section"] == section]
-        what = "mean points, B − A" if section == "score" else "per player, B − A"
-        L += [f"| {what} | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
+        L += [f"| {what}, B − A | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
         for g in dict.fromkeys(t["group"]):
             sub = t[t["group"] == g].set_index("metric")
             cells = [_cell(sub.at[m, "diff"], sub.at[m, "lo"], sub.at[m, "hi"], signed=True) for m in columns]
@@ -156,14 +162,14 @@ def report(table: pd.DataFrame, diffs: list, about: dict, labels: dict[str, str]
     return "\n".join(L) + "\n"
 
 
-def write_outputs(table: pd.DataFrame, diffs: list, out: Path, about: dict, labels: dict[str, str]) -> None:
+def write_outputs(table: pd.DataFrame, diffs: list, out: Path, about: dict, labels: dict[str, str], summary=()) -> None:
     """compare.csv, compare.png, REPORT.md and compare.json in `out`, each written whole."""
     from experiments import charts
 
     out = Path(out)
     atomic_write_text(table.to_csv(index=False, float_format="%.6g"), out / "compare.csv")
     charts.compare_chart(table, labels, about["a"], about["b"], about["players"], out / "compare.png")
-    atomic_write_text(report(table, diffs, about, labels), out / "REPORT.md")
+    atomic_write_text(report(table, diffs, about, labels, summary), out / "REPORT.md")
     atomic_write_text(json.dumps({**about, "differences": diffs}, indent=1, default=str), out / "compare.json")
 
 

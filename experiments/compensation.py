@@ -2,81 +2,123 @@
 
 Play does not depend on the compensation (agents maximise their own points, not
 the ranking), so a stored game is re-ranked under another vector by adding it to
-the raw scores (``total - compensation``) and applying the tie-breaks again
-(``sim.citywright.rules.RANKING``: fewer empty cells, then more distinct shapes,
-then a shared win).  The search tries every integer vector with entries 0..max
-(vectors that differ by a constant rank games identically, so the smallest
-entry is 0) and keeps those whose largest seat deviation from 1/N is smallest.  The chosen vector is then
-verified by re-simulating with it.
+the raw scores (``total - compensation``) and applying the game's tie-breaks again.
+What a game compensates and how it ranks is its ``GameDef.seat_compensation``, a
+:class:`SeatCompensation` (Citywright's: :mod:`experiments.citywright.seats`); a game
+without one has nothing to tune here.  The search tries every integer vector with
+entries 0..max (vectors that differ by a constant rank games identically, so the
+smallest entry is 0) and keeps those whose largest seat deviation from 1/N is
+smallest.  The chosen vector is then verified by re-simulating with it.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from sim.citywright.ranking import rank_key
+from sim.games import get_game
 from sim.stats import wilson
 
 
-def game_arrays(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """raw score, empty cells and distinct shapes as [games, seats] arrays (seat order)."""
+@dataclass(frozen=True)
+class SeatCompensation:
+    """How one game's stored games are re-ranked under another seat compensation.
+
+    Attributes
+    ----------
+    column : str
+        The result column of the points each seat got from the compensation (included in `score`).
+    rule_key : str
+        The dotted rule key of the N-player vector, ``{players}`` standing for N.
+    rank_key : callable({column: ndarray(int64)}) -> ndarray(int64)
+        One key per player from the `rank_columns` (arrays of any one shape); the largest key wins,
+        equal largest keys share the win.
+    rank_columns : tuple[str, ...]
+        The columns `rank_key` reads, `score` first.
+    score : str
+        The final score column.
+    """
+
+    column: str
+    rule_key: str
+    rank_key: Callable[[dict], np.ndarray]
+    rank_columns: tuple[str, ...]
+    score: str = "total"
+
+
+def seat_compensation(game) -> SeatCompensation:
+    """The game's :class:`SeatCompensation` (ValueError, one line, when it has none)."""
+    g = get_game(game)
+    if not g.has("seat_compensation"):
+        raise ValueError(f"{g.id} has no seat compensation")
+    return g.part("seat_compensation")
+
+
+@dataclass(frozen=True)
+class GameArrays:
+    """A table of stored games of one player count as ``[games, seats]`` arrays, seats in order."""
+
+    raw: np.ndarray  # the score without the compensation
+    columns: dict[str, np.ndarray]  # the rank key's other columns
+    stored: np.ndarray  # the compensation the games were played with, per seat
+    how: SeatCompensation
+
+    @property
+    def games(self) -> int:
+        return self.raw.shape[0]
+
+    @property
+    def players(self) -> int:
+        return self.raw.shape[1]
+
+
+def game_arrays(df: pd.DataFrame, game) -> GameArrays:
+    """The stored games of `game` (a GameDef or id) in `df` as arrays; ValueError (one line) on a table
+    that lacks a column the re-ranking needs, mixes player counts or does not hold whole games."""
+    how = seat_compensation(game)
+    need = ["game", "game_seed", "players", "seat", how.column, *how.rank_columns]
+    missing = [c for c in dict.fromkeys(need) if c not in df.columns]
+    if missing:
+        raise ValueError(f"the table has no {', '.join(missing)} column: not a {get_game(game).id} result")
+    if df[need].isna().to_numpy().any():
+        bad = [c for c in dict.fromkeys(need) if df[c].isna().any()]
+        raise ValueError(f"the table has missing values in {', '.join(bad)}")
+    if df.empty:
+        raise ValueError("the table holds no games")
     players = int(df["players"].iloc[0])
     if (df["players"] != players).any():
         raise ValueError("the tables mix player counts")
+    if len(df) % players:
+        raise ValueError(f"the table's {len(df)} rows are not whole games of {players} seats")
     d = df.sort_values(["game_seed", "game", "seat"])
     n = len(d) // players
-    raw = (d["total"] - d["compensation"]).to_numpy(np.int64).reshape(n, players)
-    empty = d["empty"].to_numpy(np.int64).reshape(n, players)
-    shapes = d["shapes_distinct"].to_numpy(np.int64).reshape(n, players)
-    return raw, empty, shapes, players
+
+    def grid(column: str) -> np.ndarray:
+        return d[column].to_numpy(np.int64).reshape(n, players)
+
+    comp = grid(how.column)
+    raw = grid(how.score) - comp
+    columns = {c: grid(c) for c in how.rank_columns if c != how.score}
+    return GameArrays(raw=raw, columns=columns, stored=comp[0], how=how)
 
 
-def seat_shares(raw: np.ndarray, empty: np.ndarray, shapes: np.ndarray, comp) -> np.ndarray:
+def seat_shares(arrays: GameArrays, comp) -> np.ndarray:
     """Win share of each seat (mean over games) when `comp` is added to the raw scores."""
-    total = raw + np.asarray(comp, dtype=np.int64)[None, :]
-    key = rank_key({"total": total, "empty": empty, "shapes_distinct": shapes})
+    total = arrays.raw + np.asarray(comp, dtype=np.int64)[None, :]
+    key = arrays.how.rank_key({arrays.how.score: total, **arrays.columns})
     best = key.max(axis=1, keepdims=True)
     win = key == best
     return (win / win.sum(axis=1, keepdims=True)).mean(axis=0)
 
 
-def search(df: pd.DataFrame, max_points: int = 5, top: int = 5) -> pd.DataFrame:
-    """The `top` vectors with the smallest largest deviation from 1/N, with each seat's share and interval."""
-    raw, empty, shapes, players = game_arrays(df)
-    games = raw.shape[0]
-    fair = 1.0 / players
-    rows = []
-    for comp in itertools.product(range(max_points + 1), repeat=players):
-        if min(comp) != 0:
-            continue
-        s = seat_shares(raw, empty, shapes, comp)
-        rows.append((comp, float(np.abs(s - fair).max()), s))
-    rows.sort(key=lambda r: (r[1], sum(r[0])))
-    out = []
-    for comp, dev, s in rows[:top]:
-        rec = {"compensation": "/".join(map(str, comp)), "max_deviation": dev, "games": games}
-        for i, x in enumerate(s):
-            lo, hi = wilson(x * games, games)
-            rec[f"seat{i + 1}"] = x
-            rec[f"seat{i + 1}_lo"] = lo
-            rec[f"seat{i + 1}_hi"] = hi
-        out.append(rec)
-    return pd.DataFrame(out)
-
-
-def current(df: pd.DataFrame) -> pd.DataFrame:
-    """Seat win shares as stored (the run's own compensation), in the same layout as `search`."""
-    raw, empty, shapes, players = game_arrays(df)
-    d = df.sort_values(["game_seed", "game", "seat"])
-    comp = d["compensation"].to_numpy().reshape(-1, players)[0]
-    s = seat_shares(raw, empty, shapes, comp)
-    games = raw.shape[0]
+def _record(comp, s: np.ndarray, games: int) -> dict:
     rec = {
         "compensation": "/".join(map(str, comp)),
-        "max_deviation": float(np.abs(s - 1 / players).max()),
+        "max_deviation": float(np.abs(s - 1 / len(s)).max()),
         "games": games,
     }
     for i, x in enumerate(s):
@@ -84,22 +126,51 @@ def current(df: pd.DataFrame) -> pd.DataFrame:
         rec[f"seat{i + 1}"] = x
         rec[f"seat{i + 1}_lo"] = lo
         rec[f"seat{i + 1}_hi"] = hi
-    return pd.DataFrame([rec])
+    return rec
 
 
-def verify(meta: dict, vector: list[int], games: int, jobs: int = 1) -> pd.DataFrame:
-    """Re-simulate a stored run's agents, seats and seeds with compensation `vector` (first `games` games);
-    the seat shares as `current` gives them."""
+def search(df: pd.DataFrame, game, max_points: int = 5, top: int = 5) -> pd.DataFrame:
+    """The `top` vectors with the smallest largest deviation from 1/N, with each seat's share and interval."""
+    a = game_arrays(df, game)
+    fair = 1.0 / a.players
+    rows = []
+    for comp in itertools.product(range(max_points + 1), repeat=a.players):
+        if min(comp) != 0:
+            continue
+        s = seat_shares(a, comp)
+        rows.append((comp, float(np.abs(s - fair).max()), s))
+    rows.sort(key=lambda r: (r[1], sum(r[0])))
+    return pd.DataFrame([_record(comp, s, a.games) for comp, _, s in rows[:top]])
+
+
+def current(df: pd.DataFrame, game) -> pd.DataFrame:
+    """Seat win shares as stored (the run's own compensation), in the same layout as `search`."""
+    a = game_arrays(df, game)
+    return pd.DataFrame([_record(a.stored, seat_shares(a, a.stored), a.games)])
+
+
+def verify(
+    meta: dict,
+    vector: list[int],
+    games: int,
+    jobs: int = 1,
+    *,
+    game,
+    backend: str = "loky",
+    scheduler: str | None = None,
+) -> pd.DataFrame:
+    """Re-simulate a stored run of `game` (its agents, seats and seeds) with compensation `vector` (first
+    `games` games); the seat shares as `current` gives them."""
     import tempfile
     from pathlib import Path
 
     from experiments import simulate as S
-    from sim.games import get_game
 
-    game = get_game(meta.get("spec", {}).get("game", "citywright"))
+    g = get_game(game)
+    how = seat_compensation(g)
     n = len(vector)
-    rules = game.rules_from_mapping(meta["rules"]).with_overrides({f"game.compensation.{n}": list(vector)})
-    spec = S.make_spec(n, meta["agents"], games, meta["seed"], rules, meta["seating"], game=game.id)
+    rules = g.rules_from_mapping(meta["rules"]).with_overrides({how.rule_key.format(players=n): list(vector)})
+    spec = S.make_spec(n, meta["agents"], games, meta["seed"], rules, meta["seating"], game=g.id)
     with tempfile.TemporaryDirectory() as d:
-        S.run(spec, Path(d) / "verify.parquet", jobs=jobs)
-        return current(pd.read_parquet(Path(d) / "verify.parquet"))
+        S.run(spec, Path(d) / "verify.parquet", jobs=jobs, backend=backend, scheduler=scheduler)
+        return current(pd.read_parquet(Path(d) / "verify.parquet"), g)

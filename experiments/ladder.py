@@ -92,6 +92,8 @@ def rating_ladder(
     boot: int = 200,
     log: Callable[[str], None] = print,
     progress: Callable[[str, int, int, float], None] | None = None,
+    backend: str = "loky",
+    scheduler: str | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Plackett–Luce ratings of `agents` of `game` from `games` games per player count, tables drawn from the pool.
 
@@ -118,7 +120,7 @@ def rating_ladder(
             if progress:
                 progress(label, done, total, rate)
 
-        _, reused = S.run_or_reuse(spec, path, jobs=jobs, progress=tick)
+        _, reused = S.run_or_reuse(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, progress=tick)
         df = read_results(path)
         log(f"{n} players: {games:,} games ({'reused' if reused else 'played'})")
         frames.append(df)

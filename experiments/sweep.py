@@ -16,7 +16,6 @@ import pandas as pd
 from experiments import simulate as S
 from experiments.io import atomic_write_text
 from experiments.pipelines import mean_ci, win_share
-from sim.citywright.rules import Rules
 
 
 def parse_values(text: str) -> list:
@@ -37,13 +36,13 @@ def value_label(v) -> str:
     return json.dumps(v) if not isinstance(v, str) else v
 
 
-def sweep_rules(base: Rules, param: str, values: list) -> list[Rules]:
-    """One rule set per value (raises RulesError naming the key if the path or a value is wrong)."""
+def sweep_rules(base, param: str, values: list) -> list:
+    """One rule set per value of any game (raises its rules error naming the key if the path or a value is wrong)."""
     return [base.with_overrides({param: v}) for v in values]
 
 
 def run_sweep(
-    base: Rules,
+    base,
     param: str,
     values: list,
     players: int,
@@ -55,11 +54,16 @@ def run_sweep(
     jobs: int = 1,
     log: Callable[[str], None] = print,
     progress: Callable[[str, int, int, float], None] | None = None,
-    game: str = "citywright",
+    *,
+    game,
+    backend: str = "loky",
+    scheduler: str | None = None,
 ) -> pd.DataFrame:
     """Long table: value, agent, n, win_pct, lo, hi, mean total and its interval.
 
-    `progress(label, done, total, rate)` after each chunk of each value's run."""
+    `game` is the GameDef (or id) whose rules `base` are; `progress(label, done, total, rate)` after each
+    chunk of each value's run; `backend` and `scheduler` as in experiments.simulate.run."""
+    game = getattr(game, "id", game)
     parts = []
     for v, rules in zip(values, sweep_rules(base, param, values), strict=True):
         spec = S.make_spec(players, agents, games, seed, rules, seating, game=game)
@@ -70,7 +74,7 @@ def run_sweep(
             if progress:
                 progress(label, done, total, rate)
 
-        _, reused = S.run_or_reuse(spec, path, jobs=jobs, progress=tick)
+        _, reused = S.run_or_reuse(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, progress=tick)
         df = pd.read_parquet(path)
         log(f"{param} = {value_label(v)}: {games:,} games ({'reused' if reused else 'played'})")
         ws = win_share(df, "agent")

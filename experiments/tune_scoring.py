@@ -1,4 +1,5 @@
-"""`citywright tune scoring`: rule parameters tuned by simulation so that agents (or seats) win equally often.
+"""`boardlab tune scoring`: rule parameters of any game tuned by simulation so that agents (or seats) win
+equally often.  It reads only the result columns every game has (``game_seed, seat, agent, win_share, total``).
 
 The search is an Optuna study stored in ``DIR/study.db`` (SQLite, one write per
 report), driven one trial at a time (ask and tell):
@@ -87,6 +88,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -94,8 +96,10 @@ import pandas as pd
 from experiments import simulate as S
 from experiments.io import atomic_write_text
 from experiments.pipelines import win_share
-from sim.citywright.rules import Rules, RulesError
+from sim.games import DEFAULT_GAME, get_game
 from sim.seeds import game_seeds
+
+Rules = Any  # a rule set of the study's game (what its GameDef.load_rules gives)
 
 OBJECTIVES = ("specialists", "seats", "both")
 SAMPLERS = ("auto", "cmaes", "tpe")
@@ -204,7 +208,7 @@ def parse_param(text: str, base: Rules) -> Param:
     for label, x in (("LO", lo), ("HI", hi)):
         try:
             rules_for(base, [p], {p.name: x})
-        except RulesError as e:
+        except ValueError as e:  # every game's rules error is a ValueError
             raise TuneError(f"{where}: {label} = {x} is not a valid rule value ({e})") from None
     return p
 
@@ -371,15 +375,17 @@ class TuneSpec:
     prune_p: float
     prune_after: int
     sampler: str = "cmaes"  # resolved: cmaes or tpe
+    game: str = DEFAULT_GAME  # a study stored before the registry names none: the default game's, the only one
 
     @property
     def games(self) -> int:
         return self.blocks * self.block_games
 
-    def base_rules(self) -> Rules:
-        from sim.games import get_game
+    def game_def(self):
+        return get_game(self.game)
 
-        return get_game("citywright").rules_from_mapping(json.loads(self.rules))
+    def base_rules(self) -> Rules:
+        return self.game_def().rules_from_mapping(json.loads(self.rules))
 
     def to_json(self) -> dict:
         return json.loads(json.dumps(asdict(self)))
@@ -407,19 +413,27 @@ def make_tune_spec(
     prune_p: float = 0.05,
     prune_after: int = 5,
     sampler: str = "auto",
+    *,
+    game,
 ) -> TuneSpec:
-    """Validate the study's settings (TuneError or SimulateError, one line each)."""
+    """Validate the study's settings for `game` (a GameDef or id; TuneError or SimulateError, one line each)."""
+    game = get_game(game).id
     if objective not in OBJECTIVES:
         raise TuneError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     if blocks < 2:
         raise TuneError(f"--blocks must be at least 2 (the pruner pairs blocks), got {blocks}")
     if games < 1:
         raise TuneError(f"--games must be at least 1, got {games}")
+    if games < blocks * players:
+        raise TuneError(
+            f"--games {games}: a trial is {blocks} seed blocks of whole seat rotations ({players} games each),"
+            f" at least {blocks * players} games; give more --games or fewer --blocks"
+        )
     block_games = -(-games // (blocks * players)) * players  # whole rotations of the seats
-    sim = S.make_spec(players, agents, block_games, seed, base, "rotate")
+    sim = S.make_spec(players, agents, block_games, seed, base, "rotate", game=game)
     if objective in ("specialists", "both") and len(set(sim.agents)) < 2:
         raise TuneError(f"--objective {objective} compares agents: give at least two different --agents")
-    if keep_mean_total is not None and not keep_mean_total > 0:
+    if keep_mean_total is not None and not 0 < keep_mean_total < math.inf:
         raise TuneError(f"--keep-mean-total must be a positive percentage, got {keep_mean_total}")
     if max_changes is not None and max_changes < 1:
         raise TuneError(f"--max-changes must be at least 1, got {max_changes}")
@@ -447,6 +461,7 @@ def make_tune_spec(
         prune_p=prune_p,
         prune_after=prune_after,
         sampler=sampler,
+        game=game,
     )
 
 
@@ -473,25 +488,27 @@ def _is_done(sim: S.RunSpec, path: Path) -> bool:
     return {**stored, "chunk_size": 0} == {**sim.to_json(), "chunk_size": 0}
 
 
-def _run_cached(sim: S.RunSpec, path: Path, jobs: int, progress=None) -> None:
-    """`run_or_reuse`, except that a finished run of another chunk size (another --jobs) is reused too."""
+def _run_cached(sim: S.RunSpec, path: Path, jobs: int, progress=None, **where) -> None:
+    """`run_or_reuse`, except that a finished run of another chunk size (another --jobs) is reused too.
+
+    `where`: the run's backend and scheduler (experiments.simulate.run)."""
     if not _is_done(sim, path):
-        S.run_or_reuse(sim, path, jobs=jobs, progress=progress)
+        S.run_or_reuse(sim, path, jobs=jobs, progress=progress, **where)
 
 
 def _block(spec: TuneSpec, rules: Rules, b: int, work: Path, jobs: int = 1) -> tuple[S.RunSpec, Path]:
     sim = S.make_spec(
         spec.players, list(spec.agents), spec.block_games, block_seed(spec.seed, b), rules, "rotate",
-        chunk_size=-(-spec.block_games // jobs),
+        chunk_size=-(-spec.block_games // jobs), game=spec.game,
     )  # fmt: skip
     return sim, Path(work) / _rules_key(rules) / f"block-{b:03d}.parquet"
 
 
-def play_block(spec: TuneSpec, rules: Rules, b: int, work: Path, jobs: int = 1, progress=None) -> pd.DataFrame:
+def play_block(spec: TuneSpec, rules: Rules, b: int, work: Path, jobs: int = 1, progress=None, **where) -> pd.DataFrame:
     """Seed block b under `rules` (played, resumed or reused from the work directory)."""
     sim, path = _block(spec, rules, b, work, jobs)
     path.parent.mkdir(parents=True, exist_ok=True)
-    _run_cached(sim, path, jobs, progress)
+    _run_cached(sim, path, jobs, progress, **where)
     return pd.read_parquet(path, columns=RESULT_COLUMNS)
 
 
@@ -500,14 +517,14 @@ def all_cached(spec: TuneSpec, rules: Rules, work: Path) -> bool:
     return all(_is_done(*_block(spec, rules, b, work)) for b in range(spec.blocks))
 
 
-def play_verification(spec: TuneSpec, rules: Rules, games: int, work: Path, jobs: int = 1, progress=None):
+def play_verification(spec: TuneSpec, rules: Rules, games: int, work: Path, jobs: int = 1, progress=None, **where):
     games = -(-games // spec.players) * spec.players
     sim = S.make_spec(
         spec.players, list(spec.agents), games, block_seed(spec.seed, VERIFY_BLOCK), rules, "rotate",
-        chunk_size=max(1, min(1000, -(-games // jobs))),
+        chunk_size=max(1, min(1000, -(-games // jobs))), game=spec.game,
     )  # fmt: skip
     path = Path(work) / f"verify-{_rules_key(rules)}.parquet"
-    _run_cached(sim, path, jobs, progress)
+    _run_cached(sim, path, jobs, progress, **where)
     return pd.read_parquet(path)
 
 
@@ -605,12 +622,9 @@ def study_path(out: Path) -> Path:
 
 
 def check_output(out: Path, resume: bool) -> None:
-    """Refuse to start where the result would be ambiguous; nothing is written here."""
+    """Refuse to start where the study would be ambiguous (the command checked that OUT can be written); nothing
+    is written here."""
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise TuneError(f"--out: {out} is a file; give a directory")
-    if not out.parent.exists():
-        raise TuneError(f"--out: directory {out.parent} does not exist")
     db = study_path(out)
     if resume and not db.exists():
         raise TuneError(f"--resume: no study in {out} (no {db.name})")
@@ -640,6 +654,8 @@ def open_study(spec: TuneSpec, out: Path, resume: bool):
         except KeyError:
             raise TuneError(f"--resume: {study_path(out)} holds no {STUDY_NAME} study") from None
         stored = study.user_attrs.get("spec")
+        if stored is not None and "game" not in stored:  # stored before the registry (TuneSpec.game)
+            stored = {**stored, "game": DEFAULT_GAME}
         if stored != spec.to_json():
             raise TuneError(
                 "--resume: this is not the interrupted study's command (" + _difference(stored or {}, spec.to_json())
@@ -679,12 +695,12 @@ def _summary(df: pd.DataFrame, spec: TuneSpec) -> BlockResult:
     return BlockResult(loss(df, spec.objective, spec.players), float(df["total"].mean()))
 
 
-def reference(spec: TuneSpec, work: Path, jobs: int = 1, progress=None) -> tuple[list[pd.DataFrame], dict]:
+def reference(spec: TuneSpec, work: Path, jobs: int = 1, progress=None, **where) -> tuple[list[pd.DataFrame], dict]:
     """The base rules on every block: the frames and the base's numbers (mean totals per block)."""
     base = spec.base_rules()
     frames = []
     for b in range(spec.blocks):
-        frames.append(play_block(spec, base, b, work, jobs, progress=progress))
+        frames.append(play_block(spec, base, b, work, jobs, progress=progress, **where))
     pooled = pd.concat(frames, ignore_index=True)
     info = {
         "block_loss": [loss(f, spec.objective, spec.players) for f in frames],
@@ -731,13 +747,15 @@ def optimise(
     jobs: int = 1,
     log: Callable[[str], None] = print,
     progress: Callable[[int, int, float, str], None] | None = None,
+    **where,
 ):
     """Run the study until `trials` trials have finished (complete or pruned).  Returns the study.
 
-    `progress(games done, games at most, games/s, label)` after every chunk of games."""
+    `progress(games done, games at most, games/s, label)` after every chunk of games; `where`: the runs'
+    backend and scheduler (experiments.simulate.run)."""
     study = open_study(spec, out, resume)
     t0 = time.perf_counter()
-    _, info = reference(spec, work, jobs)
+    _, info = reference(spec, work, jobs, **where)
     if "base" not in study.user_attrs:
         study.set_user_attr("base", info)
         study.set_user_attr("reference_seconds", round(time.perf_counter() - t0, 2))
@@ -746,7 +764,7 @@ def optimise(
     t_session = time.perf_counter()
     played = 0
     try:
-        played = _run_trials(study, spec, trials, info, work, jobs, log, progress)
+        played = _run_trials(study, spec, trials, info, work, jobs, log, progress, where)
     except KeyboardInterrupt:
         # Ctrl-C may land anywhere, also inside study.ask() or study.tell(): whatever trial this session left
         # RUNNING is marked FAIL on the way out (this process is the study's only writer)
@@ -772,7 +790,7 @@ def fail_running(study) -> None:
         storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
 
 
-def _run_trials(study, spec, trials, info, work, jobs, log, progress) -> int:
+def _run_trials(study, spec, trials, info, work, jobs, log, progress, where) -> int:
     """Trials until `trials` have finished; returns the games this session played."""
     played = 0
     while (k := len(finished(study))) < trials:
@@ -782,7 +800,7 @@ def _run_trials(study, spec, trials, info, work, jobs, log, progress) -> int:
             if progress:
                 progress(played + done, budget, rate, label)
 
-        trial, games = run_trial(study, spec, k, info, work, jobs, tick)
+        trial, games = run_trial(study, spec, k, info, work, jobs, tick, **where)
         played += games
         best = best_trial(study)
         a = trial.user_attrs
@@ -798,7 +816,7 @@ def _run_trials(study, spec, trials, info, work, jobs, log, progress) -> int:
     return played
 
 
-def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, tick) -> tuple[object, int]:
+def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, tick, **where) -> tuple[object, int]:
     """Ask trial k, play its blocks (reporting each, pruning when told) and tell the result.
 
     Any exception, Ctrl-C included, marks the trial FAIL before it propagates.  Returns the
@@ -818,7 +836,7 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
         trial.set_user_attr("restart", run)
         try:
             rules = rules_for(spec.base_rules(), list(spec.params), played)
-        except RulesError as e:
+        except spec.game_def().rules_error as e:
             trial.set_user_attr("invalid", str(e))
             trial.set_user_attr("seconds", 0.0)
             study.tell(trial, INVALID)
@@ -835,7 +853,7 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
             def block_tick(done, total, rate, step=step, label=label):
                 tick(step * spec.block_games + done, rate, label)
 
-            df = play_block(spec, rules, int(b), work, jobs, progress=block_tick)
+            df = play_block(spec, rules, int(b), work, jobs, progress=block_tick, **where)
             frames.append(df)
             value, _ = _block_value(spec, _summary(df, spec), info["block_mean_total"][b])
             trial.report(value + EXCESS_PENALTY * excess, int(b))
@@ -980,10 +998,10 @@ class Verification:
     mean_total: dict  # label -> mean total
 
 
-def verify(spec: TuneSpec, best: Rules, games: int, work: Path, jobs: int = 1, progress=None) -> Verification:
+def verify(spec: TuneSpec, best: Rules, games: int, work: Path, jobs: int = 1, progress=None, **where) -> Verification:
     frames = {}
     for label, rules in (("base", spec.base_rules()), ("best", best)):
-        frames[label] = play_verification(spec, rules, games, work, jobs, progress=progress)
+        frames[label] = play_verification(spec, rules, games, work, jobs, progress=progress, **where)
     losses = {}
     for label, df in frames.items():
         lo, hi = bootstrap_loss(df, spec.objective, spec.players, seed=spec.seed & 0xFFFF)

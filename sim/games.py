@@ -50,6 +50,9 @@ PARTS = {
     "scorer": "board scorer",
     "pairings": "fixed ladder pairings",
     "skill_tiers": "skill tiers",
+    "api_rows": "reader of result columns from a finished game",
+    "seat_compensation": "seat compensation",
+    "rescorer": "rescorer",
 }
 
 
@@ -136,6 +139,22 @@ class GameDef:
         the win share the first agent should reach.
     skill_tiers : callable() -> dict[name, (spec, description)]
         Names for full agent specs (``agents`` lists them; results store the spec and the tier).
+
+    The analysis commands' parts (``compare``, ``demo``, ``sweep``, ``tune``, ``rescore``) come last;
+    a part left ``None`` is one the game does not have, and a command that needs it says so in one line.
+
+    default_agents : str
+        The ``--agents`` of ``compare``, ``sweep`` and ``tune scoring`` when none are given.
+    summary : tuple[tuple[str, str, tuple[str, ...]], ...]
+        The per-player numbers of a result row worth summarising, in sections ``(name, what, columns)``:
+        ``compare`` reports each column's paired difference, ``demo`` its mean.
+    seat_compensation : str or None
+        ``module:NAME`` of an :class:`experiments.compensation.SeatCompensation` (the compensation
+        column, its rule key and the rank key): what ``tune seats`` re-ranks stored games with.
+    rescorer : str or None
+        ``module:function`` ``(rows of one run, rules) -> rows`` recomputing scores, ranks and win
+        shares from stored play under other rules (``rescore``); it raises ValueError, one line, on a
+        table it cannot rescore.
     """
 
     id: str
@@ -175,6 +194,11 @@ class GameDef:
     #     agents and the game's built-ins).  The shared columns (game .. agent, total, rank, win_share,
     #     win) are that player's; "" when the game has no others.
     api_rows: str | None = None
+    # --- the analysis commands' parts (compare, demo, sweep, tune, rescore); None: the game has none ---
+    default_agents: str = "random"
+    summary: tuple[tuple[str, str, tuple[str, ...]], ...] = (("score", "mean points", ("total",)),)
+    seat_compensation: str | None = None
+    rescorer: str | None = None
 
     @property
     def default_preset(self) -> str:

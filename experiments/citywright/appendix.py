@@ -283,9 +283,9 @@ def waste_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
 
 
 def _seat_rows(df: pd.DataFrame, comp, players: int, family: str, label: str, book) -> list[dict]:
-    raw, empty, shapes, _ = C.game_arrays(df)
-    s = C.seat_shares(raw, empty, shapes, comp)
-    games = raw.shape[0]
+    arrays = C.game_arrays(df, "citywright")
+    s = C.seat_shares(arrays, comp)
+    games = arrays.games
     rows = []
     for i, x in enumerate(s):
         lo, hi = wilson(x * games, games)
@@ -337,7 +337,7 @@ def solver_table(frames: dict[Job, pd.DataFrame], top: int = 3, max_points: int 
     for job, df in frames.items():
         if job.figure != "seats":
             continue
-        best = C.search(df, max_points=max_points, top=top)
+        best = C.search(df, "citywright", max_points=max_points, top=top)
         best.insert(0, "choice", np.arange(1, len(best) + 1))
         best.insert(0, "family", job.family)
         best.insert(0, "players", job.players)

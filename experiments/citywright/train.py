@@ -119,14 +119,19 @@ def train(
     ridge: float = DEFAULT_RIDGE,
     jobs: int = 1,
     progress: Callable[[int, int, float, str], None] | None = None,
+    backend: str = "loky",
+    scheduler: str | None = None,
 ) -> dict:
-    """Every round of self-play and its fit; returns the weight file's content (JSON types)."""
+    """Every round of self-play and its fit; returns the weight file's content (JSON types).
+
+    The chunks play on `jobs` processes of this machine (backend loky) or on a Dask cluster (backend dask,
+    at `scheduler`, or a local one); the weights are the same on every backend."""
     games = tuple(int(g) for g in games)
     if not games or any(g < 1 for g in games):
         raise TrainError(f"--games: one positive number of games per round, got {games}")
     if not 1 <= k <= 256:
         raise TrainError(f"--k must be in 1..256, got {k}")
-    if not ridge >= 0:
+    if not 0 <= ridge < float("inf"):
         raise TrainError(f"--ridge must be >= 0, got {ridge}")
     total = sum(games)
     done = 0
@@ -138,7 +143,7 @@ def train(
         chunks = [(a, min(a + CHUNK, n)) for a in range(0, n, CHUNK)]
         m = Moments.zeros()
         mean_total = 0.0
-        for cm, scores in _execute(seed, r, k, weights, chunks, jobs):
+        for cm, scores in _execute(seed, r, k, weights, chunks, jobs, backend, scheduler):
             m.add(cm)
             mean_total += float(scores[:, :, E.SC_TOTAL].sum())
             done += len(scores)
@@ -171,8 +176,10 @@ def train(
     }
 
 
-def _execute(seed, r, k, weights, chunks, jobs):
-    """Chunks' results in chunk order (so the sums are the same for any jobs)."""
+def _execute(seed, r, k, weights, chunks, jobs, backend="loky", scheduler=None):
+    """Chunks' results in chunk order (so the sums are the same for any jobs and backend)."""
+    if backend == "dask":
+        return _execute_dask(seed, r, k, weights, chunks, scheduler)
     if jobs == 1:
         return (play_chunk(seed, r, k, weights, a, b) for a, b in chunks)
     from joblib import Parallel, delayed
@@ -180,6 +187,27 @@ def _execute(seed, r, k, weights, chunks, jobs):
     return Parallel(n_jobs=jobs, return_as="generator", batch_size=1)(
         delayed(play_chunk)(seed, r, k, weights, a, b) for a, b in chunks
     )
+
+
+def _execute_dask(seed, r, k, weights, chunks, scheduler):
+    from dask.distributed import Client
+
+    try:
+        client = (
+            Client(scheduler, timeout="20s") if scheduler else Client(processes=True, n_workers=2, threads_per_worker=1)
+        )
+    except (OSError, TimeoutError) as e:
+        raise TrainError(f"--scheduler: cannot reach {scheduler}: {e}") from None
+    try:
+        n = len(chunks)
+        futures = client.map(
+            play_chunk, [seed] * n, [r] * n, [k] * n, [weights] * n, [a for a, _ in chunks], [b for _, b in chunks],
+            pure=False,
+        )  # fmt: skip
+        for f in futures:  # in chunk order
+            yield f.result()
+    finally:
+        client.close()
 
 
 def write(content: dict, out: Path) -> None:

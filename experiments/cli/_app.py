@@ -7,6 +7,7 @@ its own module of this package, a thin body over library functions.
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from contextlib import contextmanager
@@ -35,28 +36,60 @@ RulesOpt = Annotated[
     str | None,
     typer.Option(
         "--rules",
-        help='Rule set: a preset (Citywright: v1.1 (default), v1.0) or a TOML variant file (base = "v1.1" ...).',
+        help="Rule set: a preset of the game (`boardlab games` lists them; the first is the default) or a TOML"
+        ' variant file (base = "PRESET" ...).',
         show_default=False,
     ),
 ]
-GameOpt = Annotated[str, typer.Option("--game", help="Game id (citywright games lists them).")]
+
+# --- the shared option set ----------------------------------------------------------------------
+# Every command that is not one game's own takes --game; every command that plays games takes --jobs,
+# --backend and --scheduler; every output option is checked by check_output before any work.
+# --game's default is None, resolved by game_def to the registry's default (sim.games.DEFAULT_GAME) when the
+# command runs: the registry is not imported to show --help.
+GameOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--game",
+        help="Game id (`boardlab games` lists them; default: the registry's default game).",
+        show_default=False,
+    ),
+]
+JobsOpt = Annotated[int, typer.Option("--jobs", help="Worker processes on this machine (--backend loky).", min=1)]
+BackendOpt = Annotated[
+    str, typer.Option("--backend", help="loky (processes on this machine) or dask (a cluster: --scheduler).")
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (--backend dask; default: a local one)."
+    ),
+]
+# The balance commands' tables (compare, sweep, tune scoring): the game's own agents and four players by default.
+PlayersOpt = Annotated[
+    int | None, typer.Option("--players", help="Players per game (default 4, or the game's nearest count).")
+]
+AGENTS_DEFAULT = "Default: the game's balance agents (GameDef.default_agents; README lists them)."
+BACKENDS = ("loky", "dask")
+# The one rule for an output's folders, quoted in every output option's help.
+OUTPUT_RULE = "Its folder must exist (the default's folders are created)."
 
 
 class UserError(Exception):
     """An error caused by the user's input: one line, exit code 2."""
 
 
-def game_def(game_id: str):
-    """The registered game, or a one-line error naming the valid ids."""
-    from sim.games import GameError, get_game
+def game_def(game):
+    """The registered game (a GameDef, an id, or None for the registry's default), or a one-line error."""
+    from sim.games import GameError, default_game, get_game
 
     try:
-        return get_game(game_id)
+        return get_game(default_game() if game is None else game)
     except GameError as e:
         raise UserError(f"--game: {e}") from None
 
 
-def load_rules(spec: str | None, game: str = "citywright"):
+def load_rules(spec: str | None, game):
     """The rule set `spec` of `game` (its default preset when None), or a one-line error."""
     g = game_def(game)
     try:
@@ -65,13 +98,96 @@ def load_rules(spec: str | None, game: str = "citywright"):
         raise UserError(str(e)) from None
 
 
-def split_specs(text: str, game: str = "citywright") -> list[str]:
+def split_specs(text: str, game) -> list[str]:
     """A command line's agent list of `game`, or a one-line error."""
     reg = game_def(game).agents()
     try:
         return reg.split_specs(text)
     except reg.AgentError as e:
         raise UserError(f"--agents: {e}") from None
+
+
+def table_players(players: int | None, game) -> int:
+    """--players of the balance commands: as given, else 4 or the game's nearest count."""
+    lo, hi = game_def(game).players
+    return players if players is not None else max(lo, min(4, hi))
+
+
+def game_part(game, part: str, what: str):
+    """The game's analysis part `part` (a GameDef field naming ``module:attribute``), or a one-line error
+    saying that this game has no `what`."""
+    g = game_def(game)
+    if not g.has(part):
+        raise UserError(f"--game: {g.id} has no {what}")
+    return g.part(part)
+
+
+def check_workers(backend: str, scheduler: str | None) -> dict:
+    """--backend and --scheduler checked; the keyword arguments every run takes besides jobs."""
+    if backend not in BACKENDS:
+        raise UserError(f"--backend must be {' or '.join(BACKENDS)}, got {backend!r}")
+    if scheduler and backend != "dask":
+        raise UserError("--scheduler needs --backend dask")
+    return {"backend": backend, "scheduler": scheduler}
+
+
+def check_output(
+    path: Path | None, flag: str, *, directory: bool, default: Path | None = None, force: bool | None = None
+) -> Path:
+    """The output `path` (or `default` when None), checked before any work; nothing is written here.
+
+    * A path given must have an existing parent folder (a typo is refused, not turned into a new tree);
+      the default's missing folders are created by the command once every check has passed.
+    * The nearest existing folder must be a writable directory, not a file.
+    * A file output must not be a directory, a directory output must not be a file.
+    * An existing output needs ``force`` where the command has ``--force`` (``force`` not None)."""
+    given = path is not None
+    path = Path(path if given else default)
+    there = path if directory and path.is_dir() else path.parent
+    while not there.exists() and there != there.parent:  # NotADirectoryError counts as missing here
+        there = there.parent
+    if there.exists() and not there.is_dir():
+        raise UserError(f"{flag}: {there} is a file, not a directory")
+    if given and not path.parent.exists():
+        raise UserError(f"{flag}: directory {path.parent} does not exist")
+    if path.exists() and directory and not path.is_dir():
+        raise UserError(f"{flag}: {path} is a file; give a directory")
+    if path.exists() and not directory and path.is_dir():
+        raise UserError(f"{flag}: {path} is a directory; give a file name")
+    if not os.access(there, os.W_OK | os.X_OK):
+        raise UserError(f"{flag}: directory {there} is not writable")
+    if force is False and path.exists():
+        raise UserError(f"{flag}: {path} exists; use --force to overwrite")
+    return path
+
+
+def result_game(meta: dict) -> str:
+    """The game a result file's metadata names (a rescored table: its source's).  A run stored before the
+    registry names none: it is the registry's first game's, the only one there was."""
+    from sim.games import default_game
+
+    spec = meta.get("spec") or (meta.get("original") or {}).get("spec") or {}
+    return meta.get("game") or spec.get("game") or default_game()
+
+
+def result_files(paths: list[Path], game) -> list[dict]:
+    """Each result file's metadata, checked: it exists, is a result of a run and is a result of `game`."""
+    from experiments import simulate as S
+
+    g = game_def(game)
+    metas = []
+    for p in existing_files(paths):
+        try:
+            meta = S.read_metadata(p)
+        except S.SimulateError as e:
+            raise UserError(str(e).splitlines()[0]) from None
+        except (OSError, ValueError) as e:  # not Parquet, or a damaged file (pyarrow's errors are these)
+            raise UserError(f"{p}: cannot read as a result table: {str(e).splitlines()[0]}") from None
+        other = result_game(meta)
+        if other != g.id:
+            raise UserError(f"{p}: a result of {other}, not {g.id} (give --game {other}, and one game's files)")
+        metas.append(meta)
+    return metas
 
 
 def progress_bar(quiet: bool, label: str, total: int = 0):
@@ -122,25 +238,9 @@ def interruptible(bar, message: str):
             bar.stop()
 
 
-def directory_option(path: Path, flag: str) -> Path:
-    """`path` for a directory option: refused (one line) when it names a file."""
-    if path.exists() and not path.is_dir():
-        raise UserError(f"{flag}: {path} is a file; give a directory")
-    return path
-
-
-def output_file_option(path: Path, flag: str, force: bool = True) -> Path:
-    """`path` for an output file: its directory must exist; an existing file needs `force`."""
-    if not path.parent.exists():
-        raise UserError(f"{flag}: directory {path.parent} does not exist")
-    if path.exists() and not force:
-        raise UserError(f"{flag}: {path} exists; use --force to overwrite")
-    return path
-
-
 def existing_files(paths: list[Path]) -> list[Path]:
     for p in paths:
-        if not p.exists():
+        if not p.is_file():
             raise UserError(f"{p}: no such file")
     return paths
 

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from sim.games import default_game
-
 from ._app import GameOpt, app, game_def
-
-DEFAULT_GAME = default_game()
 
 
 @app.command("agents")
-def list_agents(game: GameOpt = DEFAULT_GAME):
+def list_agents(game: GameOpt = None):
     """List every agent of a game with its parameters, defaults and a line of description."""
     g = game_def(game)
     reg = g.agents()

@@ -8,11 +8,9 @@ from typing import Annotated
 
 import typer
 
-from sim.games import GameError, default_game
+from sim.games import GameError
 
 from ._app import GameOpt, RulesOpt, UserError, app, game_def, load_rules, prog_name
-
-DEFAULT_GAME = default_game()
 
 
 @app.command()
@@ -20,7 +18,7 @@ def bench(
     games: Annotated[int, typer.Option(help="Games per player count.", min=100)] = 50_000,
     boards: Annotated[int, typer.Option(help="Boards to score.", min=1000)] = 1_000_000,
     rules: RulesOpt = None,
-    game: GameOpt = DEFAULT_GAME,
+    game: GameOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
     no_subprocess: Annotated[
         bool, typer.Option("--no-subprocess", help="Skip cold-compile and start-up timings.")

@@ -7,26 +7,28 @@ from typing import Annotated
 
 import typer
 
-from sim.games import GameError, default_game
+from sim.games import GameError
 
 from ._app import (
+    OUTPUT_RULE,
+    BackendOpt,
     GameOpt,
+    JobsOpt,
     RulesOpt,
+    SchedulerOpt,
     UserError,
     app,
+    check_output,
+    check_workers,
     command_line,
-    directory_option,
     game_def,
     interruptible,
     load_rules,
     logger,
-    output_file_option,
     prog_name,
     progress_bar,
     split_specs,
 )
-
-DEFAULT_GAME = default_game()
 
 
 @app.command()
@@ -44,19 +46,22 @@ def ladder(
     players: Annotated[list[int] | None, typer.Option("--players", help="Player counts (repeatable; 2 and 4).")] = None,
     games: Annotated[int, typer.Option(help="Games per pairing, or per player count with --agents.", min=1)] = 2000,
     seed: Annotated[int, typer.Option(help="Run seed (game g's seed comes from it and g).")] = 0,
-    jobs: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
+    jobs: JobsOpt = 1,
+    backend: BackendOpt = "loky",
+    scheduler: SchedulerOpt = None,
     rules: RulesOpt = None,
-    game: GameOpt = DEFAULT_GAME,
+    game: GameOpt = None,
     boot: Annotated[int, typer.Option(help="Bootstrap resamples for the rating intervals.", min=10)] = 200,
     out: Annotated[
         Path | None,
         typer.Option(
             help="With --agents: a directory for ratings.csv, spread.csv, win_shares.csv, ratings.png; "
-            "without: a CSV file for the pairings' table (written whole, atomically)."
+            f"without: a CSV file for the pairings' table (written whole, atomically). {OUTPUT_RULE}"
         ),
     ] = None,
     work: Annotated[
-        Path | None, typer.Option("--work", help="With --agents: the run cache (default OUT/runs), resumable.")
+        Path | None,
+        typer.Option("--work", help=f"With --agents: the run cache (default OUT/runs), resumable. {OUTPUT_RULE}"),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ):
@@ -65,13 +70,16 @@ def ladder(
 
     g = game_def(game)
     rs = load_rules(rules, g)
+    workers = check_workers(backend, scheduler)
     if not agents:
         try:
             g.part("pairings")
         except GameError as e:
             raise UserError(f"--game: {e}; rate agents with --agents") from None
+        if backend != "loky":
+            raise UserError("--backend dask: the fixed pairings play on this machine; rate agents with --agents")
         if out is not None:
-            output_file_option(out, "--out")
+            check_output(out, "--out", directory=False)
         table = L.ladder(g, rs, games, seed=seed, jobs=jobs)
         if out is not None:
             from experiments.io import atomic_write_text
@@ -91,8 +99,8 @@ def ladder(
     lo, hi = g.players
     if any(not (max(lo, 2) <= n <= hi) for n in counts):
         raise UserError(f"--players: ratings need {max(lo, 2)}..{hi} players for {g.id}, got {counts}")
-    out = directory_option(out or Path("runs") / "ladder", "--out")
-    work = directory_option(work or out / "runs", "--work")
+    out = check_output(out, "--out", directory=True, default=Path("runs") / "ladder")
+    work = check_output(work, "--work", directory=True, default=out / "runs")
     out.mkdir(parents=True, exist_ok=True)
     work.mkdir(parents=True, exist_ok=True)
     bar, update = progress_bar(quiet, "ladder")
@@ -110,7 +118,7 @@ def ladder(
         try:
             ratings, spread, shares = L.rating_ladder(
                 g, specs, counts, games, work, rules=rs, seed=seed, jobs=jobs, boot=boot, log=logger(bar),
-                progress=progress,
+                progress=progress, **workers,
             )  # fmt: skip
         except (S.SimulateError, ResultsError) as e:
             raise UserError(str(e)) from None

@@ -8,22 +8,25 @@ from typing import Annotated
 
 import typer
 
-from sim.games import GameError, default_game
+from sim.games import GameError
 
 from ._app import (
+    OUTPUT_RULE,
+    BackendOpt,
     GameOpt,
+    JobsOpt,
+    SchedulerOpt,
     UserError,
     app,
+    check_output,
+    check_workers,
     command_line,
-    directory_option,
     game_def,
     interruptible,
     logger,
     prog_name,
     progress_bar,
 )
-
-DEFAULT_GAME = default_game()
 
 
 @app.command()
@@ -36,18 +39,22 @@ def reproduce(
             min=20,
         ),
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes.", min=1)] = 2,
+    jobs: JobsOpt = 2,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Tables, charts and REPORT.md go here (default: runs/<report>/games-N/report)."),
+        typer.Option(
+            "--out", help=f"Tables, charts and REPORT.md go here (default: runs/<report>/games-N/report). {OUTPUT_RULE}"
+        ),
     ] = None,
     work: Annotated[
         Path | None,
-        typer.Option("--work", help="Run cache, resumable, not committed (default: runs/<report>/games-N/runs)."),
+        typer.Option(
+            "--work", help=f"Run cache, resumable, not committed (default: runs/<report>/games-N/runs). {OUTPUT_RULE}"
+        ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Run seed shared by every run.")] = 0,
-    backend: Annotated[str, typer.Option(help="loky (this machine) or dask (a cluster).")] = "loky",
-    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
+    backend: BackendOpt = "loky",
+    scheduler: SchedulerOpt = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", help="No progress bar (one line per run is still printed).")
     ] = False,
@@ -58,7 +65,7 @@ def reproduce(
             help="The game's report across its skill tiers, for a game that has one (`boardlab games` says which).",
         ),
     ] = False,
-    game: GameOpt = DEFAULT_GAME,
+    game: GameOpt = None,
 ):
     """Re-run every figure of a game's report and write its tables, charts and REPORT.md.
 
@@ -70,19 +77,16 @@ def reproduce(
     from experiments import simulate as S
     from experiments.io import ResultsError
 
+    check_workers(backend, scheduler)
     g = game_def(game)
     try:
         report = g.part("skill_report" if skill else "report")
     except GameError as e:
         raise UserError(f"{'--skill' if skill else '--game'}: {e}") from None
-    if backend not in ("loky", "dask"):
-        raise UserError(f"--backend must be loky or dask, got {backend!r}")
-    if scheduler and backend != "dask":
-        raise UserError("--scheduler needs --backend dask")
     games = report.default_games if games is None else games
     home = Path("runs") / report.home / f"games-{games}"
-    out = directory_option(out or home / "report", "--out")
-    work = directory_option(work or home / "runs", "--work")
+    out = check_output(out, "--out", directory=True, default=home / "report")
+    work = check_output(work, "--work", directory=True, default=home / "runs")
     t = time.perf_counter()
     print(f"Reproducing {report.title} with {games:,} games per main table on {jobs} process(es); runs in {work}")
     note = report.note(games) if report.note else None

@@ -7,11 +7,7 @@ from typing import Annotated
 
 import typer
 
-from sim.games import default_game
-
 from ._app import GameOpt, app, game_def, load_rules
-
-DEFAULT_GAME = default_game()
 
 
 @app.command("rules")
@@ -20,7 +16,7 @@ def show_rules(
         str | None,
         typer.Argument(help="A preset (`boardlab games`) or a TOML variant file.", show_default="the default"),
     ] = None,
-    game: GameOpt = DEFAULT_GAME,
+    game: GameOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON instead of TOML.")] = False,
 ):
     """Print a rule set in full as a TOML variant file (every key a variant can set; --rules FILE reads it back)."""

@@ -9,11 +9,9 @@ from typing import Annotated
 
 import typer
 
-from sim.games import GameError, default_game
+from sim.games import GameError
 
 from ._app import GameOpt, RulesOpt, UserError, app, game_def, load_rules
-
-DEFAULT_GAME = default_game()
 
 
 @app.command()
@@ -21,7 +19,7 @@ def score(
     files: Annotated[list[str], typer.Argument(help="Board files; '-' reads standard input.", show_default=False)],
     rules: RulesOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per board per line.")] = False,
-    game: GameOpt = DEFAULT_GAME,
+    game: GameOpt = None,
 ):
     """Score playtest boards of a game that has a scorer. Citywright: 7 lines of 7 characters from R C P I . per
     board, blank lines between. Cartographers (--game cartographers): a header 'side A cards 31 34 41 29 [coins N]'

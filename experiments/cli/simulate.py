@@ -9,13 +9,17 @@ from typing import Annotated
 
 import typer
 
-from sim.games import default_game
-
 from ._app import (
+    OUTPUT_RULE,
+    BackendOpt,
     GameOpt,
+    JobsOpt,
     RulesOpt,
+    SchedulerOpt,
     UserError,
     app,
+    check_output,
+    check_workers,
     game_def,
     interruptible,
     load_rules,
@@ -23,8 +27,6 @@ from ._app import (
     progress_bar,
     split_specs,
 )
-
-DEFAULT_GAME = default_game()
 
 
 @app.command()
@@ -41,10 +43,10 @@ def simulate(
         ),
     ],
     games: Annotated[int, typer.Option("--games", help="Number of games.", show_default=False)],
-    out: Annotated[Path, typer.Option("--out", help="Output Parquet file (one row per game and seat).")],
+    out: Annotated[Path, typer.Option("--out", help=f"Output Parquet file (one row per game and seat). {OUTPUT_RULE}")],
     seed: Annotated[int, typer.Option("--seed", help="Run seed: game g's seed comes from (seed, g) alone.")] = 0,
     rules: RulesOpt = None,
-    game: GameOpt = DEFAULT_GAME,
+    game: GameOpt = None,
     seating: Annotated[
         str,
         typer.Option(
@@ -52,9 +54,9 @@ def simulate(
             " draw: each seat draws its agent from the --agents pool (any size)."
         ),
     ] = "rotate",
-    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (loky backend).", min=1)] = 1,
-    backend: Annotated[str, typer.Option(help="loky (this machine) or dask (a cluster).")] = "loky",
-    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address, e.g. tcp://10.0.0.5:8786.")] = None,
+    jobs: JobsOpt = 1,
+    backend: BackendOpt = "loky",
+    scheduler: SchedulerOpt = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run: only missing chunks.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output.")] = False,
     moves: Annotated[
@@ -71,14 +73,12 @@ def simulate(
     g = game_def(game)
     rs = load_rules(rules, g)
     specs = split_specs(agents, g)
-    if backend not in ("loky", "dask"):
-        raise UserError(f"--backend must be loky or dask, got {backend!r}")
-    if scheduler and backend != "dask":
-        raise UserError("--scheduler needs --backend dask")
+    workers = check_workers(backend, scheduler)
     try:
         spec = S.make_spec(players, specs, games, seed, rs, seating, chunk_size, moves, game=g)
     except S.SimulateError as e:
         raise UserError(str(e)) from None
+    check_output(out, "--out", directory=False)  # existing outputs: S.run refuses them without --force or --resume
     bar, update = progress_bar(quiet, "simulate", games)
     argv = [a for a in sys.argv[1:] if a not in ("--force", "--resume")]
     prog = prog_name()
@@ -88,7 +88,7 @@ def simulate(
     )
     with interruptible(bar, stopped):
         try:
-            meta = S.run(spec, out, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume, force=force,
+            meta = S.run(spec, out, jobs=jobs, **workers, resume=resume, force=force,
                          progress=update)  # fmt: skip
         except S.SimulateError as e:
             raise UserError(str(e)) from None

@@ -1,4 +1,4 @@
-"""`citywright sweep`: one rule parameter over several values, agents replanning."""
+"""`boardlab sweep`: one rule parameter over several values, agents replanning."""
 
 from __future__ import annotations
 
@@ -8,17 +8,27 @@ from typing import Annotated
 import typer
 
 from ._app import (
+    AGENTS_DEFAULT,
+    OUTPUT_RULE,
+    BackendOpt,
     GameOpt,
+    JobsOpt,
+    PlayersOpt,
     RulesOpt,
+    SchedulerOpt,
     UserError,
     app,
+    check_output,
+    check_workers,
     command_line,
-    directory_option,
+    game_def,
     interruptible,
     load_rules,
     logger,
+    prog_name,
     progress_bar,
     split_specs,
+    table_players,
 )
 
 
@@ -33,36 +43,49 @@ def sweep(
             "--values", help="Comma-separated values (JSON each; ';' if values hold commas).", show_default=False
         ),
     ],
-    players: Annotated[int, typer.Option("--players", help="Players per game.")] = 4,
+    players: PlayersOpt = None,
     agents: Annotated[
-        str, typer.Option("--agents", help="One spec per seat, or one for all (as in simulate).")
-    ] = "specialist:R,specialist:C,specialist:P,specialist:I",
+        str | None,
+        typer.Option(
+            "--agents",
+            help=f"One spec per seat, or one for all (as in simulate). {AGENTS_DEFAULT}",
+            show_default=False,
+        ),
+    ] = None,
     games: Annotated[int, typer.Option("--games", help="Games per value.", min=1)] = 10_000,
-    out: Annotated[Path, typer.Option("--out", help="Output directory: sweep.csv and sweep.png.")] = Path("runs/sweep"),
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help=f"Output directory: sweep.csv and sweep.png (default runs/sweep). {OUTPUT_RULE}"),
+    ] = None,
     work: Annotated[
-        Path | None, typer.Option("--work", help="Run cache, reused when repeated (default: OUT/runs).")
+        Path | None, typer.Option("--work", help=f"Run cache, reused when repeated (default: OUT/runs). {OUTPUT_RULE}")
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Run seed (the same game seeds for every value).")] = 0,
     rules: RulesOpt = None,
-    game: GameOpt = "citywright",
+    game: GameOpt = None,
     seating: Annotated[str, typer.Option(help="fixed, rotate, permute or draw (as in simulate).")] = "rotate",
-    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes.", min=1)] = 1,
+    jobs: JobsOpt = 1,
+    backend: BackendOpt = "loky",
+    scheduler: SchedulerOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ):
     """Re-simulate for each value of one rule parameter (agents replan); win share per agent, CSV and chart."""
     from experiments import simulate as S
     from experiments import sweep as W
 
-    base = load_rules(rules, game)
-    specs = split_specs(agents, game)
+    g = game_def(game)
+    base = load_rules(rules, g)
+    specs = split_specs(agents if agents is not None else g.default_agents, g)
+    players = table_players(players, g)
+    workers = check_workers(backend, scheduler)
     try:
         vals = W.parse_values(values)
         W.sweep_rules(base, param, vals)
-        S.make_spec(players, specs, games, seed, base, seating, game=game)
+        S.make_spec(players, specs, games, seed, base, seating, game=g.id)
     except (ValueError, S.SimulateError) as e:  # RulesError and SimulateError are ValueErrors
         raise UserError(str(e).splitlines()[0]) from None
-    directory_option(out, "--out")
-    work = directory_option(work or out / "runs", "--work")
+    out = check_output(out, "--out", directory=True, default=Path("runs/sweep"))
+    work = check_output(work, "--work", directory=True, default=out / "runs")
     out.mkdir(parents=True, exist_ok=True)
     work.mkdir(parents=True, exist_ok=True)
     bar, update = progress_bar(quiet, "sweep")
@@ -70,18 +93,22 @@ def sweep(
     def progress(label: str, done: int, total: int, rate: float) -> None:
         update(done, total, rate, label=label)
 
-    stopped = f"citywright: interrupted; finished runs and chunks are kept in {work}: run the same command to continue"
+    stopped = (
+        f"{prog_name()}: interrupted; finished runs and chunks are kept in {work}: run the same command to continue"
+    )
     with interruptible(bar, stopped):
-        table = W.run_sweep(
-            base, param, vals, players, specs, games, seed, seating, work, jobs=jobs, log=logger(bar),
-            progress=progress, game=game,
-        )  # fmt: skip
+        try:
+            table = W.run_sweep(
+                base, param, vals, players, specs, games, seed, seating, work, jobs=jobs, log=logger(bar),
+                progress=progress, game=g, **workers,
+            )  # fmt: skip
+        except S.SimulateError as e:
+            raise UserError(str(e).splitlines()[0]) from None
     about = {
         "command": command_line(), "param": param, "values": vals, "rules": base.name, "players": players,
         "agents": specs, "games_per_value": games, "seed": seed, "seating": seating, "git_commit": S._git_commit(),
+        "game": g.id,
     }  # fmt: skip
-    if game != "citywright":
-        about["game"] = game
     W.write_outputs(table, param, out, about)
     print(f"\nWin share per agent (%, 95% Wilson), {games:,} games per value, rules {base.name} with {param} =")
     print(W.pivot_text(table, vals))

@@ -1,4 +1,4 @@
-"""`citywright tune ...`: rules tuned from stored games (seats) or by fresh simulation (scoring)."""
+"""`boardlab tune ...`: rules tuned from stored games (seats) or by fresh simulation (scoring)."""
 
 from __future__ import annotations
 
@@ -8,29 +8,46 @@ from typing import Annotated
 import typer
 
 from ._app import (
+    AGENTS_DEFAULT,
+    OUTPUT_RULE,
+    BackendOpt,
+    GameOpt,
+    JobsOpt,
+    PlayersOpt,
     RulesOpt,
+    SchedulerOpt,
     UserError,
+    check_output,
+    check_workers,
     command_line,
-    directory_option,
-    existing_files,
+    game_def,
+    game_part,
     interruptible,
     load_rules,
     logger,
+    prog_name,
     progress_bar,
+    result_files,
     split_specs,
+    table_players,
     tune_app,
 )
 
 
 @tune_app.command("seats")
 def tune_seats(
-    results: Annotated[list[Path], typer.Argument(help="Result files of one player count.", show_default=False)],
+    results: Annotated[
+        list[Path], typer.Argument(help="Result files of the game, of one player count.", show_default=False)
+    ],
     max_points: Annotated[int, typer.Option("--max", help="Largest compensation per seat.", min=0, max=20)] = 5,
     top: Annotated[int, typer.Option(help="How many of the best vectors to show.", min=1)] = 5,
     verify_games: Annotated[
         int, typer.Option(help="Re-simulate the best vector with this many games (0: skip).", min=0)
     ] = 0,
-    jobs: Annotated[int, typer.Option(help="Worker processes for the verification.", min=1)] = 1,
+    game: GameOpt = None,
+    jobs: JobsOpt = 1,
+    backend: BackendOpt = "loky",
+    scheduler: SchedulerOpt = None,
 ):
     """Seat compensation that brings every seat closest to 1/N, from stored games (no re-simulation needed)."""
     import pandas as pd
@@ -39,12 +56,16 @@ def tune_seats(
     from experiments import simulate as S
     from experiments.pipelines import load_results
 
-    existing_files(results)
+    g = game_def(game)
+    game_part(g, "seat_compensation", "seat compensation to tune")
+    workers = check_workers(backend, scheduler)
+    metas = result_files(results, g)
+    if verify_games and "spec" not in metas[0]:
+        raise UserError(f"--verify-games: {results[0]} is not a run of simulate (a rescored table?): nothing to re-run")
     try:
         df = load_results(results)
-        meta = S.read_metadata(results[0])
-        cur = C.current(df)
-        best = C.search(df, max_points=max_points, top=top)
+        cur = C.current(df, g)
+        best = C.search(df, g, max_points=max_points, top=top)
     except (ValueError, S.SimulateError, OSError) as e:
         raise UserError(str(e).splitlines()[0]) from None
     n = int(df["players"].iloc[0])
@@ -60,7 +81,11 @@ def tune_seats(
     show("best", best)
     if verify_games:
         vec = [int(x) for x in best["compensation"].iloc[0].split("/")]
-        show("verified", C.verify(meta, vec, verify_games, jobs=jobs))
+        try:
+            verified = C.verify(metas[0], vec, verify_games, jobs=jobs, game=g, **workers)
+        except S.SimulateError as e:
+            raise UserError(str(e).splitlines()[0]) from None
+        show("verified", verified)
         print(f"(verification re-simulated {verify_games:,} games with compensation {best['compensation'].iloc[0]})")
 
 
@@ -70,7 +95,7 @@ def tune_scoring(
         list[str],
         typer.Option(
             "--param",
-            help="PATH=LO:HI[:int], repeatable; PATH a dotted key of `citywright rules`, list elements by index,"
+            help="PATH=LO:HI[:int], repeatable; PATH a dotted key of `boardlab rules`, list elements by index,"
             " e.g. scoring.commercial.tier_points[2]=20:35:int.",
             show_default=False,
         ),
@@ -79,14 +104,23 @@ def tune_scoring(
         str, typer.Option(help="specialists (each agent), seats (each seat) or both: win shares brought to 1/N.")
     ] = "specialists",
     agents: Annotated[
-        str, typer.Option("--agents", help="One spec per seat, or one for all (as in simulate).")
-    ] = "specialist:R,specialist:C,specialist:P,specialist:I",
-    players: Annotated[int, typer.Option("--players", help="Players per game.")] = 4,
+        str | None,
+        typer.Option(
+            "--agents", help=f"One spec per seat, or one for all (as in simulate). {AGENTS_DEFAULT}", show_default=False
+        ),
+    ] = None,
+    players: PlayersOpt = None,
     rules: RulesOpt = None,
+    game: GameOpt = None,
     trials: Annotated[
         int, typer.Option("--trials", help="Trials to finish (complete or pruned), the base's included.", min=1)
     ] = 50,
-    games: Annotated[int, typer.Option("--games", help="Games per trial, in seed blocks.", min=1)] = 4_000,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", help="Games per trial: --blocks seed blocks of whole seat rotations (rounded up).", min=1
+        ),
+    ] = 4_000,
     blocks: Annotated[int, typer.Option("--blocks", help="Seed blocks per trial (the pruner's steps).", min=2)] = 10,
     verify_games: Annotated[
         int, typer.Option(help="Base and best re-simulated on fresh seeds (0: skip).", min=0)
@@ -102,12 +136,19 @@ def tune_scoring(
     ] = "auto",
     prune_p: Annotated[float, typer.Option(help="WilcoxonPruner's p threshold (0: no pruning).")] = 0.05,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the seed blocks and of the sampler.")] = 0,
-    out: Annotated[Path, typer.Option("--out", help="Output directory (the study is OUT/study.db).")] = Path(
-        "runs/tune-scoring"
-    ),
-    work: Annotated[Path | None, typer.Option("--work", help="Run cache (default: OUT/runs).")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help=f"Output directory; the study is OUT/study.db (default runs/tune-scoring). {OUTPUT_RULE}",
+            show_default=False,
+        ),
+    ] = None,
+    work: Annotated[Path | None, typer.Option("--work", help=f"Run cache (default: OUT/runs). {OUTPUT_RULE}")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the study in OUT (same settings).")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes.", min=1)] = 1,
+    jobs: JobsOpt = 1,
+    backend: BackendOpt = "loky",
+    scheduler: SchedulerOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ):
     """Tune rule parameters by simulation (Optuna) so agents or seats win equally often; best.toml and a report."""
@@ -119,32 +160,32 @@ def tune_scoring(
     from experiments import simulate as S
     from experiments import tune_scoring as T
 
-    base = load_rules(rules)
-    specs = split_specs(agents)
+    g = game_def(game)
+    base = load_rules(rules, g)
+    specs = split_specs(agents if agents is not None else g.default_agents, g)
+    players = table_players(players, g)
+    workers = check_workers(backend, scheduler)
     try:
         params = T.parse_params(param, base)
         spec = T.make_tune_spec(
-            base,
-            params,
-            objective,
-            players,
-            specs,
-            games,
-            blocks,
-            seed,
-            keep_mean_total,
-            max_changes,
-            prune_p,
-            sampler=sampler,
-        )
-        T.check_output(out, resume)
-        if work is not None:
-            directory_option(work, "--work")
-    except (ValueError, S.SimulateError) as e:  # TuneError, RulesError and SimulateError are ValueErrors
+            base, params, objective, players, specs, games, blocks, seed, keep_mean_total, max_changes, prune_p,
+            sampler=sampler, game=g,
+        )  # fmt: skip
+    except (ValueError, S.SimulateError) as e:  # TuneError, the rules' errors and SimulateError are ValueErrors
         raise UserError(str(e).splitlines()[0]) from None
-    work = work or out / "runs"
-    out.mkdir(exist_ok=True)
+    out = check_output(out, "--out", directory=True, default=Path("runs/tune-scoring"))
+    work = check_output(work, "--work", directory=True, default=out / "runs")
+    try:
+        T.check_output(out, resume)
+    except T.TuneError as e:
+        raise UserError(str(e)) from None
+    out.mkdir(parents=True, exist_ok=True)
     work.mkdir(parents=True, exist_ok=True)
+    if spec.games != games:
+        print(
+            f"(a trial plays {spec.games:,} games: {spec.blocks} seed blocks of {spec.block_games:,},"
+            f" whole rotations of the {players} seats)"
+        )
     bar, update = progress_bar(quiet, "tune")
 
     def progress(done: int, total: int, rate: float, label: str) -> None:
@@ -152,15 +193,15 @@ def tune_scoring(
 
     argv = [a for a in sys.argv[1:] if a != "--resume"]
     stopped = (
-        f"citywright: interrupted; finished trials are kept in {T.study_path(out)}. Continue with:\n"
-        f"  citywright {shlex.join(argv)} --resume"
+        f"{prog_name()}: interrupted; finished trials are kept in {T.study_path(out)}. Continue with:\n"
+        f"  {prog_name()} {shlex.join(argv)} --resume"
     )
     try:
         with T.StudyLock(out), interruptible(bar, stopped):
-            study = T.optimise(spec, out, work, trials, resume, jobs, log=logger(bar), progress=progress)
+            study = T.optimise(spec, out, work, trials, resume, jobs, log=logger(bar), progress=progress, **workers)
             rules_best, best = T.best_rules(study, spec)
             t0 = time.perf_counter()
-            verification = T.verify(spec, rules_best, verify_games, work, jobs) if verify_games else None
+            verification = T.verify(spec, rules_best, verify_games, work, jobs, **workers) if verify_games else None
             verify_seconds = time.perf_counter() - t0
     except (T.TuneError, S.SimulateError) as e:
         raise UserError(str(e).splitlines()[0]) from None
@@ -171,4 +212,5 @@ def tune_scoring(
     }  # fmt: skip
     summary = T.write_outputs(study, spec, out, work, verification, about)
     print(T.summary_text(summary, best, verification))
-    print(f"wrote {out / 'best.toml'}, trials.csv, verify.csv, REPORT.md and charts in {out}")
+    written = ["trials.csv", *(["verify.csv"] if verification is not None else []), "REPORT.md"]
+    print(f"wrote {out / 'best.toml'}, {', '.join(written)} and charts in {out}")

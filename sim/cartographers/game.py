@@ -186,5 +186,14 @@ GAME = register(
         scorer="sim.cartographers.game:score_maps",
         # --- issue 17 item 3: its result columns from a finished API game, for experiments.play ---
         api_rows="experiments.cartographers.api_rows:rows",
+        # --- the analysis commands' parts (compare, demo, sweep, tune); no seat compensation, no rescorer ---
+        default_agents="planner",
+        summary=(
+            (
+                "score",
+                "mean points",
+                (*(f"points_{e}" for e in EDICT_KEYS), "edict_points", "coin_points", "monster_penalty", "total"),
+            ),
+        ),
     )
 )

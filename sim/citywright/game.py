@@ -133,5 +133,17 @@ GAME = register(
         skill_tiers="agents.citywright.registry:available_tiers",
         # --- issue 17 item 3: its result columns from a finished API game, for experiments.play ---
         api_rows="experiments.citywright.api_rows:rows",
+        # --- the analysis commands' parts (compare, demo, sweep, tune, rescore) ---
+        default_agents="specialist:R,specialist:C,specialist:P,specialist:I",
+        summary=(
+            (
+                "score",
+                "mean points",
+                ("residential", "commercial", "park", "industrial", "achievements", "compensation", "total"),
+            ),
+            ("waste", "per player", ("waste", "empty", "forced_discards")),
+        ),
+        seat_compensation="experiments.citywright.seats:SEAT_COMPENSATION",
+        rescorer="experiments.citywright.rescore:rescore",
     )
 )

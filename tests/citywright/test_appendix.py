@@ -77,9 +77,8 @@ def test_run_or_reuse_reuses_same_spec_and_replaces_another(tmp_path):
 def test_reranking_with_the_played_compensation_gives_the_engines_win_shares():
     # the "after" seat shares come from re-ranking raw scores; they must equal what the engine decided
     df = play_chunk(load_rules(), 3, [parse_agent("greedy")] * 3, "rotate", 5, 0, 150)
-    raw, empty, shapes, _ = C.game_arrays(df)
     comp = load_rules().data["game"]["compensation"]["3"]
-    shares = C.seat_shares(raw, empty, shapes, comp)
+    shares = C.seat_shares(C.game_arrays(df, "citywright"), comp)
     np.testing.assert_allclose(shares, df.groupby("seat")["win_share"].mean().to_numpy())
     job = A.Job("x", "seats", "greedy", 3, ("greedy",), "rotate", "v1.1", (), 150, "v1.1")
     t = A.seat_table({job: df})

@@ -64,23 +64,22 @@ def test_compensation_rerank_equals_the_engine(tmp_path):
     out = tmp_path / "seats.parquet"
     S.run(S.make_spec(3, ["greedy"], 150, 4, load_rules("v1.1"), "fixed", 50), out)
     df = pd.read_parquet(out)
-    cur = current(df).iloc[0]
+    cur = current(df, "citywright").iloc[0]
     engine = df.groupby("seat")["win_share"].mean()
     for s in (1, 2, 3):
         assert cur[f"seat{s}"] == pytest.approx(engine[s])
     assert cur["compensation"] == "2/2/0"
     # the search's best vector is at least as fair as the stored one
-    best = search(df, max_points=4, top=3)
+    best = search(df, "citywright", max_points=4, top=3)
     assert best["max_deviation"].iloc[0] <= cur["max_deviation"] + 1e-12
     # a huge bonus to one seat makes it win every game it can
-    raw, empty, shapes, _ = game_arrays(df)
-    assert seat_shares(raw, empty, shapes, [1000, 0, 0])[0] == 1.0
+    assert seat_shares(game_arrays(df, "citywright"), [1000, 0, 0])[0] == 1.0
 
 
 def test_rescore_under_the_same_rules_reproduces_the_table(tmp_path):
     """Scores, achievements, compensation, ranks and win shares all come back from boards and shapes."""
     from experiments import simulate as S
-    from experiments.rescore import rescore
+    from experiments.citywright.rescore import rescore
     from sim.citywright.rules import load_rules
 
     for players, agents in ((1, ["greedy"]), (3, ["greedy", "specialist:P", "random"])):

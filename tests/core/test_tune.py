@@ -116,7 +116,9 @@ def test_loss_bootstrap_and_penalty():
     assert T.loss(df, "both", 2) == pytest.approx(2500)
     lo, hi = T.bootstrap_loss(df, "specialists", 2, reps=500)
     assert 0 <= lo <= 1250 <= hi <= 5000
-    spec = T.make_tune_spec(load_rules("v1.1"), [], "specialists", 2, ["greedy", "random"], 8, 2, 0, 10.0)
+    spec = T.make_tune_spec(
+        load_rules("v1.1"), [], "specialists", 2, ["greedy", "random"], 8, 2, 0, 10.0, game="citywright"
+    )
     assert T._block_value(spec, T.BlockResult(100.0, 109.0), 100.0)[0] == 100.0
     value, change = T._block_value(spec, T.BlockResult(100.0, 112.0), 100.0)
     assert change == pytest.approx(0.12) and value == pytest.approx(100 + T.PENALTY + T.PENALTY_SLOPE * 0.02)
@@ -151,11 +153,11 @@ def test_known_answer_is_found_within_a_small_budget(tmp_path, capsys, monkeypat
     capsys.readouterr()
     base = load_rules(d / "base.toml")
     params = T.parse_params(["game.compensation.2[1]=-8:8", "scoring.park.adjacent_points=0:3"], base)
-    spec = T.make_tune_spec(base, params, "seats", 2, ["random"], 1600, 8, 5, max_changes=1)
+    spec = T.make_tune_spec(base, params, "seats", 2, ["random"], 1600, 8, 5, max_changes=1, game="citywright")
     blocks = sorted((d / "tune" / "runs" / T._rules_key(base)).glob("block-*.parquet"))
     assert len(blocks) == spec.blocks  # the base's games, kept by the run
-    raw, empty, shapes, _ = C.game_arrays(pd.concat([pd.read_parquet(b) for b in blocks], ignore_index=True))
-    oracle = {c: float((((C.seat_shares(raw, empty, shapes, [0, c]) - 0.5) * 100) ** 2).sum()) for c in range(-8, 9)}
+    arrays = C.game_arrays(pd.concat([pd.read_parquet(b) for b in blocks], ignore_index=True), "citywright")
+    oracle = {c: float((((C.seat_shares(arrays, [0, c]) - 0.5) * 100) ** 2).sum()) for c in range(-8, 9)}
     best_c = min(oracle, key=oracle.get)
     trials = pd.read_csv(d / "tune" / "trials.csv")
     best = trials[trials["state"].isin(["complete", "base"])].sort_values(["value", "trial"]).iloc[0]
@@ -261,3 +263,19 @@ def test_resume_after_an_interruption_continues_the_same_study(tmp_path, capsys,
     if sampler == "tpe":  # TPE's draws depend on the history alone: the whole study is the same
         pd.testing.assert_frame_equal(cut[keep], ref[keep])
         assert load_rules(out / "best.toml") == load_rules(tmp_path / "whole" / "best.toml")
+
+
+def test_the_command_names_only_the_files_it_wrote_and_says_how_many_games_a_trial_plays(tmp_path, capsys):
+    out = tmp_path / "t"
+    main(["tune", "scoring", "--param", "scoring.park.row_points=1:4", "--objective", "seats", "--agents", "random",
+          "--players", "2", "--games", "9", "--blocks", "2", "--trials", "2", "--verify-games", "0", "--quiet",
+          "--out", str(out)])  # fmt: skip
+    printed = capsys.readouterr().out
+    assert "(a trial plays 12 games: 2 seed blocks of 6, whole rotations of the 2 seats)" in printed
+    wrote = next(line for line in printed.splitlines() if line.startswith("wrote "))
+    assert "verify.csv" not in wrote and not (out / "verify.csv").exists()
+    for name in ("best.toml", "trials.csv", "REPORT.md"):
+        assert name in wrote and (out / name).exists()
+    assert T.make_tune_spec(load_rules("v1.1"), [], "seats", 2, ["random"], 12, 2, 0, game="citywright").games == 12
+    with pytest.raises(T.TuneError, match="at least 20 games"):
+        T.make_tune_spec(load_rules("v1.1"), [], "seats", 2, ["random"], 19, 10, 0, game="citywright")

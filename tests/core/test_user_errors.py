@@ -1,0 +1,376 @@
+"""Every command keeps the one-line promise: a user error is one line on stderr, exit code 2, and nothing written.
+
+One table, COMMANDS, holds every command of the application with the mistakes a new user makes with it: an
+output that cannot be written, another game's result files, a NaN where a number goes, a game that cannot
+serve the command.  ``test_the_table_covers_every_command_and_option`` reads the application itself: a new
+command, or a command that gains ``--out``, ``--agents``, ``--game``, a float option or result-file arguments,
+fails it until its cases are added here.  Each case must fail before any game is played (so the module is
+fast); all but one run in this process, as the installed command would (``experiments.cli.main``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from experiments.cli import app, main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Where a case points its command."""
+
+    here: Path  # the working directory: defaults (runs/...) land here
+    locked: Path  # a place no output can go (a read-only folder, or a regular file where a folder should be)
+    cw: Path  # a Citywright result of simulate (2 players)
+    cg: Path  # a Cartographers result of simulate (2 players)
+    no_board: Path  # the Citywright result without its board column
+    bad_board: Path  # the Citywright result with one board corrupted
+    no_comp: Path  # the Citywright result without its compensation column
+    board: Path  # a Citywright playtest board
+
+
+SIM = ["simulate", "--players", "2", "--games", "2"]
+LADDER = ["ladder", "--players", "2", "--games", "4", "--quiet"]
+SWEEP = ["sweep", "--param", "scoring.park.row_points", "--values", "2,3", "--players", "2", "--games", "4", "--quiet"]
+COMPARE = ["compare", "v1.1", "v1.0", "--players", "2", "--games", "4", "--quiet"]
+TUNE = ["tune", "scoring", "--param", "scoring.park.row_points=1:4", "--players", "2", "--games", "8", "--blocks", "2",
+        "--trials", "1", "--verify-games", "0", "--objective", "seats", "--quiet"]  # fmt: skip
+RANDOM = ["--agents", "random"]
+NAN_SPECS = {"mcts:c=nan": "mcts's c", "specialist:C,weight=nan": "specialist's weight", "greedy,": "an empty spec"}
+
+
+def locked(flag: str) -> str:
+    """What an output under Paths.locked is told: a read-only folder, or a file where a folder should be."""
+    return f"{flag}: .*(is not writable|is a file, not a directory)"
+
+
+MISSING = "--out: directory .* does not exist"
+UNKNOWN = "--game: unknown game 'nosuch'"
+OTHER_RESULTS = "a result of cartographers, not citywright"
+
+# command -> case -> (what stderr says, a regular expression; the arguments).  The coverage test looks for
+# case names starting with "unwritable --out", "missing --out folder", "NaN in --agents", "unknown --game", ...
+COMMANDS = {
+    "simulate": {
+        "unwritable --out": (locked("--out"), lambda p: [*SIM, *RANDOM, "--out", p.locked / "r.parquet"]),
+        "missing --out folder": (MISSING, lambda p: [*SIM, *RANDOM, "--out", p.here / "no" / "r.parquet"]),
+        "--out is a folder": ("is a directory; give a file name", lambda p: [*SIM, *RANDOM, "--out", p.here]),
+        **{
+            f"NaN in --agents ({what})": ("--agents", lambda p, s=spec: [*SIM, "--agents", s, "--out", p.here / "r"])
+            for spec, what in NAN_SPECS.items()
+        },
+        "unknown --game": (UNKNOWN, lambda p: [*SIM, *RANDOM, "--out", p.here / "r.parquet", "--game", "nosuch"]),
+        "--scheduler without dask": (
+            "--scheduler needs --backend dask",
+            lambda p: [*SIM, *RANDOM, "--out", p.here / "r", "--scheduler", "tcp://127.0.0.1:1"],
+        ),
+    },
+    "agents": {"unknown --game": (UNKNOWN, lambda p: ["agents", "--game", "nosuch"])},
+    "rules": {
+        "unknown --game": (UNKNOWN, lambda p: ["rules", "--game", "nosuch"]),
+        "another game's preset": ("unknown preset 'v1.1'", lambda p: ["rules", "v1.1", "--game", "cartographers"]),
+    },
+    "bench": {
+        "unknown --game": (UNKNOWN, lambda p: ["bench", "--game", "nosuch"]),
+        "too few games": ("Invalid value for '--games'", lambda p: ["bench", "--games", "5"]),
+    },
+    "ladder": {
+        "unwritable --out": (
+            locked("--out"),
+            lambda p: [*LADDER, "--agents", "random,greedy", "--out", p.locked / "l"],
+        ),
+        "unwritable --out (CSV of the fixed pairings)": (
+            locked("--out"),
+            lambda p: [*LADDER, "--out", p.locked / "l.csv"],
+        ),
+        "unwritable --work": (
+            locked("--work"),
+            lambda p: [*LADDER, "--agents", "random,greedy", "--work", p.locked / "runs"],
+        ),
+        "missing --out folder": (
+            MISSING,
+            lambda p: [*LADDER, "--agents", "random,greedy", "--out", p.here / "no" / "l"],
+        ),
+        "--backend dask on the fixed pairings": (
+            "the fixed pairings play on this machine",
+            lambda p: [*LADDER, "--backend", "dask"],
+        ),
+        "NaN in --agents": ("--agents", lambda p: [*LADDER, "--agents", "random,mcts:c=nan", "--out", p.here / "l"]),
+        "unknown --game": (UNKNOWN, lambda p: [*LADDER, "--game", "nosuch"]),
+    },
+    "sweep": {
+        "unwritable --out": (locked("--out"), lambda p: [*SWEEP, *RANDOM, "--out", p.locked / "sweep"]),
+        "unwritable --work": (
+            locked("--work"),
+            lambda p: [*SWEEP, *RANDOM, "--out", p.here / "s", "--work", p.locked / "w"],
+        ),
+        "missing --out folder": (MISSING, lambda p: [*SWEEP, *RANDOM, "--out", p.here / "no" / "s"]),
+        "NaN in --agents": ("--agents", lambda p: [*SWEEP, "--agents", "greedy,mcts:c=nan", "--out", p.here / "s"]),
+        "NaN in --values": (
+            "expected an integer, got nan",
+            lambda p: [*SWEEP[:4], "2,NaN", *SWEEP[5:], *RANDOM, "--out", p.here / "s"],
+        ),
+        "unknown --game": (UNKNOWN, lambda p: [*SWEEP, *RANDOM, "--game", "nosuch"]),
+    },
+    "compare": {
+        "unwritable --out": (locked("--out"), lambda p: [*COMPARE, *RANDOM, "--out", p.locked / "cmp"]),
+        "unwritable --work": (
+            locked("--work"),
+            lambda p: [*COMPARE, *RANDOM, "--out", p.here / "cmp", "--work", p.locked / "runs"],
+        ),
+        "missing --out folder": (MISSING, lambda p: [*COMPARE, *RANDOM, "--out", p.here / "no" / "cmp"]),
+        "NaN in --agents": ("--agents", lambda p: [*COMPARE, "--agents", "greedy,mcts:c=nan", "--out", p.here / "c"]),
+        "another game's rules": (
+            "unknown preset 'base-a'",
+            lambda p: ["compare", "base-a", *COMPARE[2:], *RANDOM, "--out", p.here / "c"],
+        ),
+        "unknown --game": (UNKNOWN, lambda p: [*COMPARE, *RANDOM, "--game", "nosuch"]),
+    },
+    "tune seats": {
+        "another game's results": (OTHER_RESULTS, lambda p: ["tune", "seats", p.cg]),
+        "another game's results (mixed with its own)": (OTHER_RESULTS, lambda p: ["tune", "seats", p.cw, p.cg]),
+        "a game without seat compensation": (
+            "cartographers has no seat compensation",
+            lambda p: ["tune", "seats", p.cg, "--game", "cartographers"],
+        ),
+        "a table missing what it needs": (
+            "the table has no compensation column",
+            lambda p: ["tune", "seats", p.no_comp],
+        ),
+        "not a result file": ("board.txt: cannot read as a result table", lambda p: ["tune", "seats", p.board]),
+        "unknown --game": (UNKNOWN, lambda p: ["tune", "seats", p.cw, "--game", "nosuch"]),
+    },
+    "tune scoring": {
+        "unwritable --out": (locked("--out"), lambda p: [*TUNE, *RANDOM, "--out", p.locked / "tune"]),
+        "unwritable --work": (
+            locked("--work"),
+            lambda p: [*TUNE, *RANDOM, "--out", p.here / "t", "--work", p.locked / "w"],
+        ),
+        "missing --out folder": (MISSING, lambda p: [*TUNE, *RANDOM, "--out", p.here / "no" / "t"]),
+        "NaN in --agents": ("--agents", lambda p: [*TUNE, "--agents", "greedy,mcts:c=nan", "--out", p.here / "t"]),
+        "NaN in --keep-mean-total": (
+            "--keep-mean-total must be a positive percentage, got nan",
+            lambda p: [*TUNE, *RANDOM, "--keep-mean-total", "nan", "--out", p.here / "t"],
+        ),
+        "NaN in --prune-p": (
+            "--prune-p must be in",
+            lambda p: [*TUNE, *RANDOM, "--prune-p", "nan", "--out", p.here / "t"],
+        ),
+        "NaN in --param": (
+            "'nan' is not a finite number",
+            lambda p: [*TUNE[:3], "scoring.park.row_points=1:nan", *TUNE[4:], *RANDOM, "--out", p.here / "t"],
+        ),
+        "fewer --games than its blocks hold": (
+            "--games 3: .* at least 4 games",
+            lambda p: [*TUNE, *RANDOM, "--games", "3", "--out", p.here / "t"],
+        ),
+        "unknown --game": (UNKNOWN, lambda p: [*TUNE, *RANDOM, "--game", "nosuch"]),
+    },
+    "rescore": {
+        "unwritable --out": (locked("--out"), lambda p: ["rescore", p.cw, "--rules", "v1.0", "--out", p.locked / "r"]),
+        "existing --out without --force": (
+            "exists; use --force",
+            lambda p: ["rescore", p.cw, "--rules", "v1.0", "--out", p.cg],
+        ),
+        "missing --out folder": (MISSING, lambda p: ["rescore", p.cw, "--rules", "v1.0", "--out", p.here / "no" / "r"]),
+        "another game's results": (OTHER_RESULTS, lambda p: ["rescore", p.cg, "--rules", "v1.0"]),
+        "another game's results (mixed with its own)": (
+            OTHER_RESULTS,
+            lambda p: ["rescore", p.cw, p.cg, "--rules", "v1.0"],
+        ),
+        "a game without a rescorer": (
+            "cartographers has no rescorer",
+            lambda p: ["rescore", p.cg, "--rules", "base-a", "--game", "cartographers"],
+        ),
+        "a table missing what it needs": (
+            "no_board.parquet: the table has no board column",
+            lambda p: ["rescore", p.no_board, "--rules", "v1.0"],
+        ),
+        "a corrupted board": (
+            "bad_board.parquet: game .*, seat .*: board 'X{49}' is not 49 cells",
+            lambda p: ["rescore", p.bad_board, "--rules", "v1.0"],
+        ),
+        "unknown --game": (UNKNOWN, lambda p: ["rescore", p.cw, "--rules", "v1.0", "--game", "nosuch"]),
+    },
+    "reproduce": {
+        "unwritable --out": (locked("--out"), lambda p: ["reproduce", "--games", "20", "--out", p.locked / "report"]),
+        "unwritable --work": (
+            locked("--work"),
+            lambda p: ["reproduce", "--games", "20", "--out", p.here / "r", "--work", p.locked / "w"],
+        ),
+        "missing --out folder": (MISSING, lambda p: ["reproduce", "--games", "20", "--out", p.here / "no" / "r"]),
+        "unknown --game": (UNKNOWN, lambda p: ["reproduce", "--game", "nosuch"]),
+        "--backend neither loky nor dask": (
+            "--backend must be loky or dask",
+            lambda p: ["reproduce", "--backend", "ray"],
+        ),
+    },
+    "demo": {
+        "unknown --game": (UNKNOWN, lambda p: ["demo", "--game", "nosuch"]),
+        "another game's rules": ("unknown preset 'base-a'", lambda p: ["demo", "--rules", "base-a"]),
+    },
+    "score": {
+        "unknown --game": (UNKNOWN, lambda p: ["score", p.board, "--game", "nosuch"]),
+        "another game's board": (
+            "board.txt:1: expected a header",
+            lambda p: ["score", p.board, "--game", "cartographers"],
+        ),
+    },
+    "train": {
+        "unwritable --out": (locked("--out"), lambda p: ["train", "--games", "8,8", "--out", p.locked / "w.json"]),
+        "missing --out folder": (MISSING, lambda p: ["train", "--games", "8,8", "--out", p.here / "no" / "w.json"]),
+        "NaN in --ridge": ("--ridge", lambda p: ["train", "--games", "8,8", "--ridge", "nan", "--out", p.here / "w"]),
+    },
+    "games": {"an unknown option": ("No such option: --bogus", lambda p: ["games", "--bogus"])},
+}
+CASES = [(command, case) for command, cases in COMMANDS.items() for case in cases]
+# Commands that play games take the shared --jobs, --backend and --scheduler; the others play none (bench
+# measures one core on purpose).  A new command goes in one of the two.
+PLAYS_GAMES = {"simulate", "ladder", "sweep", "compare", "tune seats", "tune scoring", "reproduce", "demo", "train"}
+PLAYS_NONE = {"agents", "rules", "score", "games", "rescore", "bench"}
+
+
+def app_commands() -> dict:
+    """Every command of the application (``tune seats`` for a group's) -> its click parameters."""
+    import typer
+
+    out = {}
+
+    def walk(group, prefix):
+        for name, cmd in group.commands.items():
+            if hasattr(cmd, "commands"):
+                walk(cmd, f"{prefix}{name} ")
+            else:
+                out[prefix + name] = cmd.params
+
+    walk(typer.main.get_command(app), "")
+    return out
+
+
+def _annotation(param):
+    td = getattr(param, "type_descriptor", None)
+    return getattr(td, "annotation", None)
+
+
+def test_the_table_covers_every_command_and_option():
+    commands = app_commands()
+    assert set(COMMANDS) == set(commands), "every command needs its cases in COMMANDS"
+    assert PLAYS_GAMES | PLAYS_NONE == set(commands) and not PLAYS_GAMES & PLAYS_NONE
+    for name in PLAYS_GAMES:
+        options = {o for p in commands[name] for o in p.opts}
+        assert {"--jobs", "--backend", "--scheduler"} <= options, f"{name} plays games: give it the shared options"
+    for name, params in commands.items():
+        cases = list(COMMANDS[name])
+        options = {o for p in params for o in p.opts}
+
+        def has(prefix, name=name, cases=cases):
+            assert any(c.startswith(prefix) for c in cases), f"{name}: add a case '{prefix} ...'"
+
+        for flag in ("--out", "--work"):
+            if flag in options:
+                has(f"unwritable {flag}")
+        if "--out" in options:
+            has("missing --out folder")
+        if "--agents" in options:
+            has("NaN in --agents")
+        if "--game" in options:
+            has("unknown --game")
+        if any(p.name == "results" for p in params):
+            has("another game's results")
+        for p in params:
+            if _annotation(p) is float:
+                has(f"NaN in {p.opts[0]}")
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    """Result files of both games, damaged copies and a playtest board (made once; read-only to the cases)."""
+    from experiments import simulate as S
+    from sim.games import get_game
+
+    d = tmp_path_factory.mktemp("stored")
+    paths = {}
+    for name, game, preset in (("cw", "citywright", "v1.1"), ("cg", "cartographers", "base-a")):
+        rules = get_game(game).load_rules(preset)
+        paths[name] = d / f"{name}.parquet"
+        S.run(S.make_spec(2, ["random"], 6, 1, rules, "rotate", game=game), paths[name])
+    table = pq.read_table(paths["cw"])
+    meta = table.schema.metadata
+    paths["no_board"] = d / "no_board.parquet"
+    pq.write_table(table.drop(["board"]).replace_schema_metadata(meta), paths["no_board"])
+    paths["no_comp"] = d / "no_comp.parquet"
+    pq.write_table(table.drop(["compensation"]).replace_schema_metadata(meta), paths["no_comp"])
+    boards = table.column("board").to_pylist()
+    boards[1] = "X" * 49
+    field = table.schema.field("board")
+    damaged = table.set_column(table.schema.get_field_index("board"), field, pa.array(boards, field.type))
+    paths["bad_board"] = d / "bad_board.parquet"
+    pq.write_table(damaged.replace_schema_metadata(meta), paths["bad_board"])
+    paths["board"] = d / "board.txt"
+    paths["board"].write_text("RRCCPPI\n" * 7)
+    return paths
+
+
+@pytest.fixture
+def paths(tmp_path, stored, monkeypatch):
+    here = tmp_path / "work"
+    here.mkdir()
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    if os.access(locked, os.W_OK):  # root writes anyway: under a regular file nobody can
+        locked.chmod(0o700)
+        locked.rmdir()
+        locked.write_text("a file where a folder should be\n")
+    monkeypatch.chdir(here)
+    yield Paths(here=here, locked=locked, **stored)
+    if locked.is_dir():
+        locked.chmod(0o700)
+
+
+def tree(*roots: Path) -> list:
+    """Every path under `roots` with its size and modification time (a folder's changes when its entries do)."""
+    out = []
+    for root in roots:
+        for p in sorted([root, *root.rglob("*")]):
+            st = p.stat()
+            out.append((str(p), st.st_size, st.st_mtime_ns))
+    return out
+
+
+@pytest.mark.parametrize(("command", "case"), CASES, ids=[f"{c}: {k}" for c, k in CASES])
+def test_a_user_error_is_one_line_exit_2_and_writes_nothing(command, case, paths, capsys):
+    said, make = COMMANDS[command][case]
+    args = [str(a) for a in make(paths)]
+    before = tree(paths.here.parent, paths.cw.parent, ROOT / "agents" / "citywright" / "weights")
+    with pytest.raises(SystemExit) as e:
+        main(args)
+    out, err = capsys.readouterr()
+    assert e.value.code == 2, (args, out, err)
+    assert err.count("\n") == 1 and err.endswith("\n") and "Traceback" not in err, err
+    assert re.search(said, err), (said, err)  # refused for the reason the case is about
+    assert tree(paths.here.parent, paths.cw.parent, ROOT / "agents" / "citywright" / "weights") == before, err
+
+
+def test_an_impossible_number_of_games_is_refused_at_once(tmp_path):
+    """simulate --games 10^12 is refused before a chunk is planned (it used to stall with memory growing)."""
+    out = tmp_path / "r.parquet"
+    cmd = [sys.executable, "-m", "experiments.cli", *SIM[:3], "--games", "1000000000000", "--agents", "random",
+           "--out", str(out)]  # fmt: skip
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("simulate --games 1000000000000 was still running after 60 s")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert sorted(tmp_path.iterdir()) == []
