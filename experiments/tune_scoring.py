@@ -93,6 +93,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from experiments import COMMAND
 from experiments import simulate as S
 from experiments.io import atomic_write_text
 from experiments.pipelines import win_share
@@ -931,7 +932,7 @@ def best_rules(study, spec: TuneSpec) -> tuple[Rules, object]:
 def best_toml(rules: Rules, spec: TuneSpec, trial) -> str:
     """`rules` as a variant file (Rules.to_toml), headed by comments naming the changes."""
     played = trial.user_attrs["played"]
-    lines = [f"# Tuned by `citywright tune scoring` from {spec.rules_name} (trial {trial.number}); changes:"]
+    lines = [f"# Tuned by `{COMMAND} tune scoring` from {spec.rules_name} (trial {trial.number}); changes:"]
     changed = [p for p in spec.params if played[p.name] != p.base]
     lines += [f"#   {p.name}: {p.base} -> {played[p.name]}" for p in changed] or ["#   none (the base is best)"]
     return "\n".join(lines) + "\n" + rules.to_toml()
@@ -1255,7 +1256,8 @@ def _report_search(spec, trials, summary, imp) -> list[str]:
         "",
         importance,
         "",
-        "Files: `best.toml` (a variant file: `citywright rules best.toml`, `citywright simulate --rules best.toml`),"
+        f"Files: `best.toml` (a variant file: `{COMMAND} rules --game {spec.game} best.toml`,"
+        f" `{COMMAND} simulate --game {spec.game} --rules best.toml`),"
         " `trials.csv` (every finished trial), `verify.csv`, `loss.png`, `importance.png`, `win_shares.png`,"
         " `tune.json`; the study itself is `study.db` (Optuna, SQLite).",
     ]

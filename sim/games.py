@@ -53,6 +53,7 @@ PARTS = {
     "api_rows": "reader of result columns from a finished game",
     "seat_compensation": "seat compensation",
     "rescorer": "rescorer",
+    "trainer": "trainer (train fits learned weights)",
 }
 
 
@@ -199,6 +200,8 @@ class GameDef:
     summary: tuple[tuple[str, str, tuple[str, ...]], ...] = (("score", "mean points", ("total",)),)
     seat_compensation: str | None = None
     rescorer: str | None = None
+    # trainer : experiments.train.Trainer -- ``train``: fits the learned weights of one of its agents
+    trainer: str | None = None
 
     @property
     def default_preset(self) -> str:

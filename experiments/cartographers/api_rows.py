@@ -25,8 +25,8 @@ def rows(game: Game) -> dict[str, np.ndarray]:
     for c in ("edict_points", "coin_points", "monster_penalty", "total"):
         out[c] = np.array([sc[c] for sc in scores], dtype=np.int16)
     out["coins"] = np.array(snap["coins"], dtype=np.int16)
-    # a rating and title with one player only; float64 NaN otherwise (the type then is the same at every count)
-    out["rating"] = np.array([np.nan if sc["rating"] is None else sc["rating"] for sc in scores], dtype=np.float64)
+    # a rating and title with one player only; null otherwise (the schema's int16 at every count)
+    out["rating"] = np.array([sc["rating"] for sc in scores], dtype=object)
     out["title"] = np.array([sc["title"] or "" for sc in scores], dtype=object)
     out["grid"] = np.array([game.grid_string(p) for p in range(n)], dtype=object)
     return out

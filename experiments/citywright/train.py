@@ -219,3 +219,19 @@ def write(content: dict, out: Path) -> None:
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(text)
     tmp.replace(out)
+
+
+def _trainer():
+    from experiments.train import Trainer
+
+    return Trainer(
+        what="the strong agent's learned value (4 players, v1.1)",
+        train=train,
+        write=write,
+        default_out=DEFAULT_OUT,
+        default_k=STRONG_K,
+        error=TrainError,
+    )
+
+
+TRAINER = _trainer()  # boardlab train (sim.games.GameDef.trainer)

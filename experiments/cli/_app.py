@@ -16,6 +16,8 @@ from typing import Annotated
 
 import typer
 
+from experiments import COMMAND  # the command's name, shared with the library's reports
+
 try:  # typer vendors click in recent releases; older ones use click itself
     from typer._click import exceptions as click_exceptions
 except ImportError:  # pragma: no cover
@@ -247,7 +249,6 @@ def existing_files(paths: list[Path]) -> list[Path]:
 
 # The command is `boardlab`; pyproject.toml installs the same entry point under the name it had while it
 # hosted one game, so that every command quoted in results/ and in older notes still runs.
-COMMAND = "boardlab"
 
 
 def prog_name() -> str:

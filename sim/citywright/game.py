@@ -145,5 +145,6 @@ GAME = register(
         ),
         seat_compensation="experiments.citywright.seats:SEAT_COMPENSATION",
         rescorer="experiments.citywright.rescore:rescore",
+        trainer="experiments.citywright.train:TRAINER",
     )
 )

@@ -11,6 +11,7 @@ import pytest
 from experiments.cli import main
 from sim.citywright.reference import score_board
 from sim.citywright.rules import load_rules
+from sim.games import GameError
 
 BOARD_A = """\
 RRCCPPI
@@ -201,10 +202,14 @@ def test_every_games_analysis_parts_resolve_and_name_its_columns():
         assert reg.split_specs(g.default_agents), g.id
         for section, what, columns in g.summary:
             assert section and what and set(columns) <= set(g.result_columns), (g.id, section)
-        for part in ("seat_compensation", "rescorer"):
-            assert (g.part(part) is None) == (getattr(g, part) is None), (g.id, part)
-        sc = g.part("seat_compensation")
-        if sc is not None:
+        for part in ("seat_compensation", "rescorer", "trainer"):
+            if g.has(part):
+                assert g.part(part) is not None, (g.id, part)
+            else:
+                with pytest.raises(GameError, match=f"{g.id} has no "):
+                    g.part(part)
+        if g.has("seat_compensation"):
+            sc = g.part("seat_compensation")
             assert {sc.column, sc.score, *sc.rank_columns} <= set(g.result_columns)
             assert sc.rank_columns[0] == sc.score
 

@@ -148,7 +148,7 @@ COMMANDS = {
             "the table has no compensation column",
             lambda p: ["tune", "seats", p.no_comp],
         ),
-        "not a result file": ("board.txt: cannot read as a result table", lambda p: ["tune", "seats", p.board]),
+        "not a result file": ("board.txt: cannot read it as a result file", lambda p: ["tune", "seats", p.board]),
         "unknown --game": (UNKNOWN, lambda p: ["tune", "seats", p.cw, "--game", "nosuch"]),
     },
     "tune scoring": {
@@ -231,6 +231,11 @@ COMMANDS = {
         "unwritable --out": (locked("--out"), lambda p: ["train", "--games", "8,8", "--out", p.locked / "w.json"]),
         "missing --out folder": (MISSING, lambda p: ["train", "--games", "8,8", "--out", p.here / "no" / "w.json"]),
         "NaN in --ridge": ("--ridge", lambda p: ["train", "--games", "8,8", "--ridge", "nan", "--out", p.here / "w"]),
+        "unknown --game": (UNKNOWN, lambda p: ["train", "--games", "8,8", "--game", "nosuch"]),
+        "a game without a trainer": (
+            "cartographers has no trainer",
+            lambda p: ["train", "--games", "8,8", "--game", "cartographers", "--out", p.here / "w.json"],
+        ),
     },
     "games": {"an unknown option": ("No such option: --bogus", lambda p: ["games", "--bogus"])},
 }
@@ -363,14 +368,29 @@ def test_a_user_error_is_one_line_exit_2_and_writes_nothing(command, case, paths
     assert tree(paths.here.parent, paths.cw.parent, ROOT / "agents" / "citywright" / "weights") == before, err
 
 
-def test_an_impossible_number_of_games_is_refused_at_once(tmp_path):
-    """simulate --games 10^12 is refused before a chunk is planned (it used to stall with memory growing)."""
+def test_a_huge_number_of_games_starts_at_once_and_stops_cleanly(tmp_path):
+    """simulate --games 10^12 (it used to stall with memory growing, nothing written) starts playing and writing
+    parts within a minute; Ctrl-C then stops it with one line and exit 130, its finished chunks kept."""
+    import signal
+    import time
+
+    from tests.core.test_simulate import sigint_default
+
     out = tmp_path / "r.parquet"
     cmd = [sys.executable, "-m", "experiments.cli", *SIM[:3], "--games", "1000000000000", "--agents", "random",
-           "--out", str(out)]  # fmt: skip
+           "--chunk-size", "1000", "--quiet", "--out", str(out)]  # fmt: skip
+    proc = subprocess.Popen(cmd, cwd=ROOT, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_default)
+    parts = out.with_name(out.name + ".parts")
+    deadline = time.monotonic() + 60
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=60)
-    except subprocess.TimeoutExpired:
-        pytest.fail("simulate --games 1000000000000 was still running after 60 s")
-    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
-    assert sorted(tmp_path.iterdir()) == []
+        while not (parts.is_dir() and any(f.name.startswith("chunk-") for f in parts.iterdir())):
+            assert proc.poll() is None, proc.stderr.read()
+            if time.monotonic() > deadline:
+                pytest.fail("simulate --games 10^12 wrote no chunk within 60 s")
+            time.sleep(0.2)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted; finished chunks are kept" in err
+    assert (parts / "run.json").exists() and not out.exists()

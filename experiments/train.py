@@ -1,0 +1,43 @@
+"""A game's learned weights, fitted by a seeded command: ``boardlab train --game ID``.
+
+A game that fits weights for one of its agents (a learned value, say) names a :class:`Trainer` in
+its ``GameDef.trainer``; the command parses and checks the options, then calls it.  The weights must
+be a function of the options that decide them (seed, games per round, k, ridge), whatever ``--jobs``
+or backend, so a committed weight file is regenerated exactly by the command it names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Trainer:
+    """What ``train`` needs of a game.
+
+    Attributes
+    ----------
+    what : str
+        What is fitted, for the help and the log ("the strong agent's learned value").
+    train : callable(seed, rounds, *, k, ridge, jobs, backend, scheduler, progress) -> dict
+        Self-play rounds (games per round) and the fit; the weight file's content, with ``"command"``
+        (the canonical command that regenerates it) and ``"rounds"`` (per round: ``games``, ``agent``,
+        ``mean_total``, ``r2``).
+    write : callable(content, path)
+        Writes the content whole (a temporary file, then a rename).
+    default_out : Path
+        The weight file the game's agent reads.
+    default_k : int
+        The searching agent's k in the self-play rounds.
+    error : type[Exception]
+        What ``train`` raises on options it cannot use (one line for the user).
+    """
+
+    what: str
+    train: Callable[..., dict]
+    write: Callable[[dict, Path], None]
+    default_out: Path
+    default_k: int
+    error: type[Exception]
