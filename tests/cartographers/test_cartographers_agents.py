@@ -6,10 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from agents.cartographers import kernels as K
 from agents.cartographers import oracle
 from agents.cartographers.play import choose_move, run_games
 from agents.cartographers.registry import AgentError, available_agents, parse_agent, rows, split_specs
+from sim.cartographers import engine as E
 from sim.cartographers.api import Game
+from sim.cartographers.rules import preset
 from sim.cartographers.tables import tables_for
 
 
@@ -59,6 +62,66 @@ def test_planner_equals_brute_force():
 @pytest.mark.parametrize("agent", ["greedy", "planner"])
 def test_evaluators_equal_brute_force_on_3000_positions(agent):
     check_against_oracle(agent, 3000, first_seed=5000)
+
+
+def kernel_values(g: Game, agent: str) -> tuple[list, list[int]]:
+    """The kernels' own listing and values of every move (evaluate_moves with the agent's weights)."""
+    rp, cards, forms, form_anchors, _, masks = g.tables.kernel_args()
+    w = np.empty(K.W_LEN, dtype=np.int64)
+    K.objective_weights(g.st, rp, int(parse_agent(agent).row()[K.P_CODE]), w)
+    out = np.empty((E.MAX_MOVES, E.MV_LEN), dtype=np.int32)
+    vals = np.empty(E.MAX_MOVES, dtype=np.int64)
+    n = K.evaluate_moves(g.bb, g.st, rp, cards, forms, form_anchors, masks, w, 1, out, vals)
+    return [g.decode(out[i]) for i in range(n)], [int(v) for v in vals[:n]]
+
+
+def near_cap_positions(rules, players: int, seeds: range, set_coins: bool):
+    """Positions whose target map holds cap - 1 or cap coins (copies), from random games under `rules`;
+    with set_coins the target's coins are set to cap - 1 and cap in two copies of every decision."""
+    cap = rules.coins["cap"]
+    for seed in seeds:
+        g = Game(players, rules, seed)
+        step = 0
+        while not g.done:
+            if set_coins and step % 3 == 0:
+                for coins in (cap - 1, cap):
+                    h = g.copy()
+                    h.st[E.ST_COINS + h.target] = coins
+                    yield h
+            elif not set_coins and g.snapshot()["coins"][g.target] >= cap - 1:
+                yield g.copy()
+            g.apply(g.random_move())
+            step += 1
+
+
+@pytest.mark.parametrize(
+    "overrides, players, set_coins",
+    [
+        ({"coins.cap": 1}, 2, False),
+        ({"coins.cap": 2, "coins.mountain_to_owner": False}, 3, False),
+        ({}, 1, True),  # the default cap (14), the coins set next to it
+    ],
+)
+@pytest.mark.parametrize("agent", ["greedy", "planner"])
+def test_evaluators_equal_brute_force_at_the_coin_cap(agent, overrides, players, set_coins):
+    """At or next to the coin cap (a small cap set by a variant, or coins set beside the default one),
+    the kernels' value of every listed move is the oracle's (which recounts coins up to the cap), and the
+    agents play the oracle's move; a move that would earn a coin past the cap is among them."""
+    rules = preset("base-a").with_overrides(overrides)
+    cap = rules.coins["cap"]
+    checked = at_cap_gains = 0
+    for g in near_cap_positions(rules, players, range(6), set_coins):
+        moves, vals = kernel_values(g, agent)
+        assert moves == g.legal_moves()
+        _, expected = oracle.move_values(g, agent, moves)
+        assert vals == expected, (agent, g.snapshot())
+        assert agrees(g, agent), (agent, g.snapshot())
+        checked += 1
+        if g.snapshot()["coins"][g.target] == cap and g.current == g.target:
+            at_cap_gains += any(g.coin_shape(m) for m in moves)
+        if checked >= 60:
+            break
+    assert checked == 60 and at_cap_gains >= 10
 
 
 def test_oracle_values_are_the_engine_season_score_for_greedy():
