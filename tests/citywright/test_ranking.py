@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from sim.citywright import engine as E
+from sim.citywright.api import board_from_string
 from sim.citywright.ranking import rank_key
-from sim.citywright.rules import ACHIEVEMENT_CODES, ACHIEVEMENT_KINDS, RANKING
+from sim.citywright.reference import RefGame
+from sim.citywright.rules import ACHIEVEMENT_CODES, ACHIEVEMENT_KINDS, RANKING, load_rules
+from sim.citywright.tables import tables_for
 
 
 def test_rank_key_orders_players_as_ranking_says():
@@ -35,3 +39,81 @@ def test_engine_ranks_with_the_same_columns():
 
 def test_every_achievement_kind_has_a_code():
     assert sorted(ACHIEVEMENT_CODES.values()) == list(range(len(ACHIEVEMENT_KINDS)))
+
+
+# --- the tie-breaks on constructed score sheets: the expected ranks are written out, not derived from RANKING ---
+# No seat compensation, so equal boards give equal totals; the achievements (6 distinct shapes, 4 of one
+# shape, the highest park score: every seat has the same parks) are earned alike by every seat below.
+TIE_RULES = load_rules("v1.1").with_overrides({"game.compensation.4": [0, 0, 0, 0]})
+BOARD = "RRCCPPII" + "." * 41
+BOARD_ONE_MORE = "RRCCPPIII" + "." * 40  # a third industrial tile scores nothing more: one empty cell fewer
+
+CASES = {
+    # total and empty cells tie at every seat: more distinct shapes ranks higher
+    "distinct shapes decide": (
+        [BOARD] * 4,
+        [{"I": 3}, {"I": 1, "L": 1, "T": 1}, {"I": 1, "L": 1}, {"O": 2}],
+        [1, 3, 2, 1],
+        [3, 1, 2, 3],
+    ),
+    # the distinct shapes tie too at the top: a shared win
+    "a shared win": (
+        [BOARD] * 4,
+        [{"I": 1, "L": 1}, {"I": 1, "L": 1, "T": 1}, {"Z": 1, "O": 1, "W": 1}, {"P": 2}],
+        [2, 3, 3, 1],
+        [3, 1, 1, 4],
+    ),
+    # fewer empty cells comes before more distinct shapes
+    "empty cells before shapes": (
+        [BOARD_ONE_MORE, BOARD, BOARD, BOARD_ONE_MORE],
+        [{"I": 2}, {"I": 1, "L": 1, "T": 1, "Z": 1}, {"I": 1, "L": 1}, {"V": 1, "P": 1}],
+        [1, 4, 2, 2],
+        [2, 3, 4, 1],
+    ),
+}
+
+
+def engine_sheet(boards: list[str], placed: list[dict]) -> np.ndarray:
+    """E.final_scores on constructed boards and placed counts: the score sheet int32[4, SC_LEN]."""
+    tb = tables_for(TIE_RULES, 4)
+    names = [sh.name for sh in TIE_RULES.shapes]
+    bb = np.stack([board_from_string(b) for b in boards])
+    st = np.zeros(E.ST_LEN, dtype=np.int32)
+    for p, counts in enumerate(placed):
+        for name, n in counts.items():
+            st[E.ST_PLACED + p * E.MAX_SHAPES + names.index(name)] = n
+    out = np.zeros((4, E.SC_LEN), dtype=np.int32)
+    E.final_scores(bb, st, tb.rp, tb.ach, out)
+    return out
+
+
+def reference_rows(boards: list[str], placed: list[dict]) -> list[dict]:
+    g = RefGame(4, TIE_RULES, 0)
+    for p, (board, counts) in enumerate(zip(boards, placed, strict=True)):
+        g.set_board(p, board)
+        g.placed[p] = {name: counts.get(name, 0) for name in g.shape_names}
+    return g.scores()
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_tie_breaks_rank_as_the_rules_say(case):
+    """Totals tie at every seat; the engine's kernel, the reference and the re-rankers' key rank the seats
+    by fewer empty cells, then more distinct shapes, and the seats of rank 1 share the win."""
+    boards, placed, distinct, ranks = CASES[case]
+    winners = ranks.count(1)
+    shares = [1.0 / winners if r == 1 else 0.0 for r in ranks]
+
+    out = engine_sheet(boards, placed)
+    assert len(set(out[:, E.SC_TOTAL])) == 1  # the premise: only the tie-breaks decide
+    assert list(out[:, E.SC_DISTINCT]) == distinct
+    assert list(out[:, E.SC_RANK]) == ranks
+
+    ref = reference_rows(boards, placed)
+    assert [r["total"] for r in ref] == list(out[:, E.SC_TOTAL])
+    assert [r["empty"] for r in ref] == list(out[:, E.SC_EMPTY])
+    assert [r["shapes_distinct"] for r in ref] == distinct
+    assert [r["rank"] for r in ref] == ranks
+    assert [r["win_share"] for r in ref] == shares
+
+    key = rank_key({name: out[:, E.RANK_COLUMNS[j]] for j, (name, _) in enumerate(RANKING)})
+    assert [1 + int((key > k).sum()) for k in key] == ranks
