@@ -139,6 +139,57 @@ def test_flatmc_with_ucb_and_independent_playouts_is_todays_mcts():
                 assert (moves[0][0] == moves[1][0]).all() and (moves[0][1] == moves[1][1]).all(), (rollout, reward)
 
 
+def _halving_playouts(n: int, budget: int) -> int:
+    """The playouts successive halving runs over n candidates (the module doc): each round gives each of its
+    survivors (the budget left) // (survivors x rounds left) playouts, at least one, and keeps ceil(half)."""
+    played = 0
+    while n > 1:
+        rounds = int(np.ceil(np.log2(n)))
+        played += n * max(1, (budget - played) // (n * rounds))
+        n = (n + 1) // 2
+    return played
+
+
+@pytest.mark.parametrize("k", [3, 5, 7])
+def test_halving_keeps_the_better_half(k):
+    """Candidates of known values: solo with turns=0 a playout ends right after its candidate, so every playout
+    of a candidate is worth exactly its board points after it (margin reward, solo: points / 100).  The
+    candidates' objective counts industrial tiles only, so the evaluator's order says nothing of those values
+    and the best is often not first.  Successive halving plays the best candidate (ties to the evaluator's
+    order) and runs the playouts of ceil(n / 2) survivors a round; a search that kept the worse half, sorted
+    wrong or kept one too few fails."""
+    prm = parse_agent(f"flatmc:budget=30,k={k},per_slot=0,rank=worth,turns=0,leaf=points,own=greedy").row()
+    assert prm[K.P_SELECT] == F.SELECT_HALVING and prm[K.P_MARGIN] == 1 and prm[K.P_PRUNE] < 0
+    prm[K.P_W : K.P_W + 4] = 0.0
+    prm[K.P_W_ACH] = 0.0
+    prm[K.P_PROGRESS] = 1.0
+    prm[K.P_PROGRESS_DISTRICT] = 3  # industrial
+    checked = best_not_first = 0
+    for seed in range(3):
+        g = Game(1, "v1.1", seed)
+        tb = g.tables
+        for _ in range(10):
+            cand = np.zeros((k, E.MV_LEN), dtype=np.int32)
+            scratch = np.zeros(E.MV_LEN, dtype=np.int32)
+            _, n = K.evaluator_search(g.boards, g.st, g.rng.copy(), scratch, prm, tb.kernel_args(), cand, np.zeros(k))
+            assert n == k
+            values = []
+            for i in range(n):
+                h = g.copy()
+                h.apply(h.decode(cand[i]))
+                values.append(h.scores()[0]["total"])
+            best = values.index(max(values))
+            mv = np.zeros(E.MV_LEN, dtype=np.int32)
+            played = F.flatmc_move(g.boards.copy(), g.st.copy(), g.rng.copy(), mv, prm, tb.kernel_args())
+            chosen = [i for i in range(n) if (cand[i] == mv).all()]
+            assert chosen == [best], (values, chosen)
+            assert played == _halving_playouts(k, 30)
+            checked += 1
+            best_not_first += best > 0
+            g.apply(g.random_move())
+    assert checked == 30 and best_not_first >= 10
+
+
 def _worth(g: Game, mv: np.ndarray, prm: np.ndarray) -> float:
     """The objective's change by a kernel move (what the evaluator maximises)."""
     tb = g.tables
