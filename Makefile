@@ -1,4 +1,4 @@
-# Citywright balance toolkit.  `make run` and `make test` work on a fresh machine.
+# boardlab: simulation and balance analysis for tabletop games.  `make run` and `make test` work on a fresh machine.
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
