@@ -1,0 +1,353 @@
+"""The thin public API over Citadels' kernels.
+
+    >>> from sim.citadels.api import Game
+    >>> g = Game(players=4, rules="official", seed=7)
+    >>> while not g.done:
+    ...     g.apply(g.random_move())          # or any move of g.legal_moves()
+    >>> [s["total"] for s in g.scores()]
+
+A move is a tuple ``(kind, *args)`` of the contract's canonical decision list (§8):
+``(0, r)`` PICK, ``(1, r)`` DISCARD_CHAR, ``(2,)`` GOLD, ``(3,)`` DRAW, ``(4, (t, ...))`` KEEP
+(the kept types, sorted), ``(5,)`` INCOME, ``(6, r)`` KILL, ``(7, r)`` ROB, ``(8, q)`` SWAP,
+``(9, t)`` REDRAW, ``(10, t)`` LAB, ``(11,)`` SMITHY, ``(12, t)`` BUILD, ``(13, q, t)`` DESTROY,
+``(14,)`` END, ``(15,)`` GRAVE_TAKE, ``(16,)`` GRAVE_PASS, ``(17,)`` REDRAW_DONE; seats and type ids
+are ints.  :func:`move_text` writes one as ``KEEP 3 5`` or ``DESTROY 2 14``, :func:`parse_move`
+reads it back.  This layer checks moves (an illegal one raises :class:`IllegalMove` and changes
+nothing) and translates them to the kernels' int arrays; the kernels trust their input.
+
+``observation(player)`` is all that player may see (§7), the only input agents get.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from . import engine as E
+from .rules import MAX_TYPES, N_RANKS, Rules, load_rules
+from .tables import DT_COST, RP_N_CARDS, Tables, tables_for
+
+SEED_MASK = (1 << 64) - 1
+# Room kept free in the event log before each move (a move writes far fewer events).
+_EVENT_MARGIN = 2048
+
+KIND_NAMES = (
+    "PICK",
+    "DISCARD_CHAR",
+    "GOLD",
+    "DRAW",
+    "KEEP",
+    "INCOME",
+    "KILL",
+    "ROB",
+    "SWAP",
+    "REDRAW",
+    "LAB",
+    "SMITHY",
+    "BUILD",
+    "DESTROY",
+    "END",
+    "GRAVE_TAKE",
+    "GRAVE_PASS",
+    "REDRAW_DONE",
+)
+_KIND_OF = {name: k for k, name in enumerate(KIND_NAMES)}
+_N_ARGS = {
+    E.K_PICK: 1,
+    E.K_DISCARD_CHAR: 1,
+    E.K_KILL: 1,
+    E.K_ROB: 1,
+    E.K_SWAP: 1,
+    E.K_REDRAW: 1,
+    E.K_LAB: 1,
+    E.K_BUILD: 1,
+    E.K_DESTROY: 2,
+}
+PHASES = ("select", "discard", "turn", "graveyard", "done")
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow in the current position (the game is left unchanged)."""
+
+
+def normalise_seed(seed) -> int:
+    """Every seed enters the engine through here: any Python or numpy integer, taken modulo 2**64."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an integer, got {seed!r}")
+    return int(seed) & SEED_MASK
+
+
+def move_text(move) -> str:
+    """``(13, 2, 14)`` -> ``"DESTROY 2 14"``; ``(4, (3, 5))`` -> ``"KEEP 3 5"``."""
+    kind = move[0]
+    args = list(move[1]) if kind == E.K_KEEP else list(move[1:])
+    return " ".join([KIND_NAMES[kind], *(str(int(a)) for a in args)])
+
+
+def parse_move(text: str) -> tuple:
+    """The inverse of :func:`move_text`; ValueError (one line) on anything else."""
+    parts = str(text).split()
+    if not parts or parts[0].upper() not in _KIND_OF:
+        raise ValueError(f"not a move: {text!r} (kinds: {', '.join(KIND_NAMES)})")
+    kind = _KIND_OF[parts[0].upper()]
+    try:
+        args = [int(a) for a in parts[1:]]
+    except ValueError:
+        raise ValueError(f"not a move: {text!r} (arguments are integers)") from None
+    if kind == E.K_KEEP:
+        if not args:
+            raise ValueError(f"not a move: {text!r} (KEEP names the kept types)")
+        return (kind, tuple(args))
+    if len(args) != _N_ARGS.get(kind, 0):
+        raise ValueError(f"not a move: {text!r} ({KIND_NAMES[kind]} takes {_N_ARGS.get(kind, 0)} arguments)")
+    return (kind, *args)
+
+
+def _as_tuple(row) -> tuple:
+    kind = int(row[E.MV_KIND])
+    a, b = int(row[E.MV_A]), int(row[E.MV_B])
+    if kind == E.K_KEEP:
+        return (kind, (a,) if b < 0 else (a, b))
+    n = _N_ARGS.get(kind, 0)
+    if n == 0:
+        return (kind,)
+    if n == 1:
+        return (kind, a)
+    return (kind, a, b)
+
+
+class Game:
+    """One game: its rules, seed and the kernels' state arrays.
+
+    Parameters
+    ----------
+    players : int
+        A player count the rules allow (official 2..7, seed-summary 2..8).
+    rules : Rules or str or path or dict, optional
+        A rule set, a preset name (``official``, ``seed-summary``), a TOML variant path or a mapping.
+    seed : int
+        The game seed (mod 2**64); with the rules it fixes every chance event (§1).
+    log : bool
+        Keep the event log (observations need it; bulk simulations do not).
+    """
+
+    def __init__(self, players: int, rules: Rules | str | Path | dict | None = None, seed: int = 0, log: bool = True):
+        self.rules = load_rules(rules)
+        self.rules.check_players(players)
+        self.players = int(players)
+        self.seed = normalise_seed(seed)
+        self.tables: Tables = tables_for(self.rules, self.players)
+        self.st = np.zeros(E.ST_LEN, dtype=np.int32)
+        self.rng = np.zeros(2, dtype=np.uint64)
+        self.ev = np.zeros((4 * _EVENT_MARGIN if log else 1, E.EV_LEN), dtype=np.int32)
+        self._moves = np.zeros((E.MAX_MOVES, E.MV_LEN), dtype=np.int32)
+        self._mv = np.zeros(E.MV_LEN, dtype=np.int32)
+        no_ranks = np.zeros(N_RANKS, dtype=np.int32)
+        E.setup(self.st, self.rng, self.ev, np.uint64(self.seed), *self.tables.kernel_args(), int(log), no_ranks)
+
+    # --- state ------------------------------------------------------------------------------------
+    @property
+    def done(self) -> bool:
+        return int(self.st[E.ST_PHASE]) == E.PH_DONE
+
+    @property
+    def current(self) -> int:
+        """The seat to decide; -1 when the game is over."""
+        return int(self.st[E.ST_CURRENT])
+
+    @property
+    def phase(self) -> str:
+        return PHASES[int(self.st[E.ST_PHASE])]
+
+    @property
+    def round(self) -> int:
+        return int(self.st[E.ST_ROUND])
+
+    def copy(self) -> Game:
+        g = object.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.st = self.st.copy()
+        g.rng = self.rng.copy()
+        g.ev = self.ev.copy()
+        g._moves = np.zeros_like(self._moves)
+        g._mv = np.zeros_like(self._mv)
+        return g
+
+    def _int(self, off: int) -> int:
+        return int(self.st[off])
+
+    def _ints(self, off: int, n: int) -> list[int]:
+        return [int(x) for x in self.st[off : off + n]]
+
+    def deck(self) -> list[int]:
+        """The deck's type ids, top first."""
+        st = self.st
+        cards = int(self.tables.rp[RP_N_CARDS])
+        top, n = int(st[E.ST_DECK_TOP]), int(st[E.ST_DECK_LEN])
+        return [int(st[E.ST_DECK + (top + i) % cards]) for i in range(n)]
+
+    def hand(self, seat: int) -> list[int]:
+        """Seat's hand as sorted type ids (copies repeated)."""
+        base = E.ST_HAND + seat * MAX_TYPES
+        return [t for t in range(MAX_TYPES) for _ in range(int(self.st[base + t]))]
+
+    def city(self, seat: int) -> list[tuple[int, int]]:
+        """Seat's city in build order: (type id, build round)."""
+        base = seat * MAX_TYPES
+        n = int(self.st[E.ST_CITY_N + seat])
+        return [(int(self.st[E.ST_CITY + base + i]), int(self.st[E.ST_CITY_ROUND + base + i])) for i in range(n)]
+
+    def holder(self, rank: int) -> int:
+        return int(self.st[E.ST_HOLDER + rank])
+
+    def characters(self, seat: int) -> list[int]:
+        """The ranks seat holds this round, ascending."""
+        return [r for r in range(1, N_RANKS + 1) if self.holder(r) == seat]
+
+    def snapshot(self) -> dict:
+        """The whole state as plain data (hidden parts included: agents get :meth:`observation`)."""
+        st = self.st
+        n = self.players
+        turn = None
+        if self.phase in ("turn", "graveyard"):
+            turn = {
+                "seat": self._int(E.ST_TURN_SEAT),
+                "character": self._int(E.ST_TURN_CHAR),
+                "acted": bool(st[E.ST_ACTED]),
+                "ability_used": bool(st[E.ST_ABILITY]),
+                "income_taken": bool(st[E.ST_INCOME_TAKEN]),
+                "lab_used": bool(st[E.ST_LAB_USED]),
+                "smithy_used": bool(st[E.ST_SMITHY_USED]),
+                "destroy_used": bool(st[E.ST_DESTROY_USED]),
+                "built": self._int(E.ST_BUILT),
+                "limit": self._int(E.ST_LIMIT),
+                "pending": self._ints(E.ST_PEND, self._int(E.ST_PEND_N)),
+                "keep": self._int(E.ST_KEEP_K) if st[E.ST_PEND_N] else 0,
+                "redraw": [t for t in range(MAX_TYPES) for _ in range(int(st[E.ST_REDRAW + t]))],
+            }
+        return {
+            "players": n,
+            "rules": self.rules.name,
+            "seed": self.seed,
+            "round": self.round,
+            "phase": self.phase,
+            "current": self.current,
+            "done": self.done,
+            "crown": self._int(E.ST_CROWN),
+            "bank": self._int(E.ST_BANK),
+            "deck": self.deck(),
+            "out_of_game": [t for t in range(MAX_TYPES) for _ in range(int(st[E.ST_OUT + t]))],
+            "gold": self._ints(E.ST_GOLD, n),
+            "hands": [self.hand(p) for p in range(n)],
+            "cities": [[list(x) for x in self.city(p)] for p in range(n)],
+            "holder": self._ints(E.ST_HOLDER + 1, N_RANKS),
+            "pile": self._ints(E.ST_PILE, self._int(E.ST_PILE_N)),
+            "faceup": self._ints(E.ST_FU, self._int(E.ST_FU_N)),
+            "facedown_removed": self._ints(E.ST_FD, self._int(E.ST_FD_N)),
+            "offer": self._ints(E.ST_OFFER, self._int(E.ST_OFFER_N)),
+            "called": self._int(E.ST_CALL),
+            "killed": self._int(E.ST_KILLED),
+            "robbed": self._int(E.ST_ROBBED),
+            "final_round": bool(st[E.ST_FINAL]),
+            "first_completer": self._int(E.ST_FIRST_COMPLETER),
+            "capped": bool(st[E.ST_CAPPED]),
+            "turn": turn,
+            "grave": (
+                {"owner": self._int(E.ST_GRAVE_OWNER), "card": self._int(E.ST_GRAVE_CARD)}
+                if self.phase == "graveyard"
+                else None
+            ),
+        }
+
+    def scores(self) -> list[dict]:
+        """Per seat (§6): score parts, total, gold, rank and win share (the k winners get 1/k each)."""
+        out = np.zeros((self.players, E.SC_LEN), dtype=np.int32)
+        E.final_scores(self.st, *self.tables.kernel_args(), out)
+        winners = int((out[:, E.SC_RANK] == 1).sum())
+        capped = bool(self.st[E.ST_CAPPED])
+        dt = self.tables.districts
+        res = []
+        for p in range(self.players):
+            cost = sum(int(dt[t, DT_COST]) for t, _ in self.city(p))
+            pts = int(out[p, E.SC_DISTRICT_POINTS])
+            rank = int(out[p, E.SC_RANK])
+            res.append(
+                {
+                    "district_points": pts,
+                    "purple_extras": pts - cost,
+                    "colour_bonus": int(out[p, E.SC_COLOUR_BONUS]),
+                    "printed_cost": cost,
+                    "completion_bonus": int(out[p, E.SC_COMPLETE_BONUS]),
+                    "total": int(out[p, E.SC_TOTAL]),
+                    "gold": int(out[p, E.SC_GOLD]),
+                    "capped": capped,
+                    "rank": rank,
+                    "win_share": 1.0 / winners if rank == 1 else 0.0,
+                }
+            )
+        return res
+
+    # --- moves ----------------------------------------------------------------------------------
+    def _legal_rows(self) -> np.ndarray:
+        n = E.legal_moves(self.st, *self.tables.kernel_args(), self._moves)
+        return self._moves[:n]
+
+    def legal_moves(self) -> list[tuple]:
+        """The canonical legal list of the decision at hand (§8, sorted); [] when the game is over."""
+        if self.done:
+            return []
+        return [_as_tuple(row) for row in self._legal_rows()]
+
+    def _encode(self, move) -> np.ndarray:
+        if self.done:
+            raise IllegalMove("the game is over")
+        try:
+            move = tuple(move)
+        except TypeError:
+            raise IllegalMove(f"not a move: {move!r}") from None
+        for row in self._legal_rows():
+            if _as_tuple(row) == move:
+                mv = self._mv
+                mv[:] = row
+                return mv
+        raise IllegalMove(f"{_safe_text(move)} is not legal now (legal: {', '.join(map(move_text, self.legal_moves()))})")
+
+    def is_legal(self, move) -> bool:
+        try:
+            self._encode(move)
+        except IllegalMove:
+            return False
+        return True
+
+    def apply(self, move) -> None:
+        """Play a move for the seat to decide; raises IllegalMove and leaves the game unchanged."""
+        mv = self._encode(move)
+        self._ensure_log_room()
+        E.apply_move(self.st, self.rng, self.ev, *self.tables.kernel_args(), mv)
+
+    def random_move(self) -> tuple:
+        """The reference random player's move (§8): legal[rand_below(len(legal))] from its own stream."""
+        if self.done:
+            raise IllegalMove("the game is over")
+        E.random_move(self.st, self.rng, *self.tables.kernel_args(), self._moves, self._mv)
+        return _as_tuple(self._mv)
+
+    def _ensure_log_room(self) -> None:
+        if self.st[E.ST_LOG] and self.ev.shape[0] - int(self.st[E.ST_N_EVENTS]) < _EVENT_MARGIN:
+            grown = np.zeros((2 * self.ev.shape[0], E.EV_LEN), dtype=np.int32)
+            grown[: self.ev.shape[0]] = self.ev
+            self.ev = grown
+
+    # --- observations (§7) -------------------------------------------------------------------------
+    def events(self) -> np.ndarray:
+        """The event log so far: int32[n, EV_LEN] (sim.citadels.engine.EV_*, E_*)."""
+        return self.ev[: int(self.st[E.ST_N_EVENTS])]
+
+
+def _safe_text(move) -> str:
+    try:
+        return move_text(move)
+    except Exception:
+        return repr(move)
+
