@@ -143,8 +143,7 @@ class Game:
         self.ev = np.zeros((4 * _EVENT_MARGIN if log else 1, E.EV_LEN), dtype=np.int32)
         self._moves = np.zeros((E.MAX_MOVES, E.MV_LEN), dtype=np.int32)
         self._mv = np.zeros(E.MV_LEN, dtype=np.int32)
-        no_ranks = np.zeros(N_RANKS, dtype=np.int32)
-        E.setup(self.st, self.rng, self.ev, np.uint64(self.seed), *self.tables.kernel_args(), int(log), no_ranks)
+        E.setup(self.st, self.rng, self.ev, np.uint64(self.seed), *self.tables.kernel_args(), int(log))
 
     # --- state ------------------------------------------------------------------------------------
     @property
@@ -311,7 +310,8 @@ class Game:
                 mv = self._mv
                 mv[:] = row
                 return mv
-        raise IllegalMove(f"{_safe_text(move)} is not legal now (legal: {', '.join(map(move_text, self.legal_moves()))})")
+        legal = ", ".join(map(move_text, self.legal_moves()))
+        raise IllegalMove(f"{_safe_text(move)} is not legal now (legal: {legal})")
 
     def is_legal(self, move) -> bool:
         try:
@@ -350,4 +350,3 @@ def _safe_text(move) -> str:
         return move_text(move)
     except Exception:
         return repr(move)
-

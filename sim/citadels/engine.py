@@ -47,7 +47,8 @@ A move is int32[MV_LEN]: kind (``K_*``, the §8 numbers) and up to two arguments
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 from sim.layout import Layout
 from sim.rng import CHANCE, POLICY, rng_next
@@ -218,6 +219,7 @@ ST_OUT = _st.add("cards out of the game, per type", MAX_TYPES)
 ST_GOLD = _st.add("gold per seat", MAX_PLAYERS)
 ST_HAND_N = _st.add("hand size per seat", MAX_PLAYERS)
 ST_HAND = _st.add("hand: count per seat and type", MAX_PLAYERS * MAX_TYPES)
+ST_HAND_MASK = _st.add("hand: bit per type held", MAX_PLAYERS)
 ST_CITY_N = _st.add("city size per seat", MAX_PLAYERS)
 ST_CITY = _st.add("city: types in build order", MAX_PLAYERS * MAX_TYPES)
 ST_CITY_ROUND = _st.add("city: build round of each", MAX_PLAYERS * MAX_TYPES)
@@ -280,13 +282,13 @@ _U1 = np.uint64(1)
 
 
 # --- chance (§1) -------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def rand_mod(rng, stream, k):
     """§1's rand_below(k) = next() mod k on stream `stream`."""
     return np.int64(rng_next(rng, stream) % np.uint64(k))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _shuffle(st, off, length, rng):
     """§1's shuffle of st[off : off + length]: for i = len-1 down to 1, swap a[i], a[rand_below(i+1)]."""
     for i in range(length - 1, 0, -1):
@@ -297,7 +299,20 @@ def _shuffle(st, off, length, rng):
 
 
 # --- small helpers -----------------------------------------------------------------------------------
-@njit(cache=True)
+@intrinsic
+def _lowest_bit(typingctx, x):
+    """Index of the lowest set bit of an int64 (LLVM cttz); undefined for 0."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        import llvmlite.ir as ir
+
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _log(st, ev, vis, kind, seat, a, b, c):
     if st[ST_LOG] == 0:
         return
@@ -314,7 +329,7 @@ def _log(st, ev, vis, kind, seat, a, b, c):
     st[ST_N_EVENTS] = i + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _gain(st, rp, p, g):
     """Gain g from the bank: min(g, bank) (I1, partial), or g with an unlimited bank."""
     amt = g
@@ -325,13 +340,13 @@ def _gain(st, rp, p, g):
     return amt
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _pay(st, p, g):
     st[ST_GOLD + p] -= g
     st[ST_BANK] += g
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _deck_draw(st, rp):
     """The top card of the deck (the caller checks the deck is not empty)."""
     top = st[ST_DECK_TOP]
@@ -341,25 +356,29 @@ def _deck_draw(st, rp):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _deck_bottom(st, rp, t):
     st[ST_DECK + (st[ST_DECK_TOP] + st[ST_DECK_LEN]) % rp[RP_N_CARDS]] = t
     st[ST_DECK_LEN] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _hand_add(st, p, t):
     st[ST_HAND + p * MAX_TYPES + t] += 1
     st[ST_HAND_N + p] += 1
+    st[ST_HAND_MASK + p] |= 1 << t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _hand_remove(st, p, t):
-    st[ST_HAND + p * MAX_TYPES + t] -= 1
+    i = ST_HAND + p * MAX_TYPES + t
+    st[i] -= 1
     st[ST_HAND_N + p] -= 1
+    if st[i] == 0:
+        st[ST_HAND_MASK + p] &= ~(1 << t)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _draw_to_hand(st, ev, rp, p, wanted, why):
     """Draw min(wanted, deck) cards into p's hand (§5.4); returns how many."""
     m = min(wanted, st[ST_DECK_LEN])
@@ -370,13 +389,13 @@ def _draw_to_hand(st, ev, rp, p, wanted, why):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _has(st, p, t):
     """Whether type t (-1: not in the deck) stands in p's city."""
     return t >= 0 and (st[ST_CITY_MASK + p] >> t) & 1 == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _city_add(st, dt, p, t, rnd):
     i = st[ST_CITY_N + p]
     st[ST_CITY + p * MAX_TYPES + i] = t
@@ -386,7 +405,7 @@ def _city_add(st, dt, p, t, rnd):
     st[ST_CITY_COLOUR + p * N_COLOURS + dt[t, DT_COLOUR]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _city_remove(st, dt, p, t):
     n = st[ST_CITY_N + p]
     base = p * MAX_TYPES
@@ -402,7 +421,7 @@ def _city_remove(st, dt, p, t):
     st[ST_CITY_COLOUR + p * N_COLOURS + dt[t, DT_COLOUR]] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _hist(st, field):
     """Offset of this round's history field (-1 beyond HIST_ROUNDS)."""
     r = st[ST_ROUND]
@@ -411,7 +430,7 @@ def _hist(st, field):
     return ST_HIST + (r - 1) * HS_LEN + field
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _pile_pop(st):
     c = st[ST_PILE]
     n = st[ST_PILE_N]
@@ -421,7 +440,7 @@ def _pile_pop(st):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _pile_remove(st, r):
     """Take rank r out of the pile; False if it is not there."""
     n = st[ST_PILE_N]
@@ -436,7 +455,7 @@ def _pile_remove(st, r):
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _fd_remove(st, r):
     n = st[ST_FD_N]
     found = False
@@ -451,12 +470,11 @@ def _fd_remove(st, r):
 
 
 # --- setup (§3) and the round (§4) ------------------------------------------------------------------
-@njit(cache=True)
-def setup(st, rng, ev, seed, rp, dt, log, ranks):
-    """A new game from its seed: deck shuffled, hands dealt, round 1 started.
+@njit(cache=True, _nrt=False)
+def setup(st, rng, ev, seed, rp, dt, log):
+    """A new game from its seed: deck shuffled, hands dealt, round 1 up to its first decision.
 
-    ranks int32[8]: the rank shuffle of round 1 when ranks[0] > 0 (tests, worked examples);
-    otherwise it is drawn (chance event b).  log: 1 to write the event log into ev.
+    log: 1 to write the event log into ev.
     """
     st[:] = 0
     n = rp[RP_PLAYERS]
@@ -484,14 +502,13 @@ def setup(st, rng, ev, seed, rp, dt, log, ranks):
     for p in range(n):
         _gain(st, rp, p, rp[RP_START_GOLD])
     st[ST_CROWN] = rp[RP_FIRST_CROWN]
-    start_round(st, rng, ev, rp, ranks)
+    start_round(st, rng, ev, rp)
     advance(st, rng, ev, rp, dt)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def advance(st, rng, ev, rp, dt):
     """Run the automatic steps until a seat has a decision or the game is over."""
-    no_ranks = np.zeros(N_RANKS, dtype=np.int32)
     while True:
         nx = st[ST_NEXT]
         st[ST_NEXT] = NX_NONE
@@ -502,15 +519,34 @@ def advance(st, rng, ev, rp, dt):
         elif nx == NX_END_ROUND:
             _end_round(st, ev, rp)
         elif nx == NX_START_ROUND:
-            start_round(st, rng, ev, rp, no_ranks)
+            start_round(st, rng, ev, rp)
         else:
             return
 
 
-@njit(cache=True)
-def start_round(st, rng, ev, rp, ranks):
-    """§4.1: the next round's removal; its selection is the next step."""
-    n = st[ST_PLAYERS]
+@njit(cache=True, _nrt=False)
+def start_round(st, rng, ev, rp):
+    """§4.1: a new round: the ranks shuffled (chance event b) into P, the removal; selection is next."""
+    _round_reset(st, ev)
+    for i in range(N_RANKS):
+        st[ST_PILE + i] = i + 1
+    st[ST_PILE_N] = N_RANKS
+    _shuffle(st, ST_PILE, N_RANKS, rng)
+    _removal(st, rng, ev, rp)
+
+
+@njit(cache=True, _nrt=False)
+def start_round_with(st, rng, ev, rp, ranks):
+    """start_round with the rank shuffle given (int32[8], top first): for tests and worked examples."""
+    _round_reset(st, ev)
+    for i in range(N_RANKS):
+        st[ST_PILE + i] = ranks[i]
+    st[ST_PILE_N] = N_RANKS
+    _removal(st, rng, ev, rp)
+
+
+@njit(cache=True, _nrt=False)
+def _round_reset(st, ev):
     st[ST_ROUND] += 1
     st[ST_ROUND_CROWN] = st[ST_CROWN]
     st[ST_PHASE] = PH_PICK
@@ -531,11 +567,10 @@ def start_round(st, rng, ev, rp, ranks):
         st[h + HS_KILLED_SEAT] = -1
         st[h + HS_ROBBED_SEAT] = -1
     _log(st, ev, -1, E_ROUND, st[ST_CROWN], st[ST_ROUND], 0, 0)
-    for i in range(N_RANKS):
-        st[ST_PILE + i] = ranks[i] if ranks[0] > 0 else i + 1
-    st[ST_PILE_N] = N_RANKS
-    if ranks[0] <= 0:
-        _shuffle(st, ST_PILE, N_RANKS, rng)  # chance event b
+
+
+@njit(cache=True, _nrt=False)
+def _removal(st, rng, ev, rp):
     if st[ST_ROUND] > 1 or rp[RP_REMOVE_ROUND1] == 1:
         if rp[RP_FACEUP_FIRST] == 1:
             _remove_faceup(st, rng, ev, rp)
@@ -546,7 +581,7 @@ def start_round(st, rng, ev, rp, ranks):
     st[ST_NEXT] = NX_SELECTION
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _remove_facedown(st, ev, rp):
     for _ in range(rp[RP_FACEDOWN]):
         c = _pile_pop(st)
@@ -556,7 +591,7 @@ def _remove_facedown(st, ev, rp):
         _log(st, ev, -1, E_FACEDOWN, -1, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _remove_faceup(st, rng, ev, rp):
     """§4.1: the King never ends face up: the next card replaces it, and it is shuffled back (event c)."""
     for _ in range(rp[RP_FACEUP]):
@@ -572,12 +607,12 @@ def _remove_faceup(st, rng, ev, rp):
         _log(st, ev, -1, E_FACEUP, -1, c, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _selection_steps(n):
     return n if n >= 4 else 6
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _step_seat(st, step):
     """The chooser of selection step `step` (§4.2): crown, crown+1, ...; 3p A B C A B C; 2p A B B A A B."""
     n = st[ST_PLAYERS]
@@ -591,12 +626,12 @@ def _step_seat(st, step):
     return 1 - crown
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _is_discard_step(st, step):
     return st[ST_PLAYERS] == 2 and (step == 2 or step == 4)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _sort_offer(st):
     n = st[ST_OFFER_N]
     for i in range(1, n):
@@ -608,7 +643,7 @@ def _sort_offer(st):
         st[ST_OFFER + j + 1] = x
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _selection(st, rng, ev, rp):
     """Run the selection until a chooser has a decision (a single card is taken without asking, §8)."""
     n = st[ST_PLAYERS]
@@ -659,7 +694,7 @@ def _selection(st, rng, ev, rp):
         return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _select(st, rng, ev, rp, r, discard):
     """The chooser keeps (or, 2p, discards) offered rank r; the selection moves on one step."""
     n = st[ST_PLAYERS]
@@ -696,7 +731,7 @@ def _select(st, rng, ev, rp, r, discard):
 
 
 # --- calling (§4.4) and the end of the round (§4.5) ---------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _call_next(st, ev):
     """Call the ranks after the current one until a revealed holder plays; then end the round."""
     r = st[ST_CALL] + 1
@@ -727,7 +762,7 @@ def _call_next(st, ev):
     st[ST_NEXT] = NX_END_ROUND
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end_round(st, ev, rp):
     n = st[ST_PLAYERS]
     killed = st[ST_KILLED]
@@ -751,7 +786,7 @@ def _end_round(st, ev, rp):
 
 
 # --- a turn (§5) -----------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _start_turn(st, p, c):
     st[ST_PHASE] = PH_TURN
     st[ST_CURRENT] = p
@@ -769,7 +804,7 @@ def _start_turn(st, p, c):
     st[ST_REDRAW_N] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def income_amount(st, rp, dt, p, c):
     """§5.2 INCOME: districts of the character's colour, plus the School of Magic (I16); 0 without income."""
     if c == KING or c == BISHOP or c == MERCHANT or c == WARLORD:
@@ -781,7 +816,7 @@ def income_amount(st, rp, dt, p, c):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _char_colour(c):
     """The income colour of King, Bishop, Merchant and Warlord (§2.1)."""
     if c == KING:
@@ -793,7 +828,7 @@ def _char_colour(c):
     return RED
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def price(st, rp, dt, t):
     """§5.2: cost, less architect_discount for the Architect."""
     x = dt[t, DT_COST]
@@ -802,7 +837,7 @@ def price(st, rp, dt, t):
     return max(0, x)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def destroy_cost(st, rp, dt, q, t):
     """§5.3 dcost: cost - 1 (min 0), +1 where a Great Wall stands and t is another district (I10)."""
     x = max(dt[t, DT_COST] - 1, 0)
@@ -813,7 +848,7 @@ def destroy_cost(st, rp, dt, q, t):
     return x
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _city_targetable(st, rp, p, q):
     """§5.3: whether the Warlord p may destroy in q's city at all."""
     if st[ST_CITY_N + q] >= rp[RP_COMPLETE]:
@@ -826,12 +861,12 @@ def _city_targetable(st, rp, p, q):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _deck_allows_draw(st, rp):
     return st[ST_DECK_LEN] >= 1 or rp[RP_EMPTY_DRAW] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _after_action(st, ev, rp, p, c):
     """The action is complete: post-action effects (I6)."""
     st[ST_ACTED] = 1
@@ -843,13 +878,13 @@ def _after_action(st, ev, rp, p, c):
         _log(st, ev, -1, E_BONUS, p, 0, m, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _end_turn(st, ev):
     _log(st, ev, -1, E_END, st[ST_TURN_SEAT], 0, 0, 0)
     st[ST_NEXT] = NX_CALL
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _destroyed_card_away(st, rp, t):
     if rp[RP_REMOVE_DESTROYED] == 1:
         st[ST_OUT + t] += 1
@@ -857,7 +892,7 @@ def _destroyed_card_away(st, rp, t):
         _deck_bottom(st, rp, t)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _after_destroy(st, ev, rp):
     """DESTROY ends the turn (I7), or the turn goes on (warlord_timing = any_time)."""
     st[ST_GRAVE_CARD] = -1
@@ -869,7 +904,7 @@ def _after_destroy(st, ev, rp):
         _end_turn(st, ev)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _graveyard_owner(st, rp, q, t):
     """§5.3 / I8: the seat that may take the destroyed card t into hand, or -1."""
     gy = rp[RP_GRAVEYARD]
@@ -889,7 +924,7 @@ def _graveyard_owner(st, rp, q, t):
 
 
 # --- legal moves (§5.2, §8) ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _put(out, n, kind, a, b):
     out[n, MV_KIND] = kind
     out[n, MV_A] = a
@@ -897,7 +932,7 @@ def _put(out, n, kind, a, b):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_moves(st, rp, dt, out):
     """Fill out[:count] (int32[MAX_MOVES, MV_LEN]) with the canonical legal list (§8); return count."""
     ph = st[ST_PHASE]
@@ -943,25 +978,27 @@ def legal_moves(st, rp, dt, out):
             for q in range(st[ST_PLAYERS]):
                 if q != p:
                     n = _put(out, n, K_SWAP, q, -1)
-            for t in range(n_types):
-                if st[hand + t] > 0:
-                    n = _put(out, n, K_REDRAW, t, -1)
+            m = np.int64(st[ST_HAND_MASK + p])
+            while m != 0:
+                t = _lowest_bit(m)
+                n = _put(out, n, K_REDRAW, t, -1)
+                m &= m - 1
     if st[ST_LAB_USED] == 0 and _has(st, p, rp[RP_LAB]):
-        for t in range(n_types):
-            if st[hand + t] > 0:
-                n = _put(out, n, K_LAB, t, -1)
-    if (
-        st[ST_SMITHY_USED] == 0
-        and _has(st, p, rp[RP_SMITHY])
-        and st[ST_GOLD + p] >= 2
-        and _deck_allows_draw(st, rp)
-    ):
+        m = np.int64(st[ST_HAND_MASK + p])
+        while m != 0:
+            t = _lowest_bit(m)
+            n = _put(out, n, K_LAB, t, -1)
+            m &= m - 1
+    if st[ST_SMITHY_USED] == 0 and _has(st, p, rp[RP_SMITHY]) and st[ST_GOLD + p] >= 2 and _deck_allows_draw(st, rp):
         n = _put(out, n, K_SMITHY, -1, -1)
     if acted and st[ST_BUILT] < st[ST_LIMIT]:
         gold = st[ST_GOLD + p]
-        for t in range(n_types):
-            if st[hand + t] > 0 and not _has(st, p, t) and gold >= price(st, rp, dt, t):
+        m = np.int64(st[ST_HAND_MASK + p]) & ~np.int64(st[ST_CITY_MASK + p])
+        while m != 0:
+            t = _lowest_bit(m)
+            if gold >= price(st, rp, dt, t):
                 n = _put(out, n, K_BUILD, t, -1)
+            m &= m - 1
     if c == WARLORD:
         if (rp[RP_WARLORD_ANYTIME] == 0 and acted) or (rp[RP_WARLORD_ANYTIME] == 1 and st[ST_DESTROY_USED] == 0):
             n = _destroy_moves(st, rp, dt, p, out, n)
@@ -970,7 +1007,7 @@ def legal_moves(st, rp, dt, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _may_target(st, rp, p, r):
     """I14: any rank (target_any_rank), or not a face-up removed rank nor one of p's own."""
     if rp[RP_TARGET_ANY] == 1:
@@ -978,65 +1015,69 @@ def _may_target(st, rp, p, r):
     return st[ST_WHERE + r] != CH_FACEUP and st[ST_HOLDER + r] != p
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _destroy_moves(st, rp, dt, p, out, n):
     gold = st[ST_GOLD + p]
     keep = rp[RP_KEEP]
     for q in range(st[ST_PLAYERS]):
         if not _city_targetable(st, rp, p, q):
             continue
-        mask = st[ST_CITY_MASK + q]
-        t = 0
-        while mask != 0:
-            if (mask & 1) == 1 and t != keep and gold >= destroy_cost(st, rp, dt, q, t):
+        m = np.int64(st[ST_CITY_MASK + q])
+        while m != 0:
+            t = _lowest_bit(m)
+            if t != keep and gold >= destroy_cost(st, rp, dt, q, t):
                 n = _put(out, n, K_DESTROY, q, t)
-            mask >>= 1
-            t += 1
+            m &= m - 1
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _keep_moves(st, out):
     """KEEP(T): every distinct sorted sub-multiset of k drawn cards (k = 1, or 2 of 3), ascending."""
     m = st[ST_PEND_N]
     k = st[ST_KEEP_K]
     n = 0
-    if k == 1:
-        for t in range(MAX_TYPES):
-            for i in range(m):
-                if st[ST_PEND + i] == t:
-                    n = _put(out, n, K_KEEP, t, -1)
-                    break
+    if k == 1:  # the distinct drawn types, ascending (m = 2 or 3)
+        t0, t1 = st[ST_PEND], st[ST_PEND + 1]
+        t2 = st[ST_PEND + 2] if m == 3 else t1
+        if t0 > t1:
+            t0, t1 = t1, t0
+        if t1 > t2:
+            t1, t2 = t2, t1
+        if t0 > t1:
+            t0, t1 = t1, t0
+        n = _put(out, n, K_KEEP, t0, -1)
+        if t1 != t0:
+            n = _put(out, n, K_KEEP, t1, -1)
+        if t2 != t1:
+            n = _put(out, n, K_KEEP, t2, -1)
         return n
-    # k = 2 of m = 3: the pairs, sorted and without repeats
-    a = np.empty(3, dtype=np.int32)
-    b = np.empty(3, dtype=np.int32)
-    cnt = 0
-    for i in range(m):
-        for j in range(i + 1, m):
-            x, y = st[ST_PEND + i], st[ST_PEND + j]
-            if x > y:
-                x, y = y, x
-            dup = False
-            for e in range(cnt):
-                if a[e] == x and b[e] == y:
-                    dup = True
-            if not dup:
-                a[cnt] = x
-                b[cnt] = y
-                cnt += 1
-    for i in range(cnt):  # insertion sort, at most 3
-        for j in range(i + 1, cnt):
-            if a[j] < a[i] or (a[j] == a[i] and b[j] < b[i]):
-                a[i], a[j] = a[j], a[i]
-                b[i], b[j] = b[j], b[i]
-    for i in range(cnt):
-        n = _put(out, n, K_KEEP, a[i], b[i])
+    # k = 2 of m = 3: the three pairs, each as x * MAX_TYPES + y (x <= y), sorted, repeats dropped
+    t0, t1, t2 = st[ST_PEND], st[ST_PEND + 1], st[ST_PEND + 2]
+    p0 = _pair(t0, t1)
+    p1 = _pair(t0, t2)
+    p2 = _pair(t1, t2)
+    if p0 > p1:
+        p0, p1 = p1, p0
+    if p1 > p2:
+        p1, p2 = p2, p1
+    if p0 > p1:
+        p0, p1 = p1, p0
+    n = _put(out, n, K_KEEP, p0 // MAX_TYPES, p0 % MAX_TYPES)
+    if p1 != p0:
+        n = _put(out, n, K_KEEP, p1 // MAX_TYPES, p1 % MAX_TYPES)
+    if p2 != p1:
+        n = _put(out, n, K_KEEP, p2 // MAX_TYPES, p2 % MAX_TYPES)
     return n
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _pair(x, y):
+    return x * MAX_TYPES + y if x <= y else y * MAX_TYPES + x
+
+
 # --- applying a move ---------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_move(st, rng, ev, rp, dt, mv):
     """Play move mv (int32[MV_LEN], legal: the API checks) and every automatic step after it."""
     kind = mv[MV_KIND]
@@ -1054,7 +1095,7 @@ def apply_move(st, rng, ev, rp, dt, mv):
     advance(st, rng, ev, rp, dt)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _graveyard(st, ev, rp, kind):
     g = st[ST_GRAVE_OWNER]
     t = st[ST_GRAVE_CARD]
@@ -1068,7 +1109,7 @@ def _graveyard(st, ev, rp, kind):
     _after_destroy(st, ev, rp)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _turn_move(st, ev, rp, dt, kind, a, b):
     p = st[ST_TURN_SEAT]
     c = st[ST_TURN_CHAR]
@@ -1187,28 +1228,28 @@ def _turn_move(st, ev, rp, dt, kind, a, b):
         _end_turn(st, ev)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _keep(st, ev, rp, p, a, b):
     """KEEP(T): T to hand; the rest to the bottom in draw order, the earliest copy of a kept type kept."""
     m = st[ST_PEND_N]
-    used = np.zeros(3, dtype=np.bool_)
+    used = 0  # bit i: drawn card i is kept
     for want in (a, b):
         if want < 0:
             continue
         for i in range(m):
-            if not used[i] and st[ST_PEND + i] == want:
-                used[i] = True
+            if (used >> i) & 1 == 0 and st[ST_PEND + i] == want:
+                used |= 1 << i
                 _hand_add(st, p, want)
                 break
     for i in range(m):
-        if not used[i]:
+        if (used >> i) & 1 == 0:
             t = st[ST_PEND + i]
             _deck_bottom(st, rp, t)
             _log(st, ev, p, E_BOTTOM, p, t, E_DRAW, 0)
     st[ST_PEND_N] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _swap_hands(st, ev, rp, p, q):
     hp = ST_HAND + p * MAX_TYPES
     hq = ST_HAND + q * MAX_TYPES
@@ -1219,6 +1260,9 @@ def _swap_hands(st, ev, rp, p, q):
     x = st[ST_HAND_N + p]
     st[ST_HAND_N + p] = st[ST_HAND_N + q]
     st[ST_HAND_N + q] = x
+    x = st[ST_HAND_MASK + p]
+    st[ST_HAND_MASK + p] = st[ST_HAND_MASK + q]
+    st[ST_HAND_MASK + q] = x
     _log(st, ev, -1, E_SWAP, p, q, 0, 0)
     for s in (p, q):  # each sees the hand it receives
         for t in range(rp[RP_N_TYPES]):
@@ -1227,7 +1271,7 @@ def _swap_hands(st, ev, rp, p, q):
 
 
 # --- scoring (§6) -------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def final_scores(st, rp, dt, out):
     """out int32[players, SC_LEN]: score parts, gold and rank per seat (§6; capped games as they stand)."""
     n = st[ST_PLAYERS]
@@ -1270,7 +1314,7 @@ def final_scores(st, rp, dt, out):
         out[p, SC_RANK] = 1 + ahead
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _better(out, q, p, ties):
     """Whether q finishes strictly ahead of p: score, then (I12, I13) district points, then gold."""
     if out[q, SC_TOTAL] != out[p, SC_TOTAL]:
@@ -1283,7 +1327,7 @@ def _better(out, q, p, ties):
 
 
 # --- the reference random player (§8) ----------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_move(st, rng, rp, dt, moves, mv):
     """legal[rand_below(len(legal))] from the POLICY stream into mv; moves is a MAX_MOVES x MV_LEN scratch."""
     n = legal_moves(st, rp, dt, moves)
@@ -1300,15 +1344,19 @@ def play_random_games(seeds, rp, dt, scores, info, hist):
     (per seat: completion order; per game, repeated on every seat: rounds, capped, decisions);
     hist int32[G, HIST_ROUNDS, HS_LEN] (per round: ranks held, murdered and robbed ranks and seats).
     """
-    n = rp[RP_PLAYERS]
     st = np.zeros(ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
     ev = np.zeros((1, EV_LEN), dtype=np.int32)
     moves = np.zeros((MAX_MOVES, MV_LEN), dtype=np.int32)
     mv = np.zeros(MV_LEN, dtype=np.int32)
-    no_ranks = np.zeros(N_RANKS, dtype=np.int32)
+    _play_random_games(seeds, rp, dt, scores, info, hist, st, rng, ev, moves, mv)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _play_random_games(seeds, rp, dt, scores, info, hist, st, rng, ev, moves, mv):
+    n = rp[RP_PLAYERS]
     for g in range(seeds.shape[0]):
-        setup(st, rng, ev, seeds[g], rp, dt, 0, no_ranks)
+        setup(st, rng, ev, seeds[g], rp, dt, 0)
         while st[ST_PHASE] != PH_DONE:
             random_move(st, rng, rp, dt, moves, mv)
             apply_move(st, rng, ev, rp, dt, mv)
@@ -1321,4 +1369,3 @@ def play_random_games(seeds, rp, dt, scores, info, hist):
         for r in range(HIST_ROUNDS):
             for j in range(HS_LEN):
                 hist[g, r, j] = st[ST_HIST + r * HS_LEN + j]
-

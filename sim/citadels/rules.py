@@ -304,9 +304,7 @@ class Rules:
         """RulesError (one line) unless the rule set allows `players`."""
         if isinstance(players, bool) or not isinstance(players, int) or players not in self.players_allowed:
             allowed = self.players_allowed
-            raise RulesError(
-                f"players: rules {self.name!r} allow {allowed[0]}..{allowed[-1]} players, got {players!r}"
-            )
+            raise RulesError(f"players: rules {self.name!r} allow {allowed[0]}..{allowed[-1]} players, got {players!r}")
 
     # --- conversions ---
     def to_dict(self) -> dict:
