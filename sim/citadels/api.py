@@ -26,7 +26,7 @@ import numpy as np
 
 from . import engine as E
 from .rules import MAX_TYPES, N_RANKS, Rules, load_rules
-from .tables import DT_COST, RP_N_CARDS, Tables, tables_for
+from .tables import RP_N_CARDS, Tables, tables_for
 
 SEED_MASK = (1 << 64) - 1
 # Room kept free in the event log before each move (a move writes far fewer events).
@@ -65,6 +65,54 @@ _N_ARGS = {
     E.K_DESTROY: 2,
 }
 PHASES = ("select", "discard", "turn", "graveyard", "done")
+# The observation's phase names (docs/games/citadels.md §7.2): a 2-player discard is a "select" phase too.
+_OBS_PHASES = ("select", "select", "turn", "graveyard", "done")
+
+# Each event kind (sim.citadels.engine.E_*) as its tag and the meaning of its arguments A..D:
+# "i" an int, "b" a bool, "n" the length of a tuple whose items follow in E_ITEM rows.
+_EVENTS = {
+    E.E_START: ("start", "ii"),
+    E.E_HAND: ("hand", "n"),
+    E.E_ROUND: ("round", "ii"),
+    E.E_FACEDOWN: ("facedown", "i"),
+    E.E_KING_RETURNED: ("king_returned", ""),
+    E.E_FACEUP: ("faceup", "i"),
+    E.E_FACEDOWN_SEEN: ("facedown_seen", "i"),
+    E.E_OFFER: ("offer", "n"),
+    E.E_PICK: ("pick", "i"),
+    E.E_CHOSE: ("chose", "i"),
+    E.E_DISCARD: ("discard", "i"),
+    E.E_DISCARDED: ("discarded", "i"),
+    E.E_CALL: ("call", "ii"),
+    E.E_ROBBED: ("robbed", "iii"),
+    E.E_CROWN: ("crown", "i"),
+    E.E_GOLD: ("gold", "ii"),
+    E.E_DRAW: ("draw", "iii"),
+    E.E_DRAWN: ("drawn", "n"),
+    E.E_KEEP: ("keep", "ii"),
+    E.E_KEPT: ("kept", "nn"),
+    E.E_MERCHANT_BONUS: ("merchant_bonus", "ii"),
+    E.E_ARCHITECT_DRAW: ("architect_draw", "ii"),
+    E.E_INCOME: ("income", "ii"),
+    E.E_KILL: ("kill", "ii"),
+    E.E_ROB: ("rob", "ii"),
+    E.E_SWAP: ("swap", "ii"),
+    E.E_RECEIVED: ("received", "n"),
+    E.E_REDRAW: ("redraw", "ii"),
+    E.E_REDREW: ("redrew", "nn"),
+    E.E_LAB: ("lab", "ii"),
+    E.E_LAB_CARD: ("lab_card", "i"),
+    E.E_SMITHY: ("smithy", "ii"),
+    E.E_BUILD: ("build", "iii"),
+    E.E_COMPLETE: ("complete", "i"),
+    E.E_DESTROY: ("destroy", "iiii"),
+    E.E_GRAVE: ("grave", "iii"),
+    E.E_END: ("end", "i"),
+    E.E_HEIR: ("heir", "i"),
+    E.E_GAME_END: ("game_end", "b"),  # + the final totals
+    E.E_MURDERED_REVEALED: ("murdered_revealed", "ii"),
+    E.E_HIDDEN_REVEALED: ("hidden_revealed", "i"),
+}
 
 
 class IllegalMove(ValueError):
@@ -143,6 +191,9 @@ class Game:
         self.ev = np.zeros((4 * _EVENT_MARGIN if log else 1, E.EV_LEN), dtype=np.int32)
         self._moves = np.zeros((E.MAX_MOVES, E.MV_LEN), dtype=np.int32)
         self._mv = np.zeros(E.MV_LEN, dtype=np.int32)
+        # The log decoded so far: per seat, the events it sees, as the documented tuples.
+        self._logs: list[list[tuple]] = [[] for _ in range(self.players)]
+        self._decoded = 0
         E.setup(self.st, self.rng, self.ev, np.uint64(self.seed), *self.tables.kernel_args(), int(log))
 
     # --- state ------------------------------------------------------------------------------------
@@ -171,6 +222,7 @@ class Game:
         g.ev = self.ev.copy()
         g._moves = np.zeros_like(self._moves)
         g._mv = np.zeros_like(self._mv)
+        g._logs = [list(log) for log in self._logs]
         return g
 
     def _int(self, off: int) -> int:
@@ -263,12 +315,11 @@ class Game:
         """Per seat (§6): score parts, total, gold, rank and win share (the k winners get 1/k each)."""
         out = np.zeros((self.players, E.SC_LEN), dtype=np.int32)
         E.final_scores(self.st, *self.tables.kernel_args(), out)
-        winners = int((out[:, E.SC_RANK] == 1).sum())
+        winners = int(out[:, E.SC_WINNER].sum())
         capped = bool(self.st[E.ST_CAPPED])
-        dt = self.tables.districts
         res = []
         for p in range(self.players):
-            cost = sum(int(dt[t, DT_COST]) for t, _ in self.city(p))
+            cost = int(out[p, E.SC_COST])
             pts = int(out[p, E.SC_DISTRICT_POINTS])
             rank = int(out[p, E.SC_RANK])
             res.append(
@@ -282,7 +333,7 @@ class Game:
                     "gold": int(out[p, E.SC_GOLD]),
                     "capped": capped,
                     "rank": rank,
-                    "win_share": 1.0 / winners if rank == 1 else 0.0,
+                    "win_share": 1.0 / winners if out[p, E.SC_WINNER] else 0.0,
                 }
             )
         return res
@@ -343,6 +394,121 @@ class Game:
     def events(self) -> np.ndarray:
         """The event log so far: int32[n, EV_LEN] (sim.citadels.engine.EV_*, E_*)."""
         return self.ev[: int(self.st[E.ST_N_EVENTS])]
+
+    def _decode_log(self) -> None:
+        """Turn the log's new rows into the documented event tuples, per seat that sees them."""
+        ev = self.ev
+        end = int(self.st[E.ST_N_EVENTS])
+        i = self._decoded
+        while i < end:
+            vis, kind = int(ev[i, E.EV_VIS]), int(ev[i, E.EV_KIND])
+            tag, spec = _EVENTS[kind]
+            args: list = [tag]
+            j = i + 1
+            for k, code in enumerate(spec):
+                x = int(ev[i, E.EV_A + k])
+                if code == "n":
+                    args.append(tuple(int(v) for v in ev[j : j + x, E.EV_A]))
+                    j += x
+                elif code == "b":
+                    args.append(bool(x))
+                else:
+                    args.append(x)
+            if kind == E.E_GAME_END:
+                args.append(tuple(s["total"] for s in self.scores()))
+            event = tuple(args)
+            for p in range(self.players) if vis < 0 else (vis,):
+                self._logs[p].append(event)
+            i = j
+        self._decoded = i
+
+    def observation(self, player: int) -> dict:
+        """All that `player` may see (docs/games/citadels.md §7.2): public state, own hand and characters,
+        own pending decision, and the log of public events and events private to it."""
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < self.players:
+            raise ValueError(f"player must be 0..{self.players - 1}, got {player!r}")
+        if not self.st[E.ST_LOG]:
+            raise ValueError("this game keeps no event log (Game(..., log=False)), so it has no observations")
+        p = int(player)
+        st = self.st
+        n = self.players
+        self._decode_log()
+        ph = int(st[E.ST_PHASE])
+        called = self._int(E.ST_CALL)
+        revealed = []
+        for r in range(1, N_RANKS + 1):
+            if r > called or ph in (E.PH_PICK, E.PH_DISCARD):
+                revealed.append(-2)
+            else:
+                revealed.append(self.holder(r) if st[E.ST_REVEALED + r] else -1)
+        held = [0] * n
+        for r in range(1, N_RANKS + 1):
+            if self.holder(r) >= 0:
+                held[self.holder(r)] += 1
+        turn = None
+        if ph in (E.PH_TURN, E.PH_GRAVE):
+            turn = {
+                "seat": self._int(E.ST_TURN_SEAT),
+                "rank": self._int(E.ST_TURN_CHAR),
+                "acted": bool(st[E.ST_ACTED]),
+                "ability_used": bool(st[E.ST_ABILITY]),
+                "income_taken": bool(st[E.ST_INCOME_TAKEN]),
+                "lab_used": bool(st[E.ST_LAB_USED]),
+                "smithy_used": bool(st[E.ST_SMITHY_USED]),
+                "built": self._int(E.ST_BUILT),
+                "limit": self._int(E.ST_LIMIT),
+                "destroyed": bool(st[E.ST_DESTROY_USED]),
+            }
+        return {
+            "seat": p,
+            "players": n,
+            "round": self.round,
+            "phase": _OBS_PHASES[ph],
+            "current": self.current,
+            "crown": self._int(E.ST_CROWN),
+            "bank": self._int(E.ST_BANK),
+            "deck_size": self._int(E.ST_DECK_LEN),
+            "discard_size": int(st[E.ST_OUT : E.ST_OUT + MAX_TYPES].sum()),
+            "gold": self._ints(E.ST_GOLD, n),
+            "hand_sizes": self._ints(E.ST_HAND_N, n),
+            "cities": [self.city(q) for q in range(n)],
+            "faceup_removed": self._ints(E.ST_FU, self._int(E.ST_FU_N)),
+            "characters_held": held,
+            "revealed": revealed,
+            "called": called,
+            "killed": self._int(E.ST_KILLED),
+            "robbed": self._int(E.ST_ROBBED),
+            "final_round": bool(st[E.ST_FINAL]),
+            "first_completer": self._int(E.ST_FIRST_COMPLETER),
+            "turn": turn,
+            "hand": self.hand(p),
+            "characters": self.characters(p),
+            "decision": self._decision(p),
+            "log": list(self._logs[p]),
+            "scores": self.scores() if self.done else None,
+        }
+
+    def _decision(self, p: int) -> dict | None:
+        """p's own pending decision (§7.2), None unless p is to decide."""
+        if self.current != p:
+            return None
+        st = self.st
+        ph = int(st[E.ST_PHASE])
+        if ph in (E.PH_PICK, E.PH_DISCARD):
+            offer = tuple(self._ints(E.ST_OFFER, self._int(E.ST_OFFER_N)))
+            return {"kind": "pick" if ph == E.PH_PICK else "discard", "offer": offer}
+        if ph == E.PH_GRAVE:
+            return {"kind": "graveyard", "card": self._int(E.ST_GRAVE_CARD)}
+        if st[E.ST_REDRAW_N]:
+            chosen = tuple(t for t in range(MAX_TYPES) for _ in range(int(st[E.ST_REDRAW + t])))
+            return {"kind": "redraw", "chosen": chosen}
+        if st[E.ST_PEND_N]:
+            return {
+                "kind": "keep",
+                "drawn": tuple(self._ints(E.ST_PEND, self._int(E.ST_PEND_N))),
+                "keep": self._int(E.ST_KEEP_K),
+            }
+        return {"kind": "turn"}
 
 
 def _safe_text(move) -> str:

@@ -76,6 +76,7 @@ from .tables import (
     DT_COPIES,
     DT_COST,
     DT_POINTS,
+    RP_ABCCBA,
     RP_ARCH_DISCOUNT,
     RP_BANK,
     RP_BANK_UNLIMITED,
@@ -92,6 +93,7 @@ from .tables import (
     RP_HAUNTED,
     RP_KEEP,
     RP_LAB,
+    RP_LIB_OBS_KEEP,
     RP_LIBRARY,
     RP_MAX_ROUNDS,
     RP_N_CARDS,
@@ -101,18 +103,21 @@ from .tables import (
     RP_REMOVE_DESTROYED,
     RP_REMOVE_LAB,
     RP_REMOVE_ROUND1,
-    RP_REVEAL_ALL_MURDERED,
+    RP_REVEAL_ALL,
     RP_ROTATE_CROWN,
     RP_SCHOOL,
     RP_SMITHY,
     RP_START_GOLD,
     RP_START_HAND,
     RP_TARGET_ANY,
-    RP_TIE_DISTRICTS_GOLD,
+    RP_TIEBREAK,
     RP_WALL,
     RP_WALL_VS_OWN,
     RP_WARLORD_ANYTIME,
     RP_WARLORD_OWN,
+    TIE_COST_GOLD,
+    TIE_DISTRICTS_GOLD_DRAW,
+    TIE_SHARED,
 )
 
 RANDOM_PLAYER_XOR = np.uint64(0xA5A5A5A5A5A5A5A5)  # §8: the reference random player's stream
@@ -152,38 +157,54 @@ MV_KIND, MV_A, MV_B, MV_LEN = range(4)
 # The longest legal list: DESTROY over every other city plus BUILD and LAB over a hand's types.
 MAX_MOVES = MAX_PLAYERS * MAX_TYPES + 2 * MAX_TYPES + 32
 
-# --- events (§7); VIS = -1 public, else the seat that sees it -----------------------------------
-EV_VIS, EV_KIND, EV_SEAT, EV_A, EV_B, EV_C, EV_LEN = range(7)
-E_ROUND = 0  # public: a round starts (seat = crown holder, a = round)
-E_FACEUP = 1  # public: rank a removed face up
-E_FACEDOWN = 2  # public: a rank is removed face down (which one is never shown)
-E_OFFER = 3  # private: seat is offered the ranks in bitmask a (bit r - 1); b = 1 if it holds the
-#              face-down removed card (the 7th chooser's)
-E_PICK = 4  # public: seat chose a character; private copy with a = the rank
-E_DISCARD = 5  # public: seat discarded a character face down (2p); private copy with a = the rank
-E_CALL = 6  # public: rank a is called and nobody is revealed (removed, unchosen or murdered)
-E_REVEAL = 7  # public: rank a is revealed: seat holds it
-E_STEAL = 8  # public: seat (the Thief's holder) takes a gold from seat b
-E_CROWN = 9  # public: the crown goes to seat (a = 1: as the murdered King's heir)
-E_GOLD = 10  # public: seat takes GOLD and gains a
-E_DRAW = 11  # public: seat draws a cards and keeps b
-E_CARD = 12  # private: seat receives card a (b = the E_* event it came with)
-E_BOTTOM = 13  # private: seat sends card a to the bottom (b = the E_* event)
-E_INCOME = 14  # public: seat takes income a (b = the amount its districts give)
-E_BONUS = 15  # public: post-action: seat gains a gold (Merchant) or b cards (Architect)
-E_KILL = 16  # public: seat names rank a for murder
-E_ROB = 17  # public: seat names rank a for robbery
-E_SWAP = 18  # public: seat exchanges hands with seat a (each then gets E_CARD of what it receives)
-E_REDRAW = 19  # public: seat sends a cards to the bottom and draws a
-E_LAB = 20  # public: seat discards a card to the Laboratory and gains a gold
-E_SMITHY = 21  # public: seat pays 2 and draws a cards
-E_BUILD = 22  # public: seat builds type a for price b
-E_DESTROY = 23  # public: seat destroys type b in seat a's city, paying c
-E_GRAVE = 24  # public: seat (the Graveyard's owner) takes (a = 1) or leaves (a = 0) card b
-E_END = 25  # public: seat ends its turn
-E_MURDERED = 26  # public (reveal_murdered = all_murdered): rank a was held by seat
-E_GAME_END = 27  # public: the game ends (a = 1 if capped)
-E_DEALT = 28  # private: seat is dealt card a at setup
+# --- events (§7.3 of docs/games/citadels.md) ----------------------------------------------------------
+# One row per event: VIS (-1 public, else the one seat that sees it), KIND (E_*), up to four
+# integer arguments A..D in the documented order.  An event carrying card or rank lists gives their
+# lengths in its arguments (noted "n items") and is followed by that many E_ITEM rows (A = the value),
+# which share its audience.  sim.citadels.api turns rows back into the documented tuples.
+EV_VIS, EV_KIND, EV_A, EV_B, EV_C, EV_D, EV_LEN = range(7)
+E_START = 0  # ("start", players, crown)
+E_HAND = 1  # ("hand", cards): private; A = n items
+E_ROUND = 2  # ("round", round, crown)
+E_FACEDOWN = 3  # ("facedown", count)
+E_KING_RETURNED = 4  # ("king_returned",)
+E_FACEUP = 5  # ("faceup", rank)
+E_FACEDOWN_SEEN = 6  # ("facedown_seen", rank): private, the 7th chooser
+E_OFFER = 7  # ("offer", ranks): private; A = n items
+E_PICK = 8  # ("pick", rank): private
+E_CHOSE = 9  # ("chose", seat)
+E_DISCARD = 10  # ("discard", rank): private
+E_DISCARDED = 11  # ("discarded", seat)
+E_CALL = 12  # ("call", rank, seat); seat -1: no reveal
+E_ROBBED = 13  # ("robbed", thief, victim, amount)
+E_CROWN = 14  # ("crown", seat)
+E_GOLD = 15  # ("gold", seat, gained)
+E_DRAW = 16  # ("draw", seat, m, k)
+E_DRAWN = 17  # ("drawn", cards): private; A = n items
+E_KEEP = 18  # ("keep", seat, k)
+E_KEPT = 19  # ("kept", kept, bottom): private; A = n kept, B = n bottom items
+E_MERCHANT_BONUS = 20  # ("merchant_bonus", seat, gained)
+E_ARCHITECT_DRAW = 21  # ("architect_draw", seat, count)
+E_INCOME = 22  # ("income", seat, gained)
+E_KILL = 23  # ("kill", seat, rank)
+E_ROB = 24  # ("rob", seat, rank)
+E_SWAP = 25  # ("swap", seat, q)
+E_RECEIVED = 26  # ("received", cards): private to each of the two; A = n items
+E_REDRAW = 27  # ("redraw", seat, count)
+E_REDREW = 28  # ("redrew", sent, drawn): private; A = n sent, B = n drawn items
+E_LAB = 29  # ("lab", seat, gained)
+E_LAB_CARD = 30  # ("lab_card", card): private
+E_SMITHY = 31  # ("smithy", seat, count)
+E_BUILD = 32  # ("build", seat, card, price)
+E_COMPLETE = 33  # ("complete", seat)
+E_DESTROY = 34  # ("destroy", seat, q, card, paid)
+E_GRAVE = 35  # ("grave", owner, card, took)
+E_END = 36  # ("end", seat)
+E_HEIR = 37  # ("heir", seat)
+E_GAME_END = 38  # ("game_end", capped, totals): the totals are the final scores (added by the API)
+E_MURDERED_REVEALED = 39  # ("murdered_revealed", rank, seat): reveal_murdered = all_at_round_end
+E_HIDDEN_REVEALED = 40  # ("hidden_revealed", rank): likewise, a face-down rank
+E_ITEM = 41  # a list item of the event before (A = the value)
 
 # --- history per round -----------------------------------------------------------------------------
 _hs = Layout("hist")
@@ -272,7 +293,9 @@ SC_TOTAL = _sc.add("score")
 SC_DISTRICTS = _sc.add("districts built")
 SC_GOLD = _sc.add("gold")
 SC_HAND = _sc.add("cards in hand")
-SC_RANK = _sc.add("rank, 1 = a winner")
+SC_COST = _sc.add("printed cost of the city's districts")
+SC_RANK = _sc.add("rank: 1 + the number of players strictly ahead")
+SC_WINNER = _sc.add("1 for each of the winners (each credited 1 / their number)")
 SC_LEN = _sc.size
 
 # --- per seat results of play_random_games ---------------------------------------------------------
@@ -313,7 +336,7 @@ def _lowest_bit(typingctx, x):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _log(st, ev, vis, kind, seat, a, b, c):
+def _log(st, ev, vis, kind, a, b, c, d):
     if st[ST_LOG] == 0:
         return
     i = st[ST_N_EVENTS]
@@ -322,11 +345,25 @@ def _log(st, ev, vis, kind, seat, a, b, c):
         return
     ev[i, EV_VIS] = vis
     ev[i, EV_KIND] = kind
-    ev[i, EV_SEAT] = seat
     ev[i, EV_A] = a
     ev[i, EV_B] = b
     ev[i, EV_C] = c
+    ev[i, EV_D] = d
     st[ST_N_EVENTS] = i + 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _item(st, ev, vis, value):
+    _log(st, ev, vis, E_ITEM, value, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _log_hand(st, ev, kind, p):
+    """An event carrying p's whole hand, sorted (hand, received), private to p."""
+    _log(st, ev, p, kind, st[ST_HAND_N + p], 0, 0, 0)
+    for t in range(MAX_TYPES):
+        for _ in range(st[ST_HAND + p * MAX_TYPES + t]):
+            _item(st, ev, p, t)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -379,13 +416,16 @@ def _hand_remove(st, p, t):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _draw_to_hand(st, ev, rp, p, wanted, why):
-    """Draw min(wanted, deck) cards into p's hand (§5.4); returns how many."""
+def _draw_to_hand(st, ev, rp, p, wanted, log):
+    """Draw min(wanted, deck) cards into p's hand (§5.4), with their ("drawn", cards) if log; returns how many."""
     m = min(wanted, st[ST_DECK_LEN])
+    if log:
+        _log(st, ev, p, E_DRAWN, m, 0, 0, 0)
     for _ in range(m):
         t = _deck_draw(st, rp)
         _hand_add(st, p, t)
-        _log(st, ev, p, E_CARD, p, t, why, 0)
+        if log:
+            _item(st, ev, p, t)
     return m
 
 
@@ -493,15 +533,16 @@ def setup(st, rng, ev, seed, rp, dt, log):
             k += 1
     st[ST_DECK_LEN] = k
     _shuffle(st, ST_DECK, k, rng)  # chance event a
+    st[ST_CROWN] = rp[RP_FIRST_CROWN]
+    _log(st, ev, -1, E_START, n, st[ST_CROWN], 0, 0)
     for _ in range(rp[RP_START_HAND]):  # round-robin, one card at a time
         for p in range(n):
             if st[ST_DECK_LEN] > 0:
-                t = _deck_draw(st, rp)
-                _hand_add(st, p, t)
-                _log(st, ev, p, E_DEALT, p, t, 0, 0)
+                _hand_add(st, p, _deck_draw(st, rp))
+    for p in range(n):
+        _log_hand(st, ev, E_HAND, p)
     for p in range(n):
         _gain(st, rp, p, rp[RP_START_GOLD])
-    st[ST_CROWN] = rp[RP_FIRST_CROWN]
     start_round(st, rng, ev, rp)
     advance(st, rng, ev, rp, dt)
 
@@ -566,7 +607,7 @@ def _round_reset(st, ev):
             st[h + i] = 0
         st[h + HS_KILLED_SEAT] = -1
         st[h + HS_ROBBED_SEAT] = -1
-    _log(st, ev, -1, E_ROUND, st[ST_CROWN], st[ST_ROUND], 0, 0)
+    _log(st, ev, -1, E_ROUND, st[ST_ROUND], st[ST_CROWN], 0, 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -583,12 +624,14 @@ def _removal(st, rng, ev, rp):
 
 @njit(cache=True, _nrt=False)
 def _remove_facedown(st, ev, rp):
-    for _ in range(rp[RP_FACEDOWN]):
+    k = rp[RP_FACEDOWN]
+    for _ in range(k):
         c = _pile_pop(st)
         st[ST_WHERE + c] = CH_REMOVED
         st[ST_FD + st[ST_FD_N]] = c
         st[ST_FD_N] += 1
-        _log(st, ev, -1, E_FACEDOWN, -1, 0, 0, 0)
+    if k > 0:
+        _log(st, ev, -1, E_FACEDOWN, k, 0, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -597,6 +640,7 @@ def _remove_faceup(st, rng, ev, rp):
     for _ in range(rp[RP_FACEUP]):
         c = _pile_pop(st)
         if c == KING:
+            _log(st, ev, -1, E_KING_RETURNED, 0, 0, 0, 0)
             c = _pile_pop(st)
             st[ST_PILE + st[ST_PILE_N]] = KING
             st[ST_PILE_N] += 1
@@ -604,7 +648,7 @@ def _remove_faceup(st, rng, ev, rp):
         st[ST_WHERE + c] = CH_FACEUP
         st[ST_FU + st[ST_FU_N]] = c
         st[ST_FU_N] += 1
-        _log(st, ev, -1, E_FACEUP, -1, c, 0, 0)
+        _log(st, ev, -1, E_FACEUP, c, 0, 0, 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -613,14 +657,17 @@ def _selection_steps(n):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _step_seat(st, step):
-    """The chooser of selection step `step` (§4.2): crown, crown+1, ...; 3p A B C A B C; 2p A B B A A B."""
+def _step_seat(st, rp, step):
+    """The chooser of selection step `step` (§4.2): crown, crown+1, ...; 3p A B C A B C (I17); 2p A B B A A B."""
     n = st[ST_PLAYERS]
     crown = st[ST_CROWN]
     if n >= 4:
         return (crown + step) % n
     if n == 3:
-        return (crown + step % 3) % 3
+        k = step % 3
+        if rp[RP_ABCCBA] == 1 and step >= 3:
+            k = 5 - step
+        return (crown + k) % 3
     if step == 0 or step == 3 or step == 4:
         return crown
     return 1 - crown
@@ -662,7 +709,7 @@ def _selection(st, rng, ev, rp):
                         st[h + p] |= 1 << (r - 1)
             st[ST_NEXT] = NX_CALL
             return
-        seat = _step_seat(st, step)
+        seat = _step_seat(st, rp, step)
         st[ST_SEL_SEAT] = seat
         seventh = n == 7 and step == 6
         st[ST_OFFER_N] = 0
@@ -675,17 +722,16 @@ def _selection(st, rng, ev, rp):
             for i in range(st[ST_PILE_N]):
                 st[ST_OFFER + i] = st[ST_PILE + i]
             st[ST_OFFER_N] = st[ST_PILE_N]
-        shown = 0
         if seventh:  # the 7-player rule: the face-down removed card joins the offer
             for i in range(st[ST_FD_N]):
                 st[ST_OFFER + st[ST_OFFER_N]] = st[ST_FD + i]
                 st[ST_OFFER_N] += 1
-                shown = 1
+                _log(st, ev, seat, E_FACEDOWN_SEEN, st[ST_FD + i], 0, 0, 0)
         _sort_offer(st)
-        mask = 0
-        for i in range(st[ST_OFFER_N]):
-            mask |= 1 << (st[ST_OFFER + i] - 1)
-        _log(st, ev, seat, E_OFFER, seat, mask, shown, 0)
+        if not _is_discard_step(st, step):  # a discard's set is the last offer less the pick: no event
+            _log(st, ev, seat, E_OFFER, st[ST_OFFER_N], 0, 0, 0)
+            for i in range(st[ST_OFFER_N]):
+                _item(st, ev, seat, st[ST_OFFER + i])
         if st[ST_OFFER_N] == 1:
             _select(st, rng, ev, rp, st[ST_OFFER], _is_discard_step(st, step))
             continue
@@ -704,13 +750,13 @@ def _select(st, rng, ev, rp, r, discard):
         _fd_remove(st, r)
     if discard:
         st[ST_WHERE + r] = CH_FACEDOWN
-        _log(st, ev, -1, E_DISCARD, seat, -1, 0, 0)
-        _log(st, ev, seat, E_DISCARD, seat, r, 0, 0)
+        _log(st, ev, seat, E_DISCARD, r, 0, 0, 0)
+        _log(st, ev, -1, E_DISCARDED, seat, 0, 0, 0)
     else:
         st[ST_HOLDER + r] = seat
         st[ST_WHERE + r] = CH_HELD
-        _log(st, ev, -1, E_PICK, seat, -1, 0, 0)
-        _log(st, ev, seat, E_PICK, seat, r, 0, 0)
+        _log(st, ev, seat, E_PICK, r, 0, 0, 0)
+        _log(st, ev, -1, E_CHOSE, seat, 0, 0, 0)
     if rp[RP_BLIND] == 1:  # §4.3: the cards not kept go back (and P is shuffled) or face down
         last = step == n - 1
         returned = 0
@@ -739,21 +785,22 @@ def _call_next(st, ev):
         st[ST_CALL] = r
         p = st[ST_HOLDER + r]
         if p < 0 or r == st[ST_KILLED]:
-            _log(st, ev, -1, E_CALL, -1, r, 0, 0)
+            _log(st, ev, -1, E_CALL, r, -1, 0, 0)
             r += 1
             continue
         st[ST_REVEALED + r] = 1
-        _log(st, ev, -1, E_REVEAL, p, r, 0, 0)
+        _log(st, ev, -1, E_CALL, r, p, 0, 0)
         if r == st[ST_ROBBED]:
             thief = st[ST_HOLDER + THIEF]
+            amt = 0
             if thief != p:
                 amt = st[ST_GOLD + p]
                 st[ST_GOLD + thief] += amt
                 st[ST_GOLD + p] = 0
-                _log(st, ev, -1, E_STEAL, thief, amt, p, 0)
                 h = _hist(st, HS_STOLEN)
                 if h >= 0:
                     st[h] = amt
+            _log(st, ev, -1, E_ROBBED, thief, p, amt, 0)
         if r == KING:
             st[ST_CROWN] = p
             _log(st, ev, -1, E_CROWN, p, 0, 0, 0)
@@ -770,17 +817,23 @@ def _end_round(st, ev, rp):
         p = st[ST_HOLDER + killed]
         if killed == KING:  # the heir (§4.5.1)
             st[ST_CROWN] = p
-            _log(st, ev, -1, E_CROWN, p, 1, 0, 0)
-        elif rp[RP_REVEAL_ALL_MURDERED] == 1:
-            _log(st, ev, -1, E_MURDERED, p, killed, 0, 0)
+            _log(st, ev, -1, E_HEIR, p, 0, 0, 0)
+            _log(st, ev, -1, E_CROWN, p, 0, 0, 0)
+        elif rp[RP_REVEAL_ALL] == 1:
+            _log(st, ev, -1, E_MURDERED_REVEALED, killed, p, 0, 0)
+    if rp[RP_REVEAL_ALL] == 1:  # I11 alternative: every secret card is shown at the round's end
+        for r in range(1, N_RANKS + 1):
+            w = st[ST_WHERE + r]
+            if w == CH_REMOVED or w == CH_FACEDOWN:
+                _log(st, ev, -1, E_HIDDEN_REVEALED, r, 0, 0, 0)
     if rp[RP_ROTATE_CROWN] == 1 and st[ST_HOLDER + KING] < 0:
         st[ST_CROWN] = (st[ST_ROUND_CROWN] + 1) % n
-        _log(st, ev, -1, E_CROWN, st[ST_CROWN], 2, 0, 0)
+        _log(st, ev, -1, E_CROWN, st[ST_CROWN], 0, 0, 0)
     if st[ST_FINAL] == 1 or st[ST_ROUND] >= rp[RP_MAX_ROUNDS]:
         st[ST_CAPPED] = 1 - st[ST_FINAL]
         st[ST_PHASE] = PH_DONE
         st[ST_CURRENT] = -1
-        _log(st, ev, -1, E_GAME_END, -1, st[ST_CAPPED], 0, 0)
+        _log(st, ev, -1, E_GAME_END, st[ST_CAPPED], 0, 0, 0)
         return
     st[ST_NEXT] = NX_START_ROUND
 
@@ -872,10 +925,10 @@ def _after_action(st, ev, rp, p, c):
     st[ST_ACTED] = 1
     if c == MERCHANT:
         amt = _gain(st, rp, p, 1)
-        _log(st, ev, -1, E_BONUS, p, amt, 0, 0)
+        _log(st, ev, -1, E_MERCHANT_BONUS, p, amt, 0, 0)
     elif c == ARCHITECT:
-        m = _draw_to_hand(st, ev, rp, p, 2, E_BONUS)
-        _log(st, ev, -1, E_BONUS, p, 0, m, 0)
+        _log(st, ev, -1, E_ARCHITECT_DRAW, p, min(2, st[ST_DECK_LEN]), 0, 0)
+        _draw_to_hand(st, ev, rp, p, 2, True)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -1102,10 +1155,10 @@ def _graveyard(st, ev, rp, kind):
     if kind == K_GRAVE_TAKE:
         _pay(st, g, 1)
         _hand_add(st, g, t)
-        _log(st, ev, -1, E_GRAVE, g, 1, t, 0)
+        _log(st, ev, -1, E_GRAVE, g, t, 1, 0)
     else:
         _destroyed_card_away(st, rp, t)
-        _log(st, ev, -1, E_GRAVE, g, 0, t, 0)
+        _log(st, ev, -1, E_GRAVE, g, t, 0, 0)
     _after_destroy(st, ev, rp)
 
 
@@ -1123,17 +1176,18 @@ def _turn_move(st, ev, rp, dt, kind, a, b):
         m = min(st[ST_DECK_LEN], 3 if obs else 2)
         keep = 1
         if lib:
-            keep = 2 if obs else m
+            keep = rp[RP_LIB_OBS_KEEP] if obs else m
         k = min(m, keep)
         _log(st, ev, -1, E_DRAW, p, m, k, 0)
         if k == m:  # keep all: not a decision (§8)
-            _draw_to_hand(st, ev, rp, p, m, E_DRAW)
+            _draw_to_hand(st, ev, rp, p, m, True)
             _after_action(st, ev, rp, p, c)
         else:
+            _log(st, ev, p, E_DRAWN, m, 0, 0, 0)
             for i in range(m):
                 t = _deck_draw(st, rp)
                 st[ST_PEND + i] = t
-                _log(st, ev, p, E_CARD, p, t, E_DRAW, 0)
+                _item(st, ev, p, t)
             st[ST_PEND_N] = m
             st[ST_KEEP_K] = k
     elif kind == K_KEEP:
@@ -1143,7 +1197,7 @@ def _turn_move(st, ev, rp, dt, kind, a, b):
         amt = income_amount(st, rp, dt, p, c)
         got = _gain(st, rp, p, amt)
         st[ST_INCOME_TAKEN] = 1
-        _log(st, ev, -1, E_INCOME, p, got, amt, 0)
+        _log(st, ev, -1, E_INCOME, p, got, 0, 0)
     elif kind == K_KILL:
         st[ST_KILLED] = a
         st[ST_ABILITY] = 1
@@ -1169,16 +1223,20 @@ def _turn_move(st, ev, rp, dt, kind, a, b):
         st[ST_REDRAW_MAX] = a
     elif kind == K_REDRAW_DONE:
         s = st[ST_REDRAW_N]
+        _log(st, ev, -1, E_REDRAW, p, s, 0, 0)
+        _log(st, ev, p, E_REDREW, s, s, 0, 0)
         for t in range(rp[RP_N_TYPES]):  # to the bottom in type-ascending order (I4)
             for _ in range(st[ST_REDRAW + t]):
                 _hand_remove(st, p, t)
                 _deck_bottom(st, rp, t)
-                _log(st, ev, p, E_BOTTOM, p, t, E_REDRAW, 0)
+                _item(st, ev, p, t)
             st[ST_REDRAW + t] = 0
         st[ST_REDRAW_N] = 0
         st[ST_REDRAW_MAX] = 0
-        _log(st, ev, -1, E_REDRAW, p, s, 0, 0)
-        _draw_to_hand(st, ev, rp, p, s, E_REDRAW)
+        for _ in range(s):  # never short: the cards went under the deck first
+            t = _deck_draw(st, rp)
+            _hand_add(st, p, t)
+            _item(st, ev, p, t)
         st[ST_ABILITY] = 1
     elif kind == K_LAB:
         _hand_remove(st, p, a)
@@ -1186,16 +1244,15 @@ def _turn_move(st, ev, rp, dt, kind, a, b):
             st[ST_OUT + a] += 1
         else:
             _deck_bottom(st, rp, a)
-        _log(st, ev, p, E_BOTTOM, p, a, E_LAB, 0)
         amt = _gain(st, rp, p, 1)
         st[ST_LAB_USED] = 1
         _log(st, ev, -1, E_LAB, p, amt, 0, 0)
+        _log(st, ev, p, E_LAB_CARD, a, 0, 0, 0)
     elif kind == K_SMITHY:
         _pay(st, p, 2)
         st[ST_SMITHY_USED] = 1
-        m = min(3, st[ST_DECK_LEN])
-        _log(st, ev, -1, E_SMITHY, p, m, 0, 0)
-        _draw_to_hand(st, ev, rp, p, 3, E_SMITHY)
+        _log(st, ev, -1, E_SMITHY, p, min(3, st[ST_DECK_LEN]), 0, 0)
+        _draw_to_hand(st, ev, rp, p, 3, True)
     elif kind == K_BUILD:
         x = price(st, rp, dt, a)
         _pay(st, p, x)
@@ -1204,6 +1261,7 @@ def _turn_move(st, ev, rp, dt, kind, a, b):
         st[ST_BUILT] += 1
         _log(st, ev, -1, E_BUILD, p, a, x, 0)
         if st[ST_CITY_N + p] == rp[RP_COMPLETE] and st[ST_COMPLETE_ORDER + p] == 0:
+            _log(st, ev, -1, E_COMPLETE, p, 0, 0, 0)
             st[ST_FINAL] = 1
             if st[ST_FIRST_COMPLETER] < 0:
                 st[ST_FIRST_COMPLETER] = p
@@ -1232,10 +1290,14 @@ def _turn_move(st, ev, rp, dt, kind, a, b):
 def _keep(st, ev, rp, p, a, b):
     """KEEP(T): T to hand; the rest to the bottom in draw order, the earliest copy of a kept type kept."""
     m = st[ST_PEND_N]
+    k = st[ST_KEEP_K]
+    _log(st, ev, -1, E_KEEP, p, k, 0, 0)
+    _log(st, ev, p, E_KEPT, k, m - k, 0, 0)
     used = 0  # bit i: drawn card i is kept
     for want in (a, b):
         if want < 0:
             continue
+        _item(st, ev, p, want)
         for i in range(m):
             if (used >> i) & 1 == 0 and st[ST_PEND + i] == want:
                 used |= 1 << i
@@ -1245,7 +1307,7 @@ def _keep(st, ev, rp, p, a, b):
         if (used >> i) & 1 == 0:
             t = st[ST_PEND + i]
             _deck_bottom(st, rp, t)
-            _log(st, ev, p, E_BOTTOM, p, t, E_DRAW, 0)
+            _item(st, ev, p, t)
     st[ST_PEND_N] = 0
 
 
@@ -1264,10 +1326,8 @@ def _swap_hands(st, ev, rp, p, q):
     st[ST_HAND_MASK + p] = st[ST_HAND_MASK + q]
     st[ST_HAND_MASK + q] = x
     _log(st, ev, -1, E_SWAP, p, q, 0, 0)
-    for s in (p, q):  # each sees the hand it receives
-        for t in range(rp[RP_N_TYPES]):
-            for _ in range(st[ST_HAND + s * MAX_TYPES + t]):
-                _log(st, ev, s, E_CARD, s, t, E_SWAP, 0)
+    _log_hand(st, ev, E_RECEIVED, p)  # each sees the hand it receives
+    _log_hand(st, ev, E_RECEIVED, q)
 
 
 # --- scoring (§6) -------------------------------------------------------------------------------------
@@ -1280,11 +1340,13 @@ def final_scores(st, rp, dt, out):
     for p in range(n):
         base = p * MAX_TYPES
         pts = 0
+        cost = 0
         colours = 0
         hc_free = False
         for i in range(st[ST_CITY_N + p]):
             t = st[ST_CITY + base + i]
             pts += dt[t, DT_POINTS]
+            cost += dt[t, DT_COST]
             if t == hc and st[ST_CITY_ROUND + base + i] < final_round:
                 hc_free = True  # counts as any one colour (I16: the missing one)
             else:
@@ -1305,24 +1367,32 @@ def final_scores(st, rp, dt, out):
         out[p, SC_DISTRICTS] = st[ST_CITY_N + p]
         out[p, SC_GOLD] = st[ST_GOLD + p]
         out[p, SC_HAND] = st[ST_HAND_N + p]
-    ties = rp[RP_TIE_DISTRICTS_GOLD] == 1
+        out[p, SC_COST] = cost
+    tie = rp[RP_TIEBREAK]
+    firsts = 0
     for p in range(n):
         ahead = 0
         for q in range(n):
-            if _better(out, q, p, ties):
+            if _better(out, q, p, tie):
                 ahead += 1
         out[p, SC_RANK] = 1 + ahead
+        if ahead == 0:
+            firsts += 1
+    for p in range(n):  # districts_gold_draw (I13 alternative): a tie that remains has no winner
+        out[p, SC_WINNER] = 1 if out[p, SC_RANK] == 1 and (firsts == 1 or tie != TIE_DISTRICTS_GOLD_DRAW) else 0
 
 
 @njit(cache=True, _nrt=False)
-def _better(out, q, p, ties):
-    """Whether q finishes strictly ahead of p: score, then (I12, I13) district points, then gold."""
+def _better(out, q, p, tie):
+    """Whether q finishes strictly ahead of p: score, then (tiebreak, I12) district points or printed
+    cost, then gold."""
     if out[q, SC_TOTAL] != out[p, SC_TOTAL]:
         return out[q, SC_TOTAL] > out[p, SC_TOTAL]
-    if not ties:
+    if tie == TIE_SHARED:
         return False
-    if out[q, SC_DISTRICT_POINTS] != out[p, SC_DISTRICT_POINTS]:
-        return out[q, SC_DISTRICT_POINTS] > out[p, SC_DISTRICT_POINTS]
+    key = SC_COST if tie == TIE_COST_GOLD else SC_DISTRICT_POINTS
+    if out[q, key] != out[p, key]:
+        return out[q, key] > out[p, key]
     return out[q, SC_GOLD] > out[p, SC_GOLD]
 
 

@@ -163,7 +163,9 @@ _OFFICIAL: dict[str, Any] = {
     "warlord_may_target_own": True,
     "complete_size": 8,
     # [interpretation] I12, I13: ties go to the higher district points (8 for Dragon Gate and
-    # University), then to more gold, then are shared.  "shared": every top score wins.
+    # University), then to more gold, then are shared.  "shared": every top score wins;
+    # "cost_gold_shared": printed cost instead of points (I12); "districts_gold_draw": a tie that
+    # remains has no winner (I13).
     "tiebreak": "districts_gold_shared",
     # [interpretation] I6: the Merchant's +1 and the Architect's 2 cards come automatically after
     # the action (declining them, one more decision each, is not modelled).
@@ -176,10 +178,10 @@ _OFFICIAL: dict[str, Any] = {
     # Laboratory cards in ascending type id (player-chosen order is not modelled).
     "bottom_order": "draw_order/type_ascending",
     # [interpretation] I5: draws are short, DRAW and SMITHY need a card, no reshuffle.
-    # Alternative "allow_empty_draw": DRAW and SMITHY stay legal on an empty deck (drawing nothing).
+    # Alternative "zero_draw_allowed": DRAW and SMITHY stay legal on an empty deck (drawing nothing).
     "empty_deck": "short_draw_no_reshuffle",
     # [interpretation] I8: the Graveyard must still stand after the destroyed card leaves, so it
-    # cannot save itself.  Alternative "rescue_itself": a destroyed Graveyard may take itself.
+    # cannot save itself.  Alternative "may_rescue_itself": a destroyed Graveyard may take itself.
     "graveyard_rule": "needs_graveyard_in_city",
     # [interpretation] I9: a revealed, unmurdered Bishop shields his holder's city from the
     # Warlord even when one player holds both (2-3p).
@@ -187,7 +189,8 @@ _OFFICIAL: dict[str, Any] = {
     # [interpretation] I10: the Great Wall's +1 applies to its owner's own Warlord too.
     "great_wall_vs_own_warlord": True,
     # [interpretation] I11: only the murdered King is revealed (as heir).  Alternative
-    # "all_murdered": every murdered character's holder is revealed at the end of the round.
+    # "all_at_round_end": every secret character card is shown at the end of the round (the
+    # murdered one with its holder, the face-down ones by rank).
     "reveal_murdered": "king_only",
     # [interpretation] I14: KILL and ROB may name any rank the rules allow, present or not.
     # false: not a face-up removed rank nor one of the player's own ranks.
@@ -195,9 +198,9 @@ _OFFICIAL: dict[str, Any] = {
     # [interpretation] I16: the Haunted City's and the School of Magic's colours are chosen
     # automatically (only one choice is ever best).
     "colour_choices": "auto",
-    # [interpretation] I17: 3 players choose A, B, C, A, B, C.
+    # [interpretation] I17: 3 players choose A, B, C, A, B, C.  Alternative "ABCCBA".
     "three_player_order": "ABCABC",
-    # [interpretation] I19: Library with Observatory: draw 3, keep 2.
+    # [interpretation] I19: Library with Observatory: draw 3, keep 2.  Alternative "draw3_keep3".
     "library_observatory": "draw3_keep2",
     # §8: a simulation cap; a game still running after this round is scored as it stands.
     "max_rounds": 100,
@@ -234,18 +237,24 @@ CHOICES = {
     "selection_mode": ("open", "blind_draw2"),
     "crown_rule": ("king_only", "rotate_unless_king"),
     "warlord_timing": ("end_of_turn", "any_time"),
-    "tiebreak": ("districts_gold_shared", "shared"),
+    "tiebreak": ("districts_gold_shared", "shared", "cost_gold_shared", "districts_gold_draw"),
     "destroyed_to": ("deck_bottom", "removed"),
     "lab_discard_to": ("deck_bottom", "removed"),
     "bottom_order": ("draw_order/type_ascending",),
-    "empty_deck": ("short_draw_no_reshuffle", "allow_empty_draw"),
-    "graveyard_rule": ("needs_graveyard_in_city", "rescue_itself"),
-    "reveal_murdered": ("king_only", "all_murdered"),
+    "empty_deck": ("short_draw_no_reshuffle", "zero_draw_allowed"),
+    "graveyard_rule": ("needs_graveyard_in_city", "may_rescue_itself"),
+    "reveal_murdered": ("king_only", "all_at_round_end"),
     "colour_choices": ("auto",),
-    "three_player_order": ("ABCABC",),
-    "library_observatory": ("draw3_keep2",),
+    "three_player_order": ("ABCABC", "ABCCBA"),
+    "library_observatory": ("draw3_keep2", "draw3_keep3"),
 }
-# Booleans with only one value the engine plays (the alternative would add decisions, §11 I6).
+# Alternatives that add decisions (§11 I4, I6, I16): the reference plays them, this engine does not.
+_NOT_IN_ENGINE = {
+    "bottom_order": ("player_chosen",),
+    "colour_choices": ("choose",),
+    "post_action_auto": (False,),
+}
+# Booleans with only one value the engine plays.
 _ONLY_TRUE = ("post_action_auto",)
 # Integer ranges.
 _RANGES = {
@@ -389,12 +398,15 @@ def _int(v: Any, path: str, lo: int, hi: int) -> int:
 def _check(data: dict) -> Rules:
     if not isinstance(data.get("name"), str) or not data["name"]:
         raise RulesError("name: expected a non-empty string")
+    for key, values in _NOT_IN_ENGINE.items():
+        if data[key] in values and not (isinstance(data[key], bool) and not isinstance(values[0], bool)):
+            raise RulesError(f"{key}: {data[key]!r} adds decisions the engine does not play (only the reference does)")
     for key, allowed in CHOICES.items():
         if data[key] not in allowed:
             raise RulesError(f"{key}: expected one of {', '.join(allowed)}, got {data[key]!r}")
     for key in _ONLY_TRUE:
         if data[key] is not True:
-            raise RulesError(f"{key}: only true is implemented (the alternative adds decisions), got {data[key]!r}")
+            raise RulesError(f"{key}: expected true, got {data[key]!r}")
     for key, (lo, hi) in _RANGES.items():
         _int(data[key], key, lo, hi)
     allowed = data["players_allowed"]
