@@ -26,7 +26,7 @@ import numpy as np
 
 from . import engine as E
 from .rules import MAX_TYPES, N_RANKS, Rules, load_rules
-from .tables import RP_N_CARDS, Tables, tables_for
+from .tables import DT_COLOUR, RP_N_CARDS, Tables, tables_for
 
 SEED_MASK = (1 << 64) - 1
 # Room kept free in the event log before each move (a move writes far fewer events).
@@ -213,6 +213,91 @@ class Game:
     @property
     def round(self) -> int:
         return int(self.st[E.ST_ROUND])
+
+    @classmethod
+    def from_position(
+        cls,
+        players: int,
+        rules: Rules | str | Path | dict | None = None,
+        seed: int = 0,
+        *,
+        round: int = 1,
+        crown: int = 0,
+        gold: list[int],
+        hands: list[list[int]],
+        cities: list[list],
+        deck_top: list[int] = (),
+        bank: int | None = None,
+        ranks: list[int] | None = None,
+    ) -> Game:
+        """A game at the start of round `round` from a given position (tests and worked examples).
+
+        cities: per seat, type ids or (type id, build round) pairs in build order (round 0 if not
+        given: placed before the game).  The deck is `deck_top` (top first) followed by every other
+        card in canonical order.  bank: the rest of the rules' gold when not given.  ranks: that
+        round's rank shuffle, top first (drawn from the chance stream when None).  The event log
+        starts empty.  ValueError (one line) on a position that breaks card or gold conservation.
+        """
+        g = cls(players, rules, seed)
+        n = g.players
+        tb = g.tables
+        deck = tb.rules.districts
+        if not (len(gold) == len(hands) == len(cities) == n):
+            raise ValueError(f"gold, hands and cities need one entry per seat ({n})")
+        city_pairs = [[(c, 0) if isinstance(c, (int, np.integer)) else tuple(c) for c in city] for city in cities]
+        used = [0] * len(deck)
+        for t in [*(t for h in hands for t in h), *(t for c in city_pairs for t, _ in c), *deck_top]:
+            if not 0 <= t < len(deck):
+                raise ValueError(f"type id {t} is not in the deck (0..{len(deck) - 1})")
+            used[t] += 1
+        over = [deck[t].name for t in range(len(deck)) if used[t] > deck[t].copies]
+        if over:
+            raise ValueError(f"more copies than the deck has: {', '.join(over)}")
+        for c in city_pairs:
+            if len({t for t, _ in c}) != len(c):
+                raise ValueError("a city holds at most one district of each name")
+        total = tb.rules["bank_gold"]
+        bank = total - sum(gold) if bank is None else bank
+        if bank < 0 or min(gold) < 0:
+            raise ValueError(f"gold {gold} and bank {bank}: no negative amounts")
+        st = g.st
+        keep = {i: int(st[i]) for i in (E.ST_PLAYERS, E.ST_LOG)}
+        st[:] = 0
+        for i, v in keep.items():
+            st[i] = v
+        st[E.ST_FIRST_COMPLETER] = -1
+        st[E.ST_GRAVE_CARD] = -1
+        st[E.ST_GRAVE_OWNER] = -1
+        rest = [t for t in range(len(deck)) for _ in range(deck[t].copies - used[t])]
+        for i, t in enumerate([*deck_top, *rest]):
+            st[E.ST_DECK + i] = t
+        st[E.ST_DECK_LEN] = len(deck_top) + len(rest)
+        st[E.ST_BANK] = bank
+        dt = tb.districts
+        for p in range(n):
+            st[E.ST_GOLD + p] = gold[p]
+            for t in hands[p]:
+                st[E.ST_HAND + p * MAX_TYPES + t] += 1
+                st[E.ST_HAND_N + p] += 1
+                st[E.ST_HAND_MASK + p] |= 1 << t
+            for i, (t, rnd) in enumerate(city_pairs[p]):
+                st[E.ST_CITY + p * MAX_TYPES + i] = t
+                st[E.ST_CITY_ROUND + p * MAX_TYPES + i] = rnd
+                st[E.ST_CITY_MASK + p] |= 1 << t
+                st[E.ST_CITY_COLOUR + p * E.N_COLOURS + int(dt[t, DT_COLOUR])] += 1
+            st[E.ST_CITY_N + p] = len(city_pairs[p])
+        st[E.ST_CROWN] = crown
+        st[E.ST_ROUND] = round - 1
+        g._logs = [[] for _ in range(n)]
+        g._decoded = 0
+        if ranks is None:
+            E.start_round(st, g.rng, g.ev, tb.rp)
+        else:
+            if sorted(ranks) != list(range(1, N_RANKS + 1)):
+                raise ValueError(f"ranks must order 1..8, got {ranks!r}")
+            E.start_round_with(st, g.rng, g.ev, tb.rp, np.asarray(ranks, dtype=np.int32))
+        E.advance(st, g.rng, g.ev, *tb.kernel_args())
+        return g
 
     def copy(self) -> Game:
         g = object.__new__(Game)
