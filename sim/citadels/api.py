@@ -11,9 +11,10 @@ A move is a tuple ``(kind, *args)`` of the contract's canonical decision list (�
 (the kept types, sorted), ``(5,)`` INCOME, ``(6, r)`` KILL, ``(7, r)`` ROB, ``(8, q)`` SWAP,
 ``(9, t)`` REDRAW, ``(10, t)`` LAB, ``(11,)`` SMITHY, ``(12, t)`` BUILD, ``(13, q, t)`` DESTROY,
 ``(14,)`` END, ``(15,)`` GRAVE_TAKE, ``(16,)`` GRAVE_PASS, ``(17,)`` REDRAW_DONE; seats and type ids
-are ints.  :func:`move_text` writes one as ``KEEP 3 5`` or ``DESTROY 2 14``, :func:`parse_move`
-reads it back.  This layer checks moves (an illegal one raises :class:`IllegalMove` and changes
-nothing) and translates them to the kernels' int arrays; the kernels trust their input.
+are ints.  :func:`move_text` writes one as ``KEEP 13,25`` or ``DESTROY 2 14`` (docs/games/citadels.md
+§8.3), :func:`parse_move` reads exactly that form back.  This layer checks moves (an illegal one
+raises :class:`IllegalMove` and changes nothing) and translates them to the kernels' int arrays; the
+kernels trust their input.
 
 ``observation(player)`` is all that player may see (§7), the only input agents get.
 """
@@ -127,25 +128,28 @@ def normalise_seed(seed) -> int:
 
 
 def move_text(move) -> str:
-    """``(13, 2, 14)`` -> ``"DESTROY 2 14"``; ``(4, (3, 5))`` -> ``"KEEP 3 5"``."""
+    """``(13, 2, 14)`` -> ``"DESTROY 2 14"``; ``(4, (13, 25))`` -> ``"KEEP 13,25"`` (docs/games/citadels.md §8.3)."""
     kind = move[0]
-    args = list(move[1]) if kind == E.K_KEEP else list(move[1:])
-    return " ".join([KIND_NAMES[kind], *(str(int(a)) for a in args)])
+    if kind == E.K_KEEP:
+        return f"{KIND_NAMES[kind]} {','.join(str(int(t)) for t in move[1])}"
+    return " ".join([KIND_NAMES[kind], *(str(int(a)) for a in move[1:])])
 
 
 def parse_move(text: str) -> tuple:
     """The inverse of :func:`move_text`; ValueError (one line) on anything else."""
-    parts = str(text).split()
-    if not parts or parts[0].upper() not in _KIND_OF:
+    parts = str(text).split(" ")
+    if not parts or parts[0] not in _KIND_OF:
         raise ValueError(f"not a move: {text!r} (kinds: {', '.join(KIND_NAMES)})")
-    kind = _KIND_OF[parts[0].upper()]
+    kind = _KIND_OF[parts[0]]
+    if kind == E.K_KEEP:
+        if len(parts) != 2:
+            raise ValueError(f"not a move: {text!r} (KEEP takes the kept types, comma-joined)")
+        parts = [parts[0], *parts[1].split(",")]
     try:
         args = [int(a) for a in parts[1:]]
     except ValueError:
         raise ValueError(f"not a move: {text!r} (arguments are integers)") from None
     if kind == E.K_KEEP:
-        if not args:
-            raise ValueError(f"not a move: {text!r} (KEEP names the kept types)")
         return (kind, tuple(args))
     if len(args) != _N_ARGS.get(kind, 0):
         raise ValueError(f"not a move: {text!r} ({KIND_NAMES[kind]} takes {_N_ARGS.get(kind, 0)} arguments)")
