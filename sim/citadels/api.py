@@ -330,20 +330,24 @@ class Game:
     def hand(self, seat: int) -> list[int]:
         """Seat's hand as sorted type ids (copies repeated)."""
         base = E.ST_HAND + seat * MAX_TYPES
-        return [t for t in range(MAX_TYPES) for _ in range(int(self.st[base + t]))]
+        counts = self.st[base : base + MAX_TYPES].tolist()
+        return [t for t, c in enumerate(counts) if c for _ in range(c)]
 
     def city(self, seat: int) -> list[tuple[int, int]]:
         """Seat's city in build order: (type id, build round)."""
         base = seat * MAX_TYPES
         n = int(self.st[E.ST_CITY_N + seat])
-        return [(int(self.st[E.ST_CITY + base + i]), int(self.st[E.ST_CITY_ROUND + base + i])) for i in range(n)]
+        types = self.st[E.ST_CITY + base : E.ST_CITY + base + n].tolist()
+        rounds = self.st[E.ST_CITY_ROUND + base : E.ST_CITY_ROUND + base + n].tolist()
+        return list(zip(types, rounds, strict=True))
 
     def holder(self, rank: int) -> int:
         return int(self.st[E.ST_HOLDER + rank])
 
     def characters(self, seat: int) -> list[int]:
         """The ranks seat holds this round, ascending."""
-        return [r for r in range(1, N_RANKS + 1) if self.holder(r) == seat]
+        holders = self.st[E.ST_HOLDER + 1 : E.ST_HOLDER + N_RANKS + 1].tolist()
+        return [r for r, h in enumerate(holders, 1) if h == seat]
 
     def snapshot(self) -> dict:
         """The whole state as plain data (hidden parts included: agents get :meth:`observation`)."""
@@ -524,16 +528,17 @@ class Game:
         self._decode_log()
         ph = int(st[E.ST_PHASE])
         called = self._int(E.ST_CALL)
-        revealed = []
-        for r in range(1, N_RANKS + 1):
-            if r > called or ph in (E.PH_PICK, E.PH_DISCARD):
-                revealed.append(-2)
-            else:
-                revealed.append(self.holder(r) if st[E.ST_REVEALED + r] else -1)
+        holders = st[E.ST_HOLDER + 1 : E.ST_HOLDER + N_RANKS + 1].tolist()
+        shown = st[E.ST_REVEALED + 1 : E.ST_REVEALED + N_RANKS + 1].tolist()
+        selecting = ph in (E.PH_PICK, E.PH_DISCARD)
+        revealed = [
+            -2 if r > called or selecting else (h if v else -1)
+            for r, h, v in zip(range(1, N_RANKS + 1), holders, shown, strict=True)
+        ]
         held = [0] * n
-        for r in range(1, N_RANKS + 1):
-            if self.holder(r) >= 0:
-                held[self.holder(r)] += 1
+        for h in holders:
+            if h >= 0:
+                held[h] += 1
         turn = None
         if ph in (E.PH_TURN, E.PH_GRAVE):
             turn = {
