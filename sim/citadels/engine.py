@@ -9,12 +9,12 @@ A game's state is three arrays (copying a game is copying them):
 ``st`` int32[ST_LEN] -- every number, at the ``ST_*`` offsets below::
 
     scalars   players phase current round crown round_crown bank log n_events final capped
-              first_completer n_completed ...
+              first_completer n_completed decisions NEXT (the automatic step to run, NX_*) ...
     deck      DECK[MAX_DECK] a ring buffer: the card at the top is DECK[(TOP) % cards],
               the i-th below it DECK[(TOP + i) % cards]; DECK_LEN cards; "to the bottom"
               writes at (TOP + LEN) % cards.  The deck never holds more than every card.
     out       OUT[type]: cards out of the game (destroyed_to / lab_discard_to = "removed")
-    seats     GOLD[p]  HAND_N[p]  HAND[p * MAX_TYPES + t] (a count per type)
+    seats     GOLD[p]  HAND_N[p]  HAND[p * MAX_TYPES + t] (a count per type)  HAND_MASK[p] (bit t: held)
               CITY_N[p]  CITY[p * MAX_TYPES + i] (types in build order)  CITY_ROUND[...] (build
               round of each)  CITY_MASK[p] (bit t: type t stands there)  CITY_COLOUR[p * 5 + c]
               COMPLETE_ORDER[p] (1 = first to complete, 2 = next, ...; 0 = not complete)
@@ -35,13 +35,18 @@ A game's state is three arrays (copying a game is copying them):
 chance event of §1 in its order; [POLICY] the reference random player of §8, seeded with
 ``seed ^ 0xA5A5A5A5A5A5A5A5``.  ``rand_below(k) = next() mod k`` (§1).
 
-``ev`` int32[capacity, EV_LEN] -- the event log (when ``st[ST_LOG]``): one row per event,
-``VIS`` = -1 for a public event or the one seat that sees a private one (§7), then the event
-kind (``E_*``), its seat and up to three arguments.  Observations are built from it.
+``ev`` int32[capacity, EV_LEN] -- the event log (when ``st[ST_LOG]``): one row per event of
+docs/games/citadels.md §7.3, ``VIS`` = -1 for a public event or the one seat that sees a private
+one, then the event kind (``E_*``) and up to four arguments; card lists follow as ``E_ITEM`` rows.
+Observations are built from it (sim.citadels.api); bulk simulations run with the log off.
 
 A move is int32[MV_LEN]: kind (``K_*``, the §8 numbers) and up to two arguments (-1 unused):
 ``PICK r``, ``DISCARD_CHAR r``, ``KEEP t1 [t2]`` (the kept types ascending), ``INCOME``, ``KILL r``,
 ``ROB r``, ``SWAP q``, ``REDRAW t``, ``LAB t``, ``BUILD t``, ``DESTROY q t``, ...
+
+Every kernel is compiled with ``_nrt=False``: numba's reference counting of the array arguments
+passed between kernels was most of a decision's time, and no kernel needs it because none allocates
+(``play_random_games`` allocates its scratch arrays, then hands them to an NRT-free loop).
 """
 
 from __future__ import annotations

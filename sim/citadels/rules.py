@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import json
+import operator
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -310,8 +311,12 @@ class Rules:
         return {k: copy.deepcopy(v) for k, v in self.data.items() if k != "name"}
 
     def check_players(self, players: int) -> None:
-        """RulesError (one line) unless the rule set allows `players`."""
-        if isinstance(players, bool) or not isinstance(players, int) or players not in self.players_allowed:
+        """RulesError (one line) unless the rule set allows `players` (any integer type)."""
+        try:
+            n = operator.index(players)
+        except TypeError:
+            n = None
+        if isinstance(players, bool) or n not in self.players_allowed:
             allowed = self.players_allowed
             raise RulesError(f"players: rules {self.name!r} allow {allowed[0]}..{allowed[-1]} players, got {players!r}")
 
