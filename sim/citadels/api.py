@@ -308,7 +308,7 @@ class Game:
         g.__dict__.update(self.__dict__)
         g.st = self.st.copy()
         g.rng = self.rng.copy()
-        g.ev = self.ev.copy()
+        g.ev = self.ev[: int(self.st[E.ST_N_EVENTS]) + _EVENT_MARGIN].copy()  # the rows written, and room
         g._moves = np.zeros_like(self._moves)
         g._mv = np.zeros_like(self._mv)
         g._logs = [list(log) for log in self._logs]
