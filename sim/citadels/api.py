@@ -432,6 +432,9 @@ class Game:
         return res
 
     # --- moves ----------------------------------------------------------------------------------
+    move_text = staticmethod(move_text)
+    parse_move = staticmethod(parse_move)
+
     def _legal_rows(self) -> np.ndarray:
         n = E.legal_moves(self.st, *self.tables.kernel_args(), self._moves)
         return self._moves[:n]
