@@ -31,7 +31,7 @@ def run_random_games(seeds: np.ndarray, rules: Rules, players: int) -> dict[str,
     out = {
         "scores": np.zeros((g, players, E.SC_LEN), dtype=np.int32),
         "info": np.zeros((g, players, E.IN_LEN), dtype=np.int32),
-        "hist": np.zeros((g, E.HIST_ROUNDS, E.HS_LEN), dtype=np.int32),
+        "hist": np.zeros((E.HIST_ROUNDS, g, E.HS_LEN), dtype=np.int32),
     }
     E.play_random_games(np.ascontiguousarray(seeds, dtype=np.uint64), *tb.kernel_args(), *out.values())
     return out
@@ -70,7 +70,7 @@ def play_chunk(
     sc, info, hist = res["scores"], res["info"], res["hist"]
     rounds = info[:, 0, E.IN_ROUNDS]
     kept = np.minimum(rounds, E.HIST_ROUNDS)  # rounds the history holds
-    hist = hist[:, : max(1, int(kept.max()))]  # [G, R, HS_LEN]: no game played more rounds
+    hist = hist[: max(1, int(kept.max()))].transpose(1, 0, 2)  # [G, R, HS_LEN]: no game played more rounds
     n_rounds = hist.shape[1]
     played = np.arange(n_rounds)[None, :] < kept[:, None]  # [G, R]
     held = hist[:, :, E.HS_HELD : E.HS_HELD + players]  # [G, R, players] rank masks

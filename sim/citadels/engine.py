@@ -1417,8 +1417,8 @@ def play_random_games(seeds, rp, dt, scores, info, hist):
 
     seeds uint64[G]; scores int32[G, players, SC_LEN] (final_scores); info int32[G, players, IN_LEN]
     (per seat: completion order; per game, repeated on every seat: rounds, capped, decisions);
-    hist int32[G, HIST_ROUNDS, HS_LEN], zeroed (per round played: ranks held, murdered and robbed ranks
-    and seats, gold stolen).
+    hist int32[HIST_ROUNDS, G, HS_LEN], zeroed (per round played: ranks held, murdered and robbed ranks
+    and seats, gold stolen) -- round-major, so a batch of short games touches only its first rounds' memory.
     """
     st = np.zeros(ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
@@ -1444,4 +1444,4 @@ def _play_random_games(seeds, rp, dt, scores, info, hist, st, rng, ev, moves, mv
             info[g, p, IN_DECISIONS] = st[ST_DECISIONS]
         for r in range(min(st[ST_ROUND], HIST_ROUNDS)):  # the rounds played (hist comes zeroed)
             for j in range(HS_LEN):
-                hist[g, r, j] = st[ST_HIST + r * HS_LEN + j]
+                hist[r, g, j] = st[ST_HIST + r * HS_LEN + j]
