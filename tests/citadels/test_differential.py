@@ -4,7 +4,8 @@ rules contract: random games of the contract's reference random player, compared
 At every decision both must agree on who decides and on the canonical legal list; the reference's own
 random player (its trace) must be the move the engine's random player draws; every seat's observation must
 be the same dict; and the final scores must be equal.  The full size (``slow``) is 300 games per player
-count and preset, every seat observed at every decision; ``make test`` plays a smaller sample of each.
+count and preset, every seat observed at every decision, and 125 games for each alternative value of the
+rule parameters; ``make test`` plays a smaller sample of each.
 """
 
 from __future__ import annotations
@@ -87,6 +88,66 @@ def test_a_variant_agrees():
                 assert g.current == seat and g.legal_moves() == list(legal)
                 g.apply(move)
             assert g.done and g.scores() == ref.scores()
+
+
+# Every alternative of the rule parameters that both implementations play, one at a time on `official`.
+ALTERNATIVES = [
+    {"bank_shortfall": "unlimited"},
+    {"destroyed_to": "removed"},
+    {"lab_discard_to": "removed"},
+    {"empty_deck": "zero_draw_allowed"},
+    {"graveyard_rule": "may_rescue_itself"},
+    {"bishop_shields_vs_own_warlord": False},
+    {"great_wall_vs_own_warlord": False},
+    {"reveal_murdered": "all_at_round_end"},
+    {"target_any_rank": False},
+    {"three_player_order": "ABCCBA"},
+    {"library_observatory": "draw3_keep3"},
+    {"tiebreak": "districts_gold_draw"},
+    {"tiebreak": "cost_gold_shared"},
+    {"warlord_timing": "any_time"},
+    {"architect_discount": 2},
+    {"warlord_may_target_own": False},
+    {"crown_rule": "rotate_unless_king"},
+    {"removal_order": "faceup_first"},
+    {"remove_in_round_1": False},
+    {"selection_mode": "blind_draw2"},
+    {"bank_gold": 12},
+    {"starting_hand": 0, "starting_gold": 0},
+    {"complete_size": 5},
+    {"max_rounds": 3},
+    {"first_crown_seat": 1},
+]
+
+
+def compare_variant(overrides: dict, players: int, seed: int, observe_every: int) -> None:
+    rules = load_rules("official").with_overrides({**overrides, "name": "variant"})
+    ref, trace = R.play_random_game(players, rules.params(), seed)
+    live = R.RefGame(players, rules.params(), seed)
+    g = Game(players, rules, seed)
+    for step, (seat, legal, move) in enumerate(trace):
+        where = f"{overrides} n={players} seed={seed} decision {step}"
+        assert g.current == seat and g.legal_moves() == list(legal), where
+        if step % observe_every == 0:
+            assert all(g.observation(p) == live.observation(p) for p in range(players)), where
+        assert g.random_move() == move, where
+        g.apply(move)
+        live.apply(move)
+    assert g.done and g.scores() == ref.scores(), f"{overrides} n={players} seed={seed}: final scores"
+
+
+@pytest.mark.parametrize("overrides", ALTERNATIVES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_alternatives_agree(overrides):
+    for players in (3, 5):
+        compare_variant(overrides, players, 0, observe_every=5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("overrides", ALTERNATIVES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_alternatives_agree_in_full(overrides):
+    for players in (2, 3, 4, 5, 7):
+        for seed in range(1, 26):
+            compare_variant(overrides, players, seed, observe_every=7)
 
 
 @pytest.mark.slow
