@@ -24,7 +24,11 @@ from typing import Any
 
 DEFAULT_GAME = "citywright"
 # Built-in games: the id and the module whose import registers it.
-_BUILTIN = {"citywright": "sim.citywright.game", "cartographers": "sim.cartographers.game"}
+_BUILTIN = {
+    "citywright": "sim.citywright.game",
+    "cartographers": "sim.cartographers.game",
+    "citadels": "sim.citadels.game",
+}
 
 
 class GameError(ValueError):

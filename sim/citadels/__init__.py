@@ -1,1 +1,2 @@
-"""Citadels (classic edition, 2-8 players): the plain-Python reference implementation."""
+"""Citadels (Faidutti, 2000), classic base game: rules as data, the numba engine, the public API and the
+plain-Python reference it is checked against (docs/games/citadels.md)."""

@@ -1,0 +1,1 @@
+"""Citadels' agents."""

@@ -1,0 +1,1 @@
+"""Citadels' runs: the chunk player."""

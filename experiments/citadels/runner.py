@@ -1,0 +1,122 @@
+"""Citadels' chunk player: games start..stop-1 of a run -> one row per (game, seat).
+
+Everything about game g (its seed, its seating) is a function of (run seed, g, seating mode), as
+for every game, so a chunk gives the same rows wherever and whenever it runs.  The rows come from
+the result arrays of :func:`sim.citadels.engine.play_random_games` (the reference random player
+in every seat); the columns are ``sim.citadels.game.RESULT_COLUMNS``, documented there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from agents.citadels.registry import A_RANDOM, AgentError, AgentSpec
+from experiments.seating import seat_orders
+from sim.citadels import engine as E
+from sim.citadels.game import RESULT_COLUMNS
+from sim.citadels.rules import THIEF, Rules
+from sim.citadels.tables import tables_for
+from sim.seeds import game_seeds
+
+# Per rank mask (bit r - 1 = rank r), its lowest and highest rank as ASCII digits.
+_LOW_DIGIT = np.array([ord(str(min((r for r in range(1, 9) if m >> (r - 1) & 1), default=0))) for m in range(256)])
+_HIGH_DIGIT = np.array([ord(str(max((r for r in range(1, 9) if m >> (r - 1) & 1), default=0))) for m in range(256)])
+
+
+def run_random_games(seeds: np.ndarray, rules: Rules, players: int) -> dict[str, np.ndarray]:
+    """Play one game of reference random players per seed; the kernel's result arrays."""
+    g = len(seeds)
+    tb = tables_for(rules, players)
+    out = {
+        "scores": np.zeros((g, players, E.SC_LEN), dtype=np.int32),
+        "info": np.zeros((g, players, E.IN_LEN), dtype=np.int32),
+        "hist": np.zeros((E.HIST_ROUNDS, g, E.HS_LEN), dtype=np.int32),
+    }
+    E.play_random_games(np.ascontiguousarray(seeds, dtype=np.uint64), *tb.kernel_args(), *out.values())
+    return out
+
+
+def rounds_text(digits: np.ndarray, rounds: np.ndarray) -> np.ndarray:
+    """Per row, its first rounds[i] entries joined by "-": digits uint8[M, R, w] (ASCII), rounds int[M].
+
+    Built as one byte matrix (entries, separators, NUL padding) viewed as fixed-width strings, so a
+    chunk of 100,000 rows costs milliseconds, not a Python loop.
+    """
+    m, r, w = digits.shape
+    out = np.zeros((m, r, w + 1), dtype=np.uint8)
+    out[:, :, :w] = digits
+    out[:, :, w] = ord("-")
+    k = np.arange(r)[None, :]
+    out[k >= rounds[:, None]] = 0
+    flat = out.reshape(m, r * (w + 1))
+    last = np.clip(rounds * (w + 1) - 1, 0, None)  # the separator after the last entry
+    flat[np.arange(m), last] = 0
+    return flat.view(f"S{r * (w + 1)}").ravel().astype(str)
+
+
+def play_chunk(
+    rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
+) -> pd.DataFrame:
+    """Games start..stop-1 of a run, one row per (game, seat), columns RESULT_COLUMNS."""
+    if seating != "draw" and len(agents) != players:
+        raise ValueError("one agent per seat")
+    if any(a.definition.code != A_RANDOM for a in agents):  # pragma: no cover - random is the only agent yet
+        raise AgentError("only the random agent plays Citadels so far")
+    seeds = game_seeds(run_seed, start, stop)
+    order = seat_orders(players, seating, start, stop, pool=len(agents), seeds=seeds)
+    res = run_random_games(seeds, rules, players)
+    g = stop - start
+    sc, info, hist = res["scores"], res["info"], res["hist"]
+    rounds = info[:, 0, E.IN_ROUNDS]
+    kept = np.minimum(rounds, E.HIST_ROUNDS)  # rounds the history holds
+    hist = hist[: max(1, int(kept.max()))].transpose(1, 0, 2)  # [G, R, HS_LEN]: no game played more rounds
+    n_rounds = hist.shape[1]
+    played = np.arange(n_rounds)[None, :] < kept[:, None]  # [G, R]
+    held = hist[:, :, E.HS_HELD : E.HS_HELD + players]  # [G, R, players] rank masks
+    seat_ids = np.arange(players)
+    thief_seat = np.where((held & (1 << (THIEF - 1))) != 0, seat_ids, -1).max(axis=2)  # [G, R]
+    killed = (hist[:, :, E.HS_KILLED_SEAT][:, :, None] == seat_ids) & played[:, :, None]  # [G, R, players]
+    robbed = (hist[:, :, E.HS_ROBBED_SEAT][:, :, None] == seat_ids) & (thief_seat[:, :, None] != seat_ids)
+    robbed &= played[:, :, None]
+    stolen = np.where(robbed, hist[:, :, E.HS_STOLEN][:, :, None], 0).sum(axis=1)
+    names = np.array([str(a) for a in agents], dtype=object)
+    winners = sc[:, :, E.SC_WINNER].sum(axis=1, keepdims=True)
+    share = np.where(sc[:, :, E.SC_WINNER] == 1, 1.0 / np.maximum(winners, 1), 0.0)
+    masks = held.transpose(0, 2, 1).reshape(g * players, n_rounds)  # [G * players, R]
+    per_round = [_LOW_DIGIT[masks]] if players >= 4 else [_LOW_DIGIT[masks], _HIGH_DIGIT[masks]]
+    characters = rounds_text(np.stack(per_round, axis=2).astype(np.uint8), np.repeat(kept, players))
+    kills = rounds_text((ord("0") + hist[:, :, E.HS_KILLED, None]).astype(np.uint8), kept).repeat(players)
+    robs = rounds_text((ord("0") + hist[:, :, E.HS_ROBBED, None]).astype(np.uint8), kept).repeat(players)
+    pts = sc[:, :, E.SC_DISTRICT_POINTS].ravel()
+    cost = sc[:, :, E.SC_COST].ravel()
+    cols: dict[str, object] = {
+        "game": np.repeat(np.arange(start, stop, dtype=np.int64), players),
+        "game_seed": np.repeat(seeds, players),
+        "rules": rules.name,
+        "players": np.int8(players),
+        "seat": np.tile(np.arange(1, players + 1, dtype=np.int8), g),
+        "agent": names[order].ravel(),
+        "district_points": pts.astype(np.int16),
+        "purple_extras": (pts - cost).astype(np.int16),
+        "colour_bonus": sc[:, :, E.SC_COLOUR_BONUS].ravel().astype(np.int8),
+        "completion_bonus": sc[:, :, E.SC_COMPLETE_BONUS].ravel().astype(np.int8),
+        "total": sc[:, :, E.SC_TOTAL].ravel().astype(np.int16),
+        "printed_cost": cost.astype(np.int16),
+        "districts": sc[:, :, E.SC_DISTRICTS].ravel().astype(np.int8),
+        "gold": sc[:, :, E.SC_GOLD].ravel().astype(np.int16),
+        "hand": sc[:, :, E.SC_HAND].ravel().astype(np.int16),
+        "rounds": np.repeat(rounds, players).astype(np.int16),
+        "capped": np.repeat(info[:, 0, E.IN_CAPPED] == 1, players),
+        "completion": info[:, :, E.IN_COMPLETE_ORDER].ravel().astype(np.int8),
+        "characters": characters,
+        "murdered": killed.sum(axis=1).ravel().astype(np.int16),
+        "robbed": robbed.sum(axis=1).ravel().astype(np.int16),
+        "gold_stolen": stolen.ravel().astype(np.int16),
+        "kills": kills,
+        "robs": robs,
+        "rank": sc[:, :, E.SC_RANK].ravel().astype(np.int8),
+        "win_share": share.ravel(),
+        "win": share.ravel() > 0,
+    }
+    return pd.DataFrame(cols)[list(RESULT_COLUMNS)]

@@ -1,0 +1,157 @@
+"""The engine against the plain-Python reference (sim/citadels/reference.py), written independently from the
+rules contract: random games of the contract's reference random player, compared move by move.
+
+At every decision both must agree on who decides and on the canonical legal list; the reference's own
+random player (its trace) must be the move the engine's random player draws; every seat's observation must
+be the same dict; and the final scores must be equal.  The full size (``slow``) is 300 games per player
+count and preset, every seat observed at every decision, and 125 games for each alternative value of the
+rule parameters; ``make test`` plays a smaller sample of each.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.citadels.api import Game, move_text
+from sim.citadels.rules import load_rules
+
+R = pytest.importorskip("sim.citadels.reference")
+
+CONFIGS = [("official", n) for n in range(2, 8)] + [("seed-summary", n) for n in range(2, 9)]
+
+
+def compare(rules_name: str, players: int, seed: int, observe: bool) -> int:
+    """One random game on both implementations; returns its number of decisions."""
+    rules = load_rules(rules_name)
+    ref, trace = R.play_random_game(players, rules_name, seed)
+    live = R.RefGame(players, rules.params(), seed)
+    g = Game(players, rules, seed)
+    for step, (seat, legal, move) in enumerate(trace):
+        where = f"{rules_name} n={players} seed={seed} decision {step}"
+        assert g.current == seat == live.current, where
+        mine = g.legal_moves()
+        assert mine == list(legal), f"{where}: {[move_text(m) for m in mine]} vs {[move_text(m) for m in legal]}"
+        if observe:
+            for p in range(players):
+                assert g.observation(p) == live.observation(p), f"{where}: seat {p}'s observation"
+        drawn = g.random_move()
+        assert drawn == move, f"{where}: the random player drew {move_text(drawn)}, the reference {move_text(move)}"
+        g.apply(move)
+        live.apply(move)
+    assert g.done and ref.done
+    assert g.scores() == ref.scores(), f"{rules_name} n={players} seed={seed}: final scores"
+    if observe:
+        for p in range(players):
+            mine, theirs = g.observation(p), ref.observation(p)
+            mine.pop("called"), theirs.pop("called")  # see test_called_at_the_end
+            assert mine == theirs, f"{rules_name} n={players} seed={seed}: final, seat {p}"
+    return len(trace)
+
+
+@pytest.mark.xfail(strict=True, reason="the reference reports called = 9 once the game is over")
+def test_called_at_the_end():
+    """docs/games/citadels.md §7.2: `called` is the last rank called this round, so 8 once a round's calls
+    are over.  The reference gives 9 in the final observation (the only observation taken after a round's
+    last call, since the next round starts at once).  The engine gives 8; when the reference agrees, this
+    test passes, strict xfail fails, and the exclusion in compare() goes."""
+    ref, _ = R.play_random_game(4, "official", 0)
+    g = Game(4, "official", 0)
+    while not g.done:
+        g.apply(g.random_move())
+    assert g.observation(0)["called"] == ref.observation(0)["called"]
+
+
+def test_the_presets_are_the_references():
+    for name in R.PRESETS:
+        # the same values (the reference keys player counts by int, the TOML-born rules by string)
+        assert R.reference_params(load_rules(name).params()) == R.reference_params(name)
+    short = load_rules("official").with_overrides({"complete_size": 7})
+    assert R.reference_params(short.params()) == R.reference_params({"base": "official", "complete_size": 7})
+
+
+@pytest.mark.parametrize("rules_name,players", CONFIGS)
+def test_random_games_agree(rules_name, players):
+    for seed in range(12):
+        compare(rules_name, players, seed, observe=seed < 2)
+
+
+def test_a_variant_agrees():
+    """A rule set that is neither preset (the short game, printed costs for ties, a poorer bank)."""
+    rules = load_rules("official").with_overrides(
+        {"complete_size": 7, "tiebreak": "cost_gold_shared", "bank_gold": 20, "name": "variant"}
+    )
+    for players in (3, 5):
+        for seed in range(6):
+            ref, trace = R.play_random_game(players, rules.params(), seed)
+            g = Game(players, rules, seed)
+            for seat, legal, move in trace:
+                assert g.current == seat and g.legal_moves() == list(legal)
+                g.apply(move)
+            assert g.done and g.scores() == ref.scores()
+
+
+# Every alternative of the rule parameters that both implementations play, one at a time on `official`.
+ALTERNATIVES = [
+    {"bank_shortfall": "unlimited"},
+    {"destroyed_to": "removed"},
+    {"lab_discard_to": "removed"},
+    {"empty_deck": "zero_draw_allowed"},
+    {"graveyard_rule": "may_rescue_itself"},
+    {"bishop_shields_vs_own_warlord": False},
+    {"great_wall_vs_own_warlord": False},
+    {"reveal_murdered": "all_at_round_end"},
+    {"target_any_rank": False},
+    {"three_player_order": "ABCCBA"},
+    {"library_observatory": "draw3_keep3"},
+    {"tiebreak": "districts_gold_draw"},
+    {"tiebreak": "cost_gold_shared"},
+    {"warlord_timing": "any_time"},
+    {"architect_discount": 2},
+    {"warlord_may_target_own": False},
+    {"crown_rule": "rotate_unless_king"},
+    {"removal_order": "faceup_first"},
+    {"remove_in_round_1": False},
+    {"selection_mode": "blind_draw2"},
+    {"bank_gold": 12},
+    {"starting_hand": 0, "starting_gold": 0},
+    {"complete_size": 5},
+    {"max_rounds": 3},
+    {"first_crown_seat": 1},
+]
+
+
+def compare_variant(overrides: dict, players: int, seed: int, observe_every: int) -> None:
+    rules = load_rules("official").with_overrides({**overrides, "name": "variant"})
+    ref, trace = R.play_random_game(players, rules.params(), seed)
+    live = R.RefGame(players, rules.params(), seed)
+    g = Game(players, rules, seed)
+    for step, (seat, legal, move) in enumerate(trace):
+        where = f"{overrides} n={players} seed={seed} decision {step}"
+        assert g.current == seat and g.legal_moves() == list(legal), where
+        if step % observe_every == 0:
+            assert all(g.observation(p) == live.observation(p) for p in range(players)), where
+        assert g.random_move() == move, where
+        g.apply(move)
+        live.apply(move)
+    assert g.done and g.scores() == ref.scores(), f"{overrides} n={players} seed={seed}: final scores"
+
+
+@pytest.mark.parametrize("overrides", ALTERNATIVES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_alternatives_agree(overrides):
+    for players in (3, 5):
+        compare_variant(overrides, players, 0, observe_every=5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("overrides", ALTERNATIVES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_alternatives_agree_in_full(overrides):
+    for players in (2, 3, 4, 5, 7):
+        for seed in range(1, 26):
+            compare_variant(overrides, players, seed, observe_every=7)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules_name,players", CONFIGS)
+def test_random_games_agree_in_full(rules_name, players):
+    for seed in range(300):
+        compare(rules_name, players, 1000 + seed, observe=True)
