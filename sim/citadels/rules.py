@@ -29,9 +29,12 @@ import copy
 import json
 import operator
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from sim.rulesets import RuleSet
+from sim.rulesets import RulesError as _SharedRulesError
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8  # seed-summary allows 8; official refuses it (validation, §3.1)
@@ -270,17 +273,14 @@ _RANGES = {
 _COUNT_KEYS = tuple(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))
 
 
-class RulesError(ValueError):
+class RulesError(_SharedRulesError):
     """A rule set that cannot be used; the one-line message starts with the offending key."""
 
 
-@dataclass(frozen=True)
-class Rules:
-    """A validated, immutable rule set.  ``data`` is the full flat mapping (``name`` + §1.1 names)."""
-
-    name: str
-    data: dict = field(repr=False, compare=False, hash=False)
-    canonical: str = field(repr=False)  # JSON of data, for equality and metadata
+@dataclass(frozen=True, eq=False)
+class Rules(RuleSet):
+    """A validated, immutable rule set (sim.rulesets.RuleSet: ``name``, ``data``, ``canonical``).
+    ``data`` is the full flat mapping (``name`` + §1.1 names)."""
 
     def __getitem__(self, key: str) -> Any:
         return self.data[key]
