@@ -10,14 +10,27 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from agents.citadels.registry import A_RANDOM, AgentError, AgentSpec
+from experiments.schema import result_schema, table
 from experiments.seating import seat_orders
 from sim.citadels import engine as E
 from sim.citadels.game import RESULT_COLUMNS
 from sim.citadels.rules import THIEF, Rules
 from sim.citadels.tables import tables_for
 from sim.seeds import game_seeds
+
+# The types of Citadels' own result columns (the core's are experiments.schema's).
+_TYPES = {
+    "district_points": pa.int16(), "purple_extras": pa.int16(), "colour_bonus": pa.int8(),
+    "completion_bonus": pa.int8(), "printed_cost": pa.int16(),
+    "districts": pa.int8(), "gold": pa.int16(), "hand": pa.int16(),
+    "rounds": pa.int16(), "capped": pa.bool_(), "completion": pa.int8(),
+    "characters": pa.large_string(), "murdered": pa.int16(), "robbed": pa.int16(), "gold_stolen": pa.int16(),
+    "kills": pa.large_string(), "robs": pa.large_string(),
+}  # fmt: skip
+SCHEMA = result_schema(RESULT_COLUMNS, _TYPES)
 
 # Per rank mask (bit r - 1 = rank r), its lowest and highest rank as ASCII digits.
 _LOW_DIGIT = np.array([ord(str(min((r for r in range(1, 9) if m >> (r - 1) & 1), default=0))) for m in range(256)])
@@ -59,10 +72,22 @@ def play_chunk(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> pd.DataFrame:
     """Games start..stop-1 of a run, one row per (game, seat), columns RESULT_COLUMNS."""
+    return chunk_table(rules, players, agents, seating, run_seed, start, stop).to_pandas()
+
+
+def chunk_size(agents: list[AgentSpec], games: int) -> int:
+    """Games per chunk (GameDef.chunk_size): big ones for random play, a few seconds of work otherwise."""
+    return max(1, min(50_000 if all(a.name == "random" for a in agents) else 1_000, games))
+
+
+def chunk_table(
+    rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
+) -> pa.Table:
+    """The game's chunk player (GameDef.chunk_player): games start..stop-1, the table of schema SCHEMA."""
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
-    if any(a.definition.code != A_RANDOM for a in agents):  # pragma: no cover - random is the only agent yet
-        raise AgentError("only the random agent plays Citadels so far")
+    if any(a.python or a.definition.code != A_RANDOM for a in agents):
+        raise AgentError("only the random agent plays in Citadels' kernels (Python agents: experiments.play)")
     seeds = game_seeds(run_seed, start, stop)
     order = seat_orders(players, seating, start, stop, pool=len(agents), seeds=seeds)
     res = run_random_games(seeds, rules, players)
@@ -93,8 +118,8 @@ def play_chunk(
     cols: dict[str, object] = {
         "game": np.repeat(np.arange(start, stop, dtype=np.int64), players),
         "game_seed": np.repeat(seeds, players),
-        "rules": rules.name,
-        "players": np.int8(players),
+        "rules": pa.repeat(pa.scalar(rules.name, pa.large_string()), g * players),
+        "players": np.full(g * players, players, dtype=np.int8),
         "seat": np.tile(np.arange(1, players + 1, dtype=np.int8), g),
         "agent": names[order].ravel(),
         "district_points": pts.astype(np.int16),
@@ -119,4 +144,4 @@ def play_chunk(
         "win_share": share.ravel(),
         "win": share.ravel() > 0,
     }
-    return pd.DataFrame(cols)[list(RESULT_COLUMNS)]
+    return table(cols, SCHEMA)

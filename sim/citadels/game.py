@@ -143,6 +143,18 @@ GAME = register(
         players=(MIN_PLAYERS, MAX_PLAYERS),  # official allows 2-7: its rules refuse 8 in one line
         kernel_sources=KERNEL_SOURCES,
         agents_module="agents.citadels.registry",
-        chunk_player="experiments.citadels.runner:play_chunk",
+        chunk_player="experiments.citadels.runner:chunk_table",
+        # the upper layers' parts (sim.games.GameDef: each a "module:attr")
+        schema="experiments.citadels.runner:SCHEMA",
+        chunk_size="experiments.citadels.runner:chunk_size",
+        api_rows="experiments.citadels.api_rows:rows",
+        default_agents="random",
+        summary=(
+            (
+                "score",
+                "mean points",
+                ("district_points", "purple_extras", "colour_bonus", "completion_bonus", "total"),
+            ),
+        ),
     )
 )
