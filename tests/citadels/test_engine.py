@@ -1032,7 +1032,7 @@ def test_observation_format():
         g.apply(g.random_move())
     o = g.observation(1)
     assert list(o) == [
-        "seat", "players", "round", "phase", "current", "crown", "bank", "deck_size", "discard_size", "gold",
+        "player", "seat", "players", "round", "phase", "current", "crown", "bank", "deck_size", "discard_size", "gold",
         "hand_sizes", "cities", "faceup_removed", "characters_held", "revealed", "called", "killed", "robbed",
         "final_round", "first_completer", "turn", "hand", "characters", "decision", "log", "scores",
     ]  # fmt: skip
