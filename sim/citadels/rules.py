@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.rulesets import RuleSet
 from sim.rulesets import RulesError as _SharedRulesError
+from sim.rulesets import RuleSet
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8  # seed-summary allows 8; official refuses it (validation, §3.1)
