@@ -109,7 +109,10 @@ PYTHON_CHUNK = 20
 
 
 def default_chunk_size(game: GameDef, agents: list, games: int) -> int:
-    """Games per chunk of a run of these parsed agents: the game's rule (GameDef.chunk_size), or DEFAULT_CHUNK."""
+    """Games per chunk of a run of these parsed agents: PYTHON_CHUNK when a Python agent plays (through the
+    public API), else the game's rule (GameDef.chunk_size), or DEFAULT_CHUNK."""
+    if needs_api(agents):
+        return max(1, min(PYTHON_CHUNK, games))
     if game.has("chunk_size"):
         return int(game.part("chunk_size")(agents, games))
     return max(1, min(DEFAULT_CHUNK, games))
@@ -169,7 +172,7 @@ def make_spec(
         rules=rules.to_json(),
         rules_name=rules.name,
         seating=seating,
-        chunk_size=chunk_size or (max(1, min(PYTHON_CHUNK, games)) if python else default_chunk_size(g, parsed, games)),
+        chunk_size=chunk_size or default_chunk_size(g, parsed, games),
         moves=moves,
         game=g.id,
         agent_versions=tuple(dict.fromkeys(versions)),
