@@ -26,6 +26,7 @@ and so needs nothing but its observation.
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -77,10 +78,9 @@ class Observation(Mapping):
         return f"Observation(player={self.player}, keys={list(self._data)})"
 
     def to_dict(self) -> dict[str, Any]:
-        """The observation as a plain dict (a copy)."""
-        import copy
-
-        return copy.deepcopy(self._data)
+        """The observation as a plain dict (a deep copy: its values are plain data, which pickle copies many times
+        faster than ``copy.deepcopy``)."""
+        return pickle.loads(pickle.dumps(self._data, protocol=pickle.HIGHEST_PROTOCOL))
 
     def sample(self, rng: np.random.Generator | int):
         """A game (the public API's) consistent with this observation, its hidden part drawn with `rng`;

@@ -502,6 +502,7 @@ class RefGame:
         self.done = False
         self.phase = "select"
         self.events: list[tuple[int, tuple]] = []
+        self._logs: dict[int, tuple[list[tuple], int]] = {}  # player -> (its view of the events, how many read)
         self.haunted_colour: dict[int, int] = {}  # I16 alternative: chosen colours
         self._clear_round()
 
@@ -709,11 +710,11 @@ class RefGame:
     # --- the round: calling and its end (§4.4, §4.5) ------------------------------------------------------
 
     def _call_next(self):
-        self.called += 1
-        rank = self.called
+        rank = self.called + 1
         if rank > 8:
-            self._end_round()
+            self._end_round()  # `called` stays 8: the last rank called this round (§7.2)
             return
+        self.called = rank
         seat = self.holder[rank]
         if seat < 0 or rank == self.killed:
             # §4.4, §7: "no reveal" looks the same whether the rank is removed, unchosen or murdered
@@ -1211,9 +1212,17 @@ class RefGame:
             "hand": list(self.hands[player]),
             "characters": list(self.chars[player]),
             "decision": self._decision(player),
-            "log": [event for audience, event in self.events if audience in (PUBLIC, player)],
+            "log": self._log(player),
             "scores": self.scores() if self.done else None,
         }
+
+    def _log(self, player: int) -> list[tuple]:
+        """The events `player` sees (public ones and its own), in order: a copy of a list kept per player and
+        extended with the events recorded since the last call (the record only grows)."""
+        seen, upto = self._logs.get(player, ([], 0))
+        seen.extend(event for audience, event in self.events[upto:] if audience in (PUBLIC, player))
+        self._logs[player] = (seen, len(self.events))
+        return list(seen)
 
     def _decision(self, player: int) -> dict | None:
         """The observer's own pending decision, with the private cards it concerns (§7.2)."""
@@ -1243,7 +1252,7 @@ class RefGame:
         """An independent deep copy."""
         # the event record only holds immutable tuples, so a shallow copy of the list is already independent
         # (and deep-copying it would dominate the cost)
-        memo = {id(self.events): list(self.events)}
+        memo = {id(self.events): list(self.events), id(self._logs): {}}  # the copy builds its own views
         return copy.deepcopy(self, memo)
 
     def snapshot(self) -> dict:
