@@ -76,9 +76,9 @@ from sim.layout import Layout
 from sim.rng import CHANCE, POLICY, rng_next
 
 from . import engine as E
-from .engine import _hist, _is_discard_step, _selection_steps, _step_seat
+from .engine import _hist, _is_discard_step, _selection_steps
 from .rules import MAX_DECK, MAX_TYPES, N_RANKS
-from .tables import RP_BLIND, RP_FACEDOWN, RP_N_CARDS, RP_REMOVE_LAB, RP_REMOVE_ROUND1
+from .tables import RP_ABCCBA, RP_BLIND, RP_FACEDOWN, RP_N_CARDS, RP_REMOVE_LAB, RP_REMOVE_ROUND1
 
 # --- the scratch array (int32[SCRATCH_LEN]) -------------------------------------------------------
 _wk = Layout("infoset scratch")
@@ -224,6 +224,24 @@ def _bit(r):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _chooser(st, rp, step):
+    """The seat of selection step `step` this round (§4.2; engine._step_seat), counted from the round's first
+    crown holder: a revealed King has taken the crown since."""
+    n = st[E.ST_PLAYERS]
+    crown = st[E.ST_ROUND_CROWN]
+    if n >= 4:
+        return (crown + step) % n
+    if n == 3:
+        k = step % 3
+        if rp[RP_ABCCBA] == 1 and step >= 3:
+            k = 5 - step
+        return (crown + k) % 3
+    if step == 0 or step == 3 or step == 4:
+        return crown
+    return 1 - crown
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _add_place(scratch, m, kind, seat, step):
     scratch[WK_KIND + m] = kind
     scratch[WK_SEAT + m] = seat
@@ -247,7 +265,7 @@ def _pick_steps_side(st, rp, q, s, done):
     """Whether seat q picked before step s (bit 0) and at or after it (bit 1), over the steps done."""
     side = 0
     for t in range(done):
-        if _step_seat(st, rp, t) == q and not _is_discard_step(st, t):
+        if _chooser(st, rp, t) == q and not _is_discard_step(st, t):
             side |= 1 if t < s else 2
     return side
 
@@ -298,7 +316,7 @@ def _redeal_characters(st, rp, p, arng, canonical, scratch):
     done = st[E.ST_SEL_STEP]  # selection steps done (all of them during the calls)
     removal = st[E.ST_ROUND] > 1 or rp[RP_REMOVE_ROUND1] == 1
     seventh = n == 7 and removal and rp[RP_FACEDOWN] > 0  # step 6 is offered the face-down card
-    seat7 = _step_seat(st, rp, 6) if n == 7 else -1
+    seat7 = _chooser(st, rp, 6) if n == 7 else -1
     special = seventh and not selecting  # the 7th chooser took the pile's card or the removed one
     # the ranks to deal: neither face up nor p's
     hidden = 0
@@ -319,7 +337,7 @@ def _redeal_characters(st, rp, p, arng, canonical, scratch):
         m = _add_place(scratch, m, PL_REMOVED, -1, i)
     n_discards = 0
     for t in range(done):
-        q = _step_seat(st, rp, t)
+        q = _chooser(st, rp, t)
         if _is_discard_step(st, t):
             m = _add_place(scratch, m, PL_DISCARD, q, t)
             n_discards += 1
@@ -388,7 +406,7 @@ def _redeal_characters(st, rp, p, arng, canonical, scratch):
     p_after = -1  # 7 players: the ranks p's offer passed on
     if not blind:
         for s in range(done):
-            if _step_seat(st, rp, s) != p:
+            if _chooser(st, rp, s) != p:
                 continue
             after = _offer_after(st, rp, p, s, hidden, special, seat7, leftover)
             if after < 0:
@@ -413,7 +431,7 @@ def _redeal_characters(st, rp, p, arng, canonical, scratch):
                     scratch[WK_ALLOW + i] &= after
                 else:
                     scratch[WK_ALLOW + i] &= ~after
-    elif not selecting and _step_seat(st, rp, _selection_steps(n) - 1) == p:
+    elif not selecting and _chooser(st, rp, _selection_steps(n) - 1) == p:
         # the last chooser of a blind selection knows the cards left over from his draw if it emptied the pile
         kinds = PL_SEVENTH_FD if special else PL_LEFTOVER
         if special or leftover <= 1:
