@@ -23,6 +23,7 @@ KERNEL_SOURCES = (
     "sim/citadels/rules.py",
     "sim/citadels/tables.py",
     "sim/citadels/engine.py",
+    "sim/citadels/infoset.py",
 )
 
 # One row per (game, seat).
