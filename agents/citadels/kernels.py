@@ -861,11 +861,12 @@ class Chooser:
         game's event log, which the game must keep (``Game(..., log=True)``, the default)."""
         if game.done:
             raise ValueError("the game is over")
-        if not game.st[E.ST_LOG]:
-            raise ValueError("a built-in agent's memory is read from the event log: this game keeps none")
         p = game.current
-        memory_from_log(game.ev, int(game.st[E.ST_N_EVENTS]), p, self.mem)
         row = np.ascontiguousarray(row, dtype=np.float64)
+        if int(row[P_CODE]) != A_RANDOM:
+            if not game.st[E.ST_LOG]:
+                raise ValueError("a built-in agent's memory is read from the event log: this game keeps none")
+            memory_from_log(game.ev, int(game.st[E.ST_N_EVENTS]), p, self.mem)
         choose_move(
             game.st, game.rng, *game.tables.kernel_args(), p, row, np.uint64(game.seed),
             self.arng, self.mem, self.moves, self.vals, self.mv,
