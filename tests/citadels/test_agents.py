@@ -3,6 +3,7 @@ against the loop, what ``basic`` may see, its rules on set positions, its streng
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -11,6 +12,7 @@ import pytest
 from agents.citadels import kernels as K
 from agents.citadels.registry import AgentError, builtin_player, parse_agent, rows, split_specs
 from experiments.citadels.runner import SCHEMA, chunk_table, run_random_games
+from experiments.cli import main
 from experiments.play import play_game, play_table
 from sim.citadels import engine as E
 from sim.citadels.api import Game, parse_move
@@ -337,3 +339,22 @@ def test_python_agents_have_no_row_and_no_kernel_play():
         builtin_player(ismcts)
     with pytest.raises(AgentError):
         chunk_table(load_rules("official"), 2, [parse_agent("basic"), ismcts], "fixed", 0, 0, 2)
+
+
+# --- the bench ----------------------------------------------------------------------------------------------
+
+
+def test_bench_reports_citadels_figures(capsys):
+    try:
+        main(["bench", "--game", "citadels", "--games", "200", "--agent-games", "10", "--json", "--no-subprocess"])
+        code = 0
+    except SystemExit as e:
+        code = e.code or 0
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    res = json.loads(out)
+    for p in range(2, 8):
+        assert res[f"random_games_per_s_{p}p"] > 0
+    assert res["random_agent_games_per_s_4p"] > 0 and res["simulate_random_games_per_s_4p"] > 0
+    assert res["basic_games_per_s_4p"] > 0 and res["basic_us_per_decision_4p"] > 0
+    assert res["simulate_vs_kernel_4p"] > 0 and res["clock"] == "process CPU"
