@@ -89,9 +89,10 @@ Turn, one decision at a time, the first rule that applies:
 7. Laboratory: when one gold short of a buildable card, put its least valuable other card under the deck;
    also when the hand holds more than ``hand_max`` cards;
 8. Smithy: pay 2 and draw 3 when it holds ``smithy_hand`` or fewer buildable cards;
-9. Warlord: DESTROY the cheapest district of the leader (a rival within ``threat + 1`` of completing
-   first) when it costs ``destroy_max`` or less, or that rival is close to completing (then any cost it can
-   pay) -- destroying ends the turn, so it comes last;
+9. Warlord: DESTROY the cheapest district of the rival the Assassin would aim at (the one with most
+   districts within ``threat`` of completing, else the most city points) when it costs ``destroy_max`` or
+   less, or at any cost it can pay when that rival is within ``threat + 1`` of completing -- destroying
+   ends the turn, so it comes last;
 10. END.
 
 KEEP and card worth: a card its city has is useless; a second copy of a hand card is nearly so (0.25);
@@ -599,7 +600,7 @@ def _lab_worst(st, rp, dt, prm, p, moves, n, keep):
 
 @njit(cache=True, _nrt=False)
 def _one_short(st, rp, dt, p):
-    """A buildable hand card that costs exactly one more than p's gold (the costliest), else -1."""
+    """A buildable hand card whose price is exactly one more than p's gold (the highest type id), else -1."""
     gold = st[E.ST_GOLD + p]
     m = np.int64(st[E.ST_HAND_MASK + p]) & ~np.int64(st[E.ST_CITY_MASK + p])
     best = -1

@@ -1,14 +1,16 @@
 """Citadels' bench (GameDef.bench, `boardlab bench --game citadels`): engine and agent throughput on this machine.
 
-Every throughput is process CPU time (time.process_time: on a shared machine wall time mostly measures the
-neighbours), one core, after warm-up, best of repeats.  ``random_games_per_s_4p`` is the engine's own loop
-(sim.citadels.engine.play_random_games); ``random_agent_games_per_s_4p`` the built-in agents' loop
-(agents.citadels.kernels.play_games) with ``random`` in every seat -- the same games; ``basic_games_per_s_4p``
-that loop with ``basic`` in every seat.  ``simulate_random_games_per_s_4p`` is the user's view of random
-games: `boardlab simulate --jobs 1` end to end (chunks played, result tables built, Parquet written, on
-simulate's writer thread too), its CPU time over all of this process's threads; ``simulate_vs_kernel_4p``
-divides it by ``random_games_per_s_4p``.  Cold compile and warm start are wall times of fresh processes
-that play a game of each kind: cold with an empty numba cache, warm with the normal one.
+Every throughput but one is process CPU time (time.process_time: on a shared machine wall time mostly
+measures the neighbours), one core, after warm-up, best of repeats.  ``random_games_per_s_4p`` is the
+engine's own loop (sim.citadels.engine.play_random_games); ``random_agent_games_per_s_4p`` the built-in
+agents' loop (agents.citadels.kernels.play_games) with ``random`` in every seat -- the same games;
+``basic_games_per_s_4p`` that loop with ``basic`` in every seat.  ``simulate_random_games_per_s_4p`` is the
+user's view of random games: `boardlab simulate --jobs 1` end to end (chunks played, result tables built,
+Parquet written, on simulate's writer thread too), its CPU time over all of this process's threads;
+``simulate_vs_kernel_4p`` divides it by ``random_games_per_s_4p``; ``simulate_random_games_per_s_4p_wall`` is
+the same run by wall time (experiments.bench.simulate_games_per_s: the writer thread's work then overlaps
+play).  Cold compile and warm start are wall times of fresh processes that play a game of each kind: cold
+with an empty numba cache, warm with the normal one.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from experiments.bench import Bench, Figures, best_cpu_rate, time_subprocess
+from experiments.bench import Bench, Figures, best_cpu_rate, simulate_games_per_s, time_subprocess
 from sim.citadels import engine as E
 from sim.citadels.game import GAME
 from sim.citadels.rules import Rules, load_rules
@@ -132,6 +134,7 @@ def run(
     res["simulate_games"] = simulate_games
     res["simulate_random_games_per_s_4p"] = round(simulate_cpu_games_per_s(rules, 4, simulate_games))
     res["simulate_vs_kernel_4p"] = round(res["simulate_random_games_per_s_4p"] / res["random_games_per_s_4p"], 2)
+    res["simulate_random_games_per_s_4p_wall"] = round(simulate_games_per_s(GAME, rules, 4, simulate_games))
     if agents:
         n = max(agent_games, games // 10)
         res["agent_games"] = n

@@ -95,7 +95,7 @@ def chunk_table(
     seeds = game_seeds(run_seed, start, stop)
     order = seat_orders(players, seating, start, stop, pool=len(agents), seeds=seeds)
     if all(a.definition.code == A_RANDOM for a in agents):
-        res = run_random_games(seeds, rules, players)  # the engine's own loop: the same games, a little faster
+        res = run_random_games(seeds, rules, players)  # the engine's own loop: the same games
     else:
         res = run_games(seeds, tables_for(rules, players), rows(agents), order)
     g = stop - start
