@@ -24,6 +24,7 @@ KERNEL_SOURCES = (
     "sim/citadels/tables.py",
     "sim/citadels/engine.py",
     "sim/citadels/infoset.py",
+    "agents/citadels/kernels.py",
 )
 
 # One row per (game, seat).
@@ -149,6 +150,7 @@ GAME = register(
         schema="experiments.citadels.runner:SCHEMA",
         chunk_size="experiments.citadels.runner:chunk_size",
         api_rows="experiments.citadels.api_rows:rows",
+        bench="experiments.citadels.bench:BENCH",
         default_agents="random",
         summary=(
             (
