@@ -3,13 +3,22 @@
 A spec is ``NAME`` or ``NAME:key=value,...``; the grammar, the parser and the Python agents every game
 has (``ismcts``, ``py:module:Name``) are :mod:`agents.specs` and :mod:`agents.generic`.  This module is
 Citadels' list of agents and its built-in agents' parameter rows (``available_agents``, ``parse_agent``,
-``split_specs``, ``AgentError``, ``SPEC_EXAMPLES``, ``builtin_player``).
+``split_specs``, ``AgentError``, ``SPEC_EXAMPLES``, ``builtin_player``): parsing gives an
+:class:`AgentSpec` whose :meth:`~AgentSpec.row` is the float64 row the numba game loop
+(:func:`agents.citadels.kernels.play_games`) reads.
 
 ``random`` is the rules contract's **reference random player** (docs/games/citadels.md §9): its
 own SplitMix64 stream seeded with ``seed ^ 0xA5A5A5A5A5A5A5A5``, shared by all seats, and
 ``legal[rand_below(len(legal))]`` over the canonical legal list at every decision -- so a game of
 random players is a function of (rules, players, seed) alone, and any independent engine can be
 compared with ours seed by seed.
+
+``basic`` is a rule-based player of the kind players describe (take the Architect when rich in cards,
+the Merchant when the city is green, the Assassin against a city about to complete, build the costliest
+district, the Warlord against the leader's cheapest, ...): its rules, each with its reason, are the
+docstring of :mod:`agents.citadels.kernels`; its thresholds and weights are the parameters below.  It
+sees only what its seat sees (docs/games/citadels.md §7.1) and draws from a stream of its own, seeded
+from the game seed and its seat.
 """
 
 from __future__ import annotations
@@ -22,24 +31,73 @@ from agents.generic.registry import GENERIC
 from agents.specs import AgentDef, AgentError, Param, Registry, merged
 from agents.specs import AgentSpec as _Spec
 
+from . import kernels as K
+
 __all__ = ["AGENTS", "AgentDef", "AgentError", "AgentSpec", "Param", "parse_agent", "rows", "split_specs"]
 
-# The parameter row of an agent: its code, then its parameters.
-P_CODE = 0
-P_LEN = 1
-A_RANDOM = 0
+# The row's codes and length (kept under these names for the callers of the first registry).
+P_CODE = K.P_CODE
+P_LEN = K.P_LEN
+A_RANDOM = K.A_RANDOM
+A_BASIC = K.A_BASIC
+
+# basic's parameters, in the order of agents.citadels.kernels.BASIC_PARAMS (its rules say where each acts)
+_BASIC_PARAMS = (
+    Param("arch_hand", 3, "Architect: buildable cards in hand from which it is worth arch_bonus more", lo=0, hi=30),
+    Param("arch_bonus", 3.0, "Architect: its extra worth (gold) with arch_hand buildable cards", lo=0.0, hi=100.0),
+    Param("draw_below", 2, "DRAW rather than GOLD with fewer buildable cards in hand than this", lo=0, hi=30),
+    Param("rich", 4, "Thief: worth half the richest rival's gold when he has at least this much", lo=0, hi=100),
+    Param(
+        "swap_gain",
+        2,
+        "Magician: swap when the biggest other hand has this many more cards than its own buildable ones",
+        lo=1,
+        hi=30,
+    ),
+    Param("threat", 1, "a rival this many districts or fewer from completing is about to complete", lo=0, hi=8),
+    Param("urgent", 4.0, "Assassin / Warlord: extra worth (gold) against a rival about to complete", lo=0.0, hi=100.0),
+    Param("shield", 2.0, "Bishop: extra worth when it leads and the Warlord is not face up", lo=0.0, hi=100.0),
+    Param("crown", 1.0, "King: the crown's worth (gold), besides his yellow income", lo=0.0, hi=100.0),
+    Param(
+        "destroy_max",
+        1,
+        "Warlord: the most it pays to destroy (against a rival close to completing: any cost it can pay)",
+        lo=0,
+        hi=10,
+    ),
+    Param("grave_min", 2, "Graveyard: take a destroyed card costing at least this (for 1 gold)", lo=0, hi=10),
+    Param("smithy_hand", 1, "Smithy: pay 2, draw 3 with at most this many buildable cards", lo=0, hi=30),
+    Param("hand_max", 5, "Laboratory: discard the worst card of a hand bigger than this", lo=0, hi=70),
+    Param("reach", 4, "card worth: a price above its gold + reach costs the excess", lo=0, hi=30),
+    Param("purple", 1.0, "card worth: extra for a purple district", lo=0.0, hi=100.0),
+    Param(
+        "new_colour",
+        1.0,
+        "card worth: extra for a colour the city lacks (twice in the final stretch)",
+        lo=0.0,
+        hi=100.0,
+    ),
+)
 
 _BUILTIN = {
     "random": AgentDef(
         "random",
-        A_RANDOM,
+        K.A_RANDOM,
         "the reference random player: uniform over the canonical legal list at every decision, from one "
         "stream seeded with seed ^ 0xA5A5A5A5A5A5A5A5 shared by all seats",
+    ),
+    "basic": AgentDef(
+        "basic",
+        K.A_BASIC,
+        "rules of thumb: the character worth most gold this round (Architect with cards, Merchant with green, "
+        "King with yellow, Assassin / Warlord against a city about to complete, Thief on the rich), gold unless "
+        "short of cards, the costliest district it can build, income at the best moment, strikes at the leader",
+        params=_BASIC_PARAMS,
     ),
 }
 AGENTS: dict[str, AgentDef] = merged(_BUILTIN.values(), GENERIC)  # ismcts beside the built-ins
 
-SPEC_EXAMPLES = "random, ismcts:iters=50"
+SPEC_EXAMPLES = "random, basic, basic:draw_below=1,crown=2, ismcts:iters=50"
 
 
 @dataclass(frozen=True)
@@ -47,11 +105,14 @@ class AgentSpec(_Spec):
     """A parsed agent (agents.specs.AgentSpec) and, for a built-in agent, its numba parameter row."""
 
     def row(self) -> np.ndarray:
-        """The float64 parameter row of a numba game loop (P_*)."""
+        """The float64 parameter row of the numba game loop (agents.citadels.kernels.P_*)."""
         if self.python:
             raise AgentError(f"{self}: a Python agent has no parameter row (it plays through experiments.play)")
-        r = np.zeros(P_LEN, dtype=np.float64)
-        r[P_CODE] = self.definition.code
+        r = np.zeros(K.P_LEN, dtype=np.float64)
+        r[K.P_CODE] = self.definition.code
+        if self.name == "basic":
+            for name, off in K.BASIC_PARAMS.items():
+                r[off] = self.params[name]
         return r
 
 
@@ -69,12 +130,15 @@ def rows(specs: list[AgentSpec]) -> np.ndarray:
 
 def builtin_player(spec: AgentSpec):
     """A built-in agent as a per-move player of a public-API game (sim.citadels.api.Game): play(game) makes
-    the seat's move in place, exactly as the chunk player's kernel would (the reference random player's
-    draw from the game's policy stream)."""
-    if spec.python or spec.definition.code != A_RANDOM:
+    the seat's move in place, exactly as the numba game loop would (agents.citadels.kernels.choose_move on
+    the game's arrays: the reference random player's draw from the game's policy stream, basic's from its
+    seat's own stream, its memory read from the game's event log)."""
+    if spec.python:
         raise AgentError(f"{spec}: not a built-in Citadels agent")
+    row = spec.row()
+    chooser = K.Chooser()
 
     def play(game) -> None:
-        game.apply(game.random_move())
+        game.apply(chooser.move(game, row))
 
     return play

@@ -552,6 +552,13 @@ def _write_characters(st, rp, p, scratch, m, selecting, blind, offered_fd, remov
         st[E.ST_OFFER + i] = 0
     for i in range(st[E.ST_FU_N], N_RANKS):
         st[E.ST_FU + i] = 0
+    # The history (result bookkeeping, never read by play) of the earlier rounds holds what was never shown
+    # (who held a murdered rank, the face-down cards): blanked; this round's face-down ranks too.
+    for i in range(min(st[E.ST_ROUND] - 1, E.HIST_ROUNDS) * E.HS_LEN):
+        st[E.ST_HIST + i] = 0
+    h = _hist(st, E.HS_FACEDOWN)
+    if h >= 0:
+        st[h] = 0
     if not selecting:  # the round's history: the ranks each seat holds, who holds the murdered, the robbed
         h = _hist(st, E.HS_HELD)
         if h >= 0:
