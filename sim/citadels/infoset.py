@@ -62,8 +62,9 @@ face-down card is the removed one (FD list) when it is a rank p was not offered,
 has no offer to tell (blind selection) it is the removed one canonically, else a fair coin from ``arng``
 (the 7th chooser himself knows which it is).
 The FD list, the pile, the current offer, the holders and places of every rank (HOLDER, WHERE) and the
-round's history (ranks held per seat, the holders of the murdered and the robbed rank) follow.  Everything
-a list holds beyond its length is zeroed (stale entries would tell earlier cards).
+round's history (ranks held per seat, the holders of the murdered and the robbed rank) follow; the history
+of the earlier rounds and this round's record of the removed ranks (result bookkeeping, never read by play)
+are blanked.  Everything a list holds beyond its length is zeroed (stale entries would tell earlier cards).
 
 Draws from ``arng`` in order: the district shuffle, one draw for the ranks, the coin (if any), the chance
 stream's state, the policy stream's state.
