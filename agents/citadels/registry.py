@@ -23,6 +23,7 @@ from the game seed and its seat.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +33,7 @@ from agents.specs import AgentDef, AgentError, Param, Registry, merged
 from agents.specs import AgentSpec as _Spec
 
 from . import kernels as K
+from . import strong as S
 
 __all__ = ["AGENTS", "AgentDef", "AgentError", "AgentSpec", "Param", "parse_agent", "rows", "split_specs"]
 
@@ -40,6 +42,7 @@ P_CODE = K.P_CODE
 P_LEN = K.P_LEN
 A_RANDOM = K.A_RANDOM
 A_BASIC = K.A_BASIC
+A_STRONG = K.A_STRONG
 
 # basic's parameters, in the order of agents.citadels.kernels.BASIC_PARAMS (its rules say where each acts)
 _BASIC_PARAMS = (
@@ -94,10 +97,28 @@ _BUILTIN = {
         "short of cards, the costliest district it can build, income at the best moment, strikes at the leader",
         params=_BASIC_PARAMS,
     ),
+    # --- strong (agents.citadels.strong) ---
+    "strong": AgentDef(
+        "strong",
+        K.A_STRONG,
+        "one move ahead on its own view (a canonical redeal): every legal move played, the position after scored by "
+        "a learned linear value of what the seat sees (fitted by `boardlab train --game citadels`); basic's rules "
+        "where the value is blind (whom to kill or rob, the Magician, the 2-player discard)",
+        params=(
+            Param(
+                "weights",
+                S.WEIGHTS_VERSION,
+                "the learned value's weight file (agents/citadels/weights/)",
+                choices=S.weight_versions() or (S.WEIGHTS_VERSION,),
+            ),
+            Param("prefers", 0, "take this rank whenever offered at a selection decision (0: none)", lo=0, hi=8),
+        ),
+        objective="value = weights . features of the position after the move (final score margin over the best rival)",
+    ),
 }
 AGENTS: dict[str, AgentDef] = merged(_BUILTIN.values(), GENERIC)  # ismcts beside the built-ins
 
-SPEC_EXAMPLES = "random, basic, basic:draw_below=1,crown=2, ismcts:iters=50"
+SPEC_EXAMPLES = "random, basic, basic:draw_below=1,crown=2, strong, strong:prefers=6, ismcts:iters=50"
 
 
 @dataclass(frozen=True)
@@ -113,7 +134,29 @@ class AgentSpec(_Spec):
         if self.name == "basic":
             for name, off in K.BASIC_PARAMS.items():
                 r[off] = self.params[name]
+        if self.name == "strong":
+            r[:] = strong_row(_weights(self.params["weights"]), self.params["prefers"])
         return r
+
+
+def strong_row(weights: np.ndarray, prefers: int = 0) -> np.ndarray:
+    """strong's parameter row with the given weights (float64[strong.N_FEATURES]) -- a weight file's or, in
+    training, a fit's not yet written."""
+    r = np.zeros(K.P_LEN, dtype=np.float64)
+    r[K.P_CODE] = K.A_STRONG
+    for p in _BASIC_PARAMS:  # the decisions it leaves to basic are basic's with its defaults
+        r[K.BASIC_PARAMS[p.name]] = p.default
+    r[K.P_PREFERS] = prefers
+    r[K.P_WEIGHTS : K.P_WEIGHTS + S.N_FEATURES] = weights
+    return r
+
+
+@functools.cache
+def _weights(version: str) -> np.ndarray:
+    """strong's weights of file `version` (read once)."""
+    w = S.load_weights(version)
+    w.setflags(write=False)
+    return w
 
 
 REGISTRY = Registry(AGENTS, AgentSpec)
