@@ -148,8 +148,10 @@ def train(
         "players": PLAYERS,
         "games": list(games),
         "ridge": ridge,
+        "explore": EXPLORE,
         "samples": rounds[-1]["samples"],
-        "fit": "ridge on the last round's samples; target: final score margin over the best rival",
+        "fit": "ridge on the last round's pick samples (features after the pick); target: final score margin over"
+        " the best rival",
         "features": list(S.FEATURES),
         "rounds": rounds,
         "weights": weights.tolist(),
