@@ -13,11 +13,11 @@ import numpy as np
 import pyarrow as pa
 
 from sim.citadels import engine as E
+from sim.citadels.game import PURPLE_COLUMNS
 from sim.citadels.rules import ASSASSIN, DECKS, THIEF, Rules
 
 # The purple districts of the classic deck, as column names (built_<name>: the round the city's copy was built).
 PURPLES = tuple(d for d in DECKS["classic66"] if d.colour == "purple")
-PURPLE_COLUMNS = tuple("built_" + d.name.lower().replace(" ", "_") for d in PURPLES)
 
 COLUMNS = (
     "positions", "offered", "kills_named", "kills_hit", "robs_named", "robs_hit",

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from experiments.io import staged_directory
-from experiments.pipelines import Z95, mean_ci, win_share
+from experiments.pipelines import Z95, mean_ci
 from experiments.report import Report, run_jobs
 from experiments.report import ci as _ci
 from experiments.report import md_table as _md
@@ -115,17 +115,36 @@ def plan(games: int, tier_specs: dict[str, str] | None = None) -> list[Job]:
     for tier, spec in tier_specs.items():
         n = sizes(games, tier)
         for p in SEAT_COUNTS:
-            jobs.append(Job(f"seats_{p}p_{tier}", "seats", tier, p, (spec,) * p, "official", n["main" if p == 4 else "half"]))
+            jobs.append(
+                Job(f"seats_{p}p_{tier}", "seats", tier, p, (spec,) * p, "official", n["main" if p == 4 else "half"])
+            )
         for r in range(1, N_RANKS + 1):
             jobs.append(
-                Job(f"prefers{r}_4p_{tier}", "specialist", tier, 4, (prefers(spec, r), spec, spec, spec), "official",
-                    n["half"], "rotate", rank=r)
-            )  # fmt: skip
+                Job(
+                    f"prefers{r}_4p_{tier}",
+                    "specialist",
+                    tier,
+                    4,
+                    (prefers(spec, r), spec, spec, spec),
+                    "official",
+                    n["half"],
+                    "rotate",
+                    rank=r,
+                )
+            )
         jobs.append(Job(f"seed_4p_{tier}", "house", tier, 4, (spec,) * 4, "seed-summary", n["main"]))
         jobs.append(
-            Job(f"short_4p_{tier}", "short", tier, 4, (spec,) * 4, "official", n["main"],
-                overrides=(("complete_size", 7),))
-        )  # fmt: skip
+            Job(
+                f"short_4p_{tier}",
+                "short",
+                tier,
+                4,
+                (spec,) * 4,
+                "official",
+                n["main"],
+                overrides=(("complete_size", 7),),
+            )
+        )
     return jobs
 
 
@@ -172,7 +191,7 @@ def final_position(df: pd.DataFrame) -> np.ndarray:
 
 
 def _share_row(values: pd.Series) -> dict:
-    s, n = float(values.sum()), int(len(values))
+    s, n = float(values.sum()), len(values)
     lo, hi = wilson(s, n)
     return {"n": n, "win_share": s / n if n else np.nan, "lo": lo, "hi": hi}
 
@@ -188,8 +207,16 @@ def seat_table(frames) -> pd.DataFrame:
     rows = []
     for j, df in _by(frames, "seats") + _by(frames, "house") + _by(frames, "short"):
         for seat, t in df.groupby("seat"):
-            rows.append({"tier": j.tier, "run": j.key, "rules": j.rules, "players": j.players, "seat": int(seat),
-                         **_share_row(t["win_share"])})  # fmt: skip
+            rows.append(
+                {
+                    "tier": j.tier,
+                    "run": j.key,
+                    "rules": j.rules,
+                    "players": j.players,
+                    "seat": int(seat),
+                    **_share_row(t["win_share"]),
+                }
+            )
     out = pd.DataFrame(rows)
     fair = 1.0 / out["players"]
     out["separated"] = np.where(out["lo"] > fair, "above", np.where(out["hi"] < fair, "below", ""))
@@ -231,8 +258,10 @@ def character_table(frames) -> pd.DataFrame:
 
 def specialist_table(frames) -> pd.DataFrame:
     rows = []
+    from agents.citadels.registry import parse_agent
+
     for j, df in _by(frames, "specialist"):
-        me = df[df["agent"] == j.agents[0]]
+        me = df[df["agent"] == str(parse_agent(j.agents[0]))]  # the agent column holds the full spec
         over, _ = held_ranks(me)
         rounds = me["rounds"].to_numpy()
         row = {"tier": j.tier, "rank": j.rank, "character": RANK_NAMES[j.rank - 1], "players": j.players}
@@ -255,12 +284,24 @@ def assassin_thief_table(frames) -> pd.DataFrame:
             k, h, v, ld = (int(df[c].sum()) for c in (named, hit, victims, lead))
             hlo, hhi = wilson(h, k)
             llo, lhi = wilson(ld, v)
-            rows.append({
-                "tier": j.tier, "players": j.players, "character": who, "games": g, "named": k,
-                "named_per_game": k / g, "hit_rate": h / k if k else np.nan, "hit_lo": hlo, "hit_hi": hhi,
-                "victims": v, "victim_is": what, "victim_share": ld / v if v else np.nan,
-                "victim_lo": llo, "victim_hi": lhi,
-            })  # fmt: skip
+            rows.append(
+                {
+                    "tier": j.tier,
+                    "players": j.players,
+                    "character": who,
+                    "games": g,
+                    "named": k,
+                    "named_per_game": k / g,
+                    "hit_rate": h / k if k else np.nan,
+                    "hit_lo": hlo,
+                    "hit_hi": hhi,
+                    "victims": v,
+                    "victim_is": what,
+                    "victim_share": ld / v if v else np.nan,
+                    "victim_lo": llo,
+                    "victim_hi": lhi,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -286,7 +327,12 @@ def completion_table(frames) -> pd.DataFrame:
     rows = []
     for j, df in _by(frames, "seats"):
         order = df["completion"].clip(upper=3)
-        for k, label in ((1, "first to complete"), (2, "second to complete"), (3, "third or later"), (0, "not complete")):
+        for k, label in (
+            (1, "first to complete"),
+            (2, "second to complete"),
+            (3, "third or later"),
+            (0, "not complete"),
+        ):
             t = df[order == k]
             if len(t):
                 rows.append({"tier": j.tier, "players": j.players, "completion": label, **_share_row(t["win_share"])})
@@ -318,8 +364,13 @@ def purple_table(frames) -> pd.DataFrame:
                 try:
                     fit = sm.Logit(y, x).fit(disp=0)
                     b, se = float(fit.params[1]), float(fit.bse[1])
-                    row.update(odds_ratio=np.exp(b), or_lo=np.exp(b - Z95 * se), or_hi=np.exp(b + Z95 * se),
-                               p=float(fit.pvalues[1]), round_coef=float(fit.params[2]))  # fmt: skip
+                    row.update(
+                        odds_ratio=np.exp(b),
+                        or_lo=np.exp(b - Z95 * se),
+                        or_hi=np.exp(b + Z95 * se),
+                        p=float(fit.pvalues[1]),
+                        round_coef=float(fit.params[2]),
+                    )
                 except Exception as e:  # perfect separation and the like: said in the table
                     row.update(odds_ratio=np.nan, note=type(e).__name__)
             rows.append(row)
@@ -340,11 +391,16 @@ def _compare(frames, figure: str, label: str) -> pd.DataFrame:
             seats = t.groupby("seat")["win_share"].mean()
             _, final = held_ranks(t)
             share = t["win_share"].to_numpy()
-            row = {"tier": j.tier, "rules": name, "games": len(one),
-                   "rounds": _ci(*r.loc["rounds", ["mean", "lo", "hi"]], 2),
-                   "rounds_mean": r.loc["rounds", "mean"],
-                   "largest_seat_deviation": float((seats - 0.25).abs().max()),
-                   "seat1": float(seats.get(1, np.nan)), "seat4": float(seats.get(4, np.nan))}  # fmt: skip
+            row = {
+                "tier": j.tier,
+                "rules": name,
+                "games": len(one),
+                "rounds": _ci(*r.loc["rounds", ["mean", "lo", "hi"]], 2),
+                "rounds_mean": r.loc["rounds", "mean"],
+                "largest_seat_deviation": float((seats - 0.25).abs().max()),
+                "seat1": float(seats.get(1, np.nan)),
+                "seat4": float(seats.get(4, np.nan)),
+            }
             for rk in range(1, N_RANKS + 1):
                 f = final[:, rk] == 1
                 row[RANK_NAMES[rk - 1]] = float(share[f].sum() / max(f.sum(), 1))
@@ -386,10 +442,12 @@ def reproduce(
     backend: str = "loky",
     scheduler: str | None = None,
     progress=None,
+    tier_specs: dict[str, str] | None = None,
 ) -> dict[str, pd.DataFrame]:
-    """Play the plan (reusing finished runs), analyse it, write tables, charts and REPORT.md into `out`."""
+    """Play the plan (reusing finished runs), analyse it, write tables, charts and REPORT.md into `out`;
+    `tier_specs` (tier -> agent spec) replaces :func:`tiers` (tests use one cheap tier)."""
     t0 = time.perf_counter()
-    jobs = plan(games)
+    jobs = plan(games, tier_specs)
     frames = run_jobs(
         GAME, jobs, Path(work), seed, n_jobs, log, backend, scheduler, progress, chunk_size=chunk_size(games)
     )
@@ -457,8 +515,14 @@ def seats_chart(t: pd.DataFrame, path: Path) -> None:
     for ax, tier in zip(axes[0], tier_names, strict=True):
         s = t[t["tier"] == tier]
         for p, g in s.groupby("players"):
-            ax.errorbar(g["seat"], g["win_share"] * p, yerr=[(g["win_share"] - g["lo"]) * p, (g["hi"] - g["win_share"]) * p],
-                        marker="o", capsize=2, label=f"{p} players")  # fmt: skip
+            ax.errorbar(
+                g["seat"],
+                g["win_share"] * p,
+                yerr=[(g["win_share"] - g["lo"]) * p, (g["hi"] - g["win_share"]) * p],
+                marker="o",
+                capsize=2,
+                label=f"{p} players",
+            )
         ax.axhline(1.0, color="grey", ls="--", lw=1)
         ax.set_title(f"{tier}: win share x players by seat")
         ax.set_xlabel("seat (1 starts with the crown)")
@@ -478,7 +542,9 @@ def _pct(v, lo, hi) -> str:
 
 def _commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
     except Exception:
         return "unknown"
 
@@ -489,12 +555,18 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
     specs = {j.tier: j.agents[-1] for j in frames}
     runs = pd.DataFrame(
         [
-            {"run": j.key, "players": j.players, "rules": j.rules + (" (complete_size 7)" if j.overrides else ""),
-             "seating": j.seating, "agents": ", ".join(dict.fromkeys(j.agents)), "games": f"{j.games:,}",
-             "played in (s)": round(df.attrs.get("seconds", 0.0), 1)}
+            {
+                "run": j.key,
+                "players": j.players,
+                "rules": j.rules + (" (complete_size 7)" if j.overrides else ""),
+                "seating": j.seating,
+                "agents": ", ".join(dict.fromkeys(j.agents)),
+                "games": f"{j.games:,}",
+                "played in (s)": round(df.attrs.get("seconds", 0.0), 1),
+            }
             for j, df in frames.items()
         ]
-    )  # fmt: skip
+    )
     sp, ch, seats = tables["specialists"], tables["characters"], tables["seats"]
     out = [
         "# Citadels' balance report",
@@ -523,20 +595,24 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
     sep = seats[(seats["separated"] != "") & seats["run"].str.startswith("seats_")]
     out.append(
         "- Seats (official, every seat the same tier): seats whose win share is separated from 1/N: "
-        + (", ".join(f"{r.tier} {r.players}p seat {r.seat} {_pct(r.win_share, r.lo, r.hi)}" for r in sep.itertuples())
-           or "none")
+        + (
+            ", ".join(f"{r.tier} {r.players}p seat {r.seat} {_pct(r.win_share, r.lo, r.hi)}" for r in sep.itertuples())
+            or "none"
+        )
         + "."
-    )  # fmt: skip
+    )
     pur = tables["purples"]
     if "odds_ratio" in pur:
         good = pur[pur["or_lo"] > 1]
         bad = pur[pur["or_hi"] < 1]
         out.append(
             "- Purple districts whose builders win more, adjusted for build round and city size (odds ratio's interval"
-            " above 1): " + (", ".join(f"{r.tier} {r.district} {r.odds_ratio:.2f}" for r in good.itertuples()) or "none")
-            + "; below 1: " + (", ".join(f"{r.tier} {r.district} {r.odds_ratio:.2f}" for r in bad.itertuples()) or "none")
+            " above 1): "
+            + (", ".join(f"{r.tier} {r.district} {r.odds_ratio:.2f}" for r in good.itertuples()) or "none")
+            + "; below 1: "
+            + (", ".join(f"{r.tier} {r.district} {r.odds_ratio:.2f}" for r in bad.itertuples()) or "none")
             + " (an association: who builds what is chosen by the players)."
-        )  # fmt: skip
+        )
     hr = tables["house_rules"]
     for tier, t in hr.groupby("tier", sort=False):
         if len(t) == 2:
@@ -550,26 +626,54 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         if len(t) == 2:
             a, b = t.iloc[0], t.iloc[1]
             out.append(f"- The short game at {tier} (4 players): rounds {a['rounds']} -> {b['rounds']}.")
-    out += ["", "## Characters", "", "### Restricted-play specialists (4 players, one specialist and three of its tier)", ""]
-    t = sp.assign(**{"win share %": [_pct(r.win_share, r.lo, r.hi) for r in sp.itertuples()],
-                     "rounds holding it %": (100 * sp["held_share"]).round(1)})  # fmt: skip
+    out += [
+        "",
+        "## Characters",
+        "",
+        "### Restricted-play specialists (4 players, one specialist and three of its tier)",
+        "",
+    ]
+    t = sp.assign(
+        **{
+            "win share %": [_pct(r.win_share, r.lo, r.hi) for r in sp.itertuples()],
+            "rounds holding it %": (100 * sp["held_share"]).round(1),
+        }
+    )
     out += [_md(t[["tier", "character", "n", "win share %", "rounds holding it %", "verdict"]]), ""]
-    out += ["### Taken when offered, and the holders' win share", "",
-            "Final round: the win share of the players who held the rank in the game's last round; over the game: of"
-            " the (player, round) pairs holding it. Taken: the share of offers (open selection, 4+ players) in which"
-            " the chooser took it.", ""]  # fmt: skip
+    out += [
+        "### Taken when offered, and the holders' win share",
+        "",
+        "Final round: the win share of the players who held the rank in the game's last round; over the game: of"
+        " the (player, round) pairs holding it. Taken: the share of offers (open selection, 4+ players) in which"
+        " the chooser took it.",
+        "",
+    ]
     c = ch.copy()
-    c["taken %"] = [_pct(r.taken, r.taken_lo, r.taken_hi) if "taken" in c and pd.notna(r.taken) else "" for r in c.itertuples()]
+    c["taken %"] = [
+        _pct(r.taken, r.taken_lo, r.taken_hi) if "taken" in c and pd.notna(r.taken) else "" for r in c.itertuples()
+    ]
     c["final round win %"] = [_pct(r.final_win, r.final_lo, r.final_hi) for r in c.itertuples()]
     c["over the game win %"] = [_pct(r.rounds_win, r.rounds_lo, r.rounds_hi) for r in c.itertuples()]
     out += [_md(c[c["players"] == 4][["tier", "character", "taken %", "final round win %", "over the game win %"]]), ""]
     out += ["Every player count: `characters.csv`.", "", "### The Assassin and the Thief", ""]
     at = tables["assassin_thief"]
-    at = at.assign(**{"named per game": at["named_per_game"].round(2),
-                      "hit %": [_pct(r.hit_rate, r.hit_lo, r.hit_hi) for r in at.itertuples()],
-                      "victim was the leader %": [_pct(r.victim_share, r.victim_lo, r.victim_hi) for r in at.itertuples()]})  # fmt: skip
-    out += [_md(at[["tier", "players", "character", "named per game", "hit %", "victim_is", "victim was the leader %"]]), ""]
-    out += ["## Seats", "", "Win share by seat (seat 1 holds the crown in round 1), every seat the same tier, official rules.", ""]
+    at = at.assign(
+        **{
+            "named per game": at["named_per_game"].round(2),
+            "hit %": [_pct(r.hit_rate, r.hit_lo, r.hit_hi) for r in at.itertuples()],
+            "victim was the leader %": [_pct(r.victim_share, r.victim_lo, r.victim_hi) for r in at.itertuples()],
+        }
+    )
+    out += [
+        _md(at[["tier", "players", "character", "named per game", "hit %", "victim_is", "victim was the leader %"]]),
+        "",
+    ]
+    out += [
+        "## Seats",
+        "",
+        "Win share by seat (seat 1 holds the crown in round 1), every seat the same tier, official rules.",
+        "",
+    ]
     s = seats[seats["run"].str.startswith("seats_")]
     wide = s.assign(v=[_pct(r.win_share, r.lo, r.hi) for r in s.itertuples()]).pivot_table(
         index=["tier", "players"], columns="seat", values="v", aggfunc="first"
@@ -581,7 +685,12 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         index=["tier", "players"], columns="position", values="v", aggfunc="first"
     )
     wide.columns = [f"place {c}" for c in wide.columns]
-    out += ["By the place in the choosing order of the final round (1: the crown):", "", _md(wide.reset_index().fillna("")), ""]
+    out += [
+        "By the place in the choosing order of the final round (1: the crown):",
+        "",
+        _md(wide.reset_index().fillna("")),
+        "",
+    ]
     out += ["## Game length and score composition", ""]
     ln = tables["length"]
     wide = ln.assign(v=[f"{r.mean:.2f}" for r in ln.itertuples()]).pivot_table(
@@ -589,23 +698,52 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
     )
     out += [_md(wide.reset_index()), "", "Intervals: `length.csv`.", ""]
     cp = tables["completion"]
-    out += ["Win share by completion order:", "",
-            _md(cp.assign(v=[_pct(r.win_share, r.lo, r.hi) for r in cp.itertuples()])[["tier", "players", "completion", "n", "v"]]),
-            ""]  # fmt: skip
+    out += [
+        "Win share by completion order:",
+        "",
+        _md(
+            cp.assign(v=[_pct(r.win_share, r.lo, r.hi) for r in cp.itertuples()])[
+                ["tier", "players", "completion", "n", "v"]
+            ]
+        ),
+        "",
+    ]
     out += ["## Purple districts (4 players)", ""]
     if len(pur):
-        p = pur.assign(**{"built %": (100 * pur["built_share"]).round(1),
-                          "builders win %": [_pct(r.builders_win_share, r.builders_lo, r.builders_hi) for r in pur.itertuples()],
-                          "others win %": [_pct(r.others_win_share, r.others_lo, r.others_hi) for r in pur.itertuples()]})  # fmt: skip
+        p = pur.assign(
+            **{
+                "built %": (100 * pur["built_share"]).round(1),
+                "builders win %": [_pct(r.builders_win_share, r.builders_lo, r.builders_hi) for r in pur.itertuples()],
+                "others win %": [_pct(r.others_win_share, r.others_lo, r.others_hi) for r in pur.itertuples()],
+            }
+        )
         if "odds_ratio" in p:
-            p["adjusted odds ratio"] = [f"{r.odds_ratio:.2f} [{r.or_lo:.2f}, {r.or_hi:.2f}]" if pd.notna(r.odds_ratio) else ""
-                                        for r in p.itertuples()]  # fmt: skip
+            p["adjusted odds ratio"] = [
+                f"{r.odds_ratio:.2f} [{r.or_lo:.2f}, {r.or_hi:.2f}]" if pd.notna(r.odds_ratio) else ""
+                for r in p.itertuples()
+            ]
         cols = ["tier", "district", "cost", "built %", "builders win %", "others win %"]
         out += [_md(p[cols + (["adjusted odds ratio"] if "adjusted odds ratio" in p else [])]), ""]
-    out += ["## The seed's house rules (`seed-summary`) against `official`, 4 players", "", _md(hr.drop(columns=["rounds_mean"])), ""]
-    out += ["## The short game (`complete_size = 7`) against 8, 4 players", "", _md(sg.drop(columns=["rounds_mean"])), ""]
-    out += ["## Runs", "", _md(runs), "", "Charts: `characters.png`, `seats.png`. Tables: "
-            + ", ".join(f"`{n}.csv`" for n in TABLES) + ".", ""]  # fmt: skip
+    out += [
+        "## The seed's house rules (`seed-summary`) against `official`, 4 players",
+        "",
+        _md(hr.drop(columns=["rounds_mean"])),
+        "",
+    ]
+    out += [
+        "## The short game (`complete_size = 7`) against 8, 4 players",
+        "",
+        _md(sg.drop(columns=["rounds_mean"])),
+        "",
+    ]
+    out += [
+        "## Runs",
+        "",
+        _md(runs),
+        "",
+        "Charts: `characters.png`, `seats.png`. Tables: " + ", ".join(f"`{n}.csv`" for n in TABLES) + ".",
+        "",
+    ]
     return "\n".join(out)
 
 

@@ -362,6 +362,10 @@ def _oracle_characters(st, rp, p, draw, canonical):
     fu = st[E.ST_FU : E.ST_FU + st[E.ST_FU_N]]
     st[E.ST_FU : E.ST_FU + N_RANKS] = fu + [0] * (N_RANKS - len(fu))
     rnd = st[E.ST_ROUND]
+    # the history of the earlier rounds and this round's face-down ranks are blanked (never shown)
+    st[E.ST_HIST : E.ST_HIST + min(rnd - 1, E.HIST_ROUNDS) * E.HS_LEN] = [0] * (min(rnd - 1, E.HIST_ROUNDS) * E.HS_LEN)
+    if 1 <= rnd <= E.HIST_ROUNDS:
+        st[E.ST_HIST + (rnd - 1) * E.HS_LEN + E.HS_FACEDOWN] = 0
     if not selecting and 1 <= rnd <= E.HIST_ROUNDS:
         h = E.ST_HIST + (rnd - 1) * E.HS_LEN
         for q in range(n):
