@@ -233,6 +233,7 @@ def test_training_is_deterministic_and_its_file_is_what_strong_reads(tmp_path):
     assert data["samples"] == data["rounds"][1]["samples"] > 300 * 4 * 3
 
 
+@pytest.mark.slow  # two worker processes start and load the kernels: several seconds
 def test_training_in_chunks_on_two_processes_gives_the_same_weights():
     """The chunks' moments are added in chunk order: two jobs give the same weights as one."""
     assert T.train(3, (2 * T.CHUNK + 10,), jobs=2) == T.train(3, (2 * T.CHUNK + 10,), jobs=1)
