@@ -804,6 +804,10 @@ def strong_choice(st, rp, dt, p, row, arng, mem, moves, vals, mv, work, fwork, w
     if i < 0:
         w = row[P_WEIGHTS : P_WEIGHTS + S.N_FEATURES]
         i = S.strong_move(st, rp, dt, p, w, arng, moves, n, vals, fwork, work, wrng, moves)
+        if i < 0:  # a position the redeal cannot read: basic's pick (on the true state, which it reads safely)
+            mem[M_PICKS] -= 1  # basic records the offer itself
+            basic_move(st, rp, dt, p, row, arng, mem, moves, vals, mv)
+            return
     for j in range(E.MV_LEN):
         mv[j] = moves[i, j]
 

@@ -316,7 +316,9 @@ _PLAY_LEN = E.ST_HIST  # the part of a state play reads
 
 @njit(cache=True, _nrt=False)
 def strong_move(st, rp, dt, p, w, arng, moves, n, vals, f, work, wrng, ev):
-    """The index of the listed move (moves[:n], n >= 1) of best value for seat p (module docstring).
+    """The index of the listed move (moves[:n], n >= 1) of best value for seat p (module docstring); -1 when
+    the redeal could not read the position (infoset's status: never seen in tests; the caller then plays
+    basic, rather than decide on a view that may hold what p cannot see).
 
     w: the weights float64[N_FEATURES]; arng: p's stream, positioned (ties); f float64[N_FEATURES], work
     int32[WORK_LEN], wrng uint64[2] and vals float64[>= n] are scratch; ev: any int32[:, EV_LEN] (the copies
@@ -331,6 +333,8 @@ def strong_move(st, rp, dt, p, w, arng, moves, n, vals, f, work, wrng, ev):
     wrng[0] = 0
     wrng[1] = 0
     I.redeal(view, wrng, rp, p, wrng, True, work[W_SCRATCH : W_SCRATCH + I.SCRATCH_LEN])
+    if work[W_SCRATCH + I.WK_STATUS] != 0:
+        return -1
     for i in range(n):
         for j in range(_PLAY_LEN):
             pos[j] = view[j]
