@@ -19,6 +19,13 @@ district, the Warlord against the leader's cheapest, ...): its rules, each with 
 docstring of :mod:`agents.citadels.kernels`; its thresholds and weights are the parameters below.  It
 sees only what its seat sees (docs/games/citadels.md §7.1) and draws from a stream of its own, seeded
 from the game seed and its seat.
+
+``strong`` is basic with its characters chosen by a learned value (:mod:`agents.citadels.strong`): at each
+pick it plays every offered rank on a canonical redeal of its own view and takes the one whose position
+scores best; ``weights`` names the weight file (``agents/citadels/weights/VERSION.json``, written by
+``boardlab train --game citadels``), whose weights go into the row.  ``prefers=R`` (1..8) takes rank R
+whenever it is offered at a selection decision and plays as strong otherwise -- the restricted-play
+specialist of a balance study.
 """
 
 from __future__ import annotations
@@ -101,9 +108,9 @@ _BUILTIN = {
     "strong": AgentDef(
         "strong",
         K.A_STRONG,
-        "one move ahead on its own view (a canonical redeal): every legal move played, the position after scored by "
-        "a learned linear value of what the seat sees (fitted by `boardlab train --game citadels`); basic's rules "
-        "where the value is blind (whom to kill or rob, the Magician, the 2-player discard)",
+        "basic, but each character by a one-move lookahead on its own view (a canonical redeal): every offered "
+        "rank picked in turn and the position after scored by a learned linear value of what the seat sees "
+        "(fitted by `boardlab train --game citadels`)",
         params=(
             Param(
                 "weights",
@@ -113,7 +120,8 @@ _BUILTIN = {
             ),
             Param("prefers", 0, "take this rank whenever offered at a selection decision (0: none)", lo=0, hi=8),
         ),
-        objective="value = weights . features of the position after the move (final score margin over the best rival)",
+        objective="pick: weights . features of the position after the pick (fitted on the final score margin over the"
+        " best rival); the turn: basic's rules",
     ),
 }
 AGENTS: dict[str, AgentDef] = merged(_BUILTIN.values(), GENERIC)  # ismcts beside the built-ins
