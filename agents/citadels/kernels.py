@@ -105,6 +105,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.citadels import strong as S
 from sim.citadels import engine as E
 from sim.citadels.rules import (
     ARCHITECT,
@@ -138,6 +139,7 @@ from sim.rng import GOLDEN_GAMMA, rand_below, rng_next
 # --- agent codes and the parameter row ----------------------------------------------------------------------
 A_RANDOM = 0
 A_BASIC = 1
+A_STRONG = 2  # agents.citadels.strong
 
 _p = Layout("agent row")
 P_CODE = _p.add("agent code (A_*)")
@@ -158,6 +160,9 @@ P_HAND_MAX = _p.add("Laboratory: used on the worst card of a hand bigger than th
 P_REACH = _p.add("card worth: a price above gold + reach costs its excess")
 P_PURPLE = _p.add("card worth: extra for a purple district")
 P_NEW_COLOUR = _p.add("card worth: extra for a colour the city lacks (twice in the final stretch)")
+# strong's parameters (agents.citadels.strong; it reads basic's above where it lets basic decide)
+P_PREFERS = _p.add("prefers: the rank taken whenever offered at a selection decision (0: none)")
+P_WEIGHTS = _p.add("strong: the learned value's weights (agents.citadels.strong.FEATURES)", S.N_FEATURES)
 P_LEN = _p.size
 
 BASIC_PARAMS = {
@@ -748,18 +753,63 @@ def basic_move(st, rp, dt, p, prm, arng, mem, moves, vals, mv):
 
 # --- dispatch and the game loop -----------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
-def choose_move(st, rng, rp, dt, p, row, seed, arng, mem, moves, vals, mv):
+def choose_move(st, rng, rp, dt, p, row, seed, arng, mem, moves, vals, mv, work, fwork, wrng):
     """The move of agent `row` (float64[P_LEN]) for seat p, the seat to decide, into mv.
 
     seed: the game seed (uint64), whence p's own stream (positioned here at the game's decision count);
-    mem: p's memory row; rng: the game's streams (only ``random`` draws from them, its POLICY stream).
+    mem: p's memory row; rng: the game's streams (only ``random`` draws from them, its POLICY stream);
+    work int32[strong.WORK_LEN], fwork float64[strong.N_FEATURES], wrng uint64[2]: strong's scratch.
     Unknown codes play as ``random`` rather than stall a batch.
     """
-    if int(row[P_CODE]) == A_BASIC:
+    code = int(row[P_CODE])
+    if code == A_BASIC:
         position_stream(arng, seed, p, st[E.ST_DECISIONS])
         basic_move(st, rp, dt, p, row, arng, mem, moves, vals, mv)
+    elif code == A_STRONG:
+        position_stream(arng, seed, p, st[E.ST_DECISIONS])
+        strong_choice(st, rp, dt, p, row, arng, mem, moves, vals, mv, work, fwork, wrng)
     else:
         E.random_move(st, rng, rp, dt, moves, mv)
+
+
+# --- strong (agents.citadels.strong) ------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _remember_offer(st, mem):
+    """Record the offer of a pick decision in the seat's memory, as basic's _pick does (its KILL / ROB read it)."""
+    if mem[M_ROUND] != st[E.ST_ROUND]:
+        mem[M_ROUND] = st[E.ST_ROUND]
+        mem[M_PICKS] = 0
+    k = mem[M_PICKS]
+    if k < 2:
+        mask = 0
+        for i in range(st[E.ST_OFFER_N]):
+            mask |= 1 << st[E.ST_OFFER + i]
+        mem[M_OFFER + k] = mask
+        mem[M_PICKS] = k + 1
+
+
+@njit(cache=True, _nrt=False)
+def strong_choice(st, rp, dt, p, row, arng, mem, moves, vals, mv, work, fwork, wrng):
+    """strong's move for seat p into mv (arng positioned): at a pick, rank P_PREFERS when offered, else the best
+    offered rank by the learned value (agents.citadels.strong); every other decision is basic's."""
+    if st[E.ST_PHASE] != E.PH_PICK:
+        basic_move(st, rp, dt, p, row, arng, mem, moves, vals, mv)
+        return
+    n = E.legal_moves(st, rp, dt, moves)
+    _remember_offer(st, mem)
+    i = -1
+    pref = int(row[P_PREFERS])
+    if pref > 0:
+        i = _find(moves, n, E.K_PICK, pref)
+    if i < 0:
+        w = row[P_WEIGHTS : P_WEIGHTS + S.N_FEATURES]
+        i = S.strong_move(st, rp, dt, p, w, arng, moves, n, vals, fwork, work, wrng, moves)
+        if i < 0:  # a position the redeal cannot read: basic's pick (on the true state, which it reads safely)
+            mem[M_PICKS] -= 1  # basic records the offer itself
+            basic_move(st, rp, dt, p, row, arng, mem, moves, vals, mv)
+            return
+    for j in range(E.MV_LEN):
+        mv[j] = moves[i, j]
 
 
 @njit(cache=True, nogil=True)  # releases the GIL, as play_random_games
@@ -778,11 +828,17 @@ def play_games(seeds, rp, dt, rows, seats, scores, info, hist):
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     arng = np.zeros(2, dtype=np.uint64)
     mem = np.zeros((MAX_PLAYERS, M_LEN), dtype=np.int32)
-    _play_games(seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, moves, vals, mv, arng, mem)
+    work = np.zeros(S.WORK_LEN, dtype=np.int32)
+    fwork = np.zeros(S.N_FEATURES, dtype=np.float64)
+    wrng = np.zeros(2, dtype=np.uint64)
+    _play_games(
+        seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, moves, vals, mv, arng, mem, work, fwork, wrng
+    )
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _play_games(seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, moves, vals, mv, arng, mem):
+def _play_games(seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, moves, vals, mv, arng, mem, work, fwork,
+                wrng):  # fmt: skip
     n = rp[RP_PLAYERS]
     for g in range(seeds.shape[0]):
         seed = seeds[g]
@@ -792,7 +848,7 @@ def _play_games(seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, mov
                 mem[p, j] = 0
         while st[E.ST_PHASE] != E.PH_DONE:
             p = st[E.ST_CURRENT]
-            choose_move(st, rng, rp, dt, p, rows[seats[g, p]], seed, arng, mem[p], moves, vals, mv)
+            choose_move(st, rng, rp, dt, p, rows[seats[g, p]], seed, arng, mem[p], moves, vals, mv, work, fwork, wrng)
             E.apply_move(st, rng, ev, rp, dt, mv)
         E.record_results(st, rp, dt, g, scores, info, hist)
 
@@ -847,6 +903,9 @@ class Chooser:
         self.mv = np.zeros(E.MV_LEN, dtype=np.int32)
         self.arng = np.zeros(2, dtype=np.uint64)
         self.mem = np.zeros(M_LEN, dtype=np.int32)
+        self.work = np.zeros(S.WORK_LEN, dtype=np.int32)
+        self.fwork = np.zeros(S.N_FEATURES, dtype=np.float64)
+        self.wrng = np.zeros(2, dtype=np.uint64)
 
     def move(self, game, row: np.ndarray) -> tuple:
         """The move agent `row` plays for the seat to decide, as the API's move tuple (the game is not moved;
@@ -862,7 +921,7 @@ class Chooser:
             memory_from_log(game.ev, int(game.st[E.ST_N_EVENTS]), p, self.mem)
         choose_move(
             game.st, game.rng, *game.tables.kernel_args(), p, row, np.uint64(game.seed),
-            self.arng, self.mem, self.moves, self.vals, self.mv,
+            self.arng, self.mem, self.moves, self.vals, self.mv, self.work, self.fwork, self.wrng,
         )  # fmt: skip
         return move_tuple(self.mv)
 

@@ -19,10 +19,18 @@ district, the Warlord against the leader's cheapest, ...): its rules, each with 
 docstring of :mod:`agents.citadels.kernels`; its thresholds and weights are the parameters below.  It
 sees only what its seat sees (docs/games/citadels.md §7.1) and draws from a stream of its own, seeded
 from the game seed and its seat.
+
+``strong`` is basic with its characters chosen by a learned value (:mod:`agents.citadels.strong`): at each
+pick it plays every offered rank on a canonical redeal of its own view and takes the one whose position
+scores best; ``weights`` names the weight file (``agents/citadels/weights/VERSION.json``, written by
+``boardlab train --game citadels``), whose weights go into the row.  ``prefers=R`` (1..8) takes rank R
+whenever it is offered at a selection decision and plays as strong otherwise -- the restricted-play
+specialist of a balance study.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +40,7 @@ from agents.specs import AgentDef, AgentError, Param, Registry, merged
 from agents.specs import AgentSpec as _Spec
 
 from . import kernels as K
+from . import strong as S
 
 __all__ = ["AGENTS", "AgentDef", "AgentError", "AgentSpec", "Param", "parse_agent", "rows", "split_specs"]
 
@@ -40,6 +49,7 @@ P_CODE = K.P_CODE
 P_LEN = K.P_LEN
 A_RANDOM = K.A_RANDOM
 A_BASIC = K.A_BASIC
+A_STRONG = K.A_STRONG
 
 # basic's parameters, in the order of agents.citadels.kernels.BASIC_PARAMS (its rules say where each acts)
 _BASIC_PARAMS = (
@@ -94,10 +104,29 @@ _BUILTIN = {
         "short of cards, the costliest district it can build, income at the best moment, strikes at the leader",
         params=_BASIC_PARAMS,
     ),
+    # --- strong (agents.citadels.strong) ---
+    "strong": AgentDef(
+        "strong",
+        K.A_STRONG,
+        "basic, but each character by a one-move lookahead on its own view (a canonical redeal): every offered "
+        "rank picked in turn and the position after scored by a learned linear value of what the seat sees "
+        "(fitted by `boardlab train --game citadels`)",
+        params=(
+            Param(
+                "weights",
+                S.WEIGHTS_VERSION,
+                "the learned value's weight file (agents/citadels/weights/)",
+                choices=S.weight_versions() or (S.WEIGHTS_VERSION,),
+            ),
+            Param("prefers", 0, "take this rank whenever offered at a selection decision (0: none)", lo=0, hi=8),
+        ),
+        objective="pick: weights . features of the position after the pick (fitted on the final score margin over the"
+        " best rival); the turn: basic's rules",
+    ),
 }
 AGENTS: dict[str, AgentDef] = merged(_BUILTIN.values(), GENERIC)  # ismcts beside the built-ins
 
-SPEC_EXAMPLES = "random, basic, basic:draw_below=1,crown=2, ismcts:iters=50"
+SPEC_EXAMPLES = "random, basic, basic:draw_below=1,crown=2, strong, strong:prefers=6, ismcts:iters=50"
 
 
 @dataclass(frozen=True)
@@ -113,7 +142,29 @@ class AgentSpec(_Spec):
         if self.name == "basic":
             for name, off in K.BASIC_PARAMS.items():
                 r[off] = self.params[name]
+        if self.name == "strong":
+            r[:] = strong_row(_weights(self.params["weights"]), self.params["prefers"])
         return r
+
+
+def strong_row(weights: np.ndarray, prefers: int = 0) -> np.ndarray:
+    """strong's parameter row with the given weights (float64[strong.N_FEATURES]) -- a weight file's or, in
+    training, a fit's not yet written."""
+    r = np.zeros(K.P_LEN, dtype=np.float64)
+    r[K.P_CODE] = K.A_STRONG
+    for p in _BASIC_PARAMS:  # the decisions it leaves to basic are basic's with its defaults
+        r[K.BASIC_PARAMS[p.name]] = p.default
+    r[K.P_PREFERS] = prefers
+    r[K.P_WEIGHTS : K.P_WEIGHTS + S.N_FEATURES] = weights
+    return r
+
+
+@functools.cache
+def _weights(version: str) -> np.ndarray:
+    """strong's weights of file `version` (read once)."""
+    w = S.load_weights(version)
+    w.setflags(write=False)
+    return w
 
 
 REGISTRY = Registry(AGENTS, AgentSpec)

@@ -1,16 +1,18 @@
 """Citadels' bench (GameDef.bench, `boardlab bench --game citadels`): engine and agent throughput on this machine.
 
 Every throughput but one is process CPU time (time.process_time: on a shared machine wall time mostly
-measures the neighbours), one core, after warm-up, best of repeats.  ``random_games_per_s_4p`` is the
+measures the neighbours), one core, after warm-up, best of repeats. ``random_games_per_s_4p`` is the
 engine's own loop (sim.citadels.engine.play_random_games); ``random_agent_games_per_s_4p`` the built-in
 agents' loop (agents.citadels.kernels.play_games) with ``random`` in every seat -- the same games;
-``basic_games_per_s_4p`` that loop with ``basic`` in every seat.  ``simulate_random_games_per_s_4p`` is the
-user's view of random games: `boardlab simulate --jobs 1` end to end (chunks played, result tables built,
-Parquet written, on simulate's writer thread too), its CPU time over all of this process's threads;
-``simulate_vs_kernel_4p`` divides it by ``random_games_per_s_4p``; ``simulate_random_games_per_s_4p_wall`` is
-the same run by wall time (experiments.bench.simulate_games_per_s: the writer thread's work then overlaps
-play).  Cold compile and warm start are wall times of fresh processes that play a game of each kind: cold
-with an empty numba cache, warm with the normal one.
+``basic_games_per_s_4p`` that loop with ``basic`` in every seat, ``strong_games_per_s_4p`` with ``strong``
+in every seat (agents.citadels.strong: a lookahead over a canonical redeal at each pick).
+``simulate_random_games_per_s_4p`` is the user's view of random games: `boardlab simulate --jobs 1` end to
+end (chunks played, result tables built, Parquet written, on simulate's writer thread too), its CPU time
+over all of this process's threads; ``simulate_vs_kernel_4p`` divides it by ``random_games_per_s_4p``;
+``simulate_random_games_per_s_4p_wall`` is the same run by wall time
+(experiments.bench.simulate_games_per_s: the writer thread's work then overlaps play). Cold compile and warm
+start are wall times of fresh processes that play a game of each kind: cold with an empty numba cache, warm
+with the normal one.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from sim.citadels.tables import tables_for
 
 TARGETS = {
     "random_games_per_s_4p": ">= 20,000",
+    "strong_games_per_s_4p": ">= 500",
     "simulate_vs_kernel_4p": ">= 0.7",
 }
 
@@ -85,6 +88,7 @@ def warm_up_all() -> None:
     seeds = np.arange(2, dtype=np.uint64)
     play_random(rules, 4, seeds)
     play_agents(rules, 4, "basic", seeds)
+    play_agents(rules, 4, "strong", seeds)
     g = Game(4, rules, 0)
     row = parse_agent("basic").row()
     chooser = Chooser()
@@ -142,6 +146,7 @@ def run(
             if p not in rules.players_allowed:
                 continue
             res[f"basic_games_per_s_{p}p"] = round(agent_games_per_s(rules, p, "basic", n))
+        res["strong_games_per_s_4p"] = round(agent_games_per_s(rules, 4, "strong", n))
         decisions = _decisions_per_game(rules, 4, "basic", min(n, 2000))
         res["basic_decisions_per_game_4p"] = round(decisions, 1)
         res["basic_us_per_decision_4p"] = round(1e6 / (res["basic_games_per_s_4p"] * decisions), 2)

@@ -24,7 +24,9 @@ KERNEL_SOURCES = (
     "sim/citadels/tables.py",
     "sim/citadels/engine.py",
     "sim/citadels/infoset.py",
+    "agents/citadels/strong.py",
     "agents/citadels/kernels.py",
+    "agents/citadels/selfplay.py",  # strong's self-play (its weights travel in the agent's row, not the code)
 )
 
 # One row per (game, seat).
@@ -159,6 +161,7 @@ GAME = register(
         report="experiments.citadels.report:REPORT",
         bench="experiments.citadels.bench:BENCH",
         default_agents="random",
+        trainer="experiments.citadels.train:TRAINER",
         summary=(
             (
                 "score",
