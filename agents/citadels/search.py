@@ -8,11 +8,13 @@ At a decision of seat p with more than one legal move (:func:`expert_move`):
    kept are the best by a cheap prior: the move applied to the *canonical* redeal of the position for p
    (sim/citadels/infoset.py: a function of p's view only) and the position after it scored by
    :func:`position_value` (p's margin over the best rival).
-2. **Playouts.**  Playout j copies the position, redeals it for p from a state drawn from the expert's own
-   stream (never the true hidden part: every card p cannot see, every character it cannot place, both game
-   streams), applies the candidate and plays on with ``basic`` in every seat (p with its own memory and, for
-   a specialist, its ``prefers``; the others with no memory of earlier offers) -- to the end of the game, or
-   with ``horizon`` = h > 0 until h round changes have happened.  Each seat's tie-breaks in a playout come
+2. **Playouts.**  Playout j starts from p's *view* -- the canonical redeal of the position for p, computed
+   once per decision --, redeals it from a state drawn from the expert's own stream (every card p cannot
+   see, every character it cannot place, both game streams: never the true hidden part), applies the
+   candidate and plays on with ``basic`` in every seat (p with its own memory of its offers, the others with
+   none; a specialist plays its later picks in playouts as basic does, unrestricted, so that off its rank it
+   is the expert move for move) -- to the end of the game, or with ``horizon`` = h > 0 until h round
+   changes have happened.  Each seat's tie-breaks in a playout come
    from a stream seeded by the playout's own draw, not from the game seed.
 3. **Reward.**  ``win``: p's share of the win at the end (1 / the number of winners, or 0); ``margin``: p's
    score minus the best rival's.  A playout cut by the horizon is scored by :func:`position_value` (city
@@ -24,9 +26,11 @@ At a decision of seat p with more than one legal move (:func:`expert_move`):
    playouts and keeps the better half by mean reward (ties: the earlier candidate, so basic's move).
 
 **Information** (docs/games/citadels.md §7.1).  The expert reads the true state only through ``basic``
-(which reads p's view) and through redeals for p; the redeal's output is a function of p's view and the
-drawn state alone (the pool is sorted before it is shuffled, the ranks are dealt by one draw among the
-consistent deals), so the move is the same whichever position of p's information set it is given.  Its
+(which reads p's view) and through one canonical redeal for p (a function of p's view alone); every
+playout's random redeal starts from that canonical copy, so it is a function of p's view and the drawn
+state alone (a random redeal of the true position is not: its shuffle starts from the true order of the
+unseen cards, so two positions of one information set give two different, equally likely, deals).  The
+move is therefore the same whichever position of p's information set it is given.  Its
 random numbers: p's own agent stream positioned at the decision (agents/citadels/kernels.py); basic's tie
 draw, then one output, ``base``; playout j redeals from the state base + j * JSTEP.
 
@@ -56,8 +60,9 @@ JSTEP = np.uint64((int(GOLDEN_GAMMA) << 20) & ((1 << 64) - 1))  # 2**20 outputs 
 REWARD_WIN = 0
 REWARD_MARGIN = 1
 
-# the work rows (wst): the redealt position of the current playout, the playout, the prior's copy
-W_BASE, W_PLAY, W_PRIOR = range(3)
+# the work rows (wst): p's view (the canonical redeal), the redealt position of the current playout, the
+# playout, the prior's copy
+W_VIEW, W_BASE, W_PLAY, W_PRIOR = range(4)
 # the stats rows (wf): sum of rewards, playouts, prior score
 F_SUM, F_N, F_PRIOR = range(3)
 
@@ -65,7 +70,7 @@ F_SUM, F_N, F_PRIOR = range(3)
 @njit(cache=True)
 def make_work():
     """The expert's scratch: a tuple of arrays, allocated once per game loop / chooser."""
-    wst = np.zeros((3, E.ST_LEN), dtype=np.int32)
+    wst = np.zeros((4, E.ST_LEN), dtype=np.int32)
     wrng = np.zeros((4, 2), dtype=np.uint64)  # rows: game streams of the playout; determinisation; seats' stream
     ev = np.zeros((1, E.EV_LEN), dtype=np.int32)
     scratch = np.zeros(I.SCRATCH_LEN, dtype=np.int32)
@@ -154,12 +159,9 @@ def _one_playout(st, rng, rp, dt, p, row, mem, work, moves, vals, j, base, c0, c
     rewards to the stats."""
     wst, wrng, ev, scratch, wmem, cand, wf, alive, prow, sc, wmv = work
     b = wst[W_BASE]
-    _copy(b, st)
-    b[E.ST_LOG] = 0
+    _copy(b, wst[W_VIEW])  # p's view: the truth's order of the unseen cards is gone
     wrng[1, 0] = base + np.uint64(j) * JSTEP
     wrng[1, 1] = 0
-    wrng[2, 0] = rng[0]
-    wrng[2, 1] = rng[1]
     I.redeal(b, wrng[2], rp, p, wrng[1], False, scratch)
     pseed = rng_next(wrng[1], 0)
     g0 = wrng[2, 0]
@@ -175,26 +177,22 @@ def _one_playout(st, rng, rp, dt, p, row, mem, work, moves, vals, j, base, c0, c
             for x in range(K.M_LEN):
                 wmem[s, x] = mem[x] if s == p else 0
         E.apply_move(w, wrng[0], ev, rp, dt, cand[c])
-        playout(w, wrng[0], ev, rp, dt, p, row, prow, pseed, horizon, wmem, moves, vals, wmv, wrng[3])
+        playout(w, wrng[0], ev, rp, dt, p, prow, prow, pseed, horizon, wmem, moves, vals, wmv, wrng[3])
         wf[F_SUM, c] += reward(w, rp, dt, p, kind, sc)
         wf[F_N, c] += 1.0
 
 
 @njit(cache=True, _nrt=False)
-def _prior(st, rng, rp, dt, p, work, m):
-    """Score candidates cand[:m] by position_value after each, applied to the canonical redeal for p."""
-    wst, wrng, ev, scratch, _, cand, wf, _, _, _, _ = work
-    b = wst[W_BASE]
-    _copy(b, st)
-    b[E.ST_LOG] = 0
-    wrng[2, 0] = rng[0]
-    wrng[2, 1] = rng[1]
-    I.redeal(b, wrng[2], rp, p, wrng[1], True, scratch)
+def _prior(rp, dt, p, work, m):
+    """Score candidates cand[:m] by position_value after each, applied to p's view (the canonical redeal, its
+    streams zero)."""
+    wst, wrng, ev, _, _, cand, wf, _, _, _, _ = work
+    b = wst[W_VIEW]
     w = wst[W_PRIOR]
     for c in range(m):
         _copy(w, b)
-        wrng[0, 0] = wrng[2, 0]
-        wrng[0, 1] = wrng[2, 1]
+        wrng[0, 0] = 0
+        wrng[0, 1] = 0
         E.apply_move(w, wrng[0], ev, rp, dt, cand[c])
         wf[F_PRIOR, c] = position_value(w, dt, p)
 
@@ -243,7 +241,7 @@ def halving(st, rng, rp, dt, p, row, mem, work, moves, vals, m, base, budget, ho
 def expert_move(st, rng, rp, dt, p, row, arng, mem, moves, vals, mv, work):
     """The expert's move for seat p into mv (module docstring); arng is p's stream, positioned; row the
     expert's row (basic's parameters, P_BUDGET, P_K, P_HORIZON, P_REWARD, P_PREFERS)."""
-    _, _, _, _, _, cand, wf, alive, prow, _, _ = work
+    wst, wrng, _, scratch, _, cand, wf, alive, prow, _, _ = work
     K.basic_prefers_move(st, rp, dt, p, row, arng, mem, moves, vals, mv)  # records p's offer; candidate 0
     n = E.legal_moves(st, rp, dt, moves)
     if n <= 1:
@@ -270,8 +268,13 @@ def expert_move(st, rng, rp, dt, p, row, arng, mem, moves, vals, mv, work):
     if m <= 1:
         return
     k = max(1, int(row[K.P_K]))
+    # p's view: the canonical redeal of the position (a function of what p sees); every playout starts there
+    v = wst[W_VIEW]
+    _copy(v, st)
+    v[E.ST_LOG] = 0
+    I.redeal(v, wrng[2], rp, p, wrng[1], True, scratch)
     if m > k:
-        _prior(st, rng, rp, dt, p, work, m)
+        _prior(rp, dt, p, work, m)
         wf[F_PRIOR, 0] = 1.0e30  # basic's move stays
         for c in range(m):
             alive[c] = c

@@ -97,10 +97,10 @@ class Oracle:
         self.cands = [first] + [c for c in listed if c != first]
         self.ev = np.zeros((1, E.EV_LEN), dtype=np.int32)
         self.scratch = np.zeros(I.SCRATCH_LEN, dtype=np.int32)
+        self.view, self.view_rng, _ = self.redealt(self.st, g.rng, True, 0)  # what p sees, in canonical form
         k = int(self.q["k"])
         if len(self.cands) > k:
-            b, r, _ = self.redealt(True, 0)
-            score = [S.position_value(self.after(b, r, c)[0], self.dt, p) for c in self.cands]
+            score = [S.position_value(self.after(self.view, self.view_rng, c)[0], self.dt, p) for c in self.cands]
             order = sorted(range(1, len(self.cands)), key=lambda i: -score[i])  # stable: ties in listing order
             self.cands = [self.cands[0]] + [self.cands[i] for i in sorted(order[: k - 1])]
         self.base = int(rng_next(arng, 0))
@@ -111,10 +111,10 @@ class Oracle:
         self.wmem = np.zeros((8, K.M_LEN), dtype=np.int32)
         self.sc = np.zeros((8, E.SC_LEN), dtype=np.int32)
 
-    def redealt(self, canonical: bool, state: int):
-        b = self.st.copy()
+    def redealt(self, st, rng, canonical: bool, state: int):
+        b = st.copy()
         b[E.ST_LOG] = 0
-        r = self.g.rng.copy()
+        r = rng.copy()
         d = np.array([state, 0], dtype=np.uint64)
         I.redeal(b, r, self.rp, self.p, d, canonical, self.scratch)
         return b, r, d
@@ -126,7 +126,7 @@ class Oracle:
 
     def rewards(self, j: int, cands: list[int]) -> list[float]:
         """Playout j (its redeal and streams shared: common random numbers) of each candidate index."""
-        b, r, d = self.redealt(False, (self.base + j * int(S.JSTEP)) % (1 << 64))
+        b, r, d = self.redealt(self.view, self.view_rng, False, (self.base + j * int(S.JSTEP)) % (1 << 64))
         pseed = rng_next(d, 0)
         out = []
         for c in cands:
