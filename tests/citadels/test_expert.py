@@ -127,7 +127,7 @@ class Oracle:
     def rewards(self, j: int, cands: list[int]) -> list[float]:
         """Playout j (its redeal and streams shared: common random numbers) of each candidate index."""
         b, r, d = self.redealt(self.view, self.view_rng, False, (self.base + j * int(S.JSTEP)) % (1 << 64))
-        pseed = rng_next(d, 0)
+        pseed = np.uint64(rng_next(d, 0))
         out = []
         for c in cands:
             w, wr = self.after(b, r, self.cands[c])
@@ -228,7 +228,7 @@ def test_a_2_player_specialist_never_discards_its_rank(rank):
 def test_specs_tiers_and_rows():
     e = parse_agent("expert")
     assert e.tier == "expert" and str(e) == TIERS["expert"][0]
-    assert parse_agent(TIERS["basic"][0]) == parse_agent("basic")
+    assert parse_agent("basic").tier == "basic" and parse_agent(TIERS["basic"][0]).params == parse_agent("basic").params
     s = parse_agent("expert-prefers:6")
     assert str(s).startswith("expert-prefers:6,budget=") and s.row()[K.P_PREFERS] == 6
     assert s.row()[K.P_CODE] == K.A_EXPERT and parse_agent("basic-prefers:3").row()[K.P_CODE] == K.A_BASIC
@@ -244,11 +244,11 @@ def test_specs_tiers_and_rows():
 
 # --- strength ----------------------------------------------------------------------------------------------
 def test_one_expert_among_three_basics_wins_more_than_a_quarter():
-    games = 120
+    games = 100  # the tier, about 0.3 s of CPU a game; it wins about 47% of them (the simulate table)
     seeds = np.arange(5000, 5000 + games, dtype=np.uint64)
     seats = np.ones((games, 4), dtype=np.int64)
     seats[np.arange(games), np.arange(games) % 4] = 0  # the expert rotates through the seats
-    out = K.run_games(seeds, tables_for(load_rules(), 4), rows([parse_agent("expert:budget=24,k=4"),
+    out = K.run_games(seeds, tables_for(load_rules(), 4), rows([parse_agent("expert"),
                                                                parse_agent("basic")]), seats)  # fmt: skip
     w = out["scores"][:, :, E.SC_WINNER].astype(float)
     share = (w[np.arange(games), np.arange(games) % 4] / w.sum(axis=1)).sum()
