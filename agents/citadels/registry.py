@@ -91,7 +91,10 @@ _SEARCH_PARAMS = (
     Param("k", 6, "candidates: basic's move and the k - 1 best others by a one-move prior", lo=1, hi=E_MAX_MOVES),
     Param("horizon", 2, "round changes a playout covers, then a cheap evaluation (0: to the end)", lo=0, hi=30),
     Param(
-        "reward", "win", "a playout's reward: the win share, or the score margin over the best rival", choices=_REWARDS
+        "reward",
+        "margin",
+        "a playout's reward: the win share, or the score margin over the best rival",
+        choices=_REWARDS,
     ),
 )
 _PREFERS_RANK = Param("rank", None, "the rank it prefers (1 Assassin .. 8 Warlord)", positional=True, lo=1, hi=8)
@@ -151,10 +154,10 @@ TIERS["basic"] = (
 )
 # expert / specialists (branch cit-expert); "strong" goes between basic and expert
 TIERS["expert"] = (
-    "expert:budget=256,k=6,horizon=2,reward=win,prefers=0",
+    "expert:budget=256,k=6,horizon=2,reward=margin,prefers=0",
     "for 2,000-game tables, about 3 ms per decision: basic's move and the prior's 5 best, each tried in 256"
-    " playouts of basic over two round changes from redeals of the hidden part, then points + gold and cards"
-    " (common random numbers, successive halving)",
+    " playouts of basic over two round changes from redeals of the hidden part, scored by the margin of points +"
+    " gold and cards over the best rival (common random numbers, successive halving)",
 )
 
 
