@@ -38,7 +38,40 @@ draw, then one output, ``base``; playout j redeals from the state base + j * JST
 at a 2-player discard it never discards R when another choice exists (the candidates leave R out); else it
 searches as the expert.
 
-**Levers** (measured: see the table at the end of this docstring, filled by the bench).
+**Levers.**  One expert among three ``basic`` seats, 4 players, official rules, seats rotated, the same 200
+game seeds for every row (``/tmp``-run script: ``agents.citadels.kernels.run_games``); win share with its Wilson
+95% interval; margin = own score - the best rival's (mean; basic's own is about -5); ms = mean process CPU per
+own decision (every decision, forced ones too: about 84% have two or more legal moves), over 6 games through
+the API's per-move player, on the shared 2-core machine under load (noisy: +-30%).  Unnamed parameters are
+k=6, horizon=0, reward=win.  The rows above the rule were run before playouts started from the canonical view
+(then each redeal shuffled the true order: the same search in distribution).
+
+================================  =====================  =======  =====
+lever                             win share              margin   ms
+================================  =====================  =======  =====
+budget=16                         0.245 [0.191, 0.309]   -6.94    0.80
+budget=48                         0.295 [0.236, 0.362]   -7.16    1.95
+budget=128                        0.470 [0.402, 0.539]   -2.79    6.20
+budget=48,k=3                     0.355 [0.292, 0.423]   -5.39    2.33
+budget=48,k=12                    0.300 [0.241, 0.367]   -6.97    2.12
+budget=48,reward=margin           0.370 [0.306, 0.439]   -2.36    2.10
+budget=48,horizon=2               0.550 [0.481, 0.617]   -0.02    0.63
+--------------------------------  ---------------------  -------  -----
+budget=48,horizon=1               0.590 [0.521, 0.656]   +0.84    0.32
+budget=128,horizon=1              0.590 [0.521, 0.656]   +0.52    0.73
+budget=128,horizon=2              0.660 [0.592, 0.722]   +1.91    1.71
+budget=128,horizon=3              0.580 [0.511, 0.646]   +0.45    2.72
+budget=128,horizon=2,k=3          0.660 [0.592, 0.722]   +1.74    1.84
+budget=128,horizon=2,margin       0.755 [0.691, 0.809]   +5.39    1.19
+budget=256,horizon=2              0.745 [0.680, 0.800]   +3.00    3.22
+================================  =====================  =======  =====
+
+What they say: playouts to the end of the game are too noisy for so few of them (a basic game's end is far
+and each seat's luck dominates); cut after two round changes and scored by points + gold and cards, the
+same budget buys a far better choice at a third of the time.  The margin reward beats the win share (it
+tells more per playout).  k matters little (basic's move is always kept).  The tier
+(``expert:budget=256,k=6,horizon=2,reward=margin``, agents.citadels.registry.TIERS) combines the best rows;
+its 2,000-game table and its ms per decision are the bench's and the integration report's.
 """
 
 from __future__ import annotations
