@@ -149,7 +149,7 @@ SPEC_EXAMPLES = "random, basic, basic:draw_below=1,crown=2, expert, expert-prefe
 # spec it played (the agent column) and the tier it was asked for (run metadata).  name: (full spec, description)
 TIERS: dict[str, tuple[str, str]] = {}
 TIERS["basic"] = (
-    "basic:" + ",".join(f"{p.name}={p.default}" for p in _BASIC_PARAMS),
+    "basic:" + ",".join(f"{p.name}={p.default:g}" for p in _BASIC_PARAMS),  # the canonical text (%g)
     "for 100,000-game tables: basic's rules of thumb",
 )
 # expert / specialists (branch cit-expert); "strong" goes between basic and expert

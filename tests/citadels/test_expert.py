@@ -228,6 +228,7 @@ def test_a_2_player_specialist_never_discards_its_rank(rank):
 def test_specs_tiers_and_rows():
     e = parse_agent("expert")
     assert e.tier == "expert" and str(e) == TIERS["expert"][0]
+    assert str(parse_agent("basic")) == TIERS["basic"][0]
     assert parse_agent("basic").tier == "basic" and parse_agent(TIERS["basic"][0]).params == parse_agent("basic").params
     s = parse_agent("expert-prefers:6")
     assert str(s).startswith("expert-prefers:6,budget=") and s.row()[K.P_PREFERS] == 6
