@@ -140,6 +140,7 @@ from sim.rng import GOLDEN_GAMMA, rand_below, rng_next
 A_RANDOM = 0
 A_BASIC = 1
 A_STRONG = 2  # agents.citadels.strong
+A_EXPERT = 3  # agents.citadels.search
 
 _p = Layout("agent row")
 P_CODE = _p.add("agent code (A_*)")
@@ -160,9 +161,15 @@ P_HAND_MAX = _p.add("Laboratory: used on the worst card of a hand bigger than th
 P_REACH = _p.add("card worth: a price above gold + reach costs its excess")
 P_PURPLE = _p.add("card worth: extra for a purple district")
 P_NEW_COLOUR = _p.add("card worth: extra for a colour the city lacks (twice in the final stretch)")
+# restricted play (basic, strong, expert): the specialists of docs/games/citadels.md's report
+P_PREFERS = _p.add("specialist: the rank taken whenever offered, never discarded (0: none)")
 # strong's parameters (agents.citadels.strong; it reads basic's above where it lets basic decide)
-P_PREFERS = _p.add("prefers: the rank taken whenever offered at a selection decision (0: none)")
 P_WEIGHTS = _p.add("strong: the learned value's weights (agents.citadels.strong.FEATURES)", S.N_FEATURES)
+# the expert's parameters (agents.citadels.search)
+P_BUDGET = _p.add("expert: playouts per decision")
+P_K = _p.add("expert: candidates kept (basic's move and the prior's best)")
+P_HORIZON = _p.add("expert: round changes a playout covers (0: to the end of the game)")
+P_REWARD = _p.add("expert: 0 win share, 1 score margin (agents.citadels.search.REWARD_*)")
 P_LEN = _p.size
 
 BASIC_PARAMS = {
@@ -182,6 +189,7 @@ BASIC_PARAMS = {
     "reach": P_REACH,
     "purple": P_PURPLE,
     "new_colour": P_NEW_COLOUR,
+    "prefers": P_PREFERS,  # expert / specialists (branch cit-expert): basic-prefers
 }
 
 # --- the agents' own streams --------------------------------------------------------------------------------
@@ -751,23 +759,58 @@ def basic_move(st, rp, dt, p, prm, arng, mem, moves, vals, mv):
         mv[j] = moves[i, j]
 
 
+# --- expert / specialists (branch cit-expert): restricted play ---------------------------------------------
+find_move = _find  # the listed move (kind, a): agents.citadels.search reads the list with it
+
+
+@njit(cache=True, _nrt=False)
+def basic_prefers_move(st, rp, dt, p, prm, arng, mem, moves, vals, mv):
+    """basic_move, then restricted play (Jaffe et al. 2012) when prm[P_PREFERS] = R > 0: at a selection, the
+    pick of R whenever it is offered; at a 2-player discard, never R when another rank can go (the others
+    valued as basic values them).  With R = 0 exactly basic_move."""
+    basic_move(st, rp, dt, p, prm, arng, mem, moves, vals, mv)
+    r = int(prm[P_PREFERS])
+    ph = st[E.ST_PHASE]
+    if r <= 0 or (ph != E.PH_PICK and ph != E.PH_DISCARD):
+        return
+    n = E.legal_moves(st, rp, dt, moves)
+    i = -1
+    if ph == E.PH_PICK:
+        i = _find(moves, n, E.K_PICK, r)
+    elif mv[E.MV_A] == r and n > 1:
+        for j in range(n):
+            a = moves[j, E.MV_A]
+            vals[j] = _NEG if a == r else rank_worth(st, rp, dt, prm, p, 1 - p, a)
+        i = _argmax(vals, n, arng)
+    if i >= 0:
+        for j in range(E.MV_LEN):
+            mv[j] = moves[i, j]
+
+
+# --- end expert / specialists -------------------------------------------------------------------------------
+
+
 # --- dispatch and the game loop -----------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
-def choose_move(st, rng, rp, dt, p, row, seed, arng, mem, moves, vals, mv, work, fwork, wrng):
+def choose_move(st, rng, rp, dt, p, row, seed, arng, mem, moves, vals, mv, work, fwork, wrng, swork):
     """The move of agent `row` (float64[P_LEN]) for seat p, the seat to decide, into mv.
 
     seed: the game seed (uint64), whence p's own stream (positioned here at the game's decision count);
     mem: p's memory row; rng: the game's streams (only ``random`` draws from them, its POLICY stream);
-    work int32[strong.WORK_LEN], fwork float64[strong.N_FEATURES], wrng uint64[2]: strong's scratch.
+    work int32[strong.WORK_LEN], fwork float64[strong.N_FEATURES], wrng uint64[2]: strong's scratch;
+    swork: the expert search's (agents.citadels.search.make_work).
     Unknown codes play as ``random`` rather than stall a batch.
     """
     code = int(row[P_CODE])
     if code == A_BASIC:
         position_stream(arng, seed, p, st[E.ST_DECISIONS])
-        basic_move(st, rp, dt, p, row, arng, mem, moves, vals, mv)
+        basic_prefers_move(st, rp, dt, p, row, arng, mem, moves, vals, mv)
     elif code == A_STRONG:
         position_stream(arng, seed, p, st[E.ST_DECISIONS])
         strong_choice(st, rp, dt, p, row, arng, mem, moves, vals, mv, work, fwork, wrng)
+    elif code == A_EXPERT:
+        position_stream(arng, seed, p, st[E.ST_DECISIONS])
+        SE.expert_move(st, rng, rp, dt, p, row, arng, mem, moves, vals, mv, swork)
     else:
         E.random_move(st, rng, rp, dt, moves, mv)
 
@@ -831,14 +874,16 @@ def play_games(seeds, rp, dt, rows, seats, scores, info, hist):
     work = np.zeros(S.WORK_LEN, dtype=np.int32)
     fwork = np.zeros(S.N_FEATURES, dtype=np.float64)
     wrng = np.zeros(2, dtype=np.uint64)
+    swork = SE.make_work()
     _play_games(
-        seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, moves, vals, mv, arng, mem, work, fwork, wrng
-    )
+        seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, moves, vals, mv, arng, mem, work, fwork, wrng,
+        swork,
+    )  # fmt: skip
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _play_games(seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, moves, vals, mv, arng, mem, work, fwork,
-                wrng):  # fmt: skip
+                wrng, swork):  # fmt: skip
     n = rp[RP_PLAYERS]
     for g in range(seeds.shape[0]):
         seed = seeds[g]
@@ -848,7 +893,9 @@ def _play_games(seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, mov
                 mem[p, j] = 0
         while st[E.ST_PHASE] != E.PH_DONE:
             p = st[E.ST_CURRENT]
-            choose_move(st, rng, rp, dt, p, rows[seats[g, p]], seed, arng, mem[p], moves, vals, mv, work, fwork, wrng)
+            choose_move(
+                st, rng, rp, dt, p, rows[seats[g, p]], seed, arng, mem[p], moves, vals, mv, work, fwork, wrng, swork
+            )
             E.apply_move(st, rng, ev, rp, dt, mv)
         E.record_results(st, rp, dt, g, scores, info, hist)
 
@@ -906,6 +953,7 @@ class Chooser:
         self.work = np.zeros(S.WORK_LEN, dtype=np.int32)
         self.fwork = np.zeros(S.N_FEATURES, dtype=np.float64)
         self.wrng = np.zeros(2, dtype=np.uint64)
+        self.swork = SE.make_work()
 
     def move(self, game, row: np.ndarray) -> tuple:
         """The move agent `row` plays for the seat to decide, as the API's move tuple (the game is not moved;
@@ -921,7 +969,7 @@ class Chooser:
             memory_from_log(game.ev, int(game.st[E.ST_N_EVENTS]), p, self.mem)
         choose_move(
             game.st, game.rng, *game.tables.kernel_args(), p, row, np.uint64(game.seed),
-            self.arng, self.mem, self.moves, self.vals, self.mv, self.work, self.fwork, self.wrng,
+            self.arng, self.mem, self.moves, self.vals, self.mv, self.work, self.fwork, self.wrng, self.swork,
         )  # fmt: skip
         return move_tuple(self.mv)
 
@@ -932,3 +980,7 @@ def move_tuple(mv: np.ndarray) -> tuple:
     if kind == E.K_KEEP:
         return (kind, (a,) if b < 0 else (a, b))
     return (kind, *(x for x in (a, b) if x >= 0))
+
+
+# the expert's search (its module imports this one: imported last, read only when a kernel is compiled)
+from . import search as SE  # noqa: E402  (the expert search imports this module: imported last)

@@ -42,7 +42,9 @@ from agents.specs import AgentSpec as _Spec
 from . import kernels as K
 from . import strong as S
 
-__all__ = ["AGENTS", "AgentDef", "AgentError", "AgentSpec", "Param", "parse_agent", "rows", "split_specs"]
+E_MAX_MOVES = 352  # sim.citadels.engine.MAX_MOVES (the registry imports no engine)
+
+__all__ = ["AGENTS", "TIERS", "AgentDef", "AgentError", "AgentSpec", "Param", "parse_agent", "rows", "split_specs"]
 
 # The row's codes and length (kept under these names for the callers of the first registry).
 P_CODE = K.P_CODE
@@ -87,7 +89,50 @@ _BASIC_PARAMS = (
         lo=0.0,
         hi=100.0,
     ),
+    # expert / specialists (branch cit-expert): restricted play
+    Param("prefers", 0, "specialist: takes this rank whenever offered, never discards it (0: none)", lo=0, hi=8),
 )
+
+# --- expert / specialists (branch cit-expert) -------------------------------------------------------------------
+# expert's search parameters (agents.citadels.search); the defaults are the expert tier's
+_REWARDS = ("win", "margin")  # agents.citadels.search.REWARD_WIN, REWARD_MARGIN
+_SEARCH_PARAMS = (
+    Param("budget", 256, "playouts per decision (over every candidate, by successive halving)", lo=1, hi=1_000_000),
+    Param("k", 6, "candidates: basic's move and the k - 1 best others by a one-move prior", lo=1, hi=E_MAX_MOVES),
+    Param("horizon", 2, "round changes a playout covers, then a cheap evaluation (0: to the end)", lo=0, hi=30),
+    Param(
+        "reward",
+        "margin",
+        "a playout's reward: the win share, or the score margin over the best rival",
+        choices=_REWARDS,
+    ),
+)
+_PREFERS_RANK = Param("rank", None, "the rank it prefers (1 Assassin .. 8 Warlord)", positional=True, lo=1, hi=8)
+_EXPERT_DEFS = {
+    "expert": AgentDef(
+        "expert",
+        K.A_EXPERT,
+        "determinised flat Monte Carlo: basic's move and the prior's best, each tried in playouts of basic from"
+        " redeals of what the seat cannot see (common random numbers, successive halving)",
+        params=(
+            *_SEARCH_PARAMS,
+            Param("prefers", 0, "specialist: takes this rank whenever offered (0: none)", lo=0, hi=8),
+        ),
+    ),
+    "expert-prefers": AgentDef(
+        "expert-prefers",
+        K.A_EXPERT,
+        "expert restricted to a character: takes rank R whenever offered, never discards it, else searches",
+        params=(_PREFERS_RANK, *_SEARCH_PARAMS),
+    ),
+    "basic-prefers": AgentDef(
+        "basic-prefers",
+        K.A_BASIC,
+        "basic restricted to a character: takes rank R whenever offered, never discards it, else basic",
+        params=(_PREFERS_RANK,),
+    ),
+}
+# --- end expert / specialists -----------------------------------------------------------------------------------
 
 _BUILTIN = {
     "random": AgentDef(
@@ -124,9 +169,30 @@ _BUILTIN = {
         " best rival); the turn: basic's rules",
     ),
 }
+_BUILTIN.update(_EXPERT_DEFS)  # expert / specialists (branch cit-expert)
 AGENTS: dict[str, AgentDef] = merged(_BUILTIN.values(), GENERIC)  # ismcts beside the built-ins
 
-SPEC_EXAMPLES = "random, basic, basic:draw_below=1,crown=2, strong, strong:prefers=6, ismcts:iters=50"
+SPEC_EXAMPLES = (
+    "random, basic, basic:draw_below=1,crown=2, strong, strong:prefers=6, expert, expert-prefers:6, ismcts:iters=50"
+)
+
+# Skill tiers: a name for a full spec, so tables and reports can say "expert" while every result stores the full
+# spec it played (the agent column) and the tier it was asked for (run metadata).  name: (full spec, description)
+TIERS: dict[str, tuple[str, str]] = {}
+TIERS["basic"] = (
+    "basic:" + ",".join(f"{p.name}={p.default:g}" for p in _BASIC_PARAMS),  # the canonical text (%g)
+    "for 100,000-game tables: basic's rules of thumb",
+)
+TIERS["strong"] = (
+    "strong:weights=" + S.WEIGHTS_VERSION + ",prefers=0",
+    "for 100,000-game tables: basic's turns, each character picked by a one-move lookahead scored by a learned value",
+)
+TIERS["expert"] = (
+    "expert:budget=256,k=6,horizon=2,reward=margin,prefers=0",
+    "for 2,000-game tables, about 3 ms per decision: basic's move and the prior's 5 best, each tried in 256"
+    " playouts of basic over two round changes from redeals of the hidden part, scored by the margin of points +"
+    " gold and cards over the best rival (common random numbers, successive halving)",
+)
 
 
 @dataclass(frozen=True)
@@ -142,6 +208,17 @@ class AgentSpec(_Spec):
         if self.name == "basic":
             for name, off in K.BASIC_PARAMS.items():
                 r[off] = self.params[name]
+        # expert / specialists (branch cit-expert): basic's defaults under the search's and the preference
+        if self.name in ("expert", "expert-prefers", "basic-prefers"):
+            for p in _BASIC_PARAMS:
+                r[K.BASIC_PARAMS[p.name]] = p.default
+            q = self.params
+            r[K.P_PREFERS] = q["rank"] if "rank" in q else q.get("prefers", 0)
+            if self.name != "basic-prefers":
+                r[K.P_BUDGET] = q["budget"]
+                r[K.P_K] = q["k"]
+                r[K.P_HORIZON] = q["horizon"]
+                r[K.P_REWARD] = _REWARDS.index(q["reward"])
         if self.name == "strong":
             r[:] = strong_row(_weights(self.params["weights"]), self.params["prefers"])
         return r
@@ -167,8 +244,9 @@ def _weights(version: str) -> np.ndarray:
     return w
 
 
-REGISTRY = Registry(AGENTS, AgentSpec)
+REGISTRY = Registry(AGENTS, AgentSpec, TIERS)
 available_agents = REGISTRY.available_agents
+available_tiers = REGISTRY.available_tiers
 parse_agent = REGISTRY.parse_agent
 parse_agents = REGISTRY.parse_agents
 split_specs = REGISTRY.split_specs

@@ -42,16 +42,17 @@ def selfplay_moments(seeds, rp, dt, rows, seats, explore, scores, xtx, xty, yty,
     work = np.zeros(S.WORK_LEN, dtype=np.int32)
     fwork = np.zeros(S.N_FEATURES, dtype=np.float64)
     wrng = np.zeros(2, dtype=np.uint64)
+    swork = K.SE.make_work()  # the expert's scratch (choose_move takes every agent's)
     feats = np.zeros((MAX_SAMPLES, S.N_FEATURES), dtype=np.float64)
     who = np.zeros(MAX_SAMPLES, dtype=np.int64)
     trng = np.zeros(2, dtype=np.uint64)
     _selfplay(seeds, rp, dt, rows, seats, explore, scores, xtx, xty, yty, count, st, rng, ev, moves, vals, mv, arng,
-              mem, work, fwork, wrng, feats, who, trng)  # fmt: skip
+              mem, work, fwork, wrng, swork, feats, who, trng)  # fmt: skip
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _selfplay(seeds, rp, dt, rows, seats, explore, scores, xtx, xty, yty, count, st, rng, ev, moves, vals, mv, arng,
-              mem, work, fwork, wrng, feats, who, trng):  # fmt: skip
+              mem, work, fwork, wrng, swork, feats, who, trng):  # fmt: skip
     n = rp[RP_PLAYERS]
     nf = S.N_FEATURES
     for g in range(seeds.shape[0]):
@@ -73,7 +74,7 @@ def _selfplay(seeds, rp, dt, rows, seats, explore, scores, xtx, xty, yty, count,
                     mv[j] = moves[i, j]
             else:
                 K.choose_move(st, rng, rp, dt, p, rows[seats[g, p]], seed, arng, mem[p], moves, vals, mv, work,
-                              fwork, wrng)  # fmt: skip
+                              fwork, wrng, swork)  # fmt: skip
             E.apply_move(st, rng, ev, rp, dt, mv)
             if pick and k < MAX_SAMPLES:
                 S.features(st, rp, dt, p, feats[k])

@@ -10,9 +10,13 @@ in every seat (agents.citadels.strong: a lookahead over a canonical redeal at ea
 end (chunks played, result tables built, Parquet written, on simulate's writer thread too), its CPU time
 over all of this process's threads; ``simulate_vs_kernel_4p`` divides it by ``random_games_per_s_4p``;
 ``simulate_random_games_per_s_4p_wall`` is the same run by wall time
-(experiments.bench.simulate_games_per_s: the writer thread's work then overlaps play). Cold compile and warm
-start are wall times of fresh processes that play a game of each kind: cold with an empty numba cache, warm
-with the normal one.
+(experiments.bench.simulate_games_per_s: the writer thread's work then overlaps play).
+``expert_ms_per_decision_4p`` is the expert tier's (agents/citadels/search.py) mean process CPU time per
+decision of its own seat, one expert among three ``basic`` seats, seats rotated, every decision counted (forced
+ones too; ``expert_searched_share_4p`` is the share with two or more legal moves), timed call by call through the
+public API's per-move player (its memory read from the event log: a few microseconds more than the loop).
+Cold compile and warm start are wall times of fresh processes that play a game of each kind: cold
+with an empty numba cache, warm with the normal one.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from sim.citadels.tables import tables_for
 TARGETS = {
     "random_games_per_s_4p": ">= 20,000",
     "strong_games_per_s_4p": ">= 500",
+    "expert_ms_per_decision_4p": "<= 10",
     "simulate_vs_kernel_4p": ">= 0.7",
 }
 
@@ -78,6 +83,35 @@ def simulate_cpu_games_per_s(rules: Rules, players: int, games: int, repeats: in
     return games / best
 
 
+def expert_ms_per_decision(rules: Rules, players: int, spec: str, games: int) -> tuple[float, float]:
+    """Mean process CPU ms per decision of one `spec` seat among `basic` ones (seat g % players in game g),
+    and the share of its decisions with two or more legal moves."""
+    from agents.citadels.kernels import Chooser
+    from agents.citadels.registry import parse_agent
+    from sim.citadels.api import Game
+
+    me, basic = parse_agent(spec).row(), parse_agent("basic").row()
+    chooser = Chooser()
+    cpu = 0.0
+    decisions = searched = 0
+    for g in range(-1, games):  # game -1: warm-up / compile
+        game = Game(players, rules, 10_000 + g)
+        seat = g % players
+        while not game.done:
+            if game.current != seat:
+                game.apply(chooser.move(game, basic))
+                continue
+            searched += len(game.legal_moves()) > 1
+            t = time.process_time()
+            move = chooser.move(game, me)
+            cpu += time.process_time() - t
+            decisions += 1
+            game.apply(move)
+        if g < 0:
+            cpu, decisions, searched = 0.0, 0, 0
+    return 1000.0 * cpu / decisions, searched / decisions
+
+
 def warm_up_all() -> None:
     """Touch every kernel a simulation and a per-move agent use (compiles or loads them)."""
     from agents.citadels.kernels import Chooser
@@ -89,6 +123,7 @@ def warm_up_all() -> None:
     play_random(rules, 4, seeds)
     play_agents(rules, 4, "basic", seeds)
     play_agents(rules, 4, "strong", seeds)
+    play_agents(rules, 4, "expert:budget=2", seeds[:1])
     g = Game(4, rules, 0)
     row = parse_agent("basic").row()
     chooser = Chooser()
@@ -120,12 +155,13 @@ def run(
     agent_games: int = 400,
     log: Callable[[str], None] | None = None,
     simulate_games: int | None = None,
+    expert_games: int = 8,
 ) -> dict:
     """Citadels' figures as a flat dict (`boards` is unused: Citadels has no board scorer).
 
     games: random games per figure; the agents' figures play max(agent_games, games // 10) games (basic is
     fast); simulate_games: games of the end-to-end simulate figure (default 2 x games: a few chunks, so the
-    per-run costs weigh what they do in a long run).
+    per-run costs weigh what they do in a long run); expert_games: games of the expert's figure.
     """
     rules = rules or load_rules()
     res = Figures(log, rules=rules.name, games_per_player_count=games, clock="process CPU")
@@ -150,6 +186,10 @@ def run(
         decisions = _decisions_per_game(rules, 4, "basic", min(n, 2000))
         res["basic_decisions_per_game_4p"] = round(decisions, 1)
         res["basic_us_per_decision_4p"] = round(1e6 / (res["basic_games_per_s_4p"] * decisions), 2)
+        ms, share = expert_ms_per_decision(rules, 4, "expert", expert_games)
+        res["expert_games"] = expert_games
+        res["expert_ms_per_decision_4p"] = round(ms, 2)
+        res["expert_searched_share_4p"] = round(share, 3)
     if subprocesses:
         res["cold_compile_s"] = round(cold_compile_s(), 2)
         res["warm_start_s"] = round(warm_start_s(), 2)

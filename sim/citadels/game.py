@@ -27,6 +27,7 @@ KERNEL_SOURCES = (
     "agents/citadels/strong.py",
     "agents/citadels/kernels.py",
     "agents/citadels/selfplay.py",  # strong's self-play (its weights travel in the agent's row, not the code)
+    "agents/citadels/search.py",
 )
 
 # One row per (game, seat).
@@ -153,6 +154,7 @@ GAME = register(
         players=(MIN_PLAYERS, MAX_PLAYERS),  # official allows 2-7: its rules refuse 8 in one line
         kernel_sources=KERNEL_SOURCES,
         agents_module="agents.citadels.registry",
+        skill_tiers="agents.citadels.registry:available_tiers",
         chunk_player="experiments.citadels.runner:chunk_table",
         # the upper layers' parts (sim.games.GameDef: each a "module:attr")
         schema="experiments.citadels.runner:SCHEMA",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -304,7 +305,8 @@ def test_one_basic_beats_three_random_players():
 
 def test_basic_spec_and_row():
     spec = parse_agent("basic")
-    assert str(spec).startswith("basic:arch_hand=3,") and parse_agent(str(spec)) == spec  # every value, canonical
+    assert str(spec).startswith("basic:arch_hand=3,") and parse_agent(str(spec)) == replace(spec, tier="")  # canonical
+    assert spec.tier == "basic"  # the name is also the basic tier (agents.citadels.registry.TIERS)
     assert tuple(p.name for p in spec.definition.params) == tuple(K.BASIC_PARAMS)
     row = spec.row()
     assert row.shape == (K.P_LEN,) and row[K.P_CODE] == K.A_BASIC
