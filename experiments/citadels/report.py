@@ -29,6 +29,7 @@ Every share has a Wilson 95% interval, every mean a normal 95% interval, and eve
 from __future__ import annotations
 
 import datetime as _dt
+import re
 import subprocess
 import time
 from collections.abc import Callable
@@ -64,20 +65,16 @@ TABLES = (
 
 
 def tiers() -> dict[str, str]:
-    """The report's skill tiers, weakest first: tier name -> the agent spec it plays (the registry's TIERS, when
-    it has them, else its built-in agents above random)."""
-    from agents.citadels import registry as R
+    """The report's skill tiers, weakest first: tier name -> the full agent spec it plays (the registry's TIERS)."""
+    from agents.citadels.registry import TIERS
 
-    named = dict(getattr(R, "TIERS", {}))
-    out = {"basic": "basic"} if "basic" in R.AGENTS else {}
-    for name in ("strong", "expert"):
-        if name in named:
-            out[name] = named[name][0] if isinstance(named[name], tuple) else named[name]
-    return out or {"random": "random"}
+    return {name: TIERS[name][0] for name in ("basic", "strong", "expert") if name in TIERS}
 
 
 def prefers(spec: str, rank: int) -> str:
-    """The tier's restricted-play specialist: `spec` that takes `rank` whenever offered."""
+    """The tier's restricted-play specialist: `spec` that takes `rank` whenever offered (its ``prefers``)."""
+    if re.search(r"\bprefers=\d+", spec):
+        return re.sub(r"\bprefers=\d+", f"prefers={rank}", spec)
     return f"{spec}{',' if ':' in spec else ':'}prefers={rank}"
 
 
@@ -101,10 +98,15 @@ class Job:
         return r.with_overrides({**dict(self.overrides), "name": f"{self.rules}+{self.key}"}) if self.overrides else r
 
 
+# The expert's games cost about a thousand times a basic one's: its tier plays a hundredth of the games, and
+# only the 4-player tables.
+EXPERT_SCALE = 100
+
+
 def sizes(games: int, tier: str) -> dict[str, int]:
-    """Games per run: the 4-player tables N, the other player counts and the specialists N/2 (the expert tier a
-    quarter of these: its games cost the most)."""
-    scale = 4 if tier == "expert" else 1
+    """Games per run: the 4-player tables N, the other player counts and the specialists N/2 (the expert tier
+    N / EXPERT_SCALE and half that)."""
+    scale = EXPERT_SCALE if tier == "expert" else 1
     return {"main": max(games // scale, 10), "half": max(games // (2 * scale), 10)}
 
 
@@ -114,37 +116,17 @@ def plan(games: int, tier_specs: dict[str, str] | None = None) -> list[Job]:
     jobs: list[Job] = []
     for tier, spec in tier_specs.items():
         n = sizes(games, tier)
-        for p in SEAT_COUNTS:
-            jobs.append(
-                Job(f"seats_{p}p_{tier}", "seats", tier, p, (spec,) * p, "official", n["main" if p == 4 else "half"])
-            )
+        for p in SEAT_COUNTS if tier != "expert" else (4,):
+            size = n["main" if p == 4 else "half"]
+            jobs.append(Job(f"seats_{p}p_{tier}", "seats", tier, p, (spec,) * p, "official", size))
         for r in range(1, N_RANKS + 1):
+            agents = (prefers(spec, r), spec, spec, spec)
             jobs.append(
-                Job(
-                    f"prefers{r}_4p_{tier}",
-                    "specialist",
-                    tier,
-                    4,
-                    (prefers(spec, r), spec, spec, spec),
-                    "official",
-                    n["half"],
-                    "rotate",
-                    rank=r,
-                )
+                Job(f"prefers{r}_4p_{tier}", "specialist", tier, 4, agents, "official", n["half"], "rotate", rank=r)
             )
         jobs.append(Job(f"seed_4p_{tier}", "house", tier, 4, (spec,) * 4, "seed-summary", n["main"]))
-        jobs.append(
-            Job(
-                f"short_4p_{tier}",
-                "short",
-                tier,
-                4,
-                (spec,) * 4,
-                "official",
-                n["main"],
-                overrides=(("complete_size", 7),),
-            )
-        )
+        short = (("complete_size", 7),)
+        jobs.append(Job(f"short_4p_{tier}", "short", tier, 4, (spec,) * 4, "official", n["main"], overrides=short))
     return jobs
 
 
