@@ -117,7 +117,7 @@ def test_the_chunk_player_agrees_with_the_generic_one_for_basic():
     table for a mix of basic and random."""
     rules = load_rules("official")
     agents = [parse_agent(s) for s in ("basic", "random", "basic:purple=3", "random")]
-    mine = chunk_table(rules, 4, agents, "rotate", 11, 5, 17)
+    mine = chunk_table(rules, 4, agents, "rotate", 11, 5, 17)()
     theirs = play_table(GAME, rules, 4, agents, "rotate", 11, 5, 17)
     assert mine.schema == SCHEMA and tuple(mine.column_names) == RESULT_COLUMNS
     assert mine.equals(theirs)
@@ -291,7 +291,7 @@ def test_one_basic_beats_three_random_players():
     above the fair 1/4 (in fact near 1: 600 games make the test robust, and they take well under a second)."""
     rules = load_rules("official")
     agents = [parse_agent(s) for s in ("basic", "random", "random", "random")]
-    df = chunk_table(rules, 4, agents, "rotate", 2024, 0, 600).to_pandas()
+    df = chunk_table(rules, 4, agents, "rotate", 2024, 0, 600)().to_pandas()
     mine = df[df["agent"] == str(agents[0])]
     assert len(mine) == 600
     lo, hi = wilson(float(mine["win_share"].sum()), len(mine))
