@@ -794,15 +794,7 @@ def _play_games(seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, mov
             p = st[E.ST_CURRENT]
             choose_move(st, rng, rp, dt, p, rows[seats[g, p]], seed, arng, mem[p], moves, vals, mv)
             E.apply_move(st, rng, ev, rp, dt, mv)
-        E.final_scores(st, rp, dt, scores[g])
-        for p in range(n):
-            info[g, p, E.IN_COMPLETE_ORDER] = st[E.ST_COMPLETE_ORDER + p]
-            info[g, p, E.IN_ROUNDS] = st[E.ST_ROUND]
-            info[g, p, E.IN_CAPPED] = st[E.ST_CAPPED]
-            info[g, p, E.IN_DECISIONS] = st[E.ST_DECISIONS]
-        for r in range(min(st[E.ST_ROUND], E.HIST_ROUNDS)):
-            for j in range(E.HS_LEN):
-                hist[r, g, j] = st[E.ST_HIST + r * E.HS_LEN + j]
+        E.record_results(st, rp, dt, g, scores, info, hist)
 
 
 @njit(cache=True, _nrt=False)

@@ -18,6 +18,8 @@ import pyarrow as pa
 
 from agents.citadels.kernels import run_games
 from agents.citadels.registry import A_RANDOM, AgentError, AgentSpec, rows
+from experiments.citadels.columns import TYPES as ROUND_TYPES
+from experiments.citadels.columns import columns as round_columns
 from experiments.schema import result_schema, table
 from experiments.seating import seat_orders
 from sim.citadels import engine as E
@@ -35,7 +37,7 @@ _TYPES = {
     "characters": pa.large_string(), "murdered": pa.int16(), "robbed": pa.int16(), "gold_stolen": pa.int16(),
     "kills": pa.large_string(), "robs": pa.large_string(),
 }  # fmt: skip
-SCHEMA = result_schema(RESULT_COLUMNS, _TYPES)
+SCHEMA = result_schema(RESULT_COLUMNS, {**_TYPES, **ROUND_TYPES})
 
 # Per rank mask (bit r - 1 = rank r), its lowest and highest rank as ASCII digits.
 _LOW_DIGIT = np.array([ord(str(min((r for r in range(1, 9) if m >> (r - 1) & 1), default=0))) for m in range(256)])
@@ -162,5 +164,6 @@ def results_table(
         "rank": sc[:, :, E.SC_RANK].ravel().astype(np.int8),
         "win_share": share.ravel(),
         "win": share.ravel() > 0,
+        **round_columns(rules, players, hist, info, kept),
     }
     return table(cols, SCHEMA)
