@@ -79,7 +79,7 @@ def play_chunk(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> pd.DataFrame:
     """Games start..stop-1 of a run, one row per (game, seat), columns RESULT_COLUMNS."""
-    return chunk_table(rules, players, agents, seating, run_seed, start, stop)().to_pandas()
+    return chunk_table(rules, players, agents, seating, run_seed, start, stop).to_pandas()
 
 
 def chunk_size(agents: list[AgentSpec], games: int) -> int:
@@ -89,6 +89,13 @@ def chunk_size(agents: list[AgentSpec], games: int) -> int:
 
 
 def chunk_table(
+    rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
+) -> pa.Table:
+    """Games start..stop-1 of a run, the table of schema SCHEMA (chunk_player's, built at once)."""
+    return chunk_player(rules, players, agents, seating, run_seed, start, stop)()
+
+
+def chunk_player(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> Callable[[], pa.Table]:
     """The game's chunk player (GameDef.chunk_player): games start..stop-1 played now, their table (schema

@@ -151,7 +151,7 @@ GAME = register(
         players=(MIN_PLAYERS, MAX_PLAYERS),  # official allows 2-7: its rules refuse 8 in one line
         kernel_sources=KERNEL_SOURCES,
         agents_module="agents.citadels.registry",
-        chunk_player="experiments.citadels.runner:chunk_table",
+        chunk_player="experiments.citadels.runner:chunk_player",
         # the upper layers' parts (sim.games.GameDef: each a "module:attr")
         schema="experiments.citadels.runner:SCHEMA",
         chunk_size="experiments.citadels.runner:chunk_size",

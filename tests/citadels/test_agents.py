@@ -112,12 +112,19 @@ def test_builtin_player_through_the_api_plays_the_loops_game(preset, mix):
             assert np.array_equal(hist, res["hist"][:rounds, i])
 
 
+def test_the_games_chunk_player_plays_now_and_builds_its_table_when_called():
+    rules = load_rules("official")
+    agents = [parse_agent(s) for s in ("basic", "random", "random")]
+    build = GAME.part("chunk_player")(rules, 3, agents, "rotate", 3, 0, 12)
+    assert callable(build) and build().equals(chunk_table(rules, 3, agents, "rotate", 3, 0, 12))
+
+
 def test_the_chunk_player_agrees_with_the_generic_one_for_basic():
     """chunk_table (the kernels' loop) and experiments.play (the public API, builtin_player) give the same
     table for a mix of basic and random."""
     rules = load_rules("official")
     agents = [parse_agent(s) for s in ("basic", "random", "basic:purple=3", "random")]
-    mine = chunk_table(rules, 4, agents, "rotate", 11, 5, 17)()
+    mine = chunk_table(rules, 4, agents, "rotate", 11, 5, 17)
     theirs = play_table(GAME, rules, 4, agents, "rotate", 11, 5, 17)
     assert mine.schema == SCHEMA and tuple(mine.column_names) == RESULT_COLUMNS
     assert mine.equals(theirs)
@@ -291,7 +298,7 @@ def test_one_basic_beats_three_random_players():
     above the fair 1/4 (in fact near 1: 600 games make the test robust, and they take well under a second)."""
     rules = load_rules("official")
     agents = [parse_agent(s) for s in ("basic", "random", "random", "random")]
-    df = chunk_table(rules, 4, agents, "rotate", 2024, 0, 600)().to_pandas()
+    df = chunk_table(rules, 4, agents, "rotate", 2024, 0, 600).to_pandas()
     mine = df[df["agent"] == str(agents[0])]
     assert len(mine) == 600
     lo, hi = wilson(float(mine["win_share"].sum()), len(mine))
