@@ -24,9 +24,10 @@ the event rows private to other seats.
   later step, left in the pile or left over face down; the ranks it was not offered are those taken
   earlier or removed face down.  The state records who holds a rank but not at which step it was taken,
   so this holds when every seat with a rank (and every face-down card) lies wholly before or wholly after
-  step s: always with 4+ players (one pick each), and in 2-3-player games often (the crown holder's first
-  offer always: he knows the face-down removed card all round; the last chooser's last offer: he knows
-  the left-over card); an offer that the state does not determine is not used.
+  step s: always with 4+ players (one pick each); in 2-3-player games for the first chooser's first offer
+  (he knows the removed card all round), with 3 players for the last chooser's last offer (he knows the
+  left-over card), and for any offer while no other seat has picked both before and after it; an offer
+  that the state does not determine is not used.
 
 **Treated as unknown** (a coarser view than a player with a memory, never more than p may see):
 
@@ -46,22 +47,24 @@ awaiting KEEP (and the cards out of the game, above) -- is dealt back keeping ev
 sorted by type id, else shuffled (§9's shuffle from ``arng``), then dealt to the deck from its top, each
 other seat's hand in seat order, the pending cards in draw order, the cards out of the game.
 
-**Characters.**  Every rank that is not face up and not p's sits in one *place*, listed in this order:
-the face-down removed cards (the FD list), one place per selection step done (a pick by another seat,
-or any 2-player discard), then the pile's positions (selection) or the left-over face-down cards (calls),
-then, in blind selection, the cards drawn for the chooser's offer; in a 7-player game once the 7th chooser
-has chosen, the one face-down card last.  Each place allows some ranks: during the calls a place of seat
-q holds one of q's revealed ranks, an uncalled rank or the murdered one; a face-down place any rank not
-revealed; p's offers (above) confine the ranks offered to the places after the offer and the others to
-the places before it.  The ranks are dealt by one draw: the valid deals are ordered lexicographically by
-the ranks they put in the places (in the order above), and the deal taken is number 0 (canonical) or
-``next(arng) mod count`` -- uniform among the deals, i.e. the selection histories, consistent with what
-p knows (the modulo bias is below 2^-48).  The 7th chooser's face-down card is the removed one (FD list)
-when it is a rank p was not offered, else the pile's; when p has no offer to tell (blind selection) it is
-the removed one canonically, else a fair coin from ``arng``.  The FD list, the pile, the current offer,
-the holders and places of every rank (HOLDER, WHERE) and the round's history (ranks held per seat, the
-holders of the murdered and the robbed rank) follow.  Everything a list holds beyond its length is zeroed
-(stale entries would tell earlier cards).
+**Characters.**  Every rank that is not face up and not p's sits in one *place*, listed in this order: the
+face-down removed cards (the FD list), one place per selection step done (a pick by another seat, or any
+2-player discard), then the pile's positions (selection) or the left-over face-down cards (calls), then,
+in blind selection, the cards drawn for the chooser's offer; in a 7-player game once the 7th chooser has
+chosen, the one face-down card last (in place of the FD list: whether he took it is hidden).  Each place
+allows some ranks: during the calls a place of seat q holds one of q's revealed ranks, an uncalled rank or
+the murdered one; a face-down place any rank not revealed; p's offers (above) confine the ranks offered to
+the places after the offer and the others to the places before it.  The ranks are dealt by one draw: the
+valid deals are ordered lexicographically by the ranks they put in the places (in the order above), and
+the deal taken is number 0 (canonical) or ``next(arng) mod count`` -- uniform among the deals, i.e. the
+selection histories, consistent with what p knows (the modulo bias is below 2^-48).  The 7th chooser's
+face-down card is the removed one (FD list) when it is a rank p was not offered, else the pile's; when p
+has no offer to tell (blind selection) it is the removed one canonically, else a fair coin from ``arng``
+(the 7th chooser himself knows which it is).
+The FD list, the pile, the current offer, the holders and places of every rank (HOLDER, WHERE) and the
+round's history (ranks held per seat, the holders of the murdered and the robbed rank) follow; the history
+of the earlier rounds and this round's record of the removed ranks (result bookkeeping, never read by play)
+are blanked.  Everything a list holds beyond its length is zeroed (stale entries would tell earlier cards).
 
 Draws from ``arng`` in order: the district shuffle, one draw for the ranks, the coin (if any), the chance
 stream's state, the policy stream's state.
