@@ -210,6 +210,28 @@ def passive_move(legal: list[tuple]) -> tuple:
     return legal[0]
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_basic_moves_alike_on_the_canonical_redeal(preset):
+    """basic's move on the kernels' canonical redeal for the seat to decide (sim.citadels.infoset: every
+    hidden part in a fixed order, both streams zero) is its move on the true position: what feeding it the
+    canonical redeal at the start of its move would change is nothing."""
+    from sim.citadels import infoset
+
+    scratch = np.zeros(infoset.SCRATCH_LEN, dtype=np.int32)
+    arng = np.zeros(2, dtype=np.uint64)
+    checked = changed = 0
+    for n in counts(preset):
+        for g in mixed_positions(preset, n, seed=100 + n, every=0.05):
+            p = g.current
+            c = g.copy()
+            infoset.redeal(c.st, c.rng, c.tables.rp, p, arng, True, scratch)
+            assert scratch[infoset.WK_STATUS] == 0
+            assert basic_move(c) == basic_move(g), (n, g.observation(p)["decision"])
+            checked += 1
+            changed += not np.array_equal(c.st, g.st)
+    assert checked > 100 and changed > 0.9 * checked, (checked, changed)
+
+
 def test_basic_on_the_graveyard_decision_sees_only_its_side():
     """The Graveyard owner's decision (rare in play): seat 0 keeps the Warlord and destroys seat 2's
     Watchtower; seat 1 owns the Graveyard.  Same move on redeals; the card's cost against grave_min."""
