@@ -10,6 +10,8 @@ documented there.  Python agents play through the generic chunk player (experime
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -89,7 +91,16 @@ def chunk_size(agents: list[AgentSpec], games: int) -> int:
 def chunk_table(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> pa.Table:
-    """The game's chunk player (GameDef.chunk_player): games start..stop-1, the table of schema SCHEMA."""
+    """Games start..stop-1 of a run, the table of schema SCHEMA (chunk_player's, built at once)."""
+    return chunk_player(rules, players, agents, seating, run_seed, start, stop)()
+
+
+def chunk_player(
+    rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
+) -> Callable[[], pa.Table]:
+    """The game's chunk player (GameDef.chunk_player): games start..stop-1 played now, their table (schema
+    SCHEMA) built when the returned function is called -- on simulate's writer thread, while the next chunk
+    plays, at --jobs 1 (the table costs most of what random play does)."""
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
     if any(a.python for a in agents):
@@ -100,7 +111,15 @@ def chunk_table(
         res = run_random_games(seeds, rules, players)  # the engine's own loop: the same games
     else:
         res = run_games(seeds, tables_for(rules, players), rows(agents), order)
-    g = stop - start
+    return lambda: results_table(rules, players, agents, start, seeds, order, res)
+
+
+def results_table(
+    rules: Rules, players: int, agents: list, start: int, seeds: np.ndarray, order: np.ndarray, res: dict
+) -> pa.Table:
+    """The chunk's table of schema SCHEMA from its seeds, seat plan and the loop's result arrays."""
+    g = len(seeds)
+    stop = start + g
     sc, info, hist = res["scores"], res["info"], res["hist"]
     rounds = info[:, 0, E.IN_ROUNDS]
     kept = np.minimum(rounds, E.HIST_ROUNDS)  # rounds the history holds

@@ -155,7 +155,7 @@ GAME = register(
         kernel_sources=KERNEL_SOURCES,
         agents_module="agents.citadels.registry",
         skill_tiers="agents.citadels.registry:available_tiers",
-        chunk_player="experiments.citadels.runner:chunk_table",
+        chunk_player="experiments.citadels.runner:chunk_player",
         # the upper layers' parts (sim.games.GameDef: each a "module:attr")
         schema="experiments.citadels.runner:SCHEMA",
         chunk_size="experiments.citadels.runner:chunk_size",

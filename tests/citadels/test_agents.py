@@ -113,6 +113,13 @@ def test_builtin_player_through_the_api_plays_the_loops_game(preset, mix):
             assert np.array_equal(hist, res["hist"][:rounds, i])
 
 
+def test_the_games_chunk_player_plays_now_and_builds_its_table_when_called():
+    rules = load_rules("official")
+    agents = [parse_agent(s) for s in ("basic", "random", "random")]
+    build = GAME.part("chunk_player")(rules, 3, agents, "rotate", 3, 0, 12)
+    assert callable(build) and build().equals(chunk_table(rules, 3, agents, "rotate", 3, 0, 12))
+
+
 def test_the_chunk_player_agrees_with_the_generic_one_for_basic():
     """chunk_table (the kernels' loop) and experiments.play (the public API, builtin_player) give the same
     table for a mix of basic and random."""
@@ -202,6 +209,28 @@ def passive_move(legal: list[tuple]) -> tuple:
             if m[0] == kind:
                 return m
     return legal[0]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_basic_moves_alike_on_the_canonical_redeal(preset):
+    """basic's move on the kernels' canonical redeal for the seat to decide (sim.citadels.infoset: every
+    hidden part in a fixed order, both streams zero) is its move on the true position: what feeding it the
+    canonical redeal at the start of its move would change is nothing."""
+    from sim.citadels import infoset
+
+    scratch = np.zeros(infoset.SCRATCH_LEN, dtype=np.int32)
+    arng = np.zeros(2, dtype=np.uint64)
+    checked = changed = 0
+    for n in counts(preset):
+        for g in mixed_positions(preset, n, seed=100 + n, every=0.05):
+            p = g.current
+            c = g.copy()
+            infoset.redeal(c.st, c.rng, c.tables.rp, p, arng, True, scratch)
+            assert scratch[infoset.WK_STATUS] == 0
+            assert basic_move(c) == basic_move(g), (n, g.observation(p)["decision"])
+            checked += 1
+            changed += not np.array_equal(c.st, g.st)
+    assert checked > 100 and changed > 0.9 * checked, (checked, changed)
 
 
 def test_basic_on_the_graveyard_decision_sees_only_its_side():
