@@ -98,9 +98,9 @@ class Job:
         return r.with_overrides({**dict(self.overrides), "name": f"{self.rules}+{self.key}"}) if self.overrides else r
 
 
-# The expert's games cost about a thousand times a basic one's: its tier plays a hundredth of the games, and
+# The expert's games cost about a thousand times a basic one's: its tier plays an eightieth of the games, and
 # only the 4-player tables.
-EXPERT_SCALE = 100
+EXPERT_SCALE = 80
 
 
 def sizes(games: int, tier: str) -> dict[str, int]:
