@@ -408,9 +408,14 @@ def build_tables(frames) -> dict[str, pd.DataFrame]:
 # --- the run ------------------------------------------------------------------------------------------
 
 
-def chunk_size(games: int) -> int:
-    """A few seconds of work per chunk, and at least two chunks a run so both workers have work."""
-    return max(10, min(1000, (games + 1) // 2))
+def chunk_size(games: int) -> Callable[[Job], int]:
+    """Per job: a few seconds of work per chunk, and at least two chunks a run so both workers have work (an
+    expert game costs about a thousand basic ones: its chunks are a few dozen games)."""
+
+    def size(job: Job) -> int:
+        return max(5, min(25, (job.games + 1) // 4)) if job.tier == "expert" else max(10, min(1000, (games + 1) // 2))
+
+    return size
 
 
 def reproduce(
