@@ -39,10 +39,11 @@ at a 2-player discard it never discards R when another choice exists (the candid
 searches as the expert.
 
 **Levers.**  One expert among three ``basic`` seats, 4 players, official rules, seats rotated, the same 200
-game seeds for every row (``/tmp``-run script: ``agents.citadels.kernels.run_games``); win share with its Wilson
-95% interval; margin = own score - the best rival's (mean; a basic seat among basics: -5.03 on these seeds); ms = mean process CPU per
-own decision (every decision, forced ones too: about 84% have two or more legal moves), over 6 games through
-the API's per-move player, on the shared 2-core machine under load (noisy: +-30%).  Unnamed parameters are
+game seeds for every row (a script over ``agents.citadels.kernels.run_games``); win share with its Wilson 95%
+interval; margin = own score - the best rival's (mean; a basic seat among basics: -5.03 on these seeds);
+ms = mean process CPU per own decision (every decision, forced ones too: about 84% have two or more legal
+moves), over 6 games through the API's per-move player, on the shared 2-core machine under load (noisy:
++-30%).  Unnamed parameters are
 k=6, horizon=0, reward=win.  The rows above the rule were run before playouts started from the canonical view
 (then each redeal shuffled the true order: the same search in distribution).
 
