@@ -73,6 +73,7 @@ from sim.rng import POLICY, rand_below
 A_RANDOM = 0
 A_GREEDY = 1
 A_PLANNER = 2
+A_STRONG = 3  # agents.cartographers.strong
 
 AMBUSH_ADVERSARIAL = 0
 AMBUSH_RANDOM = 1
@@ -80,6 +81,8 @@ AMBUSH_RANDOM = 1
 _p = Layout("agent row")
 P_CODE = _p.add("agent code (A_*)")
 P_AMBUSH = _p.add("ambush policy (AMBUSH_*)")
+P_K = _p.add("strong: candidates re-ranked by the learned value")
+P_MARGIN = _p.add("strong: a candidate's planner value is at least the best's minus this")
 P_LEN = _p.size
 
 # Weights: the four edicts, then coins and monster penalty.

@@ -19,36 +19,45 @@ from numba import njit
 from sim.cartographers import engine as E
 from sim.cartographers.tables import RP_PLAYERS
 
-from .kernels import A_GREEDY, A_PLANNER, A_RANDOM, P_AMBUSH, P_CODE, P_LEN, evaluator_move
+from .kernels import A_GREEDY, A_PLANNER, A_RANDOM, A_STRONG, P_AMBUSH, P_CODE, P_LEN, evaluator_move
+from .strong import STRONG_WEIGHTS, strong_move, workspace
 
-__all__ = ["A_GREEDY", "A_PLANNER", "A_RANDOM", "P_AMBUSH", "P_CODE", "P_LEN", "play_games", "run_games"]
+__all__ = [
+    "A_GREEDY", "A_PLANNER", "A_RANDOM", "A_STRONG", "P_AMBUSH", "P_CODE", "P_LEN", "play_games", "run_games",
+]  # fmt: skip
 
 
 @njit(cache=True)
-def policy_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, masks):
-    """Fill mv with the move of the agent of the seat to decide (prm is its row)."""
+def policy_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, masks, vw, ws):
+    """Fill mv with the move of the agent of the seat to decide (prm is its row; vw the strong agent's
+    learned weights, ws its scratch: agents.cartographers.strong.workspace)."""
     code = int(prm[P_CODE])
     if code == A_RANDOM:
         E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
     elif code == A_GREEDY or code == A_PLANNER:
         evaluator_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks)
+    elif code == A_STRONG:
+        strong_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks, vw, ws)
     else:  # unknown codes play at random rather than stall a batch
         E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
 
 
 @njit(cache=True)
-def play_game(bb, st, rng, seed, prms, rp, cards, forms, form_anchors, walk, masks):
+def play_game(bb, st, rng, seed, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws):
     """One game from its seed; seat s's agent is prms[s]."""
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     E.setup(bb, st, rng, seed, rp, cards, forms, form_anchors, walk, masks)
     while st[E.ST_PHASE] != E.PHASE_DONE:
-        policy_move(bb, st, rng, mv, prms[st[E.ST_CURRENT]], rp, cards, forms, form_anchors, walk, masks)
+        policy_move(bb, st, rng, mv, prms[st[E.ST_CURRENT]], rp, cards, forms, form_anchors, walk, masks, vw, ws)
         E.apply_move(bb, st, rng, mv, rp, cards, forms, form_anchors, walk, masks)
 
 
 @njit(cache=True)
-def play_games(seeds, prms, rp, cards, forms, form_anchors, walk, masks, scores, records, coins, edicts, planes):
-    """One game per seed with agents prms (float64[G, players, P_LEN]).
+def play_games(
+    seeds, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws, scores, records, coins, edicts, planes
+):
+    """One game per seed with agents prms (float64[G, players, P_LEN]); vw and ws are the strong agent's
+    weights and scratch (policy_move).
 
     scores int32[G, players, SC_LEN]; records int32[G, players, 4, REC_LEN] (the season records);
     coins int32[G, players] (coins held at the end); edicts int32[G, 4]; planes
@@ -59,7 +68,7 @@ def play_games(seeds, prms, rp, cards, forms, form_anchors, walk, masks, scores,
     st = np.zeros(E.ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
     for g in range(seeds.shape[0]):
-        play_game(bb, st, rng, seeds[g], prms[g], rp, cards, forms, form_anchors, walk, masks)
+        play_game(bb, st, rng, seeds[g], prms[g], rp, cards, forms, form_anchors, walk, masks, vw, ws)
         E.final_scores(st, rp, scores[g])
         for e in range(4):
             edicts[g, e] = st[E.ST_EDICTS + e]
@@ -71,8 +80,9 @@ def play_games(seeds, prms, rp, cards, forms, form_anchors, walk, masks, scores,
             planes[g, p] = bb[p]
 
 
-def run_games(seeds: np.ndarray, prms: np.ndarray, tables) -> dict[str, np.ndarray]:
-    """Python convenience: allocate the outputs and play (prms float64[G, players, P_LEN])."""
+def run_games(seeds: np.ndarray, prms: np.ndarray, tables, weights: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Python convenience: allocate the outputs and play (prms float64[G, players, P_LEN]; weights: the strong
+    agent's learned weights, default the committed ones)."""
     g, n = prms.shape[0], prms.shape[1]
     out = {
         "scores": np.zeros((g, n, E.SC_LEN), dtype=np.int32),
@@ -85,17 +95,24 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables) -> dict[str, np.ndarr
         np.ascontiguousarray(seeds, dtype=np.uint64),
         np.ascontiguousarray(prms, dtype=np.float64),
         *tables.kernel_args(),
+        _weights(weights),
+        workspace(),
         out["scores"], out["records"], out["coins"], out["edicts"], out["planes"],
     )  # fmt: skip
     return out
 
 
-def choose_move(game, prm: np.ndarray):
+def _weights(weights) -> np.ndarray:
+    return STRONG_WEIGHTS if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
+
+
+def choose_move(game, prm: np.ndarray, weights: np.ndarray | None = None):
     """The move agent row prm (float64[P_LEN]) plays in a public-API position (sim.cartographers.api.Game).
 
     Draws from the game's policy stream (game.rng advances) as the game loop would; the game is not moved.
     """
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     tb = game.tables
-    policy_move(game.bb, game.st, game.rng, mv, np.asarray(prm, dtype=np.float64), *tb.kernel_args())
+    row = np.asarray(prm, dtype=np.float64)
+    policy_move(game.bb, game.st, game.rng, mv, row, *tb.kernel_args(), _weights(weights), workspace())
     return game.decode(mv)

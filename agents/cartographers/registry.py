@@ -20,6 +20,7 @@ from agents.specs import AgentDef, AgentError, Param, Registry, merged
 from agents.specs import AgentSpec as _Spec
 
 from . import kernels as K
+from .strong import MAX_K, STRONG_K, STRONG_MARGIN, WEIGHTS_VERSION
 
 __all__ = ["AGENTS", "AgentDef", "AgentError", "AgentSpec", "Param", "parse_agent", "rows", "split_specs"]
 
@@ -54,10 +55,31 @@ _BUILTIN = {
         params=(_AMBUSH,),
         objective="worth = sum_e (scorings of edict e ahead) * edict e + (season ends ahead) * (coins - monster)",
     ),
+    "strong": AgentDef(
+        "strong",
+        K.A_STRONG,
+        "values every legal move by the planner's exact objective, then re-ranks the k best (within margin"
+        " points of the best; sampled evenly from a larger plateau) by that value plus a learned value of the"
+        " map's potential, fitted by seeded self-play (boardlab train --game cartographers); its monster goes"
+        " where the victim's value is least",
+        params=(
+            _AMBUSH,
+            Param("k", STRONG_K, "candidates re-ranked by the learned value", lo=1, hi=MAX_K),
+            Param("margin", STRONG_MARGIN, "planner points below the best move a candidate may be", lo=0, hi=1000),
+            Param(
+                "weights",
+                WEIGHTS_VERSION,
+                "the learned value's weight file (agents/cartographers/weights/)",
+                choices=(WEIGHTS_VERSION,),
+            ),
+        ),
+        objective="worth = planner's worth of the map after the draw + learned value of its potential"
+        " (agents/cartographers/value.py)",
+    ),
 }
 AGENTS: dict[str, AgentDef] = merged(_BUILTIN.values(), GENERIC)  # ismcts beside the built-ins
 
-SPEC_EXAMPLES = "random, greedy, planner:ambush=random, ismcts:iters=50"
+SPEC_EXAMPLES = "random, greedy, planner:ambush=random, strong:k=32, ismcts:iters=50"
 
 
 @dataclass(frozen=True)
@@ -72,6 +94,9 @@ class AgentSpec(_Spec):
         r[K.P_CODE] = self.definition.code
         if self.params.get("ambush") == "random":
             r[K.P_AMBUSH] = K.AMBUSH_RANDOM
+        if self.definition.code == K.A_STRONG:
+            r[K.P_K] = self.params["k"]
+            r[K.P_MARGIN] = self.params["margin"]
         return r
 
 
@@ -93,13 +118,15 @@ def builtin_player(spec: AgentSpec):
     from sim.cartographers import engine as E
 
     from .play import policy_move
+    from .strong import STRONG_WEIGHTS, workspace
 
     row = spec.row()
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    ws = workspace()
 
     def play(game) -> None:
         args = game.tables.kernel_args()
-        policy_move(game.bb, game.st, game.rng, mv, row, *args)
+        policy_move(game.bb, game.st, game.rng, mv, row, *args, STRONG_WEIGHTS, ws)
         E.apply_move(game.bb, game.st, game.rng, mv, *args)
 
     return play

@@ -23,6 +23,9 @@ KERNEL_SOURCES = (
     "sim/cartographers/tables.py",
     "sim/cartographers/engine.py",
     "agents/cartographers/kernels.py",
+    "agents/cartographers/value.py",
+    "agents/cartographers/strong.py",
+    "agents/cartographers/selfplay.py",
     "agents/cartographers/play.py",
 )
 
@@ -186,6 +189,7 @@ GAME = register(
         scorer="sim.cartographers.game:score_maps",
         # --- issue 17 item 3: its result columns from a finished API game, for experiments.play ---
         api_rows="experiments.cartographers.api_rows:rows",
+        trainer="experiments.cartographers.train:TRAINER",  # the strong agent's learned value
         # --- the analysis commands' parts (compare, demo, sweep, tune); no seat compensation, no rescorer ---
         default_agents="planner",
         summary=(
