@@ -15,7 +15,7 @@ import numpy as np
 from sim.cartographers import engine as E
 from sim.cartographers.api import Game, grid_to_planes
 from sim.cartographers.moves import Move
-from sim.cartographers.rules import SIZE, STATES
+from sim.cartographers.rules import SIZE, STATE_LETTERS, STATES
 from sim.rng import POLICY, rand_below
 
 
@@ -80,3 +80,166 @@ def brute_force_best(game: Game, agent: str, rng: np.ndarray) -> Move:
     best = max(values)
     tied = [m for m, v in zip(moves, values, strict=True) if v == best]
     return tied[int(rand_below(rng, POLICY, len(tied)))]
+
+
+# --- the strong agent, from the public API alone ------------------------------------------------------
+def _nbrs(i: int) -> list[int]:
+    r, c = divmod(i, SIZE)
+    return [SIZE * rr + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= rr < SIZE and 0 <= cc < SIZE]
+
+
+def map_after(game: Game, m: Move) -> tuple[str, int, set[int]]:
+    """(grid, coins, paid mountains) of the target map after move m, recounted from the snapshot."""
+    snap = game.snapshot()
+    rules = game.rules
+    t, mover = snap["target"], snap["current"]
+    cells = list(snap["grids"][t])
+    for r, c in m.cells:
+        cells[SIZE * r + c] = STATE_LETTERS[STATES.index(m.terrain)]
+    coins = snap["coins"][t]
+    cap = rules.coins["cap"]
+    paid = set(snap["mountains_paid"][t])
+    gain = 1 if (game.coin_shape(m) and mover == t) else 0
+    for mtn in rules.map.mountains:
+        if mtn not in paid and all(cells[j] != "." for j in _nbrs(mtn)):
+            paid.add(mtn)
+            gain += rules.coins["mountain_to_owner"] or mover == t
+    return "".join(cells), max(coins, min(cap, coins + gain)), paid
+
+
+def strong_features(game: Game, grid: str, coins: int, paid: set[int]) -> list[float]:
+    """agents.cartographers.value.map_features, cell by cell from its module doc: the features of a map
+    (121 state letters, its coins and paid mountains) in game's position."""
+    snap = game.snapshot()
+    rules = game.rules
+    w, ends, _ = weights(game, "planner")
+    empty = {i for i in range(SIZE * SIZE) if grid[i] == "."}
+    filled = set(range(SIZE * SIZE)) - empty
+
+    def beside(cells) -> set[int]:
+        return {i for i in range(SIZE * SIZE) if any(j in cells for j in _nbrs(i))}
+
+    def of(letter) -> set[int]:
+        return {i for i in range(SIZE * SIZE) if grid[i] == letter}
+
+    def n_empty_nbrs(i):
+        return sum(j in empty for j in _nbrs(i))
+
+    def clusters(cells) -> list[int]:
+        left, sizes = set(cells), []
+        while left:
+            todo, size = [left.pop()], 0
+            while todo:
+                i = todo.pop()
+                size += 1
+                for j in _nbrs(i):
+                    if j in left:
+                        left.remove(j)
+                        todo.append(j)
+            sizes.append(size)
+        return sizes
+
+    edge = {i for i in range(SIZE * SIZE) if i // SIZE in (0, SIZE - 1) or i % SIZE in (0, SIZE - 1)}
+    ruins = set(rules.map.ruins)
+    forest, village, farm, water = of("T"), of("V"), of("F"), of("W")
+    mountains = set(rules.map.mountains)
+    holes = sum(n_empty_nbrs(i) == 0 for i in empty)
+    nooks = sum(n_empty_nbrs(i) == 1 for i in empty)
+    room = max(0, rules.coins["cap"] - coins)
+    near = [sum(j in empty for j in _nbrs(mtn)) for mtn in rules.map.mountains if mtn not in paid]
+    f = [1.0, len(empty) * ends, min(near.count(1), room) * ends, min(near.count(2), room) * ends]
+    f.append(sum(not any(j in filled for j in _nbrs(i)) for i in empty) * (len(rules.ambush_cards) - len(snap["ambushes_out"])))
+    f += [len(empty & ruins), holes, nooks]
+    f += [0.0] * 32
+    lines = [{SIZE * r + c for c in range(SIZE)} for r in range(SIZE)] + [
+        {SIZE * r + c for r in range(SIZE)} for c in range(SIZE)
+    ]
+    diagonals = [{SIZE * (r + i) + i for i in range(SIZE - r)} for r in range(SIZE)]
+    for e in range(4):
+        if not w[e]:
+            continue
+        card = snap["edicts"][e]
+        p1, p2 = 0, len(empty)
+        if card == 26:
+            p1, p2 = len(empty & edge), len(empty & beside(forest))
+        elif card == 27:
+            p1 = sum(not (line & forest) and bool(line & empty) for line in lines)
+            p2 = len(empty & beside(forest))
+        elif card == 28:
+            p1, p2 = sum(n_empty_nbrs(i) > 0 for i in forest), holes
+        elif card == 29:
+            p1 = len(mountains & beside(forest) & beside(empty))
+            p2 = len(empty & beside(mountains))
+        elif card == 30:
+            p1, p2 = len(empty & beside(farm)), len(empty & beside(water))
+        elif card == 31:
+            p1 = len(empty & beside(mountains))
+        elif card == 32:
+            p1, p2 = len(empty & ruins), len(empty & beside(ruins))
+        elif card == 33:
+            p1 = len(empty - beside(farm | water) - edge)
+        elif card in (34, 36, 37):
+            sizes = clusters(village)
+            p1 = len(empty & beside(village))
+            p2 = sum(3 <= s <= 5 for s in sizes) if card == 34 else len(sizes)
+        elif card == 35:
+            p1 = len((empty & beside(village)) - beside(mountains))
+            p2 = len(empty - beside(mountains))
+        elif card == 38:
+            k = [len(line & empty) for line in lines]
+            p1, p2 = sum(1 <= x <= 2 for x in k), sum(3 <= x <= 5 for x in k)
+        elif card == 39:
+            p1, p2 = len(filled), len(empty & beside(filled))
+        elif card == 40:
+            k = [len(d & empty) for d in diagonals]
+            p1, p2 = sum(1 <= x <= 2 for x in k), sum(3 <= x <= 5 for x in k)
+        elif card == 41:
+            p1 = nooks
+        c = 8 + 2 * (card - 26)
+        f[c] += w[e] * p1
+        f[c + 1] += w[e] * p2
+    return f
+
+
+def strong_best(game: Game, rng: np.ndarray, vw: np.ndarray, k: int, margin: int) -> Move:
+    """strong's move (ambush adversarial) by its module doc (agents.cartographers.strong), from the public API
+    and the slow features; draws from rng's policy stream as the kernel promises."""
+    moves, values = move_values(game, "planner")
+    sign = -1 if game.phase == "monster" else 1
+    values = [sign * v for v in values]
+    best = max(values)
+    gaps = [best - v for v in values]
+    above, level = 0, margin  # every move above the level, and as many at it as fit (k in all)
+    for d in range(margin + 1):
+        at = gaps.count(d)
+        if above + at >= k or d == margin:
+            level = d
+            break
+        above += at
+    cand = [i for i, d in enumerate(gaps) if d < level]
+    slots = k - above
+    seen = 0
+    for i, d in enumerate(gaps):
+        if d != level:
+            continue
+        if seen < slots:
+            cand.append(i)
+        else:
+            j = int(rand_below(rng, POLICY, seen + 1))
+            if j < slots:
+                cand[above + j] = i
+        seen += 1
+    snap = game.snapshot()
+    season = snap["season"]
+    b = 2 * season + (2 * snap["time"] >= game.rules.seasons[season].threshold)
+    top, ties, pick = -1e300, 0, None
+    for i in cand:
+        f = strong_features(game, *map_after(game, moves[i]))
+        tot = values[i] + sign * sum(float(a) * x for a, x in zip(vw[b], f, strict=True))
+        if tot > top + 1e-9:
+            top, ties, pick = tot, 1, i
+        elif tot > top - 1e-9:
+            ties += 1
+            if rand_below(rng, POLICY, ties) == 0:
+                pick = i
+    return moves[pick]

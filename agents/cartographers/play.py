@@ -103,7 +103,8 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables, weights: np.ndarray |
 
 
 def _weights(weights) -> np.ndarray:
-    return STRONG_WEIGHTS if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
+    # always a writable copy: numba compiles read-only arrays apart, so one type keeps one compilation
+    return np.array(STRONG_WEIGHTS if weights is None else weights, dtype=np.float64)
 
 
 def choose_move(game, prm: np.ndarray, weights: np.ndarray | None = None):

@@ -20,7 +20,7 @@ from agents.specs import AgentDef, AgentError, Param, Registry, merged
 from agents.specs import AgentSpec as _Spec
 
 from . import kernels as K
-from .strong import MAX_K, STRONG_K, STRONG_MARGIN, WEIGHTS_VERSION
+from .strong import MAX_K, MAX_MARGIN, STRONG_K, STRONG_MARGIN, WEIGHTS_VERSION
 
 __all__ = ["AGENTS", "AgentDef", "AgentError", "AgentSpec", "Param", "parse_agent", "rows", "split_specs"]
 
@@ -65,7 +65,7 @@ _BUILTIN = {
         params=(
             _AMBUSH,
             Param("k", STRONG_K, "candidates re-ranked by the learned value", lo=1, hi=MAX_K),
-            Param("margin", STRONG_MARGIN, "planner points below the best move a candidate may be", lo=0, hi=1000),
+            Param("margin", STRONG_MARGIN, "planner points below the best move a candidate may be", lo=0, hi=MAX_MARGIN),
             Param(
                 "weights",
                 WEIGHTS_VERSION,
@@ -123,10 +123,11 @@ def builtin_player(spec: AgentSpec):
     row = spec.row()
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     ws = workspace()
+    vw = np.array(STRONG_WEIGHTS)  # writable, as the game loop's (one numba compilation)
 
     def play(game) -> None:
         args = game.tables.kernel_args()
-        policy_move(game.bb, game.st, game.rng, mv, row, *args, STRONG_WEIGHTS, ws)
+        policy_move(game.bb, game.st, game.rng, mv, row, *args, vw, ws)
         E.apply_move(game.bb, game.st, game.rng, mv, *args)
 
     return play

@@ -7,10 +7,11 @@ cap) plus the learned value of that map's potential (:mod:`agents.cartographers.
     value(move) = planner value(map after) + weights[bucket] . features(map after)
 
 1. Every legal move is listed and valued exactly by the planner's objective, as ``planner`` does.
-2. The candidates are the moves whose planner value is at least the best one's minus ``margin``
-   (``P_MARGIN``); when there are more than ``k`` (``P_K``), ``k`` of them are kept by reservoir
-   sampling in listing order (one number of the policy stream for each candidate past the k-th),
-   so that a plateau of equal planner values is sampled evenly rather than by its first anchors.
+2. The candidates are the ``k`` (``P_K``) best moves by planner value among those at most ``margin``
+   (``P_MARGIN``) points below the best: with ``L`` the value of the k-th best, every move above ``L``,
+   and of the moves at ``L`` as many as fit, kept by reservoir sampling in listing order (one number
+   of the policy stream for each move at ``L`` past those that fit), so that a plateau of equal planner
+   values is sampled evenly rather than by its first anchors.
 3. Each kept candidate's map is rebuilt and valued by planner value + learned value; the best is
    played, ties (within 1e-9) broken by the policy stream (reservoir again: one number per tie).
 
@@ -48,9 +49,10 @@ from sim.rng import POLICY, rand_below
 from .kernels import A_PLANNER, AMBUSH_RANDOM, P_AMBUSH, P_K, P_MARGIN, W_LEN, move_value, objective_weights
 from .value import N_FEATURES, WEIGHTS_DIR, bucket, load_weights, map_features
 
-STRONG_K = 24  # candidates re-ranked by the learned value
-STRONG_MARGIN = 2  # planner points below the best a candidate may be
+STRONG_K = 32  # candidates re-ranked by the learned value
+STRONG_MARGIN = 0  # planner points below the best a candidate may be: 0, the planner's best moves only
 MAX_K = 256
+MAX_MARGIN = 64
 WEIGHTS_VERSION = "strong-v1"
 STRONG_WEIGHTS, STRONG_WEIGHTS_META = load_weights(WEIGHTS_DIR / f"{WEIGHTS_VERSION}.json")
 STRONG_WEIGHTS.setflags(write=False)
@@ -61,7 +63,7 @@ _ONE = np.uint64(1)
 
 def workspace() -> tuple:
     """The strong agent's scratch arrays: the move listing, its values, the candidates, the planner weights,
-    one map's planes and one feature vector."""
+    one map's planes, one feature vector and a histogram of values below the best."""
     return (
         np.zeros((E.MAX_MOVES, E.MV_LEN), dtype=np.int32),
         np.zeros(E.MAX_MOVES, dtype=np.int64),
@@ -69,6 +71,7 @@ def workspace() -> tuple:
         np.zeros(W_LEN, dtype=np.int64),
         np.zeros((E.N_PLANES, 2), dtype=np.uint64),
         np.zeros(N_FEATURES, dtype=np.float64),
+        np.zeros(MAX_MARGIN + 1, dtype=np.int64),
     )
 
 
@@ -123,7 +126,7 @@ def _fill(pl, i, terrain):
 def strong_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks, vw, ws):
     """Fill mv with strong's move (prm its row, vw float64[BUCKETS, N_FEATURES] the learned weights, ws the
     scratch of :func:`workspace`); returns the chosen move's value."""
-    out, vals, cand, w, pl, f = ws
+    out, vals, cand, w, pl, f, hist = ws
     monster = st[E.ST_PHASE] == E.PHASE_MONSTER
     if monster and int(prm[P_AMBUSH]) == AMBUSH_RANDOM:
         E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
@@ -138,19 +141,38 @@ def strong_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks, vw,
         if v > best:
             best = v
     k = min(max(1, int(prm[P_K])), MAX_K)
-    cut = best - int(prm[P_MARGIN])
-    seen = 0
+    margin = min(max(0, int(prm[P_MARGIN])), MAX_MARGIN)
+    # the k best by planner value within the margin: every move above a level L, and moves at L sampled
+    for d in range(margin + 1):
+        hist[d] = 0
     for i in range(n):
-        if vals[i] < cut:
-            continue
-        if seen < k:
-            cand[seen] = i
-        else:
-            j = rand_below(rng, POLICY, seen + 1)
-            if j < k:
-                cand[j] = i
-        seen += 1
-    kept = min(seen, k)
+        d = best - vals[i]
+        if d <= margin:
+            hist[d] += 1
+    above = 0
+    level = margin
+    for d in range(margin + 1):
+        if above + hist[d] >= k or d == margin:
+            level = d
+            break
+        above += hist[d]
+    kept = 0
+    seen = 0
+    slots = k - above  # moves at the level that fit
+    for i in range(n):
+        d = best - vals[i]
+        if d < level:
+            cand[kept] = i
+            kept += 1
+        elif d == level:
+            if seen < slots:
+                cand[above + seen] = i
+            else:
+                j = rand_below(rng, POLICY, seen + 1)
+                if j < slots:
+                    cand[above + j] = i
+            seen += 1
+    kept = above + min(seen, slots)
     vb = vw[bucket(st, rp)]
     top = -1e300
     ties = 0
