@@ -234,7 +234,7 @@ def test_committed_weights_name_the_command_that_made_them():
 
 SMALL = {"seed": 5, "games": (30, 20), "k": 6, "ridge": 1e-3}
 # sha256 of the weight file `boardlab train --game cartographers --seed 5 --games 30,20 --k 6` writes
-SMALL_SHA256 = "to be filled"
+SMALL_SHA256 = "d54e899469a0dc01721c3129d71746adc975a3756889348efe4c7ea79ad7b030"
 
 
 def test_training_is_deterministic_and_matches_the_committed_small_run(tmp_path):

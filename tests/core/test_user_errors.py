@@ -233,8 +233,8 @@ COMMANDS = {
         "NaN in --ridge": ("--ridge", lambda p: ["train", "--games", "8,8", "--ridge", "nan", "--out", p.here / "w"]),
         "unknown --game": (UNKNOWN, lambda p: ["train", "--games", "8,8", "--game", "nosuch"]),
         "a game without a trainer": (
-            "cartographers has no trainer",
-            lambda p: ["train", "--games", "8,8", "--game", "cartographers", "--out", p.here / "w.json"],
+            "pig has no trainer",
+            lambda p: ["train", "--games", "8,8", "--game", "pig", "--out", p.here / "w.json"],
         ),
     },
     "games": {"an unknown option": ("No such option: --bogus", lambda p: ["games", "--bogus"])},
