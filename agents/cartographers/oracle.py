@@ -85,7 +85,8 @@ def brute_force_best(game: Game, agent: str, rng: np.ndarray) -> Move:
 # --- the strong agent, from the public API alone ------------------------------------------------------
 def _nbrs(i: int) -> list[int]:
     r, c = divmod(i, SIZE)
-    return [SIZE * rr + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= rr < SIZE and 0 <= cc < SIZE]
+    around = ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+    return [SIZE * rr + cc for rr, cc in around if 0 <= rr < SIZE and 0 <= cc < SIZE]
 
 
 def map_after(game: Game, m: Move) -> tuple[str, int, set[int]]:
@@ -148,7 +149,8 @@ def strong_features(game: Game, grid: str, coins: int, paid: set[int]) -> list[f
     room = max(0, rules.coins["cap"] - coins)
     near = [sum(j in empty for j in _nbrs(mtn)) for mtn in rules.map.mountains if mtn not in paid]
     f = [1.0, len(empty) * ends, min(near.count(1), room) * ends, min(near.count(2), room) * ends]
-    f.append(sum(not any(j in filled for j in _nbrs(i)) for i in empty) * (len(rules.ambush_cards) - len(snap["ambushes_out"])))
+    ambushes_left = len(rules.ambush_cards) - len(snap["ambushes_out"])
+    f.append(sum(not any(j in filled for j in _nbrs(i)) for i in empty) * ambushes_left)
     f += [len(empty & ruins), holes, nooks]
     f += [0.0] * 32
     lines = [{SIZE * r + c for c in range(SIZE)} for r in range(SIZE)] + [

@@ -65,7 +65,9 @@ _BUILTIN = {
         params=(
             _AMBUSH,
             Param("k", STRONG_K, "candidates re-ranked by the learned value", lo=1, hi=MAX_K),
-            Param("margin", STRONG_MARGIN, "planner points below the best move a candidate may be", lo=0, hi=MAX_MARGIN),
+            Param(
+                "margin", STRONG_MARGIN, "planner points below the best move a candidate may be", lo=0, hi=MAX_MARGIN
+            ),
             Param(
                 "weights",
                 WEIGHTS_VERSION,
