@@ -41,7 +41,7 @@ from sim.seeds import game_seeds
 CHUNK = 200  # games per unit of work (fixes the order of the sums)
 PLAYERS = 4
 RULES = "base-a"
-DEFAULT_GAMES = (10_000, 10_000)  # round 0 (planner), round 1 (strong with round 0's weights)
+DEFAULT_GAMES = (10_000, 10_000, 10_000)  # round 0 (planner), rounds 1, 2 (strong with the previous weights)
 DEFAULT_RIDGE = 1e-3
 DEFAULT_OUT = WEIGHTS_DIR / f"{WEIGHTS_VERSION}.json"
 
