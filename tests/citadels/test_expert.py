@@ -158,9 +158,21 @@ class Oracle:
         return K.move_tuple(np.array(self.cands[alive[0]], dtype=np.int32))
 
 
-@pytest.mark.parametrize("spec", ["expert:budget=8,k=3", "expert:budget=6,k=20,reward=margin,horizon=1"])
+ORACLE_SPECS = ["expert:budget=8,k=3", "expert:budget=6,k=20,reward=margin,horizon=1"]
+
+
+@pytest.mark.parametrize("spec", ORACLE_SPECS)
 def test_the_expert_equals_a_python_oracle(spec):
-    for g in positions(8, seed=3):
+    """Three positions here (the oracle plays its playouts through the API: some seconds each); eight more in
+    the slow run."""
+    for g in positions(3, seed=3):
+        assert move_of(g, spec) == Oracle(g, spec).move()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ORACLE_SPECS)
+def test_the_expert_equals_a_python_oracle_on_more_positions(spec):
+    for g in positions(8, seed=5):
         assert move_of(g, spec) == Oracle(g, spec).move()
 
 
@@ -244,6 +256,7 @@ def test_specs_tiers_and_rows():
 
 
 # --- strength ----------------------------------------------------------------------------------------------
+@pytest.mark.slow  # 100 expert games, about 30 s of CPU; the 2,000-game table is README's
 def test_one_expert_among_three_basics_wins_more_than_a_quarter():
     games = 100  # the tier, about 0.3 s of CPU a game; it wins about 47% of them (the simulate table)
     seeds = np.arange(5000, 5000 + games, dtype=np.uint64)
