@@ -9,7 +9,8 @@ Every table is given per skill tier (:data:`TIERS`: the same agent in every seat
 Sizes scale with ``games`` = N, the 4-player tables' game count (:func:`sizes`):
 
 * **seats**: every seat the tier, official rules, seating fixed (seat 1 starts with the crown), 2-7 players;
-  win share by seat, and by the seat's place in the choosing order of the final round;
+  win share by seat, by the seat's place in the choosing order of the final round, and round by round by the
+  place in that round's choosing order (:func:`pick_position_table`);
 * **characters** (from the same runs): per rank, how often it is taken when offered (open selection, 4+ players,
   where the offer follows from the removals and the earlier choices), the win share of the players who held it
   in the final round, and of the (player, round) pairs that held it over the game; the Assassin's and the
@@ -19,7 +20,9 @@ Sizes scale with ``games`` = N, the 4-player tables' game count (:func:`sizes`):
   win share lies above 1/4 with a separated interval;
 * **length and score composition** per player count; the win share by completion order (completion bonus);
 * **purple districts**: the win share of the players whose final city holds each one, and a logistic regression
-  (statsmodels) of a win on holding it, adjusted for the round it was built and the city's size;
+  (statsmodels) of a win on holding it, adjusted for the round it was built and the city's size; and the causal
+  check, **paired removal**: the card swapped for a plain district of its cost (rule ``plain_purples``) on the
+  seeds of the official 4-player table (every purple at basic and strong, :data:`EXPERT_PLAIN` at expert);
 * **the seed's house rules**: the same 4-player table under ``seed-summary``: game length, seats, characters;
 * **the short game**: ``complete_size = 7`` against 8 at 4 players.
 
@@ -39,6 +42,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from experiments.citadels.columns import PURPLE_COLUMNS, PURPLES
 from experiments.io import staged_directory
 from experiments.pipelines import Z95, mean_ci
 from experiments.report import Report, run_jobs
@@ -59,6 +63,8 @@ TABLES = (
     "length",
     "completion",
     "purples",
+    "plain_purples",
+    "pick_positions",
     "house_rules",
     "short_game",
 )
@@ -95,12 +101,21 @@ class Job:
 
     def rule_set(self) -> Rules:
         r = load_rules(self.rules)
-        return r.with_overrides({**dict(self.overrides), "name": f"{self.rules}+{self.key}"}) if self.overrides else r
+        if not self.overrides:
+            return r
+        over = {k: list(v) if isinstance(v, tuple) else v for k, v in self.overrides}  # tuples: a Job is hashable
+        return r.with_overrides({**over, "name": f"{self.rules}+{self.key}"})
 
 
-# The expert's games cost about a thousand times a basic one's: its tier plays an eightieth of the games, and
+# The expert's games cost about a thousand times a basic one's: its tier plays a fortieth of the games, and
 # only the 4-player tables.
-EXPERT_SCALE = 80
+EXPERT_SCALE = 40
+
+# The purple districts swapped for a plain district of the same cost (rule `plain_purples`, docs/games/citadels.md
+# §2.3), each on the seeds of the tier's official 4-player table: every purple at the basic and strong tiers; at the
+# expert tier the most and the least valuable by the adjusted odds ratio of the report before this check (commit
+# 451ca6e: the Dragon Gate highest at every tier, the Keep lowest at basic and strong).
+EXPERT_PLAIN = ("Dragon Gate", "Keep")
 
 
 def sizes(games: int, tier: str) -> dict[str, int]:
@@ -127,6 +142,13 @@ def plan(games: int, tier_specs: dict[str, str] | None = None) -> list[Job]:
         jobs.append(Job(f"seed_4p_{tier}", "house", tier, 4, (spec,) * 4, "seed-summary", n["main"]))
         short = (("complete_size", 7),)
         jobs.append(Job(f"short_4p_{tier}", "short", tier, 4, (spec,) * 4, "official", n["main"], overrides=short))
+        for d in PURPLES:
+            if tier == "expert" and d.name not in EXPERT_PLAIN:
+                continue
+            plain = (("plain_purples", (d.name,)),)
+            key = f"plain_{d.name.lower().replace(' ', '_')}_4p_{tier}"
+            size = n["half"] if tier == "expert" else n["main"]
+            jobs.append(Job(key, "plain", tier, 4, (spec,) * 4, "official", size, overrides=plain))
     return jobs
 
 
@@ -165,6 +187,15 @@ def offers_taken(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
                     offered[r] += 1
                     taken[r] += str(r) in c
     return offered, taken
+
+
+def round_positions(df: pd.DataFrame, rounds: int) -> np.ndarray:
+    """Per row: its place (1 = crown) in the choosing order of rounds 1..`rounds` ([rows, rounds]; 0 = not played)."""
+    out = np.zeros((len(df), rounds), dtype=np.int8)
+    for i, r in enumerate(_rounds(df["positions"])):
+        k = min(len(r), rounds)
+        out[i, :k] = [int(x) for x in r[:k]]
+    return out
 
 
 def final_position(df: pd.DataFrame) -> np.ndarray:
@@ -212,6 +243,28 @@ def final_position_table(frames) -> pd.DataFrame:
         for k in range(1, j.players + 1):
             rows.append({"tier": j.tier, "players": j.players, "position": k, **_share_row(df["win_share"][pos == k])})
     return pd.DataFrame(rows)
+
+
+PICK_ROUNDS = 10  # the per-round pick-position table's rounds (4-player games last 10-12 rounds)
+
+
+def pick_position_table(frames) -> pd.DataFrame:
+    """Per tier, player count, round 1..PICK_ROUNDS and place in that round's choosing order (1: the crown): the
+    win share of the players who chose at that place (official rules, every seat the same tier)."""
+    rows = []
+    for j, df in _by(frames, "seats"):
+        pos = round_positions(df, PICK_ROUNDS)
+        share = df["win_share"].reset_index(drop=True)
+        for r in range(PICK_ROUNDS):
+            for k in range(1, j.players + 1):
+                at = pos[:, r] == k
+                if at.sum() == 0:
+                    continue
+                rows.append({"tier": j.tier, "players": j.players, "round": r + 1, "place": k, **_share_row(share[at])})
+    out = pd.DataFrame(rows)
+    fair = 1.0 / out["players"]
+    out["separated"] = np.where(out["lo"] > fair, "above", np.where(out["hi"] < fair, "below", ""))
+    return out
 
 
 def character_table(frames) -> pd.DataFrame:
@@ -326,8 +379,6 @@ def purple_table(frames) -> pd.DataFrame:
     holding it, adjusted for its build round and the city's size (logistic regression)."""
     import statsmodels.api as sm
 
-    from experiments.citadels.columns import PURPLE_COLUMNS, PURPLES
-
     rows = []
     for j, df in _by(frames, "seats"):
         if j.players != 4:
@@ -356,6 +407,56 @@ def purple_table(frames) -> pd.DataFrame:
                 except Exception as e:  # perfect separation and the like: said in the table
                     row.update(odds_ratio=np.nan, note=type(e).__name__)
             rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _paired(x: np.ndarray) -> tuple[float, float, float]:
+    """Mean of per-game paired differences and its 95% normal interval."""
+    m = float(x.mean())
+    h = Z95 * float(x.std(ddof=1)) / np.sqrt(len(x)) if len(x) > 1 else np.nan
+    return m, m - h, m + h
+
+
+def plain_purple_table(frames) -> pd.DataFrame:
+    """Paired removal: each swapped purple district against the tier's official 4-player table on the same seeds
+    (game k of both runs has the same deal). Per game: the wins that went to the card's builders (their summed
+    win share, 0 if nobody built it) and their mean score, with the card's text and without; the mean paired
+    difference is what the text is worth to whoever builds it, the players' choices included."""
+    base = {j.tier: df for j, df in _by(frames, "seats") if j.players == 4}
+    col = {d.name: c for d, c in zip(PURPLES, PURPLE_COLUMNS, strict=True)}
+    rows = []
+    for j, df in _by(frames, "plain"):
+        (name,) = dict(j.overrides)["plain_purples"]
+        official = base.get(j.tier)
+        if official is None:
+            continue
+        official = official[official["game"] < j.games]
+        games = {}
+        for label, t in (("text", official), ("plain", df)):
+            t = t.sort_values(["game", "seat"])
+            built = (t[col[name]].to_numpy() > 0).reshape(-1, 4)
+            share = t["win_share"].to_numpy().reshape(-1, 4)
+            total = t["total"].to_numpy(dtype=float).reshape(-1, 4)
+            rounds = t["rounds"].to_numpy(dtype=float).reshape(-1, 4)[:, 0]
+            games[label] = (built, share, total, rounds)
+        (bt, st, tt, rt), (bp, sp_, tp, rp_) = games["text"], games["plain"]
+        wins_t, wins_p = (st * bt).sum(1), (sp_ * bp).sum(1)
+        row = {"tier": j.tier, "district": name, "games": len(wins_t)}
+        row["built_text"], row["built_plain"] = float(bt.any(1).mean()), float(bp.any(1).mean())
+        for label, b, s in (("text", bt, st), ("plain", bp, sp_)):
+            r = _share_row(pd.Series(s[b]))
+            row.update({f"builders_win_{label}": r["win_share"], f"lo_{label}": r["lo"], f"hi_{label}": r["hi"]})
+        row["wins_diff"], row["wins_lo"], row["wins_hi"] = _paired(wins_t - wins_p)
+        both = bt.any(1) & bp.any(1)  # games where somebody built it in both runs: the builders' mean score
+        score_t = np.where(bt, tt, 0).sum(1)[both] / bt[both].sum(1)
+        score_p = np.where(bp, tp, 0).sum(1)[both] / bp[both].sum(1)
+        row["score_games"] = int(both.sum())
+        row["score_diff"], row["score_lo"], row["score_hi"] = _paired(score_t - score_p)
+        row["rounds_diff"], row["rounds_lo"], row["rounds_hi"] = _paired(rt - rp_)
+        row["verdict"] = (
+            "its text wins games" if row["wins_lo"] > 0 else "its text costs games" if row["wins_hi"] < 0 else ""
+        )
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -400,6 +501,8 @@ def build_tables(frames) -> dict[str, pd.DataFrame]:
         "length": length_table(frames),
         "completion": completion_table(frames),
         "purples": purple_table(frames),
+        "plain_purples": plain_purple_table(frames),
+        "pick_positions": pick_position_table(frames),
         "house_rules": _compare(frames, "house", "seed-summary"),
         "short_game": _compare(frames, "short", "complete_size 7"),
     }
@@ -523,6 +626,10 @@ def seats_chart(t: pd.DataFrame, path: Path) -> None:
 # --- REPORT.md ------------------------------------------------------------------------------------------
 
 
+def _text(v) -> str:
+    return ", ".join(map(str, v)) if isinstance(v, tuple | list) else str(v)
+
+
 def _pct(v, lo, hi) -> str:
     return f"{100 * v:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
@@ -545,7 +652,7 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
             {
                 "run": j.key,
                 "players": j.players,
-                "rules": j.rules + (" (complete_size 7)" if j.overrides else ""),
+                "rules": j.rules + "".join(f" ({k} {_text(v)})" for k, v in j.overrides),
                 "seating": j.seating,
                 "agents": ", ".join(dict.fromkeys(j.agents)),
                 "games": f"{j.games:,}",
@@ -599,6 +706,25 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
             + "; below 1: "
             + (", ".join(f"{r.tier} {r.district} {r.odds_ratio:.2f}" for r in bad.itertuples()) or "none")
             + " (an association: who builds what is chosen by the players)."
+        )
+    pp = tables["plain_purples"]
+    for tier, t in pp.groupby("tier", sort=False):
+        out.append(
+            f"- Paired removal at {tier} (4 players; each card swapped for a plain district of its cost, same seeds):"
+            " the wins per game its builders gain from its text: "
+            + ", ".join(
+                f"{r.district} {100 * r.wins_diff:+.1f} [{100 * r.wins_lo:+.1f}, {100 * r.wins_hi:+.1f}]"
+                for r in t.sort_values("wins_diff", ascending=False).itertuples()
+            )
+            + " points of win share."
+        )
+    pk = tables["pick_positions"]
+    first = pk[(pk["round"] == 1) & (pk["players"] == 4)]
+    for tier, t in first.groupby("tier", sort=False):
+        out.append(
+            f"- Choosing order, round 1 at {tier} (4 players; place 1 holds the crown): "
+            + ", ".join(f"place {r.place} {_pct(r.win_share, r.lo, r.hi)}" for r in t.itertuples())
+            + "."
         )
     hr = tables["house_rules"]
     for tier, t in hr.groupby("tier", sort=False):
@@ -678,6 +804,19 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         _md(wide.reset_index().fillna("")),
         "",
     ]
+    pk4 = pk[pk["players"] == 4]
+    if len(pk4):
+        wide = pk4.assign(v=[_pct(r.win_share, r.lo, r.hi) for r in pk4.itertuples()]).pivot_table(
+            index=["tier", "round"], columns="place", values="v", aggfunc="first"
+        )
+        wide.columns = [f"place {c}" for c in wide.columns]
+        out += [
+            f"By the place in the choosing order, round by round (4 players, rounds 1-{PICK_ROUNDS}; the win share of"
+            " the players who chose at that place in that round; every player count: `pick_positions.csv`):",
+            "",
+            _md(wide.reset_index().fillna("")),
+            "",
+        ]
     out += ["## Game length and score composition", ""]
     ln = tables["length"]
     wide = ln.assign(v=[f"{r.mean:.2f}" for r in ln.itertuples()]).pivot_table(
@@ -711,6 +850,52 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
             ]
         cols = ["tier", "district", "cost", "built %", "builders win %", "others win %"]
         out += [_md(p[cols + (["adjusted odds ratio"] if "adjusted odds ratio" in p else [])]), ""]
+    if len(pp):
+        t = pp.assign(
+            **{
+                "built (text / plain) %": [
+                    f"{100 * r.built_text:.1f} / {100 * r.built_plain:.1f}" for r in pp.itertuples()
+                ],
+                "builders win, text %": [_pct(r.builders_win_text, r.lo_text, r.hi_text) for r in pp.itertuples()],
+                "builders win, plain %": [_pct(r.builders_win_plain, r.lo_plain, r.hi_plain) for r in pp.itertuples()],
+                "wins from the text per game": [
+                    f"{100 * r.wins_diff:+.1f} [{100 * r.wins_lo:+.1f}, {100 * r.wins_hi:+.1f}]"
+                    for r in pp.itertuples()
+                ],
+                "builders' score from the text": [
+                    f"{r.score_diff:+.2f} [{r.score_lo:+.2f}, {r.score_hi:+.2f}]" for r in pp.itertuples()
+                ],
+                "rounds": [f"{r.rounds_diff:+.2f} [{r.rounds_lo:+.2f}, {r.rounds_hi:+.2f}]" for r in pp.itertuples()],
+            }
+        )
+        out += [
+            "### Paired removal: each card against a plain district of the same cost",
+            "",
+            "Each purple district played without its text (`plain_purples`, docs/games/citadels.md §2.3: it stays a"
+            " purple card of its cost, worth its cost) on the seeds of the tier's official 4-player table, game k"
+            " against game k. *Wins from the text*: the per-game difference in the win share that went to the card's"
+            " builders (points of win share, paired 95% interval); *builders' score*: the difference in their mean"
+            " total, over games where it was built in both runs; *rounds*: the difference in game length. Unlike the"
+            " regression above this is causal for the text, the players' choice to build it included.",
+            "",
+            _md(
+                t[
+                    [
+                        "tier",
+                        "district",
+                        "games",
+                        "built (text / plain) %",
+                        "builders win, text %",
+                        "builders win, plain %",
+                        "wins from the text per game",
+                        "builders' score from the text",
+                        "rounds",
+                        "verdict",
+                    ]
+                ]
+            ),
+            "",
+        ]
     out += [
         "## The seed's house rules (`seed-summary`) against `official`, 4 players",
         "",

@@ -180,15 +180,16 @@ def _redeal_districts(st, rp, p, arng, canonical, scratch):
                 k += 1
             st[E.ST_OUT + t] = 0
     size = k
-    if canonical:
-        for i in range(1, size):  # insertion sort: a deck of cards at most
-            x = scratch[pool + i]
-            j = i - 1
-            while j >= 0 and scratch[pool + j] > x:
-                scratch[pool + j + 1] = scratch[pool + j]
-                j -= 1
-            scratch[pool + j + 1] = x
-    else:
+    # Sorted first, always: the pool's order so far is the true one (deck order, then hands), which the seat
+    # does not see; a shuffle of it would make the redeal, and every move searched over it, depend on it.
+    for i in range(1, size):  # insertion sort: a deck of cards at most
+        x = scratch[pool + i]
+        j = i - 1
+        while j >= 0 and scratch[pool + j] > x:
+            scratch[pool + j + 1] = scratch[pool + j]
+            j -= 1
+        scratch[pool + j + 1] = x
+    if not canonical:
         for i in range(size - 1, 0, -1):  # §9's shuffle
             j = _below(arng, i + 1)
             x = scratch[pool + i]

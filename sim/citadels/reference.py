@@ -51,6 +51,10 @@ order they happened.  Events are emitted at the moment the physical game would s
 faithful transcript of what that seat saw.  The exact format is documented in §7.2-7.3.
 
 Interpretations ``I1``..``I20`` are rule parameters (§10); every place that reads one says which.
+
+Plain purples (``plain_purples``, §2.3) are purple districts played without their text: ``RefGame.plain``
+holds their type ids, :meth:`RefGame._has_text` is the one question every purple power asks before it acts,
+and :func:`points` gives a plain card its cost as its points.
 """
 
 from __future__ import annotations
@@ -153,7 +157,7 @@ DECK_SIZE = sum(COPIES)  # 66
 (D_HAUNTED_CITY, D_KEEP, D_LABORATORY, D_SMITHY, D_OBSERVATORY, D_GRAVEYARD, D_DRAGON_GATE, D_UNIVERSITY,
  D_LIBRARY, D_GREAT_WALL, D_SCHOOL_OF_MAGIC) = range(17, 28)  # fmt: skip
 
-# §2.3: what each purple card does, and where the code applies it
+# §2.3: what each purple card does, and where the code applies it (nothing, for a plain purple)
 PURPLE_EFFECTS = {
     D_HAUNTED_CITY: "scoring: counts as any one colour, unless built in the final round (city_score)",
     D_KEEP: "the Warlord cannot destroy it (RefGame._destroy_target)",
@@ -167,6 +171,12 @@ PURPLE_EFFECTS = {
     D_GREAT_WALL: "the Warlord pays +1 to destroy any other district of the city (RefGame._destroy_cost)",
     D_SCHOOL_OF_MAGIC: "income: counts as the character's colour; scoring: purple (RefGame._income_amount)",
 }
+PURPLE_NAMES = tuple(DISTRICT_NAME[t] for t in range(N_TYPES) if COLOUR[t] == PURPLE)
+
+
+def points(card: int, plain=frozenset()) -> int:
+    """§2.2 points; §2.3: a plain purple scores its cost (the Dragon Gate and the University 6, not 8)."""
+    return COST[card] if card in plain else POINTS[card]
 
 
 def canonical_deck() -> list[int]:
@@ -255,6 +265,7 @@ _OFFICIAL = {
     "colour_choices": "auto",  # I16
     "three_player_order": "ABCABC",  # I17
     "library_observatory": "draw3_keep2",  # I19
+    "plain_purples": [],  # §2.3: purple district names played without their text
     "max_rounds": 100,
 }
 
@@ -331,32 +342,50 @@ def reference_params(spec) -> dict:
             value = {int(n): int(v) for n, v in value.items()}
         if name == "players_allowed":
             value = tuple(sorted(int(n) for n in value))
+        if name == "plain_purples":
+            value = _plain_purples(value)
         params[name] = value
     return params
+
+
+def _plain_purples(names) -> list[str]:
+    """§2.3 ``plain_purples``: purple district names, each at most once, returned in deck order."""
+    if not isinstance(names, (list, tuple)) or not all(isinstance(x, str) for x in names):
+        raise ValueError(f"Citadels parameter plain_purples must be a list of purple district names: {names!r}")
+    for x in names:
+        if x not in PURPLE_NAMES:
+            raise ValueError(f"Citadels parameter plain_purples: {x!r} is not a purple district")
+    if len(set(names)) != len(names):
+        raise ValueError(f"Citadels parameter plain_purples names a district twice: {names!r}")
+    return [x for x in PURPLE_NAMES if x in names]  # deck order, so equal sets give equal parameters
 
 
 # --- scoring (§6) -----------------------------------------------------------------------------------------
 
 
-def city_score(city, last_round: int, haunted_colour: int | None = None) -> dict:
+def city_score(city, last_round: int, haunted_colour: int | None = None, plain=frozenset()) -> dict:
     """The city's own score parts (no completion bonus): district points, purple extras and colour bonus.
 
     ``city`` is a list of ``(type, build_round)``; ``last_round`` is the final round played (§6, §8.4: the cap
     round of a capped game); ``haunted_colour`` is the colour chosen for the Haunted City when colour choices
-    are decisions (I16 alternative), None when the choice is automatic.
+    are decisions (I16 alternative), None when the choice is automatic; ``plain`` holds the type ids played
+    without their text (§2.3).
     """
     types = [t for t, _ in city]
-    district_points = sum(POINTS[t] for t in types)
-    purple_extras = sum(POINTS[t] - COST[t] for t in types if COLOUR[t] == PURPLE)  # Dragon Gate, University
-    others = {COLOUR[t] for t in types if t != D_HAUNTED_CITY}  # School of Magic stays purple for scoring
+    district_points = sum(points(t, plain) for t in types)
+    # the +2 of Dragon Gate and University (0 when plain)
+    purple_extras = sum(points(t, plain) - COST[t] for t in types if COLOUR[t] == PURPLE)
     built_in = {t: r for t, r in city}
-    if D_HAUNTED_CITY in built_in and built_in[D_HAUNTED_CITY] < last_round:
+    haunted = D_HAUNTED_CITY in built_in and D_HAUNTED_CITY not in plain  # a plain one is simply purple
+    # School of Magic stays purple for scoring
+    others = {COLOUR[t] for t in types if t != D_HAUNTED_CITY or not haunted}
+    if haunted and built_in[D_HAUNTED_CITY] < last_round:
         if haunted_colour is None:  # I16 auto: the Haunted City fills whichever colour is missing
             five = len(others) >= 4
         else:
             five = others | {haunted_colour} == ALL_COLOURS
-    else:  # no Haunted City, or built in the final round: it is simply purple
-        five = (others | ({PURPLE} if D_HAUNTED_CITY in built_in else set())) == ALL_COLOURS
+    else:  # no Haunted City with its text, or built in the final round: it is simply purple
+        five = (others | ({PURPLE} if haunted else set())) == ALL_COLOURS
     return {
         "district_points": district_points,
         "purple_extras": purple_extras,
@@ -486,6 +515,8 @@ class RefGame:
         if not 0 <= prm["first_crown_seat"] < players:
             raise ValueError(f"first_crown_seat {prm['first_crown_seat']} is not a seat of {players} players")
         self.n = players
+        # §2.3: the purple districts played without their text
+        self.plain = frozenset(DISTRICT_NAME.index(name) for name in prm["plain_purples"])
         self.seed = seed & MASK64
         self.rng = SplitMix64(self.seed)
         self.bank = prm["bank_gold"]
@@ -574,6 +605,10 @@ class RefGame:
 
     def _owns(self, p: int, card: int) -> bool:
         return any(t == card for t, _ in self.cities[p])
+
+    def _has_text(self, p: int, card: int) -> bool:
+        """p's city holds the purple ``card`` and it is played with its text (not a plain purple, §2.3)."""
+        return card not in self.plain and self._owns(p, card)
 
     @property
     def current(self) -> int:
@@ -766,7 +801,10 @@ class RefGame:
         self.turn = None
         if self.params["colour_choices"] == "choose":  # I16 alternative: the Haunted City's owner names it
             self.colour_queue = [
-                p for p in range(self.n) if any(t == D_HAUNTED_CITY and r < self.round for t, r in self.cities[p])
+                p
+                for p in range(self.n)
+                if self._has_text(p, D_HAUNTED_CITY)
+                and any(t == D_HAUNTED_CITY and r < self.round for t, r in self.cities[p])
             ]
         if self.colour_queue:
             self.phase = "colour"
@@ -796,7 +834,7 @@ class RefGame:
     def _income_amount(self, p: int, rank: int) -> int:
         colour = INCOME_COLOUR[rank]
         amount = sum(1 for t in self._city_types(p) if COLOUR[t] == colour)
-        return amount + (1 if self._owns(p, D_SCHOOL_OF_MAGIC) else 0)  # I16: it takes the character's colour
+        return amount + (1 if self._has_text(p, D_SCHOOL_OF_MAGIC) else 0)  # I16: it takes the character's colour
 
     def _price(self, card: int, rank: int) -> int:
         return max(0, COST[card] - (self.params["architect_discount"] if rank == ARCHITECT else 0))
@@ -811,7 +849,7 @@ class RefGame:
     def _destroy_target(self, p: int, q: int, card: int) -> bool:
         """§5.3 target(q, t)."""
         prm = self.params
-        if card == D_KEEP or len(self.cities[q]) >= prm["complete_size"]:
+        if (card == D_KEEP and D_KEEP not in self.plain) or len(self.cities[q]) >= prm["complete_size"]:
             return False
         if q == p and not prm["warlord_may_target_own"]:
             return False
@@ -823,7 +861,7 @@ class RefGame:
     def _destroy_cost(self, p: int, q: int, card: int) -> int:
         """§5.3 dcost(q, t)."""
         cost = max(COST[card] - 1, 0)
-        if card != D_GREAT_WALL and self._owns(q, D_GREAT_WALL):
+        if card != D_GREAT_WALL and self._has_text(q, D_GREAT_WALL):
             if q != p or self.params["great_wall_vs_own_warlord"]:  # I10
                 cost += 1
         return cost
@@ -871,9 +909,9 @@ class RefGame:
             elif rank == MAGICIAN:
                 moves += [(SWAP, q) for q in range(self.n) if q != p]
                 moves += [(REDRAW, c) for c in distinct_hand]
-        if D_LABORATORY in city and not t.lab_used:
+        if self._has_text(p, D_LABORATORY) and not t.lab_used:
             moves += [(LAB, c) for c in distinct_hand]
-        if D_SMITHY in city and not t.smithy_used and self.gold[p] >= 2 and self._deck_allows_draw():
+        if self._has_text(p, D_SMITHY) and not t.smithy_used and self.gold[p] >= 2 and self._deck_allows_draw():
             moves.append((SMITHY,))
         if t.acted and t.built < t.limit:
             gold = self.gold[p]
@@ -916,7 +954,7 @@ class RefGame:
             t.pending = None
             self._emit(PUBLIC, ("post", p, 0))
         elif kind == INCOME:
-            if prm["colour_choices"] == "choose" and self._owns(p, D_SCHOOL_OF_MAGIC):
+            if prm["colour_choices"] == "choose" and self._has_text(p, D_SCHOOL_OF_MAGIC):
                 t.pending = "colour"  # I16 alternative: the School of Magic's colour is asked
             else:
                 self._take_income(self._income_amount(p, rank))
@@ -985,7 +1023,7 @@ class RefGame:
         """§5.2 DRAW, with the Observatory, the Library and both (I19)."""
         t = self.turn
         p = t.seat
-        observatory, library = self._owns(p, D_OBSERVATORY), self._owns(p, D_LIBRARY)
+        observatory, library = self._has_text(p, D_OBSERVATORY), self._has_text(p, D_LIBRARY)
         m = min(len(self.deck), 3 if observatory else 2)
         if library and observatory:
             keep = 2 if self.params["library_observatory"] == "draw3_keep2" else m  # I19
@@ -1080,8 +1118,8 @@ class RefGame:
         self._emit(PUBLIC, ("destroy", p, q, card, cost))
         # §5.3 Graveyard window, I8: the Graveyard must still stand after the card left (the alternative
         # lets it rescue itself), and its owner must not be the Warlord this round
-        owner = next((s for s in range(self.n) if self._owns(s, D_GRAVEYARD)), -1)
-        if card == D_GRAVEYARD and prm["graveyard_rule"] == "may_rescue_itself":
+        owner = next((s for s in range(self.n) if self._has_text(s, D_GRAVEYARD)), -1)
+        if card == D_GRAVEYARD and D_GRAVEYARD not in self.plain and prm["graveyard_rule"] == "may_rescue_itself":
             owner = q
         if owner >= 0 and self.holder[WARLORD] != owner and self.gold[owner] >= 1:
             self.grave = (owner, card)
@@ -1153,7 +1191,7 @@ class RefGame:
         prm = self.params
         results = []
         for p in range(self.n):
-            parts = city_score(self.cities[p], self.round, self.haunted_colour.get(p))
+            parts = city_score(self.cities[p], self.round, self.haunted_colour.get(p), self.plain)
             if p == self.first_completer:
                 completion = 4
             elif len(self.cities[p]) >= prm["complete_size"]:

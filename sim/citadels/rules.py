@@ -206,6 +206,10 @@ _OFFICIAL: dict[str, Any] = {
     "three_player_order": "ABCABC",
     # [interpretation] I19: Library with Observatory: draw 3, keep 2.  Alternative "draw3_keep3".
     "library_observatory": "draw3_keep2",
+    # §2.3 (a study's lever, not a rule of either source): purple districts played without their text.
+    # Each named card keeps its colour (purple), cost and copies, scores its cost (the Dragon Gate and
+    # the University 6, not 8) and does nothing else -- "swapped for a plain district of the same cost".
+    "plain_purples": [],
     # §8: a simulation cap; a game still running after this round is scored as it stands.
     "max_rounds": 100,
 }
@@ -443,6 +447,16 @@ def _check(data: dict) -> Rules:
             raise RulesError(f"facedown_count.{n}: 8 players in open selection must remove nothing")
     if 8 in allowed and data["selection_mode"] == "open":
         raise RulesError("players_allowed: 8 players need selection_mode blind_draw2 (open selection has 7 rules)")
+    purples = [d.name for d in deck if d.colour == "purple"]
+    plain = data["plain_purples"]
+    if not isinstance(plain, list) or any(not isinstance(x, str) for x in plain):
+        raise RulesError(f"plain_purples: expected a list of purple district names, got {plain!r}")
+    for x in plain:
+        if x not in purples:
+            raise RulesError(f"plain_purples: {x!r} is not a purple district of the deck (valid: {', '.join(purples)})")
+    if len(set(plain)) != len(plain):
+        raise RulesError(f"plain_purples: a district is named twice in {plain!r}")
+    data["plain_purples"] = [x for x in purples if x in plain]  # deck order, so equal sets compare equal
     if data["first_crown_seat"] >= allowed[0]:
         raise RulesError(f"first_crown_seat: must be below the smallest player count {allowed[0]}")
     if data["starting_hand"] * allowed[-1] > cards:

@@ -134,9 +134,11 @@ def tables_for(rules: Rules, players: int) -> Tables:
     rp[RP_MAX_ROUNDS] = d["max_rounds"]
     rp[RP_ABCCBA] = _flag(d["three_player_order"] == "ABCCBA")
     rp[RP_LIB_OBS_KEEP] = 3 if d["library_observatory"] == "draw3_keep3" else 2
+    plain = set(d["plain_purples"])  # §2.3: no effect, worth its cost
     for off, name in zip(range(RP_HAUNTED, RP_SCHOOL + 1), PURPLE_EFFECTS, strict=True):
-        rp[off] = rules.district_id(name)
+        rp[off] = -1 if name in plain else rules.district_id(name)
     districts = np.zeros((len(deck), DT_LEN), dtype=np.int32)
     for x in deck:
-        districts[x.id] = (COLOURS.index(x.colour), x.cost, x.points, x.copies)
+        points = x.cost if x.name in plain else x.points
+        districts[x.id] = (COLOURS.index(x.colour), x.cost, points, x.copies)
     return Tables(rules, players, rp, districts)

@@ -6,7 +6,9 @@ random player (its trace) must be the move the engine's random player draws; eve
 be the same dict; and the final scores must be equal.  The full size (``slow``) is 300 games per player
 count and preset, the deciding seat observed at every decision and every seat at every fourth (a cycle that
 starts at a different decision in each game), and 125 games for each alternative value of the rule
-parameters; ``make test`` plays a smaller sample of each, every seat observed at every decision.
+parameters; ``make test`` plays a smaller sample of each, every seat observed at every decision.  The
+study's lever ``plain_purples`` (docs/games/citadels.md §2.3) is played with every purple plain and with a
+subset, at 2, 4 and 7 players: 100 games each in full, 2 in ``make test``.
 """
 
 from __future__ import annotations
@@ -179,3 +181,31 @@ def test_alternatives_agree_in_full(overrides):
 def test_random_games_agree_in_full(rules_name, players):
     for seed in range(300):
         compare(rules_name, players, 1000 + seed, observe=4)
+
+
+# docs/games/citadels.md §2.3 "Plain purples": every purple played without its text, and a subset of them.
+PLAIN_PURPLES = {
+    "all": list(R.PURPLE_NAMES),
+    "subset": ["Keep", "Dragon Gate", "Library", "Smithy"],
+}
+PLAIN_CASES = [(name, players) for name in PLAIN_PURPLES for players in (2, 4, 7)]
+
+
+def test_plain_purples_rules_are_the_references():
+    """The rule set's validated plain_purples (deck order) is what the reference makes of the same list."""
+    for names in PLAIN_PURPLES.values():
+        rules = load_rules("official").with_overrides({"plain_purples": list(reversed(names))})
+        assert R.reference_params(rules.params()) == R.reference_params({"plain_purples": names})
+
+
+@pytest.mark.parametrize("which,players", PLAIN_CASES)
+def test_plain_purples_agree(which, players):
+    for seed in range(2):
+        compare_variant({"plain_purples": PLAIN_PURPLES[which]}, players, seed, observe_every=5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("which,players", PLAIN_CASES)
+def test_plain_purples_agree_in_full(which, players):
+    for seed in range(1, 101):
+        compare_variant({"plain_purples": PLAIN_PURPLES[which]}, players, seed, observe_every=7)

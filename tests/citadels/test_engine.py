@@ -850,6 +850,30 @@ def test_library_observatory():
     assert g.snapshot()["hands"][0] == [TAVERN, MARKET, DOCKS] and ("draw", 0, 3, 3) in log(g, 1)
 
 
+def test_plain_purples():
+    """§2.3 "Plain purples": named purples keep colour and cost, score their cost and lose their text."""
+    r = load_rules("official").with_overrides({"plain_purples": ["Smithy", "Keep"]})
+    assert r.params()["plain_purples"] == ["Keep", "Smithy"]  # deck order
+    assert "is not a purple district" in one_line_error({"plain_purples": ["Manor"]})
+    assert "named twice" in one_line_error({"plain_purples": ["Keep", "Keep"]})
+    assert "expected a list" in one_line_error({"plain_purples": "Keep"})
+    for names, points, destroy_keep, lab in (
+        ([], 8, False, True),
+        (["Keep", "Dragon Gate", "Laboratory"], 6, True, False),
+    ):
+        rules = load_rules("official").with_overrides({"plain_purples": names})
+        one_round = rules.with_overrides({"max_rounds": 1})
+        g = Game.from_position(4, one_round, 1, gold=[2] * 4, hands=[[]] * 4, cities=[[DRAGON_GATE], [], [], []])
+        finish_round(g)
+        assert g.scores()[0]["district_points"] == points
+        g = position(rules=rules, gold=[2] * 4, hands=[[MANOR], [], [], []], cities=[[LAB], [], [KEEP], []],
+                     ranks=[2, 3, 5, 1, 4, 6, 7, 8])  # fmt: skip
+        play(g, "PICK 6", "PICK 8", "PICK 1", "PICK 7", "GOLD", "END")  # P2's Assassin; nobody holds the King
+        assert g.current == 0 and ("LAB 0" in texts(g)) is lab  # P0's Merchant
+        play(g, "GOLD", "END", "GOLD", "END", "GOLD")  # P3's Architect, then P1's Warlord
+        assert g.current == 1 and ("DESTROY 2 18" in texts(g)) is destroy_keep
+
+
 def test_max_rounds():
     r = load_rules("official").with_overrides({"max_rounds": 2})
     g = Game(4, r, 5)

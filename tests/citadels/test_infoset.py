@@ -161,9 +161,8 @@ def oracle_redeal(st0, rng0, rp, p: int, arng_state: int | None):
     if rp[RP_REMOVE_LAB]:
         out = [t for t in range(MAX_TYPES) for _ in range(st[E.ST_OUT + t])]
     pool += out
-    if canonical:
-        pool.sort()
-    else:
+    pool.sort()  # the true order is not the seat's to see
+    if not canonical:
         for i in range(len(pool) - 1, 0, -1):
             j = draw.below(i + 1)
             pool[i], pool[j] = pool[j], pool[i]
@@ -410,6 +409,18 @@ def test_the_canonical_redeal_is_a_function_of_the_view():
                 other = g.redeal(p, s).redeal(p)
                 assert np.array_equal(other.st, canon.st), (g.rules.name, g.players, p, s)
                 assert np.array_equal(other.rng, canon.rng) and not canon.rng.any()
+
+
+def test_a_random_redeal_is_a_function_of_the_view_too():
+    """Two positions that agree on what p sees give the same random redeal for one seed: the unseen pool's true
+    order (deck, then the other hands) must not reach the shuffle, or every searched move would depend on it."""
+    for g in sample(23):
+        for p in range(g.players):
+            for s in (3, 4):
+                other = g.redeal(p, 100 + s)  # the hidden part moved, p's view the same
+                a, b = g.redeal(p, 7), other.redeal(p, 7)
+                assert np.array_equal(a.st, b.st), (g.rules.name, g.players, p, s)
+                assert np.array_equal(a.rng, b.rng)
 
 
 def test_a_random_redeal_follows_its_state_and_varies_with_it():

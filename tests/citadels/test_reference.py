@@ -20,6 +20,7 @@ from sim.citadels.reference import (
     ASSASSIN,
     BUILD,
     COLOUR,
+    COLOUR_CHOICE,
     COPIES,
     COST,
     D_DRAGON_GATE,
@@ -40,6 +41,9 @@ from sim.citadels.reference import (
     DRAW,
     END,
     GOLD,
+    GRAVE_PASS,
+    GRAVE_TAKE,
+    INCOME,
     KEEP,
     KILL,
     KING,
@@ -50,6 +54,7 @@ from sim.citadels.reference import (
     POINTS,
     PRESETS,
     PURPLE_EFFECTS,
+    PURPLE_NAMES,
     REDRAW,
     REDRAW_DONE,
     SMITHY,
@@ -982,6 +987,221 @@ def test_district_deck():  # I20
         assert len(cards_everywhere(RefGame(4, preset, 1))) == 66
     with pytest.raises(ValueError, match="district_deck must be one of classic66"):
         reference_params({"district_deck": "2016_84"})
+
+
+# --- plain purples (docs §2.3 "Plain purples", §10.1) -----------------------------------------------------
+# Each test plays one position twice: the purple with its text, then named in `plain_purples`.
+
+ALL_PLAIN = list(PURPLE_NAMES)
+OFFER = [3, 2, 5, 1, 4, 6, 7, 8]  # 3 face down, 2 and 5 face up: the crown holder is offered 1, 4, 6, 7, 8
+
+
+def plain(*names, **params):
+    return {"plain_purples": list(names), **params}
+
+
+def test_plain_purples_parameter():
+    for preset in PRESETS:
+        assert reference_params(preset)["plain_purples"] == []
+    assert PURPLE_NAMES == tuple(DISTRICT_NAME[t] for t in range(17, 28))
+    # stored in deck order, so the same set always gives the same parameters
+    assert reference_params(plain("Smithy", "Keep"))["plain_purples"] == ["Keep", "Smithy"]
+    assert RefGame(4, plain("Smithy", "Keep"), 1).plain == {D_KEEP, D_SMITHY}
+    for bad, message in [
+        ("Keep", "must be a list of purple district names"),
+        ([18], "must be a list of purple district names"),
+        (["Manor"], "'Manor' is not a purple district"),
+        (["Keep", "Keep"], "names a district twice"),
+    ]:
+        with pytest.raises(ValueError, match=message) as error:
+            reference_params({"plain_purples": bad})
+        assert "\n" not in str(error.value)
+
+
+def test_plain_purples_haunted_city():
+    # four colours with the Keep as the purple: the Haunted City would fill red; plain, it is a second purple
+    city = [MANOR, TEMPLE, TAVERN, D_KEEP, (D_HAUNTED_CITY, 1)]
+    for params, bonus in [({}, 3), (plain("Haunted City"), 0)]:
+        game = position(params={"max_rounds": 2, **params}, round=2, cities=[city, [], [], []])
+        run(game)
+        assert game.done and game.scores()[0]["colour_bonus"] == bonus
+    # with colour choices as decisions, a plain Haunted City asks nothing
+    asked = position(
+        params=plain("Haunted City", max_rounds=2, colour_choices="choose"), round=2, cities=[city, [], [], []]
+    )
+    run(asked, until=lambda g: g.phase == "colour")
+    assert asked.done and asked.scores()[0]["colour_bonus"] == 0
+    # still purple for the five-colour bonus
+    five = [(MANOR, 1), (TEMPLE, 1), (TAVERN, 1), (WATCHTOWER, 1), (D_HAUNTED_CITY, 1)]
+    assert city_score(five, 9, plain={D_HAUNTED_CITY})["colour_bonus"] == 3
+    assert position(params=plain("Haunted City"), cities=[five, [], [], []]).scores()[0]["colour_bonus"] == 3
+
+
+def warlord_position(params, cities, gold=(2, 2, 2, 2)):
+    """Seat 1 holds the Warlord and has just taken GOLD."""
+    game = position(params=params, gold=list(gold), cities=cities, ranks=OFFER)
+    play(game, "PICK 1", "PICK 8", "PICK 6", "PICK 4")
+    run(game, until=turn_of(WARLORD))
+    play(game, "GOLD")
+    return game
+
+
+def test_plain_purples_keep():
+    cities = [[], [], [D_KEEP, MANOR], []]
+    assert (DESTROY, 2, D_KEEP) not in warlord_position({}, cities).legal_moves()
+    game = warlord_position(plain("Keep"), cities)
+    assert (DESTROY, 2, D_KEEP) in game.legal_moves() and (DESTROY, 2, MANOR) in game.legal_moves()
+    play(game, "DESTROY 2 18")
+    assert game.cities[2] == [(MANOR, 0)] and game.gold[1] == 2 and game.deck[-1] == D_KEEP
+
+
+def test_plain_purples_great_wall():
+    # the Warlord has 3 gold: the Castle costs 3 to destroy, 4 with the Wall's surcharge; the Wall itself 5
+    cities = [[], [D_GREAT_WALL, CASTLE], [], []]
+    walled = warlord_position({}, cities, gold=(2, 1, 2, 2))
+    assert (DESTROY, 1, CASTLE) not in walled.legal_moves()
+    bare = warlord_position(plain("Great Wall"), cities, gold=(2, 1, 2, 2))
+    assert (DESTROY, 1, CASTLE) in bare.legal_moves()
+    play(bare, "DESTROY 1 1")
+    assert ("destroy", 1, 1, CASTLE, 3) in public_log(bare)
+    rich = warlord_position(plain("Great Wall"), cities, gold=(2, 3, 2, 2))
+    play(rich, "DESTROY 1 26")
+    assert ("destroy", 1, 1, D_GREAT_WALL, 5) in public_log(rich)
+
+
+def graveyard_game(params, target):
+    """Seat 2 owns the Graveyard and 1 gold (murdered Merchant); seat 1's Warlord destroys `target`."""
+    game = position(params=params, gold=[2, 2, 1, 2], cities=[[], [], [D_GRAVEYARD], [DOCKS]], ranks=OFFER)
+    play(game, "PICK 1", "PICK 8", "PICK 6", "PICK 4", "KILL 6")
+    run(game, until=turn_of(WARLORD))
+    play(game, "GOLD", target)
+    return game
+
+
+def test_plain_purples_graveyard():
+    assert graveyard_game({}, "DESTROY 3 10").phase == "graveyard"
+    game = graveyard_game(plain("Graveyard"), "DESTROY 3 10")
+    assert game.round == 2 and game.deck[-1] == DOCKS and game.gold[2] == 1
+    assert not any(e[0] == "grave" for e in public_log(game))
+    # nor may a plain Graveyard rescue itself under the I8 alternative
+    assert graveyard_game({"graveyard_rule": "may_rescue_itself"}, "DESTROY 2 22").phase == "graveyard"
+    itself = graveyard_game(plain("Graveyard", graveyard_rule="may_rescue_itself"), "DESTROY 2 22")
+    assert itself.round == 2 and itself.deck[-1] == D_GRAVEYARD and itself.hands[2] == []
+
+
+def merchant_turn(params, city, gold=2):
+    """Seat 0's Merchant at the start of its turn, holding a Manor and a Castle."""
+    game = position(
+        params=params, gold=[gold, 2, 2, 2], hands=[[MANOR, CASTLE], [], [], []], cities=[city, [], [], []], ranks=OFFER
+    )
+    play(game, "PICK 6", "PICK 1", "PICK 4", "PICK 7")
+    run(game, until=turn_of(MERCHANT))
+    return game
+
+
+def test_plain_purples_laboratory():
+    assert texts(merchant_turn({}, [D_LABORATORY])) == ["GOLD", "DRAW", "LAB 0", "LAB 1"]
+    game = merchant_turn(plain("Laboratory"), [D_LABORATORY])
+    assert texts(game) == ["GOLD", "DRAW"]
+    play(game, "GOLD")
+    assert not any(m[0] == LAB for m in game.legal_moves())
+
+
+def test_plain_purples_smithy():
+    assert texts(merchant_turn({}, [D_SMITHY])) == ["GOLD", "DRAW", "SMITHY"]
+    game = merchant_turn(plain("Smithy"), [D_SMITHY], gold=5)
+    assert texts(game) == ["GOLD", "DRAW"]
+    play(game, "GOLD")
+    assert (SMITHY,) not in game.legal_moves()
+
+
+def draw_game(params, city):
+    """Seat 0's King plays DRAW on a deck that starts Manor, Temple, Tavern."""
+    game = position(params=params, cities=[city, [], [], []], deck_top=[MANOR, TEMPLE, TAVERN], ranks=OFFER)
+    play(game, "PICK 4", "PICK 1", "PICK 6", "PICK 7", "GOLD", "END")
+    assert game.turn.rank == KING
+    play(game, "DRAW")
+    return game
+
+
+def test_plain_purples_observatory():
+    assert texts(draw_game({}, [D_OBSERVATORY])) == ["KEEP 0", "KEEP 3", "KEEP 7"]
+    game = draw_game(plain("Observatory"), [D_OBSERVATORY])
+    assert texts(game) == ["KEEP 0", "KEEP 3"] and public_log(game)[-1] == ("draw", 0, 2, 1)
+    # with the Library: a plain Observatory leaves the Library's draw 2, keep both
+    library = draw_game(plain("Observatory"), [D_LIBRARY, D_OBSERVATORY])
+    assert library.hands[0] == [MANOR, TEMPLE] and library.turn.acted and library.turn.pending is None
+
+
+def test_plain_purples_library():
+    alone = draw_game({}, [D_LIBRARY])
+    assert alone.hands[0] == [MANOR, TEMPLE] and alone.turn.acted
+    game = draw_game(plain("Library"), [D_LIBRARY])
+    assert texts(game) == ["KEEP 0", "KEEP 3"] and game.hands[0] == [] and not game.turn.acted
+    # with the Observatory: a plain Library leaves the Observatory's draw 3, keep 1 (not I19's keep 2)
+    observatory = draw_game(plain("Library"), [D_LIBRARY, D_OBSERVATORY])
+    assert texts(observatory) == ["KEEP 0", "KEEP 3", "KEEP 7"]
+    both = draw_game(plain("Library", "Observatory"), [D_LIBRARY, D_OBSERVATORY])
+    assert texts(both) == ["KEEP 0", "KEEP 3"]
+
+
+def king_income(params, city):
+    """Seat 0's King, after GOLD: the INCOME moves offered and, if one is, the gold after taking it."""
+    game = position(params=params, cities=[city, [], [], []], ranks=OFFER)
+    play(game, "PICK 4", "PICK 1", "PICK 6", "PICK 7", "GOLD", "END", "GOLD")
+    if (INCOME,) not in game.legal_moves():
+        return None
+    before = game.gold[0]
+    play(game, "INCOME")
+    return game, game.gold[0] - before
+
+
+def test_plain_purples_school_of_magic():
+    assert king_income({}, [MANOR, D_SCHOOL_OF_MAGIC])[1] == 2
+    assert king_income(plain("School of Magic"), [MANOR, D_SCHOOL_OF_MAGIC])[1] == 1
+    assert king_income({}, [D_SCHOOL_OF_MAGIC])[1] == 1
+    assert king_income(plain("School of Magic"), [D_SCHOOL_OF_MAGIC]) is None  # nothing to take, not offered
+    # with colour choices as decisions, a plain School of Magic asks nothing
+    asked, gained = king_income(plain("School of Magic", colour_choices="choose"), [MANOR, D_SCHOOL_OF_MAGIC])
+    assert gained == 1 and asked.turn.income_taken and not any(e[0] == "colour" for e in public_log(asked))
+    # still purple for the five-colour bonus
+    five = [MANOR, TEMPLE, TAVERN, WATCHTOWER, D_SCHOOL_OF_MAGIC]
+    assert position(params=plain("School of Magic"), cities=[five, [], [], []]).scores()[0]["colour_bonus"] == 3
+
+
+def test_plain_purples_dragon_gate_and_university():
+    a = [D_DRAGON_GATE, CASTLE, CATHEDRAL, TOWN_HALL, FORTRESS]  # five colours
+    b = [PALACE, CATHEDRAL, TOWN_HALL, FORTRESS, CASTLE, HARBOR]  # 28 points, no purple
+    worth8 = position(n=2, cities=[a, b]).scores()
+    assert [s["total"] for s in worth8] == [30, 28] and worth8[0]["purple_extras"] == 2
+    worth6 = position(n=2, params=plain("Dragon Gate"), cities=[a, b]).scores()
+    assert worth6[0]["district_points"] == 25 == worth6[0]["printed_cost"] and worth6[0]["purple_extras"] == 0
+    # 28 each: the tie-break's district points are 25 against 28
+    assert [s["total"] for s in worth6] == [28, 28] and [s["win_share"] for s in worth6] == [0.0, 1.0]
+    university = [(D_UNIVERSITY, 1), (D_DRAGON_GATE, 1)]
+    assert city_score(university, 9)["district_points"] == 16
+    assert city_score(university, 9, plain={D_UNIVERSITY})["district_points"] == 14
+    scores = position(params=plain("University"), cities=[university, [], [], []]).scores()[0]
+    assert scores["district_points"] == 14 and scores["purple_extras"] == 2
+    # destroying one costs 5 either way (cost 6 - 1)
+    cities = [[], [], [D_DRAGON_GATE, D_UNIVERSITY], []]
+    for params in ({}, plain("Dragon Gate", "University")):
+        game = warlord_position(params, cities, gold=(2, 3, 2, 2))
+        assert {m for m in game.legal_moves() if m[0] == DESTROY} == {
+            (DESTROY, 2, D_DRAGON_GATE),
+            (DESTROY, 2, D_UNIVERSITY),
+        }
+
+
+def test_plain_purples_random_games():
+    """Every purple plain: no purple decision is ever offered, every DRAW keeps 1, every city scores its cost."""
+    for n, seed in [(2, 1), (4, 2), (7, 3)]:
+        game, trace = play_random_game(n, plain(*ALL_PLAIN), seed)
+        kinds = {move[0] for _, legal, _ in trace for move in legal}
+        assert not kinds & {LAB, SMITHY, GRAVE_TAKE, GRAVE_PASS, COLOUR_CHOICE}
+        assert all(len(move[1]) == 1 for _, legal, _ in trace for move in legal if move[0] == KEEP)
+        for s in game.scores():
+            assert s["district_points"] == s["printed_cost"] and s["purple_extras"] == 0
 
 
 # --- seed-summary deviations (docs §10.3) -----------------------------------------------------------------

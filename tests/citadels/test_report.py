@@ -29,7 +29,8 @@ def test_every_table_chart_and_section_is_written(tiny):
         assert (out / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
     text = (out / "REPORT.md").read_text()
     for section in ("## Summary", "Restricted-play specialists", "The Assassin and the Thief", "## Seats",
-                    "## Purple districts", "house rules", "short game", "## Runs"):  # fmt: skip
+                    "## Purple districts", "Paired removal", "round by round", "house rules", "short game",
+                    "## Runs"):  # fmt: skip
         assert section in text, section
 
 
@@ -86,3 +87,58 @@ def test_purple_build_rounds_are_within_the_game():
     # a district is in one city at most
     per_game = df.assign(**{c: df[c] > 0 for c in cols}).groupby("game")[cols].sum()
     assert (per_game.to_numpy() <= np.array([2 if c == "built_keep" else 1 for c in cols])).all()
+
+
+def test_paired_removal_plays_the_official_tables_seeds_with_one_card_plain(tiny):
+    _, tables = tiny
+    pp = tables["plain_purples"]
+    assert sorted(pp["district"]) == sorted(x.name for x in R.PURPLES)  # every purple at the basic tier
+    jobs = {j.key: j for j in R.plan(12, {"basic": "basic"})}
+    plain = jobs["plain_dragon_gate_4p_basic"]
+    assert plain.rule_set()["plain_purples"] == ["Dragon Gate"]
+    assert plain.games == jobs["seats_4p_basic"].games and plain.seating == "fixed" and plain.rules == "official"
+    expert = [j for j in R.plan(400, {"expert": "expert"}) if j.figure == "plain"]
+    assert sorted(dict(j.overrides)["plain_purples"][0] for j in expert) == sorted(R.EXPERT_PLAIN)
+
+
+def _frame(game_rows):
+    """A results frame from per-game lists of (win_share, built Keep round, total, rounds, positions)."""
+    import pandas as pd
+
+    rows = []
+    for g, seats in enumerate(game_rows):
+        for s, (w, keep, total, rounds, pos) in enumerate(seats, start=1):
+            row = {c: 0 for c in R.PURPLE_COLUMNS}
+            row.update(game=g, seat=s, win_share=w, total=total, rounds=rounds, positions=pos)
+            row["built_keep"] = keep
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def test_paired_removal_differences_are_game_by_game():
+    """Game k against game k: the Keep's builder wins with its text and loses without it in every game -- one win
+    per game from the text; its score 3 points higher; the rounds the same."""
+    job = {key: j for j, key in ((j, j.key) for j in R.plan(12, {"basic": "basic"}))}
+    seats, plain = job["seats_4p_basic"], job["plain_keep_4p_basic"]
+    text = _frame([[(1.0, 5, 20, 9, "1"), (0.0, 0, 15, 9, "2"), (0.0, 0, 14, 9, "3"), (0.0, 0, 10, 9, "4")]] * 12)
+    off = _frame([[(0.0, 5, 17, 9, "1"), (1.0, 0, 18, 9, "2"), (0.0, 0, 14, 9, "3"), (0.0, 0, 10, 9, "4")]] * 12)
+    t = R.plain_purple_table({seats: text, plain: off})
+    (r,) = t.itertuples()
+    assert r.district == "Keep" and r.games == 12
+    assert r.wins_diff == pytest.approx(1.0) and r.builders_win_text == 1.0 and r.builders_win_plain == 0.0
+    assert r.score_diff == pytest.approx(3.0) and r.rounds_diff == 0.0
+    assert r.verdict == "its text wins games"
+    # the plain run's game k is paired with the official game k, not another: shuffle one run's rows
+    t2 = R.plain_purple_table({seats: text.sample(frac=1.0, random_state=1), plain: off})
+    assert t2["wins_diff"].iloc[0] == pytest.approx(1.0)
+
+
+def test_pick_positions_are_read_round_by_round():
+    """Round 1: place 1 wins every game; round 2: place 2 (the places swapped between the two seats)."""
+    job = {j.key: j for j in R.plan(12, {"basic": "basic"})}["seats_2p_basic"]
+    df = _frame([[(1.0, 0, 20, 2, "1-2"), (0.0, 0, 10, 2, "2-1")]] * 30)
+    t = R.pick_position_table({job: df}).set_index(["round", "place"])
+    assert t.loc[(1, 1), "win_share"] == 1.0 and t.loc[(1, 2), "win_share"] == 0.0
+    assert t.loc[(2, 2), "win_share"] == 1.0 and t.loc[(2, 1), "win_share"] == 0.0
+    assert t.loc[(1, 1), "n"] == 30 and (2, 3) not in t.index and 3 not in t.index.get_level_values("round")
+    assert t.loc[(1, 1), "separated"] == "above"
