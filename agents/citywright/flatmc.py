@@ -50,11 +50,14 @@ from .kernels import (
     P_MARGIN,
     P_MEMO,
     P_OPP_SLOTS,
+    P_OWN_K,
+    P_OWN_MEMO,
     P_OWN_POLICY,
     P_OWN_TURNS,
     P_PER_SLOT,
     P_PRUNE,
     P_RANK,
+    P_REPEAT,
     P_ROLLOUT,
     P_SELECT,
     P_TAPER,
@@ -122,20 +125,57 @@ def _open_slots(st):
     return m
 
 
+# counters of one search (flatmc_search), for tests and measurements
+C_PLAYOUTS = 0  # playouts played
+C_REPEATED = 1  # playouts counted again by `repeat` instead of played
+C_OWN_SEARCHES = 2  # the mover's strong moves searched in playouts (not from the memo)
+C_OPP_SEARCHES = 3  # greedy moves searched in playouts (not from the memo)
+C_HITS = 4  # playout moves from the memo
+N_COUNTERS = 5
+_TRACE = 64  # memo entries a playout's trace records (trace[0] counts them; more: not repeatable)
+_STRONG_TAG = np.uint64(0x5354524F4E47)
+
+
+@njit(cache=True)
+def _strong_key(h, boards, st, q):
+    """The strong move's key beyond the greedy move's (_position_key): its value also depends on the mover's
+    turns played (the learned value's bucket) and the opponents' boards (their best score per district)."""
+    h = _mix(h, _STRONG_TAG)
+    h = _mix(h, st[E.ST_TURNS + q])
+    for r in range(boards.shape[0]):
+        if r != q:
+            for d in range(4):
+                h = _mix(h, boards[r, d])
+    return h | np.uint64(1)
+
+
+@njit(cache=True, inline="always")
+def _stamp(memo_stamp, j):
+    """Record a write of entry j: memo_stamp[-1] counts writes, memo_stamp[j] is the count at j's last."""
+    if memo_stamp.shape[0] > 0:
+        memo_stamp[-1] += 1
+        memo_stamp[j] = memo_stamp[-1]
+
+
 @njit(cache=True)
 def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
-               tables):  # fmt: skip
-    """The evaluator's move for the seat to move, by way of the memo.
+               tables, strong=False, memo_stamp=None, trace=None, counters=None):  # fmt: skip
+    """The evaluator's move (strong: the strong tier's, by row) for the seat to move, by way of the memo.
 
-    An entry holds the best move of a position (_position_key) over a set of open slots.  A
-    move's worth does not depend on which other slots are open, so if the remembered move's
-    slot is still open it is the best over the open slots the entry covers; slots open now that
-    it does not cover are searched alone (the other slots closed in a copy of the state) and
+    An entry holds the best move of a position (_position_key; strong moves also _strong_key) over a set
+    of open slots.  A move's worth (or value) does not depend on which other slots are open, so if the
+    remembered move's slot is still open it is the best over the open slots the entry covers; slots open
+    now that it does not cover are searched alone (the other slots closed in a copy of the state) and
     the better of the two kept, and the entry then covers both sets.  Otherwise the position is
-    searched in full.  Ties keep the remembered move (a greedy move all the same).
+    searched in full.  Ties keep the remembered move (a greedy, or strong, move all the same).
+
+    memo_stamp (int64[entries + 1] or empty): every write stamped (_stamp); trace (int64[_TRACE]): the
+    entries read are appended (trace[0] counts them); counters (int64[N_COUNTERS]): searches and hits.
     """
     q = st[E.ST_CUR]
     h = _position_key(boards, st, q, offer, tables[0][RP_N_SHAPES])
+    if strong:
+        h = _strong_key(h, boards, st, q)
     open_now = _open_slots(st)
     home = np.int64(h & np.uint64(_MEMO_SIZE - 1))
     at = home
@@ -146,35 +186,56 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
             if slot < 0 or not (open_now >> slot) & 1:
                 at = j
                 break
+            if trace is not None:
+                n = trace[0]
+                if n + 1 < _TRACE:
+                    trace[n + 1] = j
+                trace[0] = n + 1
             extra = open_now & ~memo_open[j]
             if extra != 0:
                 st_tmp[:] = st
                 for s in range(N_SLOTS):
                     if not (extra >> s) & 1:
                         st_tmp[E.ST_SLOTS + s] = -1
-                v = evaluator_move(boards, st_tmp, rng, mv, row, tables)
+                if strong:
+                    v = strong_move(boards, st_tmp, rng, mv, row, tables, STRONG_WEIGHTS)
+                else:
+                    v = evaluator_move(boards, st_tmp, rng, mv, row, tables)
+                if counters is not None:
+                    counters[C_OWN_SEARCHES if strong else C_OPP_SEARCHES] += 1
                 memo_open[j] |= open_now
+                if memo_stamp is not None:
+                    _stamp(memo_stamp, j)
                 if v > memo_val[j] + 1e-9:
                     memo_val[j] = v
                     memo_mv[j] = mv
                     return
+            elif counters is not None:
+                counters[C_HITS] += 1
             mv[:] = memo_mv[j]
             return
         if memo_key[j] == 0:
             at = j
             break
-    v = evaluator_move(boards, st, rng, mv, row, tables)
+    if strong:
+        v = strong_move(boards, st, rng, mv, row, tables, STRONG_WEIGHTS)
+    else:
+        v = evaluator_move(boards, st, rng, mv, row, tables)
+    if counters is not None:
+        counters[C_OWN_SEARCHES if strong else C_OPP_SEARCHES] += 1
     memo_key[at] = h
     memo_open[at] = open_now
     memo_val[at] = v
     memo_mv[at] = mv
+    if memo_stamp is not None:
+        _stamp(memo_stamp, at)
 
 
 @njit(cache=True)
 def playout(
     boards, st, rng, me, own_row, other_row, rollout_code, last_round, opp_slots,
     memo_key, memo_open, memo_val, memo_mv, offer,
-    tables, own_turns=-1, own_strong=False,
+    tables, own_turns=-1, own_strong=False, own_memo=False, memo_stamp=None, trace=None, counters=None,
 ):  # fmt: skip
     """Play on until the game ends or round `last_round` is over: seat `me` greedy by own_row,
     the others by other_row (rollout_code A_GREEDY), or every seat at random.
@@ -183,7 +244,12 @@ def playout(
     random (a cheaper, weaker model of the opponents).  With a memo (memo_key.shape[0] > 0;
     offer: the root's _offer_key) greedy moves are looked up and remembered there (_memo_move).
     own_turns >= 0: the playout also stops when seat `me` is to move after that many own moves.
-    own_strong: seat me's moves are the strong tier's (agents.citywright.strong, by own_row's objective)."""
+    own_strong: seat me's moves are the strong tier's (agents.citywright.strong, by own_row's objective);
+    own_memo: those too by way of the memo.  memo_stamp, trace, counters: as _memo_move's.
+
+    Returns (moved, clean): whether it made a move, and whether rng was untouched until its last move
+    was applied.  A clean playout is a function of its start and the memo entries it read: the last
+    move's draws (a round's cleanup: the next market and rulers) are never seen by the reward."""
     rp, shp, pl_mask, pl_info, _, _, _, _ = tables
     own_moves = 0
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
@@ -192,13 +258,28 @@ def playout(
     st_sub = np.empty_like(st)
     open_list = np.zeros(N_SLOTS, dtype=np.int64)
     rnd = st[E.ST_ROUND]
+    r0 = rng[0]
+    r1 = rng[1]
+    moved = False
+    clean = True
     while st[E.ST_DONE] == 0 and st[E.ST_ROUND] <= last_round:
         if st[E.ST_CUR] == me:
             if own_turns >= 0 and own_moves >= own_turns:
                 break
             own_moves += 1
             if own_strong:
-                strong_move(boards, st, rng, mv, own_row, tables, STRONG_WEIGHTS)
+                if own_memo and memo:
+                    if st[E.ST_ROUND] != rnd:
+                        rnd = st[E.ST_ROUND]
+                        offer = _offer_key(st)
+                    _memo_move(boards, st, rng, mv, own_row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
+                               tables, True, memo_stamp, trace, counters)  # fmt: skip
+                else:
+                    strong_move(boards, st, rng, mv, own_row, tables, STRONG_WEIGHTS)
+                    if counters is not None:
+                        counters[C_OWN_SEARCHES] += 1
+                moved = True
+                clean = clean and rng[0] == r0 and rng[1] == r1
                 E.apply_move(boards, st, rng, mv, rp, shp, pl_info)
                 continue
         if rollout_code == A_GREEDY:
@@ -227,12 +308,17 @@ def playout(
                     rnd = st[E.ST_ROUND]
                     offer = _offer_key(st)
                 _memo_move(boards, view, rng, mv, row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
-                           tables)  # fmt: skip
+                           tables, False, memo_stamp, trace, counters)  # fmt: skip
             else:
                 evaluator_move(boards, view, rng, mv, row, tables)
+                if counters is not None:
+                    counters[C_OPP_SEARCHES] += 1
         else:
             E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
+        moved = True
+        clean = clean and rng[0] == r0 and rng[1] == r1
         E.apply_move(boards, st, rng, mv, rp, shp, pl_info)
+    return moved, clean
 
 
 @njit(cache=True)
@@ -465,11 +551,35 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
 
 @njit(cache=True)
 def flatmc_move(boards, st, rng, mv, prm, tables):
-    """Fill mv with the search's choice for the seat to move; returns the playouts run.
+    """Fill mv with the search's choice for the seat to move; returns the playouts run (flatmc_search)."""
+    counters = np.zeros(N_COUNTERS, dtype=np.int64)
+    return flatmc_search(boards, st, rng, mv, prm, tables, counters)
+
+
+@njit(cache=True)
+def _unchanged(memo_stamp, entries, n, serial):
+    """Whether none of the memo entries entries[:n] was written after the write count `serial`."""
+    for t in range(n):
+        if memo_stamp[entries[t]] > serial:
+            return False
+    return True
+
+
+@njit(cache=True)
+def flatmc_search(boards, st, rng, mv, prm, tables, counters):
+    """Fill mv with the search's choice for the seat to move; returns the playouts run (those counted
+    again by `repeat` included), and adds to counters (int64[N_COUNTERS], C_*) what the playouts did.
 
     prm is the agent's row: its weights (P_W..P_PROGRESS_DISTRICT) are the candidates' objective
     and its own policy in playouts; P_ITERS the budget in playouts, P_K the candidates, P_PRUNE,
     P_HORIZON, P_CRN, P_SELECT, P_C (UCB1), P_ROLLOUT and P_MARGIN as in the module docstring.
+
+    P_REPEAT: a playout that was clean (playout: no random number drawn before its last move was
+    applied) is a function of its start, which every playout of its candidate shares, and of the memo
+    entries it read.  While none of those entries has been written since, a later playout of that
+    candidate would play the same moves to the same reward, so that reward is counted instead; its
+    common streams are still drawn, so the search's own draws, its choice and the policy stream after
+    it are those of the same search played out in full (a test holds the two together).
     """
     rp, shp, _, pl_info, _, _, _, ach = tables
     p = st[E.ST_CUR]
@@ -533,7 +643,15 @@ def flatmc_move(boards, st, rng, mv, prm, tables):
     own_turns = int(prm[P_OWN_TURNS])
     own_strong = prm[P_OWN_POLICY] != 0.0
     own = prm.copy()
-    own[P_K] = 3  # the strong tier's k, when it plays the mover's playout moves
+    own[P_K] = prm[P_OWN_K] if prm[P_OWN_K] > 0 else 3  # the strong tier's k, when it plays the mover's moves
+    own_memo = prm[P_OWN_MEMO] != 0.0
+    repeat = prm[P_REPEAT] != 0.0
+    memo_stamp = np.zeros(memo_n + 1 if repeat else 0, dtype=np.int64)
+    trace = np.zeros(_TRACE, dtype=np.int64)
+    rep_len = np.full(ncand, -1, dtype=np.int64)  # a candidate's clean playout: the entries it read (-1: none)
+    rep_entries = np.zeros((ncand, _TRACE), dtype=np.int64)
+    rep_serial = np.zeros(ncand, dtype=np.int64)
+    rep_reward = np.zeros(ncand, dtype=np.float64)
     played = 0
     alive = np.arange(ncand)
     nalive = ncand
@@ -572,18 +690,37 @@ def flatmc_move(boards, st, rng, mv, prm, tables):
         for _ in range(per):
             for i in range(nalive):
                 a = alive[i]
+                ndrawn = _streams(rng, seeds, ndrawn, visits[a], crn, rng2)
+                if repeat and rep_len[a] >= 0:
+                    if _unchanged(memo_stamp, rep_entries[a], rep_len[a], rep_serial[a]):
+                        total[a] += rep_reward[a]
+                        visits[a] += 1
+                        played += 1
+                        counters[C_REPEATED] += 1
+                        continue
+                    rep_len[a] = -1
                 b2[:, :] = boards
                 st2[:] = st
-                ndrawn = _streams(rng, seeds, ndrawn, visits[a], crn, rng2)
+                c0 = rng2[0]
+                c1 = rng2[1]
                 E.apply_move(b2, st2, rng2, cand[a], rp, shp, pl_info)
-                playout(
+                cand_clean = rng2[0] == c0 and rng2[1] == c1
+                trace[0] = 0
+                moved, clean = playout(
                     b2, st2, rng2, p, own, grow, rollout_code, last_round, opp_slots,
                     memo_key, memo_open, memo_val, memo_mv, offer,
-                    tables, own_turns, own_strong,
+                    tables, own_turns, own_strong, own_memo, memo_stamp, trace, counters,
                 )  # fmt: skip
-                total[a] += _reward(b2, st2, p, margin, leaf, out, est, rp, ach)
+                r = _reward(b2, st2, p, margin, leaf, out, est, rp, ach)
+                total[a] += r
                 visits[a] += 1
                 played += 1
+                counters[C_PLAYOUTS] += 1
+                if repeat and (not moved or (cand_clean and clean)) and trace[0] < _TRACE:
+                    rep_len[a] = trace[0]
+                    rep_entries[a, : trace[0]] = trace[1 : trace[0] + 1]
+                    rep_serial[a] = memo_stamp[-1]
+                    rep_reward[a] = r
         if select == SELECT_HALVING:
             # keep the better half (stable: ties keep the evaluator's order); every survivor has had
             # the same playouts, so totals compare like means

@@ -101,7 +101,9 @@ P_K = _p.add("k")
 P_C = _p.add("c")
 P_ROLLOUT = _p.add("rollout")  # agent code of the rollout policy (A_RANDOM or A_GREEDY)
 P_MARGIN = _p.add("margin")  # reward: 0 win share, 1 score margin
-_p.add(None, 3)  # spare
+P_OWN_MEMO = _p.add("own_memo")  # flatmc: 1 = the mover's strong playout moves remembered too (as the memo's)
+P_OWN_K = _p.add("own_k")  # flatmc: the strong tier's k for the mover's playout moves (0: the tier's 3)
+P_REPEAT = _p.add("repeat")  # flatmc: 1 = a playout that drew nothing is counted again, not replayed
 P_PRUNE = _p.add("prune")  # flatmc: drop candidates worth more than this below the best (negative: keep all)
 P_HORIZON = _p.add("horizon")  # flatmc: rounds each playout covers (0: to the end of the game)
 P_CRN = _p.add("crn")  # flatmc: 1 = common random numbers across the candidates

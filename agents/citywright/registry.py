@@ -97,6 +97,24 @@ _FLATMC_PARAMS = (
     Param("rollout", "greedy", "playout policy", choices=("greedy", "random")),
     Param("reward", "margin", "score margin over the best opponent, or win share", choices=("margin", "win")),
     Param("c", 0.4, "UCB1 exploration constant (select=ucb)", lo=0.0, hi=100.0),
+    # the faster expert's levers (docs/search.md, "A faster expert"); quiet: their defaults play as before
+    Param(
+        "own_memo",
+        "off",
+        "the mover's strong playout moves remembered across playouts too, as the opponents' are (memo)",
+        choices=("off", "on"),
+        quiet=True,
+    ),
+    Param("own_k", 3, "moves per ruler the mover's strong playout moves choose among (strong's k)", lo=1, hi=256,
+          quiet=True),  # fmt: skip
+    Param(
+        "repeat",
+        "off",
+        "a playout that drew no random number is not played again: its candidate's later playouts count its"
+        " reward while the memo entries it read are unchanged (exact: the same choice)",
+        choices=("off", "on"),
+        quiet=True,
+    ),
 )
 
 _BUILTIN = {
@@ -263,6 +281,9 @@ class AgentSpec(_Spec):
             r[K.P_ROLLOUT] = K.A_GREEDY if q["rollout"] == "greedy" else K.A_RANDOM
             r[K.P_MARGIN] = 1.0 if q["reward"] == "margin" else 0.0
             r[K.P_C] = q["c"]
+            r[K.P_OWN_MEMO] = 1.0 if q["own_memo"] == "on" else 0.0
+            r[K.P_OWN_K] = q["own_k"]
+            r[K.P_REPEAT] = 1.0 if q["repeat"] == "on" else 0.0
         return r
 
 
