@@ -105,8 +105,9 @@ _FLATMC_PARAMS = (
         choices=("off", "on"),
         quiet=True,
     ),
-    Param("own_k", 3, "moves per ruler the mover's strong playout moves choose among (strong's k)", lo=1, hi=256,
-          quiet=True),  # fmt: skip
+    Param(
+        "own_k", 3, "moves per ruler the mover's strong playout moves choose among (strong's k)", lo=1, hi=9, quiet=True
+    ),
     Param(
         "repeat",
         "off",
