@@ -60,10 +60,13 @@ from .kernels import (
     P_REPEAT,
     P_ROLLOUT,
     P_SELECT,
+    P_SHARE,
     P_TAPER,
     evaluator_move,
     evaluator_search,
     own_achievements,
+    search_offer,
+    search_setup,
 )
 from .mcts import _greedy_row
 from .strong import STRONG_WEIGHTS, board_after, ruler_key, strong_move
@@ -159,7 +162,7 @@ def _stamp(memo_stamp, j):
 
 @njit(cache=True)
 def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
-               tables, strong=False, memo_stamp=None, trace=None, counters=None):  # fmt: skip
+               tables, strong=False, memo_stamp=None, trace=None, counters=None, shared=False):  # fmt: skip
     """The evaluator's move (strong: the strong tier's, by row) for the seat to move, by way of the memo.
 
     An entry holds the best move of a position (_position_key; strong moves also _strong_key) over a set
@@ -198,7 +201,7 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
                     if not (extra >> s) & 1:
                         st_tmp[E.ST_SLOTS + s] = -1
                 if strong:
-                    v = strong_move(boards, st_tmp, rng, mv, row, tables, STRONG_WEIGHTS)
+                    v = strong_move(boards, st_tmp, rng, mv, row, tables, STRONG_WEIGHTS, shared)
                 else:
                     v = evaluator_move(boards, st_tmp, rng, mv, row, tables)
                 if counters is not None:
@@ -218,7 +221,7 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
             at = j
             break
     if strong:
-        v = strong_move(boards, st, rng, mv, row, tables, STRONG_WEIGHTS)
+        v = strong_move(boards, st, rng, mv, row, tables, STRONG_WEIGHTS, shared)
     else:
         v = evaluator_move(boards, st, rng, mv, row, tables)
     if counters is not None:
@@ -236,6 +239,7 @@ def playout(
     boards, st, rng, me, own_row, other_row, rollout_code, last_round, opp_slots,
     memo_key, memo_open, memo_val, memo_mv, offer,
     tables, own_turns=-1, own_strong=False, own_memo=False, memo_stamp=None, trace=None, counters=None,
+    shared=False,
 ):  # fmt: skip
     """Play on until the game ends or round `last_round` is over: seat `me` greedy by own_row,
     the others by other_row (rollout_code A_GREEDY), or every seat at random.
@@ -245,7 +249,8 @@ def playout(
     offer: the root's _offer_key) greedy moves are looked up and remembered there (_memo_move).
     own_turns >= 0: the playout also stops when seat `me` is to move after that many own moves.
     own_strong: seat me's moves are the strong tier's (agents.citywright.strong, by own_row's objective);
-    own_memo: those too by way of the memo.  memo_stamp, trace, counters: as _memo_move's.
+    own_memo: those too by way of the memo; shared: strong_move's.  memo_stamp, trace, counters: as
+    _memo_move's.
 
     Returns (moved, clean): whether it made a move, and whether rng was untouched until its last move
     was applied.  A clean playout is a function of its start and the memo entries it read: the last
@@ -273,9 +278,9 @@ def playout(
                         rnd = st[E.ST_ROUND]
                         offer = _offer_key(st)
                     _memo_move(boards, st, rng, mv, own_row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
-                               tables, True, memo_stamp, trace, counters)  # fmt: skip
+                               tables, True, memo_stamp, trace, counters, shared)  # fmt: skip
                 else:
-                    strong_move(boards, st, rng, mv, own_row, tables, STRONG_WEIGHTS)
+                    strong_move(boards, st, rng, mv, own_row, tables, STRONG_WEIGHTS, shared)
                     if counters is not None:
                         counters[C_OWN_SEARCHES] += 1
                 moved = True
@@ -498,13 +503,14 @@ def candidates_per_slot(
 
 
 @njit(cache=True)
-def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_val):
+def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_val, shared=False):
     """The k best moves (k = cand.shape[0]) by the strong tier's value, best first: each ruler's `per_slot` best
     moves by worth (its objective, exact), ranked by worth + the learned value of the mover's board after the
     move (agents.citywright.strong's two passes, with every ruler's moves kept instead of the best one).
 
-    Rulers giving the same shape and tiles count once; ties keep the visiting order.  Returns the number of
-    candidates; mv is the first."""
+    Rulers giving the same shape and tiles count once; ties keep the visiting order.  shared: as strong_move's
+    (one setup of the board for every ruler's search; the same result).  Returns the number of candidates;
+    mv is the first."""
     rp, shp, _, pl_info, _, _, _, ach = tables
     p = st[E.ST_CUR]
     opp = np.empty(4, dtype=np.int64)
@@ -519,6 +525,8 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
     st_one = st.copy()
     nseen = 0
     n = 0
+    if shared:
+        placed0, board0, ws, base, facts, prunable, ach_open = search_setup(boards, st, prm, tables)
     for slot in range(N_SLOTS):
         shape = st[E.ST_SLOTS + slot]
         if shape < 0:
@@ -534,7 +542,11 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
         nseen += 1
         for s in range(N_SLOTS):
             st_one[E.ST_SLOTS + s] = shape if s == slot else -1
-        _, n1 = evaluator_search(boards, st_one, rng, mv, prm, tables, one, one_val)
+        if shared:
+            _, n1 = search_offer(st_one, rng, mv, prm, tables, one, one_val, placed0, board0, ws, base, facts,
+                                 prunable, ach_open)  # fmt: skip
+        else:
+            _, n1 = evaluator_search(boards, st_one, rng, mv, prm, tables, one, one_val)
         for i in range(n1):
             board_after(boards, st, p, one[i], shp, pl_info, nb, placed)
             board_features(nb[0], nb[1], nb[2], nb[3], placed, opp, rp, ach, f)
@@ -606,8 +618,9 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
     cand = np.zeros((k, E.MV_LEN), dtype=np.int32)
     cand_val = np.zeros(k, dtype=np.float64)
     per_slot = int(prm[P_PER_SLOT])
+    shared = prm[P_SHARE] != 0.0
     if prm[P_RANK] != 0.0:
-        ncand = candidates_by_value(boards, st, rng, mv, prm, max(per_slot, 1), tables, cand, cand_val)
+        ncand = candidates_by_value(boards, st, rng, mv, prm, max(per_slot, 1), tables, cand, cand_val, shared)
     elif per_slot > 0:
         ncand = candidates_per_slot(
             boards, st, rng, mv, prm, per_slot, tables,
@@ -709,7 +722,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
                 moved, clean = playout(
                     b2, st2, rng2, p, own, grow, rollout_code, last_round, opp_slots,
                     memo_key, memo_open, memo_val, memo_mv, offer,
-                    tables, own_turns, own_strong, own_memo, memo_stamp, trace, counters,
+                    tables, own_turns, own_strong, own_memo, memo_stamp, trace, counters, shared,
                 )  # fmt: skip
                 r = _reward(b2, st2, p, margin, leaf, out, est, rp, ach)
                 total[a] += r

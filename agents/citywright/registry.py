@@ -116,6 +116,14 @@ _FLATMC_PARAMS = (
         choices=("off", "on"),
         quiet=True,
     ),
+    Param(
+        "share_setup",
+        "off",
+        "the strong tier's per-ruler searches (the candidates by value, the mover's playout moves) share one"
+        " setup of the mover's board (exact: the same moves and draws)",
+        choices=("off", "on"),
+        quiet=True,
+    ),
 )
 
 _BUILTIN = {
@@ -285,6 +293,7 @@ class AgentSpec(_Spec):
             r[K.P_OWN_MEMO] = 1.0 if q["own_memo"] == "on" else 0.0
             r[K.P_OWN_K] = q["own_k"]
             r[K.P_REPEAT] = 1.0 if q["repeat"] == "on" else 0.0
+            r[K.P_SHARE] = 1.0 if q["share_setup"] == "on" else 0.0
         return r
 
 
