@@ -1,0 +1,287 @@
+"""The faster expert's levers (docs/search.md, "A faster expert"): each exact lever against the search it
+replaces, each approximate one against its definition."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from agents.citywright import flatmc as F
+from agents.citywright import kernels as K
+from agents.citywright.registry import TIERS, parse_agent
+from agents.citywright.strong import STRONG_WEIGHTS, strong_move
+from sim.citywright import engine as E
+from sim.citywright.api import Game
+from tests.citywright.golden import rules_named
+
+EXPERT = TIERS["expert"][0]
+
+
+def _expert(extra: str = "") -> str:
+    """The expert's full spec with some parameters changed or added: _expert(",budget=12,own_memo=on")."""
+    name, args = EXPERT.split(":", 1)
+    params = dict(kv.split("=") for kv in args.split(","))
+    params.update(kv.split("=") for kv in extra.split(",") if kv)
+    return name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
+
+
+def _position(seed: int, players: int, moves: int, rules="v1.1") -> Game:
+    g = Game(players, rules, seed)
+    for _ in range(moves):
+        if g.done:
+            break
+        g.apply(g.random_move())
+    return g
+
+
+def _positions(n: int, seed: int, rules_names=("v1.1", "v1.0-depletes")):
+    """n positions from random play, 1-4 players, anywhere in the game (round ends included)."""
+    rnd = random.Random(seed)
+    out = []
+    while len(out) < n:
+        players = rnd.randint(1, 4)
+        g = _position(rnd.randrange(10**6), players, rnd.randrange(0, 12 * players), rules_named(rnd.choice(rules_names)))
+        if not g.done:
+            out.append(g)
+    return out
+
+
+def _search(g: Game, prm: np.ndarray):
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    rng = g.rng.copy()
+    counters = np.zeros(F.N_COUNTERS, dtype=np.int64)
+    played = F.flatmc_search(g.boards.copy(), g.st.copy(), rng, mv, prm, g.tables.kernel_args(), counters)
+    return mv, rng, played, counters
+
+
+# --- specs ---------------------------------------------------------------------------------------
+
+
+def test_the_new_levers_are_quiet_so_todays_specs_read_as_before():
+    """A lever at its default is left out of the canonical spec: the tier's string (and every stored result's
+    agent column) is unchanged; set, it is printed and reads back."""
+    e = parse_agent("expert")
+    assert str(e) == EXPERT and "own_memo" not in EXPERT
+    assert e.params["own_memo"] == "off" and e.params["repeat"] == "off" and e.params["share_setup"] == "off"
+    assert e.params["own_k"] == 3
+    fast = parse_agent(_expert(",own_memo=on,own_k=2,repeat=on,share_setup=on"))
+    assert str(fast).endswith(",own_memo=on,own_k=2,repeat=on,share_setup=on")
+    assert parse_agent(str(fast)) == fast
+    r = fast.row()
+    assert r[K.P_OWN_MEMO] == 1 and r[K.P_OWN_K] == 2 and r[K.P_REPEAT] == 1 and r[K.P_SHARE] == 1
+    r0 = e.row()
+    assert r0[K.P_OWN_MEMO] == 0 and r0[K.P_OWN_K] == 3 and r0[K.P_REPEAT] == 0 and r0[K.P_SHARE] == 0
+
+
+# --- share_setup: one setup of the board for every ruler's search (exact) ------------------------
+
+
+def test_shared_setup_is_the_same_strong_move_and_the_same_candidates():
+    """strong_move and candidates_by_value with one search_setup for all rulers give the moves, values and
+    random draws of one evaluator_search per ruler."""
+    specs = ["strong", "strong:k=1", "strong-specialist:P", "strong-specialist:I,weight=1,progress=2"]
+    for i, g in enumerate(_positions(60, 1, ("v1.1", "v1.0-depletes", "v1.1-extra-cards"))):
+        prm = parse_agent(specs[i % len(specs)]).row()
+        tb = g.tables
+        out = []
+        for shared in (False, True):
+            mv = np.zeros(E.MV_LEN, dtype=np.int32)
+            rng = g.rng.copy()
+            v = strong_move(g.boards, g.st, rng, mv, prm, tb.kernel_args(), STRONG_WEIGHTS, shared)
+            cand = np.zeros((5, E.MV_LEN), dtype=np.int32)
+            val = np.zeros(5)
+            n = F.candidates_by_value(g.boards, g.st, rng, mv, prm, 1 + i % 3, tb.kernel_args(), cand, val, shared)
+            out.append((v, mv.copy(), rng.copy(), n, cand[:n].copy(), val[:n].copy()))
+        (v0, m0, r0, n0, c0, w0), (v1, m1, r1, n1, c1, w1) = out
+        assert v0 == v1 and (m0 == m1).all() and (r0 == r1).all()
+        assert n0 == n1 and (c0 == c1).all() and (w0 == w1).all()
+
+
+# --- own_memo: the mover's strong moves by way of the memo ----------------------------------------
+
+
+def _fresh_strong(h: Game, prm: np.ndarray, rng: np.ndarray, only=None):
+    """strong_move on h (with only the slots `only` open, if given) from a copy of rng: (move, value, rng after)."""
+    st = h.st.copy()
+    if only is not None:
+        for s in range(20):
+            if s not in only:
+                st[E.ST_SLOTS + s] = -1
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    r = rng.copy()
+    v = strong_move(h.boards, st, r, mv, prm, h.tables.kernel_args(), STRONG_WEIGHTS)
+    return mv, v, r
+
+
+@pytest.mark.parametrize("rules", ["v1.1", "v1.0-depletes"])
+def test_the_memo_keeps_the_best_strong_move_of_the_slots_it_covers(rules):
+    """_memo_move with strong=True, against strong_move run as the memo's rule says it should be (the same
+    draws): a new position is searched in full; a remembered move whose slot is closed, in full again; slots
+    open now that the entry does not cover, alone, and the better of that and the remembered move kept; all
+    covered, the remembered move without a draw.  A change of the mover's turns or of an opponent's board is
+    another position, and greedy moves (strong=False) are other entries.  (Which moves tie into a ruler's k
+    best depends on the draws, so a strong move is only the best of its own search: hence same-draw oracles.)"""
+    rs = rules_named(rules)
+    rnd = random.Random(6)
+    key = np.zeros(F._MEMO_SIZE, dtype=np.uint64)
+    opened = np.zeros(F._MEMO_SIZE, dtype=np.int64)
+    val = np.zeros(F._MEMO_SIZE, dtype=np.float64)
+    moves = np.zeros((F._MEMO_SIZE, E.MV_LEN), dtype=np.int32)
+    stamp = np.zeros(F._MEMO_SIZE + 1, dtype=np.int64)
+    trace = np.zeros(F._TRACE, dtype=np.int64)
+    counters = np.zeros(F.N_COUNTERS, dtype=np.int64)
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    st_tmp = np.zeros(E.ST_LEN, dtype=np.int32)
+    prm = parse_agent("strong").row()
+    cases = set()
+
+    def lookup(h, strong=True):
+        rng = h.rng.copy()
+        F._memo_move(
+            h.boards, h.st, rng, mv, prm, key, opened, val, moves, offer, st_tmp,
+            h.tables.kernel_args(), strong, stamp, trace, counters,
+        )  # fmt: skip
+        return mv.copy(), rng
+
+    for trial in range(30):
+        g = _position(2000 + trial, rnd.randint(2, 4), rnd.randrange(0, 20), rs)
+        if g.done:
+            continue
+        offer = np.uint64(F._offer_key(g.st))
+        all_open = [s for s in range(20) if g.st[E.ST_SLOTS + s] >= 0]
+        first = g.copy()
+        open1 = set(rnd.sample(all_open, rnd.randint(1, len(all_open))))
+        for s in set(all_open) - open1:
+            first.st[E.ST_SLOTS + s] = -1
+        got, rng = lookup(first)
+        want, v1, rng_want = _fresh_strong(first, prm, first.rng)
+        assert (got == want).all() and (rng == rng_want).all()
+        kept = want
+        for _ in range(3):
+            h = g.copy()
+            open2 = set(rnd.sample(all_open, rnd.randint(1, len(all_open))))
+            for s in set(all_open) - open2:
+                h.st[E.ST_SLOTS + s] = -1
+            got, rng = lookup(h)
+            slot = int(kept[E.MV_SLOT])
+            if slot not in open2:
+                cases.add("closed")
+                want, v, rng_want = _fresh_strong(h, prm, h.rng)
+                assert (got == want).all() and (rng == rng_want).all()
+                break  # the entry now holds another search's move
+            extra = open2 - open1
+            if not extra:
+                cases.add("covered")
+                assert (got == kept).all() and (rng == h.rng).all()
+                continue
+            cases.add("extra")
+            m2, v2, rng_want = _fresh_strong(h, prm, h.rng, only=extra)
+            assert (rng == rng_want).all()
+            if v2 > v1 + 1e-9:
+                kept, v1 = m2, v2
+            assert (got == kept).all()
+            open1 |= open2
+        # another position: the mover's turns, an opponent's board; and the greedy moves' entries
+        other = g.copy()
+        q = (other.current + 1) % other.players
+        empty = ~(other.boards[q, 0] | other.boards[q, 1] | other.boards[q, 2] | other.boards[q, 3]) & K.VALID
+        other.boards[q, 2] |= empty & (~empty + np.uint64(1))  # a park on the opponent's first empty cell
+        for h in (other, g) if other.players > 1 else (g,):
+            searches = counters[F.C_OWN_SEARCHES] + counters[F.C_OPP_SEARCHES]
+            got, rng = lookup(h, strong=h is not g)  # (g: its greedy move, a new entry)
+            assert counters[F.C_OWN_SEARCHES] + counters[F.C_OPP_SEARCHES] == searches + 1
+    assert cases == {"closed", "covered", "extra"}
+    assert stamp[-1] == counters[F.C_OWN_SEARCHES] + counters[F.C_OPP_SEARCHES]  # every search wrote its entry
+
+
+# --- repeat: a clean playout counted again instead of played (exact) -----------------------------
+
+
+def test_a_clean_playout_is_a_function_of_its_start_and_the_memo():
+    """The oracle of `clean`: a playout that reports it drew nothing before its last move plays the same moves
+    to the same boards and reward from the same start under other random streams (the memo left as it was)."""
+    prm = parse_agent(_expert(",own_memo=on")).row()
+    own = prm.copy()
+    own[K.P_K] = 3
+    grow = parse_agent("greedy").row()
+    clean_seen = unclean_seen = 0
+    for g in _positions(40, 2):
+        tb = g.tables
+        rp, ach = tb.rp, tb.ach
+        p = g.current
+        memo = [np.zeros(F._MEMO_SIZE, dtype=t) for t in (np.uint64, np.int64, np.float64)]
+        memo.append(np.zeros((F._MEMO_SIZE, E.MV_LEN), dtype=np.int32))
+        stamp = np.zeros(F._MEMO_SIZE + 1, dtype=np.int64)
+        offer = np.uint64(F._offer_key(g.st))
+        results = []
+        for seed in (1, 2, 3):  # seed 1 fills the memo; 2 and 3 read it
+            b, st = g.boards.copy(), g.st.copy()
+            rng = np.array([seed * 7919, seed * 104729], dtype=np.uint64)
+            trace = np.zeros(F._TRACE, dtype=np.int64)
+            writes = stamp[-1]
+            moved, clean = F.playout(
+                b, st, rng, p, own, grow, K.A_GREEDY, 1_000_000, 0, *memo, offer,
+                tb.kernel_args(), 2, True, True, stamp, trace, np.zeros(F.N_COUNTERS, dtype=np.int64),
+            )  # fmt: skip
+            est = np.zeros(g.players)
+            out = np.zeros((g.players, E.SC_LEN), dtype=np.int32)
+            reward = F._reward(b, st, p, True, True, out, est, rp, ach)
+            results.append((clean, stamp[-1] == writes, b, st[E.ST_TURNS : E.ST_TURNS + 4].copy(), reward))
+        for (clean, no_writes, b, turns, reward), later in zip(results[1:], results[2:], strict=False):
+            if clean:
+                clean_seen += 1
+                assert no_writes  # a memo write means a search, and every search draws
+                assert (later[2] == b).all() and (later[3] == turns).all() and later[4] == reward
+            else:
+                unclean_seen += 1
+    assert clean_seen >= 5 and unclean_seen >= 5
+
+
+def test_unchanged_sees_a_write_after_the_serial():
+    stamp = np.zeros(10, dtype=np.int64)
+    entries = np.array([3, 5, 7], dtype=np.int64)
+    stamp[[3, 5, 7]] = [2, 4, 4]
+    assert F._unchanged(stamp, entries, 3, 4)
+    stamp[5] = 5
+    assert not F._unchanged(stamp, entries, 3, 4)
+    assert F._unchanged(stamp, entries, 1, 4)  # only the first n entries count
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ",budget=12,k=3",
+        ",budget=12,k=3,own_memo=on",
+        ",budget=16,k=4,own_memo=on,own_k=1,share_setup=on",
+        ",budget=10,k=3,own_memo=on,turns=-1,horizon=1",
+        ",budget=10,k=3,own=greedy,turns=0,leaf=points",
+        ",budget=10,k=3,select=uniform,own_memo=on",
+        ",budget=10,k=3,select=ucb,own_memo=on,crn=off",
+    ],
+)
+def test_repeat_is_the_same_search_with_fewer_playouts(extra):
+    """repeat=on chooses the move, returns the playout count and leaves the policy stream exactly as the same
+    search playing every playout out; and it does skip playouts."""
+    prm = parse_agent(_expert(extra)).row()
+    fast = parse_agent(_expert(extra + ",repeat=on")).row()
+    repeated = 0
+    for g in _positions(30, 3):
+        mv0, rng0, n0, c0 = _search(g, prm)
+        mv1, rng1, n1, c1 = _search(g, fast)
+        assert (mv0 == mv1).all() and (rng0 == rng1).all() and n0 == n1
+        assert c1[F.C_PLAYOUTS] + c1[F.C_REPEATED] == n1 and c0[F.C_REPEATED] == 0
+        repeated += c1[F.C_REPEATED]
+    assert repeated > 0
+
+
+def test_repeat_and_shared_setup_keep_the_expert_specialists_search():
+    for d in "RCPI":
+        base = f"expert-specialist:{d},budget=12,own_memo=on"
+        prm = parse_agent(base).row()
+        fast = parse_agent(base + ",repeat=on,share_setup=on").row()
+        for g in _positions(6, 10 + "RCPI".index(d), ("v1.1",)):
+            mv0, rng0, n0, _ = _search(g, prm)
+            mv1, rng1, n1, _ = _search(g, fast)
+            assert (mv0 == mv1).all() and (rng0 == rng1).all() and n0 == n1
