@@ -3,6 +3,7 @@ replaces, each approximate one against its definition."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -42,7 +43,8 @@ def _positions(n: int, seed: int, rules_names=("v1.1", "v1.0-depletes")):
     out = []
     while len(out) < n:
         players = rnd.randint(1, 4)
-        g = _position(rnd.randrange(10**6), players, rnd.randrange(0, 12 * players), rules_named(rnd.choice(rules_names)))
+        rules = rules_named(rnd.choice(rules_names))
+        g = _position(rnd.randrange(10**6), players, rnd.randrange(0, 12 * players), rules)
         if not g.done:
             out.append(g)
     return out
@@ -168,7 +170,7 @@ def test_the_memo_keeps_the_best_strong_move_of_the_slots_it_covers(rules):
             slot = int(kept[E.MV_SLOT])
             if slot not in open2:
                 cases.add("closed")
-                want, v, rng_want = _fresh_strong(h, prm, h.rng)
+                want, _, rng_want = _fresh_strong(h, prm, h.rng)
                 assert (got == want).all() and (rng == rng_want).all()
                 break  # the entry now holds another search's move
             extra = open2 - open1
@@ -216,12 +218,12 @@ def test_a_clean_playout_is_a_function_of_its_start_and_the_memo():
         stamp = np.zeros(F._MEMO_SIZE + 1, dtype=np.int64)
         offer = np.uint64(F._offer_key(g.st))
         results = []
-        for seed in (1, 2, 3):  # seed 1 fills the memo; 2 and 3 read it
+        for seed in (1, 2, 3):  # seed 1 fills the memo, 2 and 3 read it (and fill it further where unclean)
             b, st = g.boards.copy(), g.st.copy()
             rng = np.array([seed * 7919, seed * 104729], dtype=np.uint64)
             trace = np.zeros(F._TRACE, dtype=np.int64)
             writes = stamp[-1]
-            moved, clean = F.playout(
+            _, clean = F.playout(
                 b, st, rng, p, own, grow, K.A_GREEDY, 1_000_000, 0, *memo, offer,
                 tb.kernel_args(), 2, True, True, stamp, trace, np.zeros(F.N_COUNTERS, dtype=np.int64),
             )  # fmt: skip
@@ -229,7 +231,7 @@ def test_a_clean_playout_is_a_function_of_its_start_and_the_memo():
             out = np.zeros((g.players, E.SC_LEN), dtype=np.int32)
             reward = F._reward(b, st, p, True, True, out, est, rp, ach)
             results.append((clean, stamp[-1] == writes, b, st[E.ST_TURNS : E.ST_TURNS + 4].copy(), reward))
-        for (clean, no_writes, b, turns, reward), later in zip(results[1:], results[2:], strict=False):
+        for (clean, no_writes, b, turns, reward), later in itertools.pairwise(results):
             if clean:
                 clean_seen += 1
                 assert no_writes  # a memo write means a search, and every search draws
