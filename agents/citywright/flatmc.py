@@ -53,6 +53,7 @@ from .kernels import (
     P_OWN_K,
     P_OWN_MEMO,
     P_OWN_POLICY,
+    P_OWN_ROUNDS,
     P_OWN_TURNS,
     P_PER_SLOT,
     P_PRUNE,
@@ -239,7 +240,7 @@ def playout(
     boards, st, rng, me, own_row, other_row, rollout_code, last_round, opp_slots,
     memo_key, memo_open, memo_val, memo_mv, offer,
     tables, own_turns=-1, own_strong=False, own_memo=False, memo_stamp=None, trace=None, counters=None,
-    shared=False,
+    shared=False, strong_last_round=-1,
 ):  # fmt: skip
     """Play on until the game ends or round `last_round` is over: seat `me` greedy by own_row,
     the others by other_row (rollout_code A_GREEDY), or every seat at random.
@@ -249,8 +250,8 @@ def playout(
     offer: the root's _offer_key) greedy moves are looked up and remembered there (_memo_move).
     own_turns >= 0: the playout also stops when seat `me` is to move after that many own moves.
     own_strong: seat me's moves are the strong tier's (agents.citywright.strong, by own_row's objective);
-    own_memo: those too by way of the memo; shared: strong_move's.  memo_stamp, trace, counters: as
-    _memo_move's.
+    own_memo: those too by way of the memo; shared: strong_move's; strong_last_round >= 0: strong only up to
+    that round, greedy (by own_row) after.  memo_stamp, trace, counters: as _memo_move's.
 
     Returns (moved, clean): whether it made a move, and whether rng was untouched until its last move
     was applied.  A clean playout is a function of its start and the memo entries it read: the last
@@ -272,7 +273,7 @@ def playout(
             if own_turns >= 0 and own_moves >= own_turns:
                 break
             own_moves += 1
-            if own_strong:
+            if own_strong and (strong_last_round < 0 or st[E.ST_ROUND] <= strong_last_round):
                 if own_memo and memo:
                     if st[E.ST_ROUND] != rnd:
                         rnd = st[E.ST_ROUND]
@@ -655,6 +656,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
     leaf = prm[P_LEAF] != 0.0
     own_turns = int(prm[P_OWN_TURNS])
     own_strong = prm[P_OWN_POLICY] != 0.0
+    strong_last_round = st[E.ST_ROUND] + int(prm[P_OWN_ROUNDS]) - 1 if prm[P_OWN_ROUNDS] > 0 else -1
     own = prm.copy()
     own[P_K] = prm[P_OWN_K] if prm[P_OWN_K] > 0 else 3  # the strong tier's k, when it plays the mover's moves
     own_memo = prm[P_OWN_MEMO] != 0.0
@@ -722,7 +724,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
                 moved, clean = playout(
                     b2, st2, rng2, p, own, grow, rollout_code, last_round, opp_slots,
                     memo_key, memo_open, memo_val, memo_mv, offer,
-                    tables, own_turns, own_strong, own_memo, memo_stamp, trace, counters, shared,
+                    tables, own_turns, own_strong, own_memo, memo_stamp, trace, counters, shared, strong_last_round,
                 )  # fmt: skip
                 r = _reward(b2, st2, p, margin, leaf, out, est, rp, ach)
                 total[a] += r

@@ -117,6 +117,7 @@ P_RANK = _p.add("rank")  # flatmc: 1 = candidates ranked by worth + the learned 
 P_LEAF = _p.add("leaf")  # flatmc: 1 = a cut playout is scored by the learned value (agents.citywright.value)
 P_OPP_SLOTS = _p.add("opp_slots")  # flatmc: opponents' playout moves see this many open slots, drawn at random (0: all)
 P_SHARE = _p.add("share_setup")  # flatmc: 1 = strong moves' per-ruler searches share one setup (exact, faster)
+P_OWN_ROUNDS = _p.add("own_rounds")  # flatmc: the mover plays strong in playouts this many rounds, then greedy (0: all)
 P_LEN = _p.size
 
 _ZERO = np.uint64(0)

@@ -117,6 +117,15 @@ _FLATMC_PARAMS = (
         quiet=True,
     ),
     Param(
+        "own_rounds",
+        0,
+        "rounds, the current one first, in which the mover's playout moves are strong's (own=strong); greedy's"
+        " after (0: every round)",
+        lo=0,
+        hi=8,
+        quiet=True,
+    ),
+    Param(
         "share_setup",
         "off",
         "the strong tier's per-ruler searches (the candidates by value, the mover's playout moves) share one"
@@ -294,6 +303,7 @@ class AgentSpec(_Spec):
             r[K.P_OWN_K] = q["own_k"]
             r[K.P_REPEAT] = 1.0 if q["repeat"] == "on" else 0.0
             r[K.P_SHARE] = 1.0 if q["share_setup"] == "on" else 0.0
+            r[K.P_OWN_ROUNDS] = q["own_rounds"]
         return r
 
 

@@ -287,3 +287,40 @@ def test_repeat_and_shared_setup_keep_the_expert_specialists_search():
             mv0, rng0, n0, _ = _search(g, prm)
             mv1, rng1, n1, _ = _search(g, fast)
             assert (mv0 == mv1).all() and (rng0 == rng1).all() and n0 == n1
+
+
+# --- own_rounds: the mover strong in its playouts for the first rounds only -----------------------
+
+
+def test_own_rounds_changes_only_the_moves_after_its_rounds():
+    """Playouts that never leave the first own_rounds rounds (the game's last round, or horizon=1) are the
+    search with the mover strong throughout; a playout started after its rounds is the greedy playout."""
+    for extra in (",budget=10,k=3", ",budget=10,k=3,horizon=1,own_memo=on"):
+        prm = parse_agent(_expert(extra)).row()
+        short = parse_agent(_expert(extra + ",own_rounds=1")).row()
+        checked = 0
+        for g in _positions(40, 4, ("v1.1",)):
+            if g.st[E.ST_ROUND] != g.tables.rp[E.RP_ROUNDS] - 1 and ",horizon=1" not in extra:
+                continue
+            mv0, rng0, n0, _ = _search(g, prm)
+            mv1, rng1, n1, _ = _search(g, short)
+            assert (mv0 == mv1).all() and (rng0 == rng1).all() and n0 == n1
+            checked += 1
+        assert checked >= 5
+    own = parse_agent("strong").row()
+    grow = parse_agent("greedy").row()
+    for g in _positions(30, 5, ("v1.1",)):
+        if g.st[E.ST_ROUND] == 0:
+            continue  # (strong_last_round -1: strong in every round)
+        tb = g.tables
+        out = []
+        for own_strong, last in ((True, g.st[E.ST_ROUND] - 1), (False, -1)):
+            b, st, rng = g.boards.copy(), g.st.copy(), g.rng.copy()
+            memo = [np.zeros(0, dtype=t) for t in (np.uint64, np.int64, np.float64)]
+            memo.append(np.zeros((0, E.MV_LEN), dtype=np.int32))
+            F.playout(
+                b, st, rng, g.current, own, grow, K.A_GREEDY, 1_000_000, 0, *memo, np.uint64(1),
+                tb.kernel_args(), 2, own_strong, False, None, None, None, False, last,
+            )  # fmt: skip
+            out.append((b, st, rng))
+        assert all((x == y).all() for x, y in zip(out[0], out[1], strict=True))
