@@ -60,6 +60,7 @@ from .kernels import (
     P_RANK,
     P_REPEAT,
     P_ROLLOUT,
+    P_RULER_MEMO,
     P_SELECT,
     P_SHARE,
     P_TAPER,
@@ -70,7 +71,7 @@ from .kernels import (
     search_setup,
 )
 from .mcts import _greedy_row
-from .strong import STRONG_WEIGHTS, board_after, ruler_key, strong_move
+from .strong import STRONG_WEIGHTS, board_after, new_ruler_memo, ruler_key, strong_move
 from .value import N_FEATURES, board_features, opponents_best, turn_bucket, turns_left_after
 
 SELECT_HALVING = 0
@@ -80,6 +81,7 @@ SELECT_UNIFORM = 2
 # The playouts' move memo: one entry per (seat, its board and recorded shapes, the round's offer),
 # open addressing over _MEMO_SIZE entries, _MEMO_PROBES probes.
 _MEMO_SIZE = 4096
+_RULER_MEMO_SIZE = 4096  # the one-ruler searches' memo (ruler_memo): entries
 _MEMO_PROBES = 8
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -135,7 +137,9 @@ C_REPEATED = 1  # playouts counted again by `repeat` instead of played
 C_OWN_SEARCHES = 2  # the mover's strong moves searched in playouts (not from the memo)
 C_OPP_SEARCHES = 3  # greedy moves searched in playouts (not from the memo)
 C_HITS = 4  # playout moves from the memo
-N_COUNTERS = 5
+C_RULER_SEARCHES = 5  # one-ruler searches remembered by ruler_memo
+C_RULER_HITS = 6  # one-ruler searches taken from it
+N_COUNTERS = 7
 _TRACE = 64  # memo entries a playout's trace records (trace[0] counts them; more: not repeatable)
 _STRONG_TAG = np.uint64(0x5354524F4E47)
 
@@ -163,7 +167,8 @@ def _stamp(memo_stamp, j):
 
 @njit(cache=True)
 def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
-               tables, strong=False, memo_stamp=None, trace=None, counters=None, shared=False):  # fmt: skip
+               tables, strong=False, memo_stamp=None, trace=None, counters=None, shared=False,
+               rulers=None):  # fmt: skip
     """The evaluator's move (strong: the strong tier's, by row) for the seat to move, by way of the memo.
 
     An entry holds the best move of a position (_position_key; strong moves also _strong_key) over a set
@@ -202,7 +207,7 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
                     if not (extra >> s) & 1:
                         st_tmp[E.ST_SLOTS + s] = -1
                 if strong:
-                    v = strong_move(boards, st_tmp, rng, mv, row, tables, STRONG_WEIGHTS, shared)
+                    v = strong_move(boards, st_tmp, rng, mv, row, tables, STRONG_WEIGHTS, shared, rulers)
                 else:
                     v = evaluator_move(boards, st_tmp, rng, mv, row, tables)
                 if counters is not None:
@@ -222,7 +227,7 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
             at = j
             break
     if strong:
-        v = strong_move(boards, st, rng, mv, row, tables, STRONG_WEIGHTS, shared)
+        v = strong_move(boards, st, rng, mv, row, tables, STRONG_WEIGHTS, shared, rulers)
     else:
         v = evaluator_move(boards, st, rng, mv, row, tables)
     if counters is not None:
@@ -240,7 +245,7 @@ def playout(
     boards, st, rng, me, own_row, other_row, rollout_code, last_round, opp_slots,
     memo_key, memo_open, memo_val, memo_mv, offer,
     tables, own_turns=-1, own_strong=False, own_memo=False, memo_stamp=None, trace=None, counters=None,
-    shared=False, strong_last_round=-1,
+    shared=False, strong_last_round=-1, rulers=None,
 ):  # fmt: skip
     """Play on until the game ends or round `last_round` is over: seat `me` greedy by own_row,
     the others by other_row (rollout_code A_GREEDY), or every seat at random.
@@ -251,7 +256,8 @@ def playout(
     own_turns >= 0: the playout also stops when seat `me` is to move after that many own moves.
     own_strong: seat me's moves are the strong tier's (agents.citywright.strong, by own_row's objective);
     own_memo: those too by way of the memo; shared: strong_move's; strong_last_round >= 0: strong only up to
-    that round, greedy (by own_row) after.  memo_stamp, trace, counters: as _memo_move's.
+    that round, greedy (by own_row) after; rulers: strong_move's.  memo_stamp, trace, counters: as
+    _memo_move's.
 
     Returns (moved, clean): whether it made a move, and whether rng was untouched until its last move
     was applied.  A clean playout is a function of its start and the memo entries it read: the last
@@ -279,9 +285,9 @@ def playout(
                         rnd = st[E.ST_ROUND]
                         offer = _offer_key(st)
                     _memo_move(boards, st, rng, mv, own_row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
-                               tables, True, memo_stamp, trace, counters, shared)  # fmt: skip
+                               tables, True, memo_stamp, trace, counters, shared, rulers)  # fmt: skip
                 else:
-                    strong_move(boards, st, rng, mv, own_row, tables, STRONG_WEIGHTS, shared)
+                    strong_move(boards, st, rng, mv, own_row, tables, STRONG_WEIGHTS, shared, rulers)
                     if counters is not None:
                         counters[C_OWN_SEARCHES] += 1
                 moved = True
@@ -667,6 +673,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
     rep_entries = np.zeros((ncand, _TRACE), dtype=np.int64)
     rep_serial = np.zeros(ncand, dtype=np.int64)
     rep_reward = np.zeros(ncand, dtype=np.float64)
+    rulers = new_ruler_memo(_RULER_MEMO_SIZE if prm[P_RULER_MEMO] != 0.0 else 0, int(own[P_K]))
     played = 0
     alive = np.arange(ncand)
     nalive = ncand
@@ -725,6 +732,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
                     b2, st2, rng2, p, own, grow, rollout_code, last_round, opp_slots,
                     memo_key, memo_open, memo_val, memo_mv, offer,
                     tables, own_turns, own_strong, own_memo, memo_stamp, trace, counters, shared, strong_last_round,
+                    rulers,
                 )  # fmt: skip
                 r = _reward(b2, st2, p, margin, leaf, out, est, rp, ach)
                 total[a] += r
@@ -761,5 +769,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
         for j in range(1, ncand):
             if visits[j] > visits[a] or (visits[j] == visits[a] and total[j] > total[a]):
                 a = j
+    counters[C_RULER_SEARCHES] += rulers[4][0]
+    counters[C_RULER_HITS] += rulers[4][1]
     mv[:] = cand[a]
     return played

@@ -118,6 +118,7 @@ P_LEAF = _p.add("leaf")  # flatmc: 1 = a cut playout is scored by the learned va
 P_OPP_SLOTS = _p.add("opp_slots")  # flatmc: opponents' playout moves see this many open slots, drawn at random (0: all)
 P_SHARE = _p.add("share_setup")  # flatmc: 1 = strong moves' per-ruler searches share one setup (exact, faster)
 P_OWN_ROUNDS = _p.add("own_rounds")  # flatmc: the mover plays strong in playouts this many rounds, then greedy (0: all)
+P_RULER_MEMO = _p.add("ruler_memo")  # flatmc: 1 = the mover's one-ruler searches remembered by board and ruler
 P_LEN = _p.size
 
 _ZERO = np.uint64(0)
@@ -1339,3 +1340,6 @@ def _first_free(opts):
         if (opts >> d) & 1:
             return d
     return NONE_TILE
+
+
+free_options = _free_options  # (public: strong's memo of one-ruler searches keys on it)

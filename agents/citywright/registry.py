@@ -126,6 +126,14 @@ _FLATMC_PARAMS = (
         quiet=True,
     ),
     Param(
+        "ruler_memo",
+        "off",
+        "the mover's one-ruler searches in playouts (strong's first pass) remembered by board and ruler: a ruler"
+        " dealt again to the same board (the same shape and tiles) is not searched again",
+        choices=("off", "on"),
+        quiet=True,
+    ),
+    Param(
         "share_setup",
         "off",
         "the strong tier's per-ruler searches (the candidates by value, the mover's playout moves) share one"
@@ -304,6 +312,7 @@ class AgentSpec(_Spec):
             r[K.P_REPEAT] = 1.0 if q["repeat"] == "on" else 0.0
             r[K.P_SHARE] = 1.0 if q["share_setup"] == "on" else 0.0
             r[K.P_OWN_ROUNDS] = q["own_rounds"]
+            r[K.P_RULER_MEMO] = 1.0 if q["ruler_memo"] == "on" else 0.0
         return r
 
 
