@@ -12,7 +12,7 @@ import pytest
 from agents.citywright import flatmc as F
 from agents.citywright import kernels as K
 from agents.citywright.registry import TIERS, parse_agent
-from agents.citywright.strong import STRONG_WEIGHTS, strong_move
+from agents.citywright.strong import STRONG_WEIGHTS, _ruler_lookup, new_ruler_memo, ruler_key, strong_move
 from sim.citywright import engine as E
 from sim.citywright.api import Game
 from tests.citywright.golden import rules_named
@@ -324,3 +324,75 @@ def test_own_rounds_changes_only_the_moves_after_its_rounds():
             )  # fmt: skip
             out.append((b, st, rng))
         assert all((x == y).all() for x, y in zip(out[0], out[1], strict=True))
+
+
+# --- ruler_memo: one-ruler searches remembered by board and ruler ---------------------------------
+
+
+def _ruler_search(g: Game, slot: int, prm: np.ndarray):
+    """evaluator_search of g with only `slot` on offer: (the k best moves, their worths)."""
+    st = g.st.copy()
+    for s in range(20):
+        if s != slot:
+            st[E.ST_SLOTS + s] = -1
+    k = int(prm[K.P_K])
+    cand = np.zeros((k, E.MV_LEN), dtype=np.int32)
+    val = np.zeros(k)
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    _, n = K.evaluator_search(g.boards, st, g.rng.copy(), mv, prm, g.tables.kernel_args(), cand, val)
+    return cand[:n], val[:n]
+
+
+def _other_end(slot: int) -> int:
+    """The edge slot at the other end of the same market line (the same tiles)."""
+    line = sorted(E.line_cell(slot, j) for j in range(4))
+    return next(s for s in range(16) if s != slot and sorted(E.line_cell(s, j) for j in range(4)) == line)
+
+
+@pytest.mark.parametrize("rules", ["v1.1", "v1.0-depletes"])
+def test_the_ruler_memo_gives_a_rulers_k_best_wherever_it_is_dealt(rules):
+    """A strong move with the memo searches each ruler once: the same move, value and draws as without it the
+    first time; asked again, every ruler comes from the memo (no search draws, the same value).  The same
+    ruler in another slot (a row's other end: the same shape and tiles) is taken from the memo with its slot:
+    legal moves with the worths a search of that slot finds (which of equal moves is kept is the draws')."""
+    prm = parse_agent("strong").row()
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    moved = 0
+    for g in _positions(30, 7, (rules,)):
+        tb = g.tables
+        memo = new_ruler_memo(4096, 3)  # (roomy: no entry evicted)
+        rng = g.rng.copy()
+        v0 = strong_move(g.boards, g.st, rng, mv, prm, tb.kernel_args(), STRONG_WEIGHTS, False, memo)
+        m0 = mv.copy()
+        rng_plain = g.rng.copy()
+        v = strong_move(g.boards, g.st, rng_plain, mv, prm, tb.kernel_args(), STRONG_WEIGHTS)
+        assert v == v0 and (mv == m0).all() and (rng == rng_plain).all()
+        stored = memo[4][0]
+        assert memo[4][1] == 0 and stored > 0
+        v1 = strong_move(g.boards, g.st, g.rng.copy(), mv, prm, tb.kernel_args(), STRONG_WEIGHTS, True, memo)
+        assert v1 == v0 and memo[4][0] == stored and memo[4][1] == stored
+        # a ruler moved to the other end of its line
+        for left in range(16):
+            shape = g.st[E.ST_SLOTS + left]
+            if shape < 0:
+                continue
+            right = _other_end(left)
+            h = g.copy()
+            h.st[E.ST_SLOTS + right] = shape
+            h.st[E.ST_SLOTS + left] = -1
+            hits = memo[4][1]
+            strong_move(h.boards, h.st, h.rng.copy(), mv, prm, tb.kernel_args(), STRONG_WEIGHTS, False, memo)
+            assert memo[4][1] > hits
+            cand = np.zeros((3, E.MV_LEN), dtype=np.int32)
+            val = np.zeros(3)
+            at, n = _ruler_lookup(
+                memo, h.boards, h.st, h.current, right, ruler_key(h.st, right, shape), tb.rp, cand, val
+            )
+            assert at >= 0
+            _, fresh = _ruler_search(h, right, prm)
+            assert list(val[:n]) == pytest.approx(list(fresh))
+            for c in range(n):
+                assert cand[c, E.MV_SLOT] == right and h.is_legal(h.decode(cand[c]))
+            moved += 1
+            break
+    assert moved >= 10
