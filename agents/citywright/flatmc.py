@@ -594,11 +594,12 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
     P_HORIZON, P_CRN, P_SELECT, P_C (UCB1), P_ROLLOUT and P_MARGIN as in the module docstring.
 
     P_REPEAT: a playout that was clean (playout: no random number drawn before its last move was
-    applied) is a function of its start, which every playout of its candidate shares, and of the memo
-    entries it read.  While none of those entries has been written since, a later playout of that
-    candidate would play the same moves to the same reward, so that reward is counted instead; its
-    common streams are still drawn, so the search's own draws, its choice and the policy stream after
-    it are those of the same search played out in full (a test holds the two together).
+    applied) and took every move from the memo is a function of its start, which every playout of its
+    candidate shares, and of the memo entries it read.  While none of those entries has been written
+    since, a later playout of that candidate would play the same moves to the same reward, so that
+    reward is counted instead; its common streams are still drawn, so the search's own draws, its choice
+    and the policy stream after it are those of the same search played out in full (a test holds the
+    two together).
     """
     rp, shp, _, pl_info, _, _, _, ach = tables
     p = st[E.ST_CUR]
@@ -728,6 +729,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
                 E.apply_move(b2, st2, rng2, cand[a], rp, shp, pl_info)
                 cand_clean = rng2[0] == c0 and rng2[1] == c1
                 trace[0] = 0
+                searches = counters[C_OWN_SEARCHES] + counters[C_OPP_SEARCHES]
                 moved, clean = playout(
                     b2, st2, rng2, p, own, grow, rollout_code, last_round, opp_slots,
                     memo_key, memo_open, memo_val, memo_mv, offer,
@@ -739,7 +741,10 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
                 visits[a] += 1
                 played += 1
                 counters[C_PLAYOUTS] += 1
-                if repeat and (not moved or (cand_clean and clean)) and trace[0] < _TRACE:
+                # repeatable: every move from the memo (no search: its result could depend on state no trace
+                # records, as the ruler memo) and no draw but the last move's
+                searched = counters[C_OWN_SEARCHES] + counters[C_OPP_SEARCHES] > searches
+                if repeat and (not moved or (cand_clean and clean and not searched)) and trace[0] < _TRACE:
                     rep_len[a] = trace[0]
                     rep_entries[a, : trace[0]] = trace[1 : trace[0] + 1]
                     rep_serial[a] = memo_stamp[-1]

@@ -50,6 +50,18 @@ def _positions(n: int, seed: int, rules_names=("v1.1", "v1.0-depletes")):
     return out
 
 
+def _last_turns(n: int, seed: int):
+    """n positions from random play where the mover has its last turn (its playouts: the others' replies only)."""
+    rnd = random.Random(seed)
+    out = []
+    while len(out) < n:
+        players = rnd.randint(2, 4)
+        g = _position(rnd.randrange(10**6), players, 11 * players + rnd.randrange(players))
+        if not g.done:
+            out.append(g)
+    return out
+
+
 def _search(g: Game, prm: np.ndarray):
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     rng = g.rng.copy()
@@ -257,6 +269,8 @@ def test_unchanged_sees_a_write_after_the_serial():
         ",budget=12,k=3",
         ",budget=12,k=3,own_memo=on",
         ",budget=16,k=4,own_memo=on,own_k=1,share_setup=on",
+        ",budget=16,k=4,own_memo=on,ruler_memo=on",
+        ",budget=12,k=3,ruler_memo=on",
         ",budget=10,k=3,own_memo=on,turns=-1,horizon=1",
         ",budget=10,k=3,own=greedy,turns=0,leaf=points",
         ",budget=10,k=3,select=uniform,own_memo=on",
@@ -269,7 +283,7 @@ def test_repeat_is_the_same_search_with_fewer_playouts(extra):
     prm = parse_agent(_expert(extra)).row()
     fast = parse_agent(_expert(extra + ",repeat=on")).row()
     repeated = 0
-    for g in _positions(30, 3):
+    for g in _positions(30, 3) + _last_turns(6, 3):
         mv0, rng0, n0, c0 = _search(g, prm)
         mv1, rng1, n1, c1 = _search(g, fast)
         assert (mv0 == mv1).all() and (rng0 == rng1).all() and n0 == n1
