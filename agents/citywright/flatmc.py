@@ -46,6 +46,7 @@ from .kernels import (
     P_HORIZON,
     P_ITERS,
     P_K,
+    P_LATER_TURNS,
     P_LEAF,
     P_MARGIN,
     P_MEMO,
@@ -245,7 +246,7 @@ def playout(
     boards, st, rng, me, own_row, other_row, rollout_code, last_round, opp_slots,
     memo_key, memo_open, memo_val, memo_mv, offer,
     tables, own_turns=-1, own_strong=False, own_memo=False, memo_stamp=None, trace=None, counters=None,
-    shared=False, strong_last_round=-1, rulers=None,
+    shared=False, strong_last_round=-1, rulers=None, later_turns=-1,
 ):  # fmt: skip
     """Play on until the game ends or round `last_round` is over: seat `me` greedy by own_row,
     the others by other_row (rollout_code A_GREEDY), or every seat at random.
@@ -256,7 +257,8 @@ def playout(
     own_turns >= 0: the playout also stops when seat `me` is to move after that many own moves.
     own_strong: seat me's moves are the strong tier's (agents.citywright.strong, by own_row's objective);
     own_memo: those too by way of the memo; shared: strong_move's; strong_last_round >= 0: strong only up to
-    that round, greedy (by own_row) after; rulers: strong_move's.  memo_stamp, trace, counters: as
+    that round, greedy (by own_row) after; rulers: strong_move's; later_turns >= 0: it also stops when seat
+    `me` is to move after that many own moves in rounds after the first.  memo_stamp, trace, counters: as
     _memo_move's.
 
     Returns (moved, clean): whether it made a move, and whether rng was untouched until its last move
@@ -270,6 +272,8 @@ def playout(
     st_sub = np.empty_like(st)
     open_list = np.zeros(N_SLOTS, dtype=np.int64)
     rnd = st[E.ST_ROUND]
+    first_round = rnd
+    later_moves = 0
     r0 = rng[0]
     r1 = rng[1]
     moved = False
@@ -278,6 +282,10 @@ def playout(
         if st[E.ST_CUR] == me:
             if own_turns >= 0 and own_moves >= own_turns:
                 break
+            if st[E.ST_ROUND] > first_round:
+                if later_turns >= 0 and later_moves >= later_turns:
+                    break
+                later_moves += 1
             own_moves += 1
             if own_strong and (strong_last_round < 0 or st[E.ST_ROUND] <= strong_last_round):
                 if own_memo and memo:
@@ -674,6 +682,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
     rep_entries = np.zeros((ncand, _TRACE), dtype=np.int64)
     rep_serial = np.zeros(ncand, dtype=np.int64)
     rep_reward = np.zeros(ncand, dtype=np.float64)
+    later_turns = int(prm[P_LATER_TURNS])
     rulers = new_ruler_memo(_RULER_MEMO_SIZE if prm[P_RULER_MEMO] != 0.0 else 0, int(own[P_K]))
     played = 0
     alive = np.arange(ncand)
@@ -734,7 +743,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
                     b2, st2, rng2, p, own, grow, rollout_code, last_round, opp_slots,
                     memo_key, memo_open, memo_val, memo_mv, offer,
                     tables, own_turns, own_strong, own_memo, memo_stamp, trace, counters, shared, strong_last_round,
-                    rulers,
+                    rulers, later_turns,
                 )  # fmt: skip
                 r = _reward(b2, st2, p, margin, leaf, out, est, rp, ach)
                 total[a] += r

@@ -119,6 +119,7 @@ P_OPP_SLOTS = _p.add("opp_slots")  # flatmc: opponents' playout moves see this m
 P_SHARE = _p.add("share_setup")  # flatmc: 1 = strong moves' per-ruler searches share one setup (exact, faster)
 P_OWN_ROUNDS = _p.add("own_rounds")  # flatmc: the mover plays strong in playouts this many rounds, then greedy (0: all)
 P_RULER_MEMO = _p.add("ruler_memo")  # flatmc: 1 = the mover's one-ruler searches remembered by board and ruler
+P_LATER_TURNS = _p.add("later_turns")  # flatmc: own playout moves allowed in rounds after the current (-1: no limit)
 P_LEN = _p.size
 
 _ZERO = np.uint64(0)

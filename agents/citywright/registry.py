@@ -117,6 +117,15 @@ _FLATMC_PARAMS = (
         quiet=True,
     ),
     Param(
+        "later_turns",
+        -1,
+        "a playout also stops when the mover is to move after this many own moves in rounds after the current"
+        " one (-1: no such limit; turns still applies)",
+        lo=-1,
+        hi=64,
+        quiet=True,
+    ),
+    Param(
         "own_rounds",
         0,
         "rounds, the current one first, in which the mover's playout moves are strong's (own=strong); greedy's"
@@ -313,6 +322,7 @@ class AgentSpec(_Spec):
             r[K.P_SHARE] = 1.0 if q["share_setup"] == "on" else 0.0
             r[K.P_OWN_ROUNDS] = q["own_rounds"]
             r[K.P_RULER_MEMO] = 1.0 if q["ruler_memo"] == "on" else 0.0
+            r[K.P_LATER_TURNS] = q["later_turns"]
         return r
 
 
