@@ -410,3 +410,46 @@ def test_the_ruler_memo_gives_a_rulers_k_best_wherever_it_is_dealt(rules):
             moved += 1
             break
     assert moved >= 10
+
+
+# --- later_turns: own moves in later rounds ---------------------------------------------------------
+
+
+def test_later_turns_cuts_only_own_moves_in_later_rounds():
+    """later_turns >= turns, or a position in the game's last round, is the search without the limit; a
+    playout with the limit stops with the mover to move, after at most that many own moves past its round."""
+    plain = parse_agent(_expert(",budget=10,k=3,own_memo=on")).row()
+    as_many = parse_agent(_expert(",budget=10,k=3,own_memo=on,later_turns=2")).row()
+    none_later = parse_agent(_expert(",budget=10,k=3,own_memo=on,later_turns=0")).row()
+    last_round = 0
+    for g in _positions(30, 8, ("v1.1",)) + _last_turns(4, 8):
+        mv0, rng0, n0, _ = _search(g, plain)
+        mv1, rng1, n1, _ = _search(g, as_many)
+        assert (mv0 == mv1).all() and (rng0 == rng1).all() and n0 == n1
+        if g.st[E.ST_ROUND] == g.tables.rp[E.RP_ROUNDS] - 1:
+            mv2, rng2, n2, _ = _search(g, none_later)
+            assert (mv0 == mv2).all() and (rng0 == rng2).all() and n0 == n2
+            last_round += 1
+    assert last_round >= 5
+    own = parse_agent("strong").row()
+    grow = parse_agent("greedy").row()
+    cut = 0
+    for g in _positions(30, 9, ("v1.1",)):
+        tb = g.tables
+        for later in (0, 1):
+            b, st, rng = g.boards.copy(), g.st.copy(), g.rng.copy()
+            memo = [np.zeros(0, dtype=t) for t in (np.uint64, np.int64, np.float64)]
+            memo.append(np.zeros((0, E.MV_LEN), dtype=np.int32))
+            turns0 = g.st[E.ST_TURNS + g.current]
+            F.playout(
+                b, st, rng, g.current, own, grow, K.A_GREEDY, 1_000_000, 0, *memo, np.uint64(1),
+                tb.kernel_args(), 3, True, False, None, None, None, False, -1, None, later,
+            )  # fmt: skip
+            own_moves = st[E.ST_TURNS + g.current] - turns0
+            if st[E.ST_DONE] == 0 and own_moves < 3:  # stopped by the limit, not by turns
+                assert st[E.ST_CUR] == g.current and st[E.ST_ROUND] > g.st[E.ST_ROUND]
+                per_round = tb.rp[E.RP_TURNS]
+                later_moves = own_moves - (per_round - turns0 % per_round)
+                assert later_moves == later
+                cut += 1
+    assert cut >= 10
