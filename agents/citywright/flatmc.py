@@ -43,6 +43,7 @@ from .kernels import (
     A_GREEDY,
     P_C,
     P_CRN,
+    P_CUT,
     P_HORIZON,
     P_ITERS,
     P_K,
@@ -246,7 +247,7 @@ def playout(
     boards, st, rng, me, own_row, other_row, rollout_code, last_round, opp_slots,
     memo_key, memo_open, memo_val, memo_mv, offer,
     tables, own_turns=-1, own_strong=False, own_memo=False, memo_stamp=None, trace=None, counters=None,
-    shared=False, strong_last_round=-1, rulers=None, later_turns=-1,
+    shared=False, strong_last_round=-1, rulers=None, later_turns=-1, cut_at_move=False,
 ):  # fmt: skip
     """Play on until the game ends or round `last_round` is over: seat `me` greedy by own_row,
     the others by other_row (rollout_code A_GREEDY), or every seat at random.
@@ -258,7 +259,8 @@ def playout(
     own_strong: seat me's moves are the strong tier's (agents.citywright.strong, by own_row's objective);
     own_memo: those too by way of the memo; shared: strong_move's; strong_last_round >= 0: strong only up to
     that round, greedy (by own_row) after; rulers: strong_move's; later_turns >= 0: it also stops when seat
-    `me` is to move after that many own moves in rounds after the first.  memo_stamp, trace, counters: as
+    `me` is to move after that many own moves in rounds after the first; cut_at_move: those two stop it
+    right after that own move instead, before the others reply.  memo_stamp, trace, counters: as
     _memo_move's.
 
     Returns (moved, clean): whether it made a move, and whether rng was untouched until its last move
@@ -278,8 +280,11 @@ def playout(
     r1 = rng[1]
     moved = False
     clean = True
+    if cut_at_move and own_turns == 0:
+        return moved, clean
     while st[E.ST_DONE] == 0 and st[E.ST_ROUND] <= last_round:
-        if st[E.ST_CUR] == me:
+        mine = st[E.ST_CUR] == me
+        if mine:
             if own_turns >= 0 and own_moves >= own_turns:
                 break
             if st[E.ST_ROUND] > first_round:
@@ -301,6 +306,8 @@ def playout(
                 moved = True
                 clean = clean and rng[0] == r0 and rng[1] == r1
                 E.apply_move(boards, st, rng, mv, rp, shp, pl_info)
+                if cut_at_move and _last_own_move(own_turns, own_moves, later_turns, later_moves):
+                    break
                 continue
         if rollout_code == A_GREEDY:
             row = own_row
@@ -338,7 +345,15 @@ def playout(
         moved = True
         clean = clean and rng[0] == r0 and rng[1] == r1
         E.apply_move(boards, st, rng, mv, rp, shp, pl_info)
+        if mine and cut_at_move and _last_own_move(own_turns, own_moves, later_turns, later_moves):
+            break
     return moved, clean
+
+
+@njit(cache=True, inline="always")
+def _last_own_move(own_turns, own_moves, later_turns, later_moves):
+    """Whether the mover's own move just played is the last its playout allows (turns, later_turns)."""
+    return (own_turns >= 0 and own_moves >= own_turns) or (later_turns >= 0 and later_moves >= later_turns > 0)
 
 
 @njit(cache=True)
@@ -683,6 +698,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
     rep_serial = np.zeros(ncand, dtype=np.int64)
     rep_reward = np.zeros(ncand, dtype=np.float64)
     later_turns = int(prm[P_LATER_TURNS])
+    cut_at_move = prm[P_CUT] != 0.0
     rulers = new_ruler_memo(_RULER_MEMO_SIZE if prm[P_RULER_MEMO] != 0.0 else 0, int(own[P_K]))
     played = 0
     alive = np.arange(ncand)
@@ -743,7 +759,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
                     b2, st2, rng2, p, own, grow, rollout_code, last_round, opp_slots,
                     memo_key, memo_open, memo_val, memo_mv, offer,
                     tables, own_turns, own_strong, own_memo, memo_stamp, trace, counters, shared, strong_last_round,
-                    rulers, later_turns,
+                    rulers, later_turns, cut_at_move,
                 )  # fmt: skip
                 r = _reward(b2, st2, p, margin, leaf, out, est, rp, ach)
                 total[a] += r

@@ -120,6 +120,7 @@ P_SHARE = _p.add("share_setup")  # flatmc: 1 = strong moves' per-ruler searches 
 P_OWN_ROUNDS = _p.add("own_rounds")  # flatmc: the mover plays strong in playouts this many rounds, then greedy (0: all)
 P_RULER_MEMO = _p.add("ruler_memo")  # flatmc: 1 = the mover's one-ruler searches remembered by board and ruler
 P_LATER_TURNS = _p.add("later_turns")  # flatmc: own playout moves allowed in rounds after the current (-1: no limit)
+P_CUT = _p.add("cut")  # flatmc: 1 = a playout cut by turns ends right after the mover's last own move
 P_LEN = _p.size
 
 _ZERO = np.uint64(0)

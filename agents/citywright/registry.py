@@ -117,6 +117,14 @@ _FLATMC_PARAMS = (
         quiet=True,
     ),
     Param(
+        "cut",
+        "turn",
+        "where turns (and later_turns) cut a playout: turn (when the mover is to move again: the others have"
+        " replied) or move (right after the mover's last own move)",
+        choices=("turn", "move"),
+        quiet=True,
+    ),
+    Param(
         "later_turns",
         -1,
         "a playout also stops when the mover is to move after this many own moves in rounds after the current"
@@ -323,6 +331,7 @@ class AgentSpec(_Spec):
             r[K.P_OWN_ROUNDS] = q["own_rounds"]
             r[K.P_RULER_MEMO] = 1.0 if q["ruler_memo"] == "on" else 0.0
             r[K.P_LATER_TURNS] = q["later_turns"]
+            r[K.P_CUT] = 1.0 if q["cut"] == "move" else 0.0
         return r
 
 
