@@ -453,3 +453,44 @@ def test_later_turns_cuts_only_own_moves_in_later_rounds():
                 assert later_moves == later
                 cut += 1
     assert cut >= 10
+
+
+# --- cut=move: the leaf right after the mover's last own move -------------------------------------
+
+
+def test_cut_at_move_ends_the_playout_right_after_the_movers_last_own_move():
+    """The same playout as cut=turn up to the mover's last own move (the same draws, no memo): the mover's board
+    and turns are those of the cut=turn playout, the others have not replied yet."""
+    own = parse_agent("strong").row()
+    grow = parse_agent("greedy").row()
+    checked = 0
+    for g in _positions(30, 11, ("v1.1",)):
+        if g.players == 1:
+            continue
+        tb = g.tables
+        p = g.current
+        out = {}
+        for at_move in (False, True):
+            b, st, rng = g.boards.copy(), g.st.copy(), g.rng.copy()
+            memo = [np.zeros(0, dtype=t) for t in (np.uint64, np.int64, np.float64)]
+            memo.append(np.zeros((0, E.MV_LEN), dtype=np.int32))
+            F.playout(
+                b, st, rng, p, own, grow, K.A_GREEDY, 1_000_000, 0, *memo, np.uint64(1),
+                tb.kernel_args(), 2, True, False, None, None, None, False, -1, None, -1, at_move,
+            )  # fmt: skip
+            out[at_move] = (b, st)
+        (b_turn, st_turn), (b_move, st_move) = out[False], out[True]
+        if st_move[E.ST_DONE]:
+            continue
+        assert (b_move[p] == b_turn[p]).all() and st_move[E.ST_TURNS + p] == g.st[E.ST_TURNS + p] + 2
+        assert st_move[E.ST_TURNS + p] == st_turn[E.ST_TURNS + p]
+        others = [q for q in range(g.players) if q != p]
+        assert all(st_move[E.ST_TURNS + q] <= st_turn[E.ST_TURNS + q] for q in others)
+        assert any(st_move[E.ST_TURNS + q] < st_turn[E.ST_TURNS + q] for q in others)
+        checked += 1
+    assert checked >= 10
+    # turns=0: the leaf right after the candidate, so every playout of a candidate is the same
+    prm = parse_agent(_expert(",budget=12,k=3,turns=0,cut=move,own_memo=on,repeat=on")).row()
+    for g in _positions(10, 12, ("v1.1",)):
+        _, _, _, c = _search(g, prm)
+        assert c[F.C_OPP_SEARCHES] == 0 and c[F.C_OWN_SEARCHES] == 0 and c[F.C_PLAYOUTS] <= 3
