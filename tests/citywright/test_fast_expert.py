@@ -494,3 +494,17 @@ def test_cut_at_move_ends_the_playout_right_after_the_movers_last_own_move():
     for g in _positions(10, 12, ("v1.1",)):
         _, _, _, c = _search(g, prm)
         assert c[F.C_OPP_SEARCHES] == 0 and c[F.C_OWN_SEARCHES] == 0 and c[F.C_PLAYOUTS] <= 3
+
+
+# --- the measurement script ---------------------------------------------------------------------
+
+
+def test_expert_levers_expands_tier_shorthand_and_times_specs_side_by_side():
+    from experiments.citywright.expert_levers import expand, timing
+
+    assert expand("greedy") == "greedy"
+    assert parse_agent(expand("expert+budget=24,own_memo=on")) == parse_agent(_expert(",budget=24,own_memo=on"))
+    df = timing(["expert+budget=2,k=2", "expert+budget=2,k=2,own_memo=on,repeat=on"], rounds=1)
+    assert list(df["spec"]) == ["expert+budget=2,k=2", "expert+budget=2,k=2,own_memo=on,repeat=on"]
+    assert df["ratio"].iloc[0] == 1.0 and (df["positions"] == 96).all()
+    assert (df["playouts"] + df["repeated"] > 0).all() and df["repeated"].iloc[0] == 0
