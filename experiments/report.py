@@ -70,17 +70,19 @@ def run_jobs(
     backend: str = "loky",
     scheduler: str | None = None,
     progress: Progress | None = None,
-    chunk_size: int | None = None,
+    chunk_size: int | Callable[[Job], int] | None = None,
 ) -> dict[Job, pd.DataFrame]:
     """Play (or reuse) every job's run of `game` (a GameDef or id) in the cache `work`; `progress(job, done,
-    total, rate)` after each chunk; `chunk_size` caps the games per chunk.  Each result's frame has, in
-    ``attrs["seconds"]``, the time its games took when they were played (a resumed run: its last session)."""
+    total, rate)` after each chunk; `chunk_size` caps the games per chunk (a number, or a function of the job).
+    Each result's frame has, in ``attrs["seconds"]``, the time its games took when they were played (a resumed
+    run: its last session)."""
     frames = {}
     work.mkdir(parents=True, exist_ok=True)
     total = sum(j.games for j in jobs)
     done = 0
     for i, job in enumerate(jobs, 1):
-        chunk = min(chunk_size, job.games) if chunk_size else None
+        cap = chunk_size(job) if callable(chunk_size) else chunk_size
+        chunk = min(cap, job.games) if cap else None
         spec = S.make_spec(
             job.players, list(job.agents), job.games, seed, job.rule_set(), job.seating, chunk_size=chunk, game=game
         )

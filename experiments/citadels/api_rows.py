@@ -51,4 +51,25 @@ def rows(game: Game) -> dict[str, np.ndarray]:
     out["gold_stolen"] = np.array(stolen, dtype=np.int16)
     out["kills"] = np.array([_joined(int(h[E.HS_KILLED]) for h in hist)] * n, dtype=object)
     out["robs"] = np.array([_joined(int(h[E.HS_ROBBED]) for h in hist)] * n, dtype=object)
+    out.update(_round_columns(game))
+    return out
+
+
+def _round_columns(game: Game) -> dict[str, np.ndarray]:
+    """The per-round columns (experiments.citadels.columns) from the game's arrays, as the chunk player builds
+    them from a batch of one: the engine's record_results, then the same vectorised code."""
+    from experiments.citadels.columns import COLUMNS, columns
+
+    n = game.players
+    tb = game.tables
+    scores = np.zeros((1, n, E.SC_LEN), dtype=np.int32)
+    info = np.zeros((1, n, E.IN_LEN), dtype=np.int32)
+    hist = np.zeros((E.HIST_ROUNDS, 1, E.HS_LEN), dtype=np.int32)
+    E.record_results(game.st, tb.rp, tb.districts, 0, scores, info, hist)
+    kept = np.array([min(game.round, E.HIST_ROUNDS)])
+    cols = columns(game.rules, n, hist[: max(1, int(kept[0]))].transpose(1, 0, 2), info, kept)
+    out = {}
+    for c in COLUMNS:
+        v = np.asarray(cols[c].to_pylist() if hasattr(cols[c], "to_pylist") else cols[c])
+        out[c] = v.astype(object) if v.dtype.kind in "UO" else v
     return out

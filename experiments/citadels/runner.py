@@ -2,17 +2,24 @@
 
 Everything about game g (its seed, its seating) is a function of (run seed, g, seating mode), as
 for every game, so a chunk gives the same rows wherever and whenever it runs.  The rows come from
-the result arrays of :func:`sim.citadels.engine.play_random_games` (the reference random player
-in every seat); the columns are ``sim.citadels.game.RESULT_COLUMNS``, documented there.
+the result arrays of :func:`sim.citadels.engine.play_random_games` when every seat is the reference
+random player, else of the built-in agents' loop :func:`agents.citadels.kernels.play_games` (the same
+arrays, and the same games for random seats); the columns are ``sim.citadels.game.RESULT_COLUMNS``,
+documented there.  Python agents play through the generic chunk player (experiments.play).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from agents.citadels.registry import A_RANDOM, AgentError, AgentSpec
+from agents.citadels.kernels import run_games
+from agents.citadels.registry import A_RANDOM, AgentError, AgentSpec, rows
+from experiments.citadels.columns import TYPES as ROUND_TYPES
+from experiments.citadels.columns import columns as round_columns
 from experiments.schema import result_schema, table
 from experiments.seating import seat_orders
 from sim.citadels import engine as E
@@ -30,7 +37,7 @@ _TYPES = {
     "characters": pa.large_string(), "murdered": pa.int16(), "robbed": pa.int16(), "gold_stolen": pa.int16(),
     "kills": pa.large_string(), "robs": pa.large_string(),
 }  # fmt: skip
-SCHEMA = result_schema(RESULT_COLUMNS, _TYPES)
+SCHEMA = result_schema(RESULT_COLUMNS, {**_TYPES, **ROUND_TYPES})
 
 # Per rank mask (bit r - 1 = rank r), its lowest and highest rank as ASCII digits.
 _LOW_DIGIT = np.array([ord(str(min((r for r in range(1, 9) if m >> (r - 1) & 1), default=0))) for m in range(256)])
@@ -76,22 +83,43 @@ def play_chunk(
 
 
 def chunk_size(agents: list[AgentSpec], games: int) -> int:
-    """Games per chunk (GameDef.chunk_size): big ones for random play, a few seconds of work otherwise."""
-    return max(1, min(50_000 if all(a.name == "random" for a in agents) else 1_000, games))
+    """Games per chunk (GameDef.chunk_size): a few seconds of work -- random play runs some 15,000 4-player
+    games/s, basic some 10,000 (experiments.citadels.bench); 20,000 for any mix of built-in agents."""
+    return max(1, min(50_000 if all(a.name == "random" for a in agents) else 20_000, games))
 
 
 def chunk_table(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> pa.Table:
-    """The game's chunk player (GameDef.chunk_player): games start..stop-1, the table of schema SCHEMA."""
+    """Games start..stop-1 of a run, the table of schema SCHEMA (chunk_player's, built at once)."""
+    return chunk_player(rules, players, agents, seating, run_seed, start, stop)()
+
+
+def chunk_player(
+    rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
+) -> Callable[[], pa.Table]:
+    """The game's chunk player (GameDef.chunk_player): games start..stop-1 played now, their table (schema
+    SCHEMA) built when the returned function is called -- on simulate's writer thread, while the next chunk
+    plays, at --jobs 1 (the table costs most of what random play does)."""
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
-    if any(a.python or a.definition.code != A_RANDOM for a in agents):
-        raise AgentError("only the random agent plays in Citadels' kernels (Python agents: experiments.play)")
+    if any(a.python for a in agents):
+        raise AgentError("a Python agent does not play in Citadels' kernels (it plays through experiments.play)")
     seeds = game_seeds(run_seed, start, stop)
     order = seat_orders(players, seating, start, stop, pool=len(agents), seeds=seeds)
-    res = run_random_games(seeds, rules, players)
-    g = stop - start
+    if all(a.definition.code == A_RANDOM for a in agents):
+        res = run_random_games(seeds, rules, players)  # the engine's own loop: the same games
+    else:
+        res = run_games(seeds, tables_for(rules, players), rows(agents), order)
+    return lambda: results_table(rules, players, agents, start, seeds, order, res)
+
+
+def results_table(
+    rules: Rules, players: int, agents: list, start: int, seeds: np.ndarray, order: np.ndarray, res: dict
+) -> pa.Table:
+    """The chunk's table of schema SCHEMA from its seeds, seat plan and the loop's result arrays."""
+    g = len(seeds)
+    stop = start + g
     sc, info, hist = res["scores"], res["info"], res["hist"]
     rounds = info[:, 0, E.IN_ROUNDS]
     kept = np.minimum(rounds, E.HIST_ROUNDS)  # rounds the history holds
@@ -143,5 +171,6 @@ def chunk_table(
         "rank": sc[:, :, E.SC_RANK].ravel().astype(np.int8),
         "win_share": share.ravel(),
         "win": share.ravel() > 0,
+        **round_columns(rules, players, hist, info, kept),
     }
     return table(cols, SCHEMA)

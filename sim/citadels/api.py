@@ -25,9 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.observation import Observation, as_generator, fresh_streams
+from sim.observation import Observation, as_generator
 
 from . import engine as E
+from . import infoset as I
 from .rules import MAX_TYPES, N_RANKS, Rules, load_rules
 from .tables import DT_COLOUR, RP_N_CARDS, Tables, tables_for
 
@@ -556,101 +557,29 @@ class Game:
         return Observation(p, self._observed(p), self.redeal(p))
 
     def redeal(self, player: int, rng: np.random.Generator | int | None = None) -> Game:
-        """A copy whose hidden part is drawn afresh from `rng` (a numpy Generator or a seed) as a function of
-        `player`'s observation only; `rng` None: the canonical form (pools in ascending order, streams zero).
+        """A copy whose hidden part is drawn afresh from `rng` (a numpy Generator or a seed), uniformly among
+        the positions consistent with what `player` knows; `rng` None: the canonical form (the hidden parts
+        in a canonical order, both streams zero), a function of `player`'s view only.
 
-        * districts: the pool of cards `player` does not see (the deck, the other seats' hands, another
-          seat's drawn cards awaiting KEEP) is sorted and dealt back keeping every size (a pending Laboratory
-          or redraw choice of another seat stays in its hand);
-        * characters, once the calls began: the ranks not yet called that `player` does not hold and that are
-          not face up (the other seats' ranks, the face-down ones) are sorted and dealt back among those
-          places keeping every seat's count (during the selection the characters are left as they are);
-        * both random streams are redrawn; the event rows private to other seats are blanked.
+        The kernel :func:`sim.citadels.infoset.redeal` does it (its docstring says what the seat is taken to
+        know: the current state, its own hand, characters and pending decision, and its offers of the round
+        where the state determines them): the unseen districts are dealt back keeping every size, the
+        characters the seat cannot place are dealt among the places it cannot see (the FD list, the other
+        seats' ranks, the pile and the offer during the selection), and both random streams are redrawn --
+        from one 64-bit state drawn from `rng`.  Here only the event rows private to other seats are blanked.
         """
         p = self._check_seat(player)
-        gen = None if rng is None else as_generator(rng)
+        canonical = rng is None
+        arng = np.zeros(1, dtype=np.uint64)
+        if not canonical:
+            arng[0] = as_generator(rng).integers(0, 1 << 64, dtype=np.uint64)
         self._decode_log()
         g = self.copy()
-        st = g.st
-        n = g.players
-        perm = (lambda k: np.arange(k)) if gen is None else gen.permutation
-        # --- districts ---
-        cards = int(g.tables.rp[RP_N_CARDS])
-        top, dlen = int(st[E.ST_DECK_TOP]), int(st[E.ST_DECK_LEN])
-        cur = g.current
-        pending_hidden = cur != p and cur >= 0 and int(st[E.ST_PEND_N]) > 0
-        pool = g.deck()
-        sizes = []
-        for q in range(n):
-            if q == p:
-                sizes.append(0)
-                continue
-            fixed = [0] * MAX_TYPES
-            if q == cur and st[E.ST_REDRAW_N]:
-                fixed = [int(x) for x in st[E.ST_REDRAW : E.ST_REDRAW + MAX_TYPES]]
-            hand = g.hand(q)
-            free = []
-            used = list(fixed)
-            for t in hand:
-                if used[t] > 0:
-                    used[t] -= 1
-                else:
-                    free.append(t)
-            pool += free
-            sizes.append(len(free))
-        pend_n = int(st[E.ST_PEND_N]) if pending_hidden else 0
-        pool += self._ints(E.ST_PEND, pend_n)
-        pool.sort()
-        pool = [pool[i] for i in perm(len(pool))]
-        st[E.ST_DECK : E.ST_DECK + cards] = 0
-        for i in range(dlen):
-            st[E.ST_DECK + (top + i) % cards] = pool[i]
-        k = dlen
-        for q in range(n):
-            if q == p:
-                continue
-            base = E.ST_HAND + q * MAX_TYPES
-            fixed = [0] * MAX_TYPES
-            if q == cur and st[E.ST_REDRAW_N]:
-                fixed = [int(x) for x in st[E.ST_REDRAW : E.ST_REDRAW + MAX_TYPES]]
-            st[base : base + MAX_TYPES] = fixed
-            for t in pool[k : k + sizes[q]]:
-                st[base + t] += 1
-            k += sizes[q]
-            st[E.ST_HAND_N + q] = int(st[base : base + MAX_TYPES].sum())
-            st[E.ST_HAND_MASK + q] = sum(1 << t for t in range(MAX_TYPES) if st[base + t])
-        st[E.ST_PEND : E.ST_PEND + pend_n] = pool[k : k + pend_n]
-        # --- characters (once the calls began) ---
-        ph = int(st[E.ST_PHASE])
-        called = int(st[E.ST_CALL])
-        if ph in (E.PH_TURN, E.PH_GRAVE):
-            hidden = [
-                r
-                for r in range(called + 1, N_RANKS + 1)
-                if int(st[E.ST_HOLDER + r]) != p and int(st[E.ST_WHERE + r]) != E.CH_FACEUP
-            ]
-            slots = sorted((int(st[E.ST_HOLDER + r]), int(st[E.ST_WHERE + r])) for r in hidden)
-            ranks = [hidden[i] for i in perm(len(hidden))]
-            for r, (hq, w) in zip(ranks, slots, strict=True):
-                st[E.ST_HOLDER + r] = hq
-                st[E.ST_WHERE + r] = w
-            # the list of ranks removed face down: its hidden entries are the ranks now removed, ascending
-            old_fd = self._ints(E.ST_FD, int(st[E.ST_FD_N]))
-            now = iter(sorted(r for r in hidden if int(st[E.ST_WHERE + r]) == E.CH_REMOVED))
-            gone = [r for r in old_fd if r in hidden]
-            if len(gone) == sum(1 for r in hidden if int(st[E.ST_WHERE + r]) == E.CH_REMOVED):
-                st[E.ST_FD : E.ST_FD + len(old_fd)] = [next(now) if r in hidden else r for r in old_fd]
-            h = E.ST_HIST + (g.round - 1) * E.HS_LEN + E.HS_HELD if 1 <= g.round <= E.HIST_ROUNDS else -1
-            if h >= 0:
-                for q in range(n):
-                    st[h + q] = 0
-                for r in range(1, N_RANKS + 1):
-                    q = int(st[E.ST_HOLDER + r])
-                    if q >= 0:
-                        st[h + q] |= 1 << (r - 1)
-        # --- streams and the private events of others ---
-        g.rng[:] = fresh_streams(gen)
-        rows = int(st[E.ST_N_EVENTS])
+        scratch = np.zeros(I.SCRATCH_LEN, dtype=np.int32)
+        I.redeal(g.st, g.rng, g.tables.rp, p, arng, canonical, scratch)
+        if scratch[I.WK_STATUS]:
+            raise RuntimeError(f"redeal: the kernel could not read this position (status {int(scratch[I.WK_STATUS])})")
+        rows = int(g.st[E.ST_N_EVENTS])
         vis = g.ev[:rows, E.EV_VIS]
         private = (vis >= 0) & (vis != p)
         g.ev[:rows][private, E.EV_A :] = 0

@@ -29,7 +29,8 @@ A game's state is three arrays (copying a game is copying them):
     graveyard GRAVE_CARD GRAVE_OWNER
     history   HIST[round * HS_LEN + HS_*]: per round 1..HIST_ROUNDS the ranks each seat held
               (bit r - 1), the murdered rank and its holder, the robbed rank, its holder and
-              the gold taken -- what the result tables report
+              the gold taken, the first chooser, the removed ranks, each seat's city size and gold
+              at the round's start -- what the result tables report, never read by play
 
 ``rng`` uint64[2] -- SplitMix64 states (sim.rng): [CHANCE] seeded with the game seed, every
 chance event of §1 in its order; [POLICY] the reference random player of §8, seeded with
@@ -219,6 +220,11 @@ HS_KILLED_SEAT = _hs.add("its holder (-1: nobody)")
 HS_ROBBED = _hs.add("robbed rank (0: none named)")
 HS_ROBBED_SEAT = _hs.add("its holder (-1: nobody)")
 HS_STOLEN = _hs.add("gold the Thief took")
+HS_CROWN = _hs.add("the crown's seat at the round's start (the first chooser)")
+HS_FACEUP = _hs.add("ranks removed face up at the removal step (bit r - 1)")
+HS_FACEDOWN = _hs.add("ranks removed face down at the removal step (bit r - 1)")
+HS_CITY = _hs.add("city size of each seat at the round's start", MAX_PLAYERS)
+HS_GOLD = _hs.add("gold of each seat at the round's start", MAX_PLAYERS)
 HS_LEN = _hs.size
 
 # --- state layout ---------------------------------------------------------------------------------
@@ -304,7 +310,8 @@ SC_WINNER = _sc.add("1 for each of the winners (each credited 1 / their number)"
 SC_LEN = _sc.size
 
 # --- per seat results of play_random_games ---------------------------------------------------------
-IN_COMPLETE_ORDER, IN_ROUNDS, IN_CAPPED, IN_DECISIONS, IN_LEN = range(5)
+IN_COMPLETE_ORDER, IN_ROUNDS, IN_CAPPED, IN_DECISIONS, IN_BUILT = range(5)  # IN_BUILT + t: build round of type t
+IN_LEN = IN_BUILT + MAX_TYPES  # (0: not in the city at the end)
 
 _U1 = np.uint64(1)
 
@@ -612,6 +619,10 @@ def _round_reset(st, ev):
             st[h + i] = 0
         st[h + HS_KILLED_SEAT] = -1
         st[h + HS_ROBBED_SEAT] = -1
+        st[h + HS_CROWN] = st[ST_CROWN]
+        for p in range(st[ST_PLAYERS]):
+            st[h + HS_CITY + p] = st[ST_CITY_N + p]
+            st[h + HS_GOLD + p] = st[ST_GOLD + p]
     _log(st, ev, -1, E_ROUND, st[ST_ROUND], st[ST_CROWN], 0, 0)
 
 
@@ -624,6 +635,12 @@ def _removal(st, rng, ev, rp):
         else:
             _remove_facedown(st, ev, rp)
             _remove_faceup(st, rng, ev, rp)
+    h = _hist(st, HS_FACEUP)
+    if h >= 0:
+        for i in range(st[ST_FU_N]):
+            st[h] |= 1 << (st[ST_FU + i] - 1)
+        for i in range(st[ST_FD_N]):
+            st[h + HS_FACEDOWN - HS_FACEUP] |= 1 << (st[ST_FD + i] - 1)
     st[ST_NEXT] = NX_SELECTION
 
 
@@ -1416,9 +1433,11 @@ def play_random_games(seeds, rp, dt, scores, info, hist):
     """One game of the reference random player per seed, filling preallocated results.
 
     seeds uint64[G]; scores int32[G, players, SC_LEN] (final_scores); info int32[G, players, IN_LEN]
-    (per seat: completion order; per game, repeated on every seat: rounds, capped, decisions);
-    hist int32[HIST_ROUNDS, G, HS_LEN], zeroed (per round played: ranks held, murdered and robbed ranks
-    and seats, gold stolen) -- round-major, so a batch of short games touches only its first rounds' memory.
+    (per seat: completion order, the build round of each district type in its final city; per game, repeated
+    on every seat: rounds, capped, decisions); hist int32[HIST_ROUNDS, G, HS_LEN], zeroed (per round played:
+    ranks held, murdered and robbed ranks and seats, gold stolen, the crown, the removed ranks, each seat's
+    city size and gold at the round's start) -- round-major, so a batch of short games touches only its first
+    rounds' memory.
     """
     st = np.zeros(ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
@@ -1430,18 +1449,27 @@ def play_random_games(seeds, rp, dt, scores, info, hist):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _play_random_games(seeds, rp, dt, scores, info, hist, st, rng, ev, moves, mv):
-    n = rp[RP_PLAYERS]
     for g in range(seeds.shape[0]):
         setup(st, rng, ev, seeds[g], rp, dt, 0)
         while st[ST_PHASE] != PH_DONE:
             random_move(st, rng, rp, dt, moves, mv)
             apply_move(st, rng, ev, rp, dt, mv)
-        final_scores(st, rp, dt, scores[g])
-        for p in range(n):
-            info[g, p, IN_COMPLETE_ORDER] = st[ST_COMPLETE_ORDER + p]
-            info[g, p, IN_ROUNDS] = st[ST_ROUND]
-            info[g, p, IN_CAPPED] = st[ST_CAPPED]
-            info[g, p, IN_DECISIONS] = st[ST_DECISIONS]
-        for r in range(min(st[ST_ROUND], HIST_ROUNDS)):  # the rounds played (hist comes zeroed)
-            for j in range(HS_LEN):
-                hist[r, g, j] = st[ST_HIST + r * HS_LEN + j]
+        record_results(st, rp, dt, g, scores, info, hist)
+
+
+@njit(cache=True, _nrt=False)
+def record_results(st, rp, dt, g, scores, info, hist):
+    """A finished game's results into row g of the result arrays of play_random_games (every game loop's)."""
+    final_scores(st, rp, dt, scores[g])
+    for p in range(rp[RP_PLAYERS]):
+        info[g, p, IN_COMPLETE_ORDER] = st[ST_COMPLETE_ORDER + p]
+        info[g, p, IN_ROUNDS] = st[ST_ROUND]
+        info[g, p, IN_CAPPED] = st[ST_CAPPED]
+        info[g, p, IN_DECISIONS] = st[ST_DECISIONS]
+        for t in range(MAX_TYPES):
+            info[g, p, IN_BUILT + t] = 0
+        for i in range(st[ST_CITY_N + p]):
+            info[g, p, IN_BUILT + st[ST_CITY + p * MAX_TYPES + i]] = st[ST_CITY_ROUND + p * MAX_TYPES + i]
+    for r in range(min(st[ST_ROUND], HIST_ROUNDS)):  # the rounds played (hist comes zeroed)
+        for j in range(HS_LEN):
+            hist[r, g, j] = st[ST_HIST + r * HS_LEN + j]

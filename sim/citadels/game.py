@@ -11,7 +11,7 @@ from collections import Counter
 
 from sim.games import GameDef, register
 
-from .rules import MAX_PLAYERS, MIN_PLAYERS, N_RANKS, RulesError, from_mapping
+from .rules import DECKS, MAX_PLAYERS, MIN_PLAYERS, N_RANKS, RulesError, from_mapping
 from .rules import load_rules as _load_rules
 
 # Every file numba compiles Citadels' kernels from (constants included: numba freezes module
@@ -23,6 +23,11 @@ KERNEL_SOURCES = (
     "sim/citadels/rules.py",
     "sim/citadels/tables.py",
     "sim/citadels/engine.py",
+    "sim/citadels/infoset.py",
+    "agents/citadels/strong.py",
+    "agents/citadels/kernels.py",
+    "agents/citadels/selfplay.py",  # strong's self-play (its weights travel in the agent's row, not the code)
+    "agents/citadels/search.py",
 )
 
 # One row per (game, seat).
@@ -37,7 +42,11 @@ KERNEL_SOURCES = (
 #     to the Thief;
 #   kills, robs: per game (the same on every seat's row), the rank named by the Assassin / Thief each round,
 #     0 if none was named ("7-0-3"); who held it is in the rows' characters;
-#   rank, win_share, win: 1 + players strictly ahead; 1/k for each of k winners; win_share > 0.
+#   rank, win_share, win: 1 + players strictly ahead; 1/k for each of k winners; win_share > 0;
+#   then the per-round columns of experiments/citadels/columns.py (its DOC):
+#   positions, offered, kills_named, kills_hit, robs_named, robs_hit, murdered_leading, robbed_richest, and
+#   built_<purple> for each of the 11 purple districts (the round it was built, 0: not in the final city).
+PURPLE_COLUMNS = tuple("built_" + d.name.lower().replace(" ", "_") for d in DECKS["classic66"] if d.colour == "purple")
 RESULT_COLUMNS = (
     "game", "game_seed", "rules", "players", "seat", "agent",
     "district_points", "purple_extras", "colour_bonus", "completion_bonus", "total", "printed_cost",
@@ -45,6 +54,8 @@ RESULT_COLUMNS = (
     "rounds", "capped", "completion",
     "characters", "murdered", "robbed", "gold_stolen", "kills", "robs",
     "rank", "win_share", "win",
+    "positions", "offered", "kills_named", "kills_hit", "robs_named", "robs_hit", "murdered_leading", "robbed_richest",
+    *PURPLE_COLUMNS,
 )  # fmt: skip
 
 
@@ -143,12 +154,16 @@ GAME = register(
         players=(MIN_PLAYERS, MAX_PLAYERS),  # official allows 2-7: its rules refuse 8 in one line
         kernel_sources=KERNEL_SOURCES,
         agents_module="agents.citadels.registry",
-        chunk_player="experiments.citadels.runner:chunk_table",
+        skill_tiers="agents.citadels.registry:available_tiers",
+        chunk_player="experiments.citadels.runner:chunk_player",
         # the upper layers' parts (sim.games.GameDef: each a "module:attr")
         schema="experiments.citadels.runner:SCHEMA",
         chunk_size="experiments.citadels.runner:chunk_size",
         api_rows="experiments.citadels.api_rows:rows",
+        report="experiments.citadels.report:REPORT",
+        bench="experiments.citadels.bench:BENCH",
         default_agents="random",
+        trainer="experiments.citadels.train:TRAINER",
         summary=(
             (
                 "score",
