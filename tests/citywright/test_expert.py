@@ -367,9 +367,25 @@ def test_expert_specialist_places_more_of_its_district_than_the_expert(district)
 def test_bench_reports_the_experts_time_per_move():
     from experiments.citywright.bench import expert_figures
 
-    res = expert_figures(load_rules("v1.1"), spec="flatmc:budget=4,k=3", games=1)
+    res = expert_figures(load_rules("v1.1"), spec="flatmc:budget=4,k=3", games=1, fast=None, rounds=1)
     assert set(res) == {"expert_ms_per_move_mean", "expert_ms_per_move_max"}
     assert 0 < res["expert_ms_per_move_mean"] <= res["expert_ms_per_move_max"]
+
+
+def test_bench_times_the_faster_expert_beside_it():
+    from experiments.citywright.bench import expert_figures
+
+    res = expert_figures(load_rules("v1.1"), spec="flatmc:budget=4,k=3", games=2, fast="flatmc:budget=2,k=2", rounds=1)
+    assert set(res) == {
+        "expert_ms_per_move_mean",
+        "expert_ms_per_move_max",
+        "expert_fast_ms_per_move_mean",
+        "expert_fast_ms_per_move_max",
+        "expert_fast_vs_expert",
+    }
+    assert 0 < res["expert_fast_ms_per_move_mean"] <= res["expert_fast_ms_per_move_max"]
+    ratio = res["expert_fast_ms_per_move_mean"] / res["expert_ms_per_move_mean"]
+    assert res["expert_fast_vs_expert"] == round(ratio, 3)
 
 
 def test_the_margin_reward_never_sees_compensation():

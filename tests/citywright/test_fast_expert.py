@@ -89,6 +89,24 @@ def test_the_new_levers_are_quiet_so_todays_specs_read_as_before():
     assert r0[K.P_OWN_MEMO] == 0 and r0[K.P_OWN_K] == 3 and r0[K.P_REPEAT] == 0 and r0[K.P_SHARE] == 0
 
 
+def test_the_proposed_fast_expert_is_canonical_and_todays_expert_with_its_levers():
+    """The spec the bench times beside the tier (and docs/search.md proposes for TIERS["expert"]) reads back as
+    itself and differs from today's expert in the budget and the five levers only."""
+    from experiments.citywright.bench import EXPERT_FAST
+
+    fast, e = parse_agent(EXPERT_FAST), parse_agent("expert")
+    assert str(fast) == EXPERT_FAST and str(e) == EXPERT
+    changed = {k: v for k, v in fast.params.items() if v != e.params[k]}
+    assert changed == {
+        "budget": 24,
+        "own_memo": "on",
+        "repeat": "on",
+        "cut": "move",
+        "ruler_memo": "on",
+        "share_setup": "on",
+    }
+
+
 # --- share_setup: one setup of the board for every ruler's search (exact) ------------------------
 
 
