@@ -48,6 +48,8 @@ class Param:
     positional : may be given bare as the spec's first argument (``specialist:C``); printed bare.
     parse, show : text -> value and value -> text, for a parameter whose value is not its text
         (parse raises ValueError on a text it does not accept).
+    quiet : printed in the canonical spec only when not at its default: a parameter added after specs
+        were stored (results, tiers), whose default plays as before, so those strings stay canonical.
     """
 
     name: str
@@ -59,6 +61,7 @@ class Param:
     positional: bool = False
     parse: Callable[[str], object] | None = field(default=None, compare=False, repr=False)
     show: Callable[[object], str] | None = field(default=None, compare=False, repr=False)
+    quiet: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,9 +117,11 @@ class AgentSpec:
         parts = []
         for p in self.definition.params:
             v = self.params[p.name]
+            if p.quiet and v == p.default:
+                continue
             text = p.show(v) if p.show is not None else (_number_text(v) if isinstance(v, float) else str(v))
             parts.append(text if p.positional else f"{p.name}={text}")
-        return f"{self.name}:{','.join(parts)}"
+        return f"{self.name}:{','.join(parts)}" if parts else self.name
 
 
 # --- a user's Python agent ----------------------------------------------------------------------------

@@ -43,27 +43,37 @@ from .kernels import (
     A_GREEDY,
     P_C,
     P_CRN,
+    P_CUT,
     P_HORIZON,
     P_ITERS,
     P_K,
+    P_LATER_TURNS,
     P_LEAF,
     P_MARGIN,
     P_MEMO,
     P_OPP_SLOTS,
+    P_OWN_K,
+    P_OWN_MEMO,
     P_OWN_POLICY,
+    P_OWN_ROUNDS,
     P_OWN_TURNS,
     P_PER_SLOT,
     P_PRUNE,
     P_RANK,
+    P_REPEAT,
     P_ROLLOUT,
+    P_RULER_MEMO,
     P_SELECT,
+    P_SHARE,
     P_TAPER,
     evaluator_move,
     evaluator_search,
     own_achievements,
+    search_offer,
+    search_setup,
 )
 from .mcts import _greedy_row
-from .strong import STRONG_WEIGHTS, board_after, ruler_key, strong_move
+from .strong import STRONG_WEIGHTS, board_after, new_ruler_memo, ruler_key, strong_move
 from .value import N_FEATURES, board_features, opponents_best, turn_bucket, turns_left_after
 
 SELECT_HALVING = 0
@@ -73,6 +83,7 @@ SELECT_UNIFORM = 2
 # The playouts' move memo: one entry per (seat, its board and recorded shapes, the round's offer),
 # open addressing over _MEMO_SIZE entries, _MEMO_PROBES probes.
 _MEMO_SIZE = 4096
+_RULER_MEMO_SIZE = 4096  # the one-ruler searches' memo (ruler_memo): entries
 _MEMO_PROBES = 8
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -122,20 +133,60 @@ def _open_slots(st):
     return m
 
 
+# counters of one search (flatmc_search), for tests and measurements
+C_PLAYOUTS = 0  # playouts played
+C_REPEATED = 1  # playouts counted again by `repeat` instead of played
+C_OWN_SEARCHES = 2  # the mover's strong moves searched in playouts (not from the memo)
+C_OPP_SEARCHES = 3  # greedy moves searched in playouts (not from the memo)
+C_HITS = 4  # playout moves from the memo
+C_RULER_SEARCHES = 5  # one-ruler searches remembered by ruler_memo
+C_RULER_HITS = 6  # one-ruler searches taken from it
+N_COUNTERS = 7
+_TRACE = 64  # memo entries a playout's trace records (trace[0] counts them; more: not repeatable)
+_STRONG_TAG = np.uint64(0x5354524F4E47)
+
+
+@njit(cache=True)
+def _strong_key(h, boards, st, q):
+    """The strong move's key beyond the greedy move's (_position_key): its value also depends on the mover's
+    turns played (the learned value's bucket) and the opponents' boards (their best score per district)."""
+    h = _mix(h, _STRONG_TAG)
+    h = _mix(h, st[E.ST_TURNS + q])
+    for r in range(boards.shape[0]):
+        if r != q:
+            for d in range(4):
+                h = _mix(h, boards[r, d])
+    return h | np.uint64(1)
+
+
+@njit(cache=True, inline="always")
+def _stamp(memo_stamp, j):
+    """Record a write of entry j: memo_stamp[-1] counts writes, memo_stamp[j] is the count at j's last."""
+    if memo_stamp.shape[0] > 0:
+        memo_stamp[-1] += 1
+        memo_stamp[j] = memo_stamp[-1]
+
+
 @njit(cache=True)
 def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
-               tables):  # fmt: skip
-    """The evaluator's move for the seat to move, by way of the memo.
+               tables, strong=False, memo_stamp=None, trace=None, counters=None, shared=False,
+               rulers=None):  # fmt: skip
+    """The evaluator's move (strong: the strong tier's, by row) for the seat to move, by way of the memo.
 
-    An entry holds the best move of a position (_position_key) over a set of open slots.  A
-    move's worth does not depend on which other slots are open, so if the remembered move's
-    slot is still open it is the best over the open slots the entry covers; slots open now that
-    it does not cover are searched alone (the other slots closed in a copy of the state) and
+    An entry holds the best move of a position (_position_key; strong moves also _strong_key) over a set
+    of open slots.  A move's worth (or value) does not depend on which other slots are open, so if the
+    remembered move's slot is still open it is the best over the open slots the entry covers; slots open
+    now that it does not cover are searched alone (the other slots closed in a copy of the state) and
     the better of the two kept, and the entry then covers both sets.  Otherwise the position is
-    searched in full.  Ties keep the remembered move (a greedy move all the same).
+    searched in full.  Ties keep the remembered move (a greedy, or strong, move all the same).
+
+    memo_stamp (int64[entries + 1] or empty): every write stamped (_stamp); trace (int64[_TRACE]): the
+    entries read are appended (trace[0] counts them); counters (int64[N_COUNTERS]): searches and hits.
     """
     q = st[E.ST_CUR]
     h = _position_key(boards, st, q, offer, tables[0][RP_N_SHAPES])
+    if strong:
+        h = _strong_key(h, boards, st, q)
     open_now = _open_slots(st)
     home = np.int64(h & np.uint64(_MEMO_SIZE - 1))
     at = home
@@ -146,35 +197,57 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
             if slot < 0 or not (open_now >> slot) & 1:
                 at = j
                 break
+            if trace is not None:
+                n = trace[0]
+                if n + 1 < _TRACE:
+                    trace[n + 1] = j
+                trace[0] = n + 1
             extra = open_now & ~memo_open[j]
             if extra != 0:
                 st_tmp[:] = st
                 for s in range(N_SLOTS):
                     if not (extra >> s) & 1:
                         st_tmp[E.ST_SLOTS + s] = -1
-                v = evaluator_move(boards, st_tmp, rng, mv, row, tables)
+                if strong:
+                    v = strong_move(boards, st_tmp, rng, mv, row, tables, STRONG_WEIGHTS, shared, rulers)
+                else:
+                    v = evaluator_move(boards, st_tmp, rng, mv, row, tables)
+                if counters is not None:
+                    counters[C_OWN_SEARCHES if strong else C_OPP_SEARCHES] += 1
                 memo_open[j] |= open_now
+                if memo_stamp is not None:
+                    _stamp(memo_stamp, j)
                 if v > memo_val[j] + 1e-9:
                     memo_val[j] = v
                     memo_mv[j] = mv
                     return
+            elif counters is not None:
+                counters[C_HITS] += 1
             mv[:] = memo_mv[j]
             return
         if memo_key[j] == 0:
             at = j
             break
-    v = evaluator_move(boards, st, rng, mv, row, tables)
+    if strong:
+        v = strong_move(boards, st, rng, mv, row, tables, STRONG_WEIGHTS, shared, rulers)
+    else:
+        v = evaluator_move(boards, st, rng, mv, row, tables)
+    if counters is not None:
+        counters[C_OWN_SEARCHES if strong else C_OPP_SEARCHES] += 1
     memo_key[at] = h
     memo_open[at] = open_now
     memo_val[at] = v
     memo_mv[at] = mv
+    if memo_stamp is not None:
+        _stamp(memo_stamp, at)
 
 
 @njit(cache=True)
 def playout(
     boards, st, rng, me, own_row, other_row, rollout_code, last_round, opp_slots,
     memo_key, memo_open, memo_val, memo_mv, offer,
-    tables, own_turns=-1, own_strong=False,
+    tables, own_turns=-1, own_strong=False, own_memo=False, memo_stamp=None, trace=None, counters=None,
+    shared=False, strong_last_round=-1, rulers=None, later_turns=-1, cut_at_move=False,
 ):  # fmt: skip
     """Play on until the game ends or round `last_round` is over: seat `me` greedy by own_row,
     the others by other_row (rollout_code A_GREEDY), or every seat at random.
@@ -183,7 +256,16 @@ def playout(
     random (a cheaper, weaker model of the opponents).  With a memo (memo_key.shape[0] > 0;
     offer: the root's _offer_key) greedy moves are looked up and remembered there (_memo_move).
     own_turns >= 0: the playout also stops when seat `me` is to move after that many own moves.
-    own_strong: seat me's moves are the strong tier's (agents.citywright.strong, by own_row's objective)."""
+    own_strong: seat me's moves are the strong tier's (agents.citywright.strong, by own_row's objective);
+    own_memo: those too by way of the memo; shared: strong_move's; strong_last_round >= 0: strong only up to
+    that round, greedy (by own_row) after; rulers: strong_move's; later_turns >= 0: it also stops when seat
+    `me` is to move after that many own moves in rounds after the first; cut_at_move: those two stop it
+    right after that own move instead, before the others reply.  memo_stamp, trace, counters: as
+    _memo_move's.
+
+    Returns (moved, clean): whether it made a move, and whether rng was untouched until its last move
+    was applied.  A clean playout is a function of its start and the memo entries it read: the last
+    move's draws (a round's cleanup: the next market and rulers) are never seen by the reward."""
     rp, shp, pl_mask, pl_info, _, _, _, _ = tables
     own_moves = 0
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
@@ -192,14 +274,40 @@ def playout(
     st_sub = np.empty_like(st)
     open_list = np.zeros(N_SLOTS, dtype=np.int64)
     rnd = st[E.ST_ROUND]
+    first_round = rnd
+    later_moves = 0
+    r0 = rng[0]
+    r1 = rng[1]
+    moved = False
+    clean = True
+    if cut_at_move and own_turns == 0:
+        return moved, clean
     while st[E.ST_DONE] == 0 and st[E.ST_ROUND] <= last_round:
-        if st[E.ST_CUR] == me:
+        mine = st[E.ST_CUR] == me
+        if mine:
             if own_turns >= 0 and own_moves >= own_turns:
                 break
+            if st[E.ST_ROUND] > first_round:
+                if later_turns >= 0 and later_moves >= later_turns:
+                    break
+                later_moves += 1
             own_moves += 1
-            if own_strong:
-                strong_move(boards, st, rng, mv, own_row, tables, STRONG_WEIGHTS)
+            if own_strong and (strong_last_round < 0 or st[E.ST_ROUND] <= strong_last_round):
+                if own_memo and memo:
+                    if st[E.ST_ROUND] != rnd:
+                        rnd = st[E.ST_ROUND]
+                        offer = _offer_key(st)
+                    _memo_move(boards, st, rng, mv, own_row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
+                               tables, True, memo_stamp, trace, counters, shared, rulers)  # fmt: skip
+                else:
+                    strong_move(boards, st, rng, mv, own_row, tables, STRONG_WEIGHTS, shared, rulers)
+                    if counters is not None:
+                        counters[C_OWN_SEARCHES] += 1
+                moved = True
+                clean = clean and rng[0] == r0 and rng[1] == r1
                 E.apply_move(boards, st, rng, mv, rp, shp, pl_info)
+                if cut_at_move and _last_own_move(own_turns, own_moves, later_turns, later_moves):
+                    break
                 continue
         if rollout_code == A_GREEDY:
             row = own_row
@@ -227,12 +335,25 @@ def playout(
                     rnd = st[E.ST_ROUND]
                     offer = _offer_key(st)
                 _memo_move(boards, view, rng, mv, row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
-                           tables)  # fmt: skip
+                           tables, False, memo_stamp, trace, counters)  # fmt: skip
             else:
                 evaluator_move(boards, view, rng, mv, row, tables)
+                if counters is not None:
+                    counters[C_OPP_SEARCHES] += 1
         else:
             E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
+        moved = True
+        clean = clean and rng[0] == r0 and rng[1] == r1
         E.apply_move(boards, st, rng, mv, rp, shp, pl_info)
+        if mine and cut_at_move and _last_own_move(own_turns, own_moves, later_turns, later_moves):
+            break
+    return moved, clean
+
+
+@njit(cache=True, inline="always")
+def _last_own_move(own_turns, own_moves, later_turns, later_moves):
+    """Whether the mover's own move just played is the last its playout allows (turns, later_turns)."""
+    return (own_turns >= 0 and own_moves >= own_turns) or (later_turns >= 0 and later_moves >= later_turns > 0)
 
 
 @njit(cache=True)
@@ -412,13 +533,14 @@ def candidates_per_slot(
 
 
 @njit(cache=True)
-def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_val):
+def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_val, shared=False):
     """The k best moves (k = cand.shape[0]) by the strong tier's value, best first: each ruler's `per_slot` best
     moves by worth (its objective, exact), ranked by worth + the learned value of the mover's board after the
     move (agents.citywright.strong's two passes, with every ruler's moves kept instead of the best one).
 
-    Rulers giving the same shape and tiles count once; ties keep the visiting order.  Returns the number of
-    candidates; mv is the first."""
+    Rulers giving the same shape and tiles count once; ties keep the visiting order.  shared: as strong_move's
+    (one setup of the board for every ruler's search; the same result).  Returns the number of candidates;
+    mv is the first."""
     rp, shp, _, pl_info, _, _, _, ach = tables
     p = st[E.ST_CUR]
     opp = np.empty(4, dtype=np.int64)
@@ -433,6 +555,8 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
     st_one = st.copy()
     nseen = 0
     n = 0
+    if shared:
+        placed0, board0, ws, base, facts, prunable, ach_open = search_setup(boards, st, prm, tables)
     for slot in range(N_SLOTS):
         shape = st[E.ST_SLOTS + slot]
         if shape < 0:
@@ -448,7 +572,11 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
         nseen += 1
         for s in range(N_SLOTS):
             st_one[E.ST_SLOTS + s] = shape if s == slot else -1
-        _, n1 = evaluator_search(boards, st_one, rng, mv, prm, tables, one, one_val)
+        if shared:
+            _, n1 = search_offer(st_one, rng, mv, prm, tables, one, one_val, placed0, board0, ws, base, facts,
+                                 prunable, ach_open)  # fmt: skip
+        else:
+            _, n1 = evaluator_search(boards, st_one, rng, mv, prm, tables, one, one_val)
         for i in range(n1):
             board_after(boards, st, p, one[i], shp, pl_info, nb, placed)
             board_features(nb[0], nb[1], nb[2], nb[3], placed, opp, rp, ach, f)
@@ -465,11 +593,36 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
 
 @njit(cache=True)
 def flatmc_move(boards, st, rng, mv, prm, tables):
-    """Fill mv with the search's choice for the seat to move; returns the playouts run.
+    """Fill mv with the search's choice for the seat to move; returns the playouts run (flatmc_search)."""
+    counters = np.zeros(N_COUNTERS, dtype=np.int64)
+    return flatmc_search(boards, st, rng, mv, prm, tables, counters)
+
+
+@njit(cache=True)
+def _unchanged(memo_stamp, entries, n, serial):
+    """Whether none of the memo entries entries[:n] was written after the write count `serial`."""
+    for t in range(n):
+        if memo_stamp[entries[t]] > serial:
+            return False
+    return True
+
+
+@njit(cache=True)
+def flatmc_search(boards, st, rng, mv, prm, tables, counters):
+    """Fill mv with the search's choice for the seat to move; returns the playouts run (those counted
+    again by `repeat` included), and adds to counters (int64[N_COUNTERS], C_*) what the playouts did.
 
     prm is the agent's row: its weights (P_W..P_PROGRESS_DISTRICT) are the candidates' objective
     and its own policy in playouts; P_ITERS the budget in playouts, P_K the candidates, P_PRUNE,
     P_HORIZON, P_CRN, P_SELECT, P_C (UCB1), P_ROLLOUT and P_MARGIN as in the module docstring.
+
+    P_REPEAT: a playout that was clean (playout: no random number drawn before its last move was
+    applied) and took every move from the memo is a function of its start, which every playout of its
+    candidate shares, and of the memo entries it read.  While none of those entries has been written
+    since, a later playout of that candidate would play the same moves to the same reward, so that
+    reward is counted instead; its common streams are still drawn, so the search's own draws, its choice
+    and the policy stream after it are those of the same search played out in full (a test holds the
+    two together).
     """
     rp, shp, _, pl_info, _, _, _, ach = tables
     p = st[E.ST_CUR]
@@ -496,8 +649,9 @@ def flatmc_move(boards, st, rng, mv, prm, tables):
     cand = np.zeros((k, E.MV_LEN), dtype=np.int32)
     cand_val = np.zeros(k, dtype=np.float64)
     per_slot = int(prm[P_PER_SLOT])
+    shared = prm[P_SHARE] != 0.0
     if prm[P_RANK] != 0.0:
-        ncand = candidates_by_value(boards, st, rng, mv, prm, max(per_slot, 1), tables, cand, cand_val)
+        ncand = candidates_by_value(boards, st, rng, mv, prm, max(per_slot, 1), tables, cand, cand_val, shared)
     elif per_slot > 0:
         ncand = candidates_per_slot(
             boards, st, rng, mv, prm, per_slot, tables,
@@ -532,8 +686,20 @@ def flatmc_move(boards, st, rng, mv, prm, tables):
     leaf = prm[P_LEAF] != 0.0
     own_turns = int(prm[P_OWN_TURNS])
     own_strong = prm[P_OWN_POLICY] != 0.0
+    strong_last_round = st[E.ST_ROUND] + int(prm[P_OWN_ROUNDS]) - 1 if prm[P_OWN_ROUNDS] > 0 else -1
     own = prm.copy()
-    own[P_K] = 3  # the strong tier's k, when it plays the mover's playout moves
+    own[P_K] = prm[P_OWN_K] if prm[P_OWN_K] > 0 else 3  # the strong tier's k, when it plays the mover's moves
+    own_memo = prm[P_OWN_MEMO] != 0.0
+    repeat = prm[P_REPEAT] != 0.0
+    memo_stamp = np.zeros(memo_n + 1 if repeat else 0, dtype=np.int64)
+    trace = np.zeros(_TRACE, dtype=np.int64)
+    rep_len = np.full(ncand, -1, dtype=np.int64)  # a candidate's clean playout: the entries it read (-1: none)
+    rep_entries = np.zeros((ncand, _TRACE), dtype=np.int64)
+    rep_serial = np.zeros(ncand, dtype=np.int64)
+    rep_reward = np.zeros(ncand, dtype=np.float64)
+    later_turns = int(prm[P_LATER_TURNS])
+    cut_at_move = prm[P_CUT] != 0.0
+    rulers = new_ruler_memo(_RULER_MEMO_SIZE if prm[P_RULER_MEMO] != 0.0 else 0, int(own[P_K]))
     played = 0
     alive = np.arange(ncand)
     nalive = ncand
@@ -572,18 +738,42 @@ def flatmc_move(boards, st, rng, mv, prm, tables):
         for _ in range(per):
             for i in range(nalive):
                 a = alive[i]
+                ndrawn = _streams(rng, seeds, ndrawn, visits[a], crn, rng2)
+                if repeat and rep_len[a] >= 0:
+                    if _unchanged(memo_stamp, rep_entries[a], rep_len[a], rep_serial[a]):
+                        total[a] += rep_reward[a]
+                        visits[a] += 1
+                        played += 1
+                        counters[C_REPEATED] += 1
+                        continue
+                    rep_len[a] = -1
                 b2[:, :] = boards
                 st2[:] = st
-                ndrawn = _streams(rng, seeds, ndrawn, visits[a], crn, rng2)
+                c0 = rng2[0]
+                c1 = rng2[1]
                 E.apply_move(b2, st2, rng2, cand[a], rp, shp, pl_info)
-                playout(
+                cand_clean = rng2[0] == c0 and rng2[1] == c1
+                trace[0] = 0
+                searches = counters[C_OWN_SEARCHES] + counters[C_OPP_SEARCHES]
+                moved, clean = playout(
                     b2, st2, rng2, p, own, grow, rollout_code, last_round, opp_slots,
                     memo_key, memo_open, memo_val, memo_mv, offer,
-                    tables, own_turns, own_strong,
+                    tables, own_turns, own_strong, own_memo, memo_stamp, trace, counters, shared, strong_last_round,
+                    rulers, later_turns, cut_at_move,
                 )  # fmt: skip
-                total[a] += _reward(b2, st2, p, margin, leaf, out, est, rp, ach)
+                r = _reward(b2, st2, p, margin, leaf, out, est, rp, ach)
+                total[a] += r
                 visits[a] += 1
                 played += 1
+                counters[C_PLAYOUTS] += 1
+                # repeatable: every move from the memo (no search: its result could depend on state no trace
+                # records, as the ruler memo) and no draw but the last move's
+                searched = counters[C_OWN_SEARCHES] + counters[C_OPP_SEARCHES] > searches
+                if repeat and (not moved or (cand_clean and clean and not searched)) and trace[0] < _TRACE:
+                    rep_len[a] = trace[0]
+                    rep_entries[a, : trace[0]] = trace[1 : trace[0] + 1]
+                    rep_serial[a] = memo_stamp[-1]
+                    rep_reward[a] = r
         if select == SELECT_HALVING:
             # keep the better half (stable: ties keep the evaluator's order); every survivor has had
             # the same playouts, so totals compare like means
@@ -609,5 +799,7 @@ def flatmc_move(boards, st, rng, mv, prm, tables):
         for j in range(1, ncand):
             if visits[j] > visits[a] or (visits[j] == visits[a] and total[j] > total[a]):
                 a = j
+    counters[C_RULER_SEARCHES] += rulers[4][0]
+    counters[C_RULER_HITS] += rulers[4][1]
     mv[:] = cand[a]
     return played

@@ -101,7 +101,9 @@ P_K = _p.add("k")
 P_C = _p.add("c")
 P_ROLLOUT = _p.add("rollout")  # agent code of the rollout policy (A_RANDOM or A_GREEDY)
 P_MARGIN = _p.add("margin")  # reward: 0 win share, 1 score margin
-_p.add(None, 3)  # spare
+P_OWN_MEMO = _p.add("own_memo")  # flatmc: 1 = the mover's strong playout moves remembered too (as the memo's)
+P_OWN_K = _p.add("own_k")  # flatmc: the strong tier's k for the mover's playout moves (0: the tier's 3)
+P_REPEAT = _p.add("repeat")  # flatmc: 1 = a playout that drew nothing is counted again, not replayed
 P_PRUNE = _p.add("prune")  # flatmc: drop candidates worth more than this below the best (negative: keep all)
 P_HORIZON = _p.add("horizon")  # flatmc: rounds each playout covers (0: to the end of the game)
 P_CRN = _p.add("crn")  # flatmc: 1 = common random numbers across the candidates
@@ -114,6 +116,11 @@ P_OWN_POLICY = _p.add("own_policy")  # flatmc: the mover's playout moves: 0 gree
 P_RANK = _p.add("rank")  # flatmc: 1 = candidates ranked by worth + the learned value (strong's two passes)
 P_LEAF = _p.add("leaf")  # flatmc: 1 = a cut playout is scored by the learned value (agents.citywright.value)
 P_OPP_SLOTS = _p.add("opp_slots")  # flatmc: opponents' playout moves see this many open slots, drawn at random (0: all)
+P_SHARE = _p.add("share_setup")  # flatmc: 1 = strong moves' per-ruler searches share one setup (exact, faster)
+P_OWN_ROUNDS = _p.add("own_rounds")  # flatmc: the mover plays strong in playouts this many rounds, then greedy (0: all)
+P_RULER_MEMO = _p.add("ruler_memo")  # flatmc: 1 = the mover's one-ruler searches remembered by board and ruler
+P_LATER_TURNS = _p.add("later_turns")  # flatmc: own playout moves allowed in rounds after the current (-1: no limit)
+P_CUT = _p.add("cut")  # flatmc: 1 = a playout cut by turns ends right after the mover's last own move
 P_LEN = _p.size
 
 _ZERO = np.uint64(0)
@@ -362,20 +369,42 @@ def evaluator_search(boards, st, rng, mv, prm, tables, cand, cand_val):
     (``inline="always"``), so the search compiles as one function, as fast as when it was
     written as one (called, with their tuples of arrays, they cost about 5% of a move).
     """
-    rp, shp, _, _, _, _, _, ach = tables
-    cap = cand.shape[0]
+    placed, board, ws, base, facts, prunable, board_ach_open = search_setup(boards, st, prm, tables)
+    return search_offer(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, base, facts, prunable,
+                        board_ach_open)  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def search_setup(boards, st, prm, tables):
+    """evaluator_search's first part: what depends on the mover's board alone (not on the rulers on offer),
+    so a caller searching several offers of one board (the strong tier: one ruler at a time) computes it
+    once.  Returns (placed, board, work space, base scores, bound facts, prunable, board achievements
+    open); search_offer takes them and does the rest."""
+    rp, _, _, _, _, _, _, ach = tables
     p = st[E.ST_CUR]
     placed = st[E.ST_PLACED + p * MAX_SHAPES : E.ST_PLACED + (p + 1) * MAX_SHAPES].copy()
     board = (boards[p, 0], boards[p, 1], boards[p, 2], boards[p, 3])
-    bounds, cands, cand_scratch, order, placements, scratch = _work_space()
-    c_slot, c_tiles, _, _, _, c_ub = cands
-    q_sub, _, nq_land, _, _, _, _, _, _ = scratch
-
+    ws = _work_space()
+    bounds = ws[0]
     base = _base_scores(board, placed, prm, rp, ach)
     facts = _bound_facts(board, rp, bounds)
     _achievement_bounds(board, placed, prm, rp, ach, bounds)
     prunable = _prunable(prm, rp)
     board_ach_open = _board_achievements_open(board, placed, prm, rp, ach)
+    return placed, board, ws, base, facts, prunable, board_ach_open
+
+
+@njit(cache=True, inline="always")
+def search_offer(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, base, facts, prunable,
+                 board_ach_open):  # fmt: skip
+    """evaluator_search's second part, over the rulers on offer in st (the setup from search_setup, for the
+    same mover, board and objective; its bound tables are only read here, so one setup serves many offers).
+    Returns (best worth, number of candidates)."""
+    rp, shp, _, _, _, _, _, ach = tables
+    cap = cand.shape[0]
+    bounds, cands, cand_scratch, order, placements, scratch = ws
+    c_slot, c_tiles, _, _, _, c_ub = cands
+    q_sub, _, nq_land, _, _, _, _, _, _ = scratch
     # Visit slots and placements from random offsets: the search keeps the first of
     # equally good moves it meets, so the offsets break ties at random.
     slot_off = rand_below(rng, POLICY, N_SLOTS)
@@ -1313,3 +1342,6 @@ def _first_free(opts):
         if (opts >> d) & 1:
             return d
     return NONE_TILE
+
+
+free_options = _free_options  # (public: strong's memo of one-ruler searches keys on it)

@@ -97,6 +97,67 @@ _FLATMC_PARAMS = (
     Param("rollout", "greedy", "playout policy", choices=("greedy", "random")),
     Param("reward", "margin", "score margin over the best opponent, or win share", choices=("margin", "win")),
     Param("c", 0.4, "UCB1 exploration constant (select=ucb)", lo=0.0, hi=100.0),
+    # the faster expert's levers (docs/search.md, "A faster expert"); quiet: their defaults play as before
+    Param(
+        "own_memo",
+        "off",
+        "the mover's strong playout moves remembered across playouts too, as the opponents' are (memo)",
+        choices=("off", "on"),
+        quiet=True,
+    ),
+    Param(
+        "own_k", 3, "moves per ruler the mover's strong playout moves choose among (strong's k)", lo=1, hi=9, quiet=True
+    ),
+    Param(
+        "repeat",
+        "off",
+        "a playout that drew no random number is not played again: its candidate's later playouts count its"
+        " reward while the memo entries it read are unchanged (exact: the same choice)",
+        choices=("off", "on"),
+        quiet=True,
+    ),
+    Param(
+        "cut",
+        "turn",
+        "where turns (and later_turns) cut a playout: turn (when the mover is to move again: the others have"
+        " replied) or move (right after the mover's last own move)",
+        choices=("turn", "move"),
+        quiet=True,
+    ),
+    Param(
+        "later_turns",
+        -1,
+        "a playout also stops when the mover is to move after this many own moves in rounds after the current"
+        " one (-1: no such limit; turns still applies)",
+        lo=-1,
+        hi=64,
+        quiet=True,
+    ),
+    Param(
+        "own_rounds",
+        0,
+        "rounds, the current one first, in which the mover's playout moves are strong's (own=strong); greedy's"
+        " after (0: every round)",
+        lo=0,
+        hi=8,
+        quiet=True,
+    ),
+    Param(
+        "ruler_memo",
+        "off",
+        "the mover's one-ruler searches in playouts (strong's first pass) remembered by board and ruler: a ruler"
+        " dealt again to the same board (the same shape and tiles) is not searched again",
+        choices=("off", "on"),
+        quiet=True,
+    ),
+    Param(
+        "share_setup",
+        "off",
+        "the strong tier's per-ruler searches (the candidates by value, the mover's playout moves) share one"
+        " setup of the mover's board (exact: the same moves and draws)",
+        choices=("off", "on"),
+        quiet=True,
+    ),
 )
 
 _BUILTIN = {
@@ -263,6 +324,14 @@ class AgentSpec(_Spec):
             r[K.P_ROLLOUT] = K.A_GREEDY if q["rollout"] == "greedy" else K.A_RANDOM
             r[K.P_MARGIN] = 1.0 if q["reward"] == "margin" else 0.0
             r[K.P_C] = q["c"]
+            r[K.P_OWN_MEMO] = 1.0 if q["own_memo"] == "on" else 0.0
+            r[K.P_OWN_K] = q["own_k"]
+            r[K.P_REPEAT] = 1.0 if q["repeat"] == "on" else 0.0
+            r[K.P_SHARE] = 1.0 if q["share_setup"] == "on" else 0.0
+            r[K.P_OWN_ROUNDS] = q["own_rounds"]
+            r[K.P_RULER_MEMO] = 1.0 if q["ruler_memo"] == "on" else 0.0
+            r[K.P_LATER_TURNS] = q["later_turns"]
+            r[K.P_CUT] = 1.0 if q["cut"] == "move" else 0.0
         return r
 
 

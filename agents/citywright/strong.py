@@ -30,10 +30,11 @@ from numba import njit
 
 from sim.citywright import engine as E
 from sim.citywright.rules import N_SLOTS
-from sim.citywright.tables import MAX_SHAPES, NONE_TILE, PL_BITS, SHP_PLAIN, SHP_STAR
-from sim.rng import POLICY, rand_below
+from sim.citywright.tables import MAX_SHAPES, NONE_TILE, PL_BITS, RP_DEPLETES, RP_N_SHAPES, SHP_PLAIN, SHP_STAR
+from sim.rng import GOLDEN_GAMMA, POLICY, rand_below
+from sim.rng import _mix as splitmix
 
-from .kernels import P_K, evaluator_search
+from .kernels import P_K, evaluator_search, free_options, search_offer, search_setup
 from .value import N_FEATURES, WEIGHTS_DIR, board_features, load_weights, opponents_best, turn_bucket, turns_left_after
 
 _ONE = np.uint64(1)
@@ -89,10 +90,14 @@ def board_after(boards, st, p, mv, shp, pl_info, nb, placed):
 
 
 @njit(cache=True)
-def strong_move(boards, st, rng, mv, prm, tables, vw):
+def strong_move(boards, st, rng, mv, prm, tables, vw, shared=False, rulers=None):
     """Fill mv with the best, by worth + learned value, of each ruler's k best moves by worth; return that value.
 
     tables is ``Tables.kernel_args()``; vw float64[TURN_BUCKETS, N_FEATURES] the value's weights.
+    shared: the rulers' searches share one setup of the mover's board (kernels.search_setup) instead of
+    each its own; the same moves, worths and draws.
+    rulers: a memo of one-ruler searches (new_ruler_memo), so a ruler met again with the same board (in
+    another market: the same shape and tiles) takes its k best moves from there, without a search.
     """
     rp, shp, _, pl_info, _, _, _, ach = tables
     k = max(1, int(prm[P_K]))
@@ -112,6 +117,8 @@ def strong_move(boards, st, rng, mv, prm, tables, vw):
     seen = 0
     pick = np.zeros(E.MV_LEN, dtype=np.int32)
     searched = 0
+    set_up = False
+    use_memo = rulers is not None and rulers[0].shape[0] > 0
     for slot in range(N_SLOTS):
         shape = st[E.ST_SLOTS + slot]
         if shape < 0:
@@ -125,9 +132,22 @@ def strong_move(boards, st, rng, mv, prm, tables, vw):
         if dup:
             continue
         searched += 1
-        for s in range(N_SLOTS):
-            one[E.ST_SLOTS + s] = shape if s == slot else -1
-        _, ncand = evaluator_search(boards, one, rng, mv, prm, tables, cand, cand_val)
+        at = -1
+        if use_memo:
+            at, ncand = _ruler_lookup(rulers, boards, st, p, slot, key, rp, cand, cand_val)
+        if at < 0:  # not remembered: search this ruler alone
+            for s in range(N_SLOTS):
+                one[E.ST_SLOTS + s] = shape if s == slot else -1
+            if shared:
+                if not set_up:
+                    placed0, board0, ws, base, facts, prunable, ach_open = search_setup(boards, st, prm, tables)
+                    set_up = True
+                _, ncand = search_offer(one, rng, mv, prm, tables, cand, cand_val, placed0, board0, ws, base,
+                                        facts, prunable, ach_open)  # fmt: skip
+            else:
+                _, ncand = evaluator_search(boards, one, rng, mv, prm, tables, cand, cand_val)
+            if use_memo:
+                _ruler_store(rulers, -1 - at, cand, cand_val, ncand)
         for j in range(ncand):
             board_after(boards, st, p, cand[j], shp, pl_info, nb, placed)
             board_features(nb[0], nb[1], nb[2], nb[3], placed, opp, rp, ach, f)
@@ -146,3 +166,75 @@ def strong_move(boards, st, rng, mv, prm, tables, vw):
         return evaluator_search(boards, st, rng, mv, prm, tables, cand, cand_val)[0]
     mv[:] = pick
     return top
+
+
+# The one-ruler searches' memo (strong_move's `rulers`): open addressing, _RULER_PROBES probes; an entry is a
+# (board, recorded shapes, ruler) key and that ruler's k best moves by worth with their worths.
+_RULER_PROBES = 4
+_RULER_TAG = np.uint64(0x52554C455253)
+
+
+@njit(cache=True)
+def new_ruler_memo(entries, k):
+    """An empty memo for strong_move's `rulers` (entries a power of two, or 0: none; k: the k of the searches it
+    keeps): (keys uint64[entries], counts int64[entries], moves int32[entries, k, MV_LEN], worths
+    float64[entries, k], stats int64[2]: searches stored, rulers taken from it)."""
+    return (
+        np.zeros(entries, dtype=np.uint64),
+        np.zeros(entries, dtype=np.int64),
+        np.empty((entries, k, E.MV_LEN), dtype=np.int32),
+        np.empty((entries, k), dtype=np.float64),
+        np.zeros(2, dtype=np.int64),
+    )
+
+
+@njit(cache=True, inline="always")
+def _step(h, x):
+    return splitmix((h ^ np.uint64(x)) + GOLDEN_GAMMA)
+
+
+@njit(cache=True)
+def _ruler_lookup(rulers, boards, st, p, slot, key, rp, cand, cand_val):
+    """A one-ruler search's k best from the memo into cand, cand_val (their slot made `slot`): (entry, count);
+    or, not remembered, (-1 - the entry to store it in, 0).
+
+    What such a search depends on: the mover's board and recorded shapes, the ruler's shape and tiles (key),
+    and on a depleting market the districts a free pick may take."""
+    keys, counts, moves, worths, stats = rulers
+    h = _step(_RULER_TAG, key)
+    for d in range(4):
+        h = _step(h, boards[p, d])
+    for s in range(rp[RP_N_SHAPES]):
+        h = _step(h, st[E.ST_PLACED + p * MAX_SHAPES + s])
+    if rp[RP_DEPLETES]:
+        h = _step(h, free_options(st, rp, slot))
+    h |= np.uint64(1)  # 0 marks an empty entry
+    size = keys.shape[0]
+    home = np.int64(h & np.uint64(size - 1))
+    at = home
+    for i in range(_RULER_PROBES):
+        j = (home + i) & (size - 1)
+        if keys[j] == h:
+            n = counts[j]
+            for c in range(n):
+                cand[c] = moves[j, c]
+                cand[c, E.MV_SLOT] = slot
+                cand_val[c] = worths[j, c]
+            stats[1] += 1
+            return j, n
+        if keys[j] == 0:
+            at = j
+            break
+    keys[at] = h  # claimed now, filled by _ruler_store
+    counts[at] = 0
+    return -1 - at, 0
+
+
+@njit(cache=True)
+def _ruler_store(rulers, at, cand, cand_val, n):
+    _, counts, moves, worths, stats = rulers
+    counts[at] = n
+    for c in range(n):
+        moves[at, c] = cand[c]
+        worths[at, c] = cand_val[c]
+    stats[0] += 1

@@ -45,6 +45,7 @@ TARGETS = {
     "specialist_I_games_per_s_4p": ">= greedy",
     "strong_games_per_s_4p": ">= 100",
     "expert_ms_per_move_mean": "<= 10",
+    "expert_fast_ms_per_move_mean": "<= 3.5",
     "mcts_iterations_per_s": ">= 50,000",
     "mcts_mid_game_move_ms_max": "<= 100",
 }
@@ -217,16 +218,50 @@ def timed_games(spec: str, opponent: str, players: int, rules: Rules | str, seed
     return np.array(times), shares, margins
 
 
-def expert_figures(rules: Rules, spec: str = "expert", players: int = 4, games: int = 8) -> dict:
+# The faster expert proposed for the expert tier (docs/search.md, "A faster expert"): today's expert with
+# 24 playouts, the exact levers (repeat, share_setup), the memo for the mover's moves and its one-ruler
+# searches (own_memo, ruler_memo), and playouts cut right after the mover's last own move (cut=move).
+# The bench times it beside the tier until the integrator makes it TIERS["expert"].
+EXPERT_FAST = (
+    "flatmc:budget=24,k=4,per_slot=2,horizon=0,turns=2,own=strong,rank=value,leaf=value,select=halving,crn=on,"
+    "memo=on,taper=0,prune=-1,opp_slots=0,rollout=greedy,reward=margin,c=0.4,own_memo=on,repeat=on,cut=move,"
+    "ruler_memo=on,share_setup=on"
+)
+
+
+def expert_figures(
+    rules: Rules,
+    spec: str = "expert",
+    players: int = 4,
+    games: int = 8,
+    fast: str | None = EXPERT_FAST,
+    rounds: int = 3,
+) -> dict:
     """CPU time per move of the expert tier over whole games against greedy (seats rotated), after a
-    warm-up game: the mean (what a table's time depends on) and the slowest move."""
-    timed_games(spec, "greedy", players, rules, np.array([999], dtype=np.uint64), [0])  # warm-up
-    seeds = np.arange(games, dtype=np.uint64) + 2000
-    times, _, _ = timed_games(spec, "greedy", players, rules, seeds, np.arange(games) % players)
-    return {
-        "expert_ms_per_move_mean": round(float(times.mean()), 2),
-        "expert_ms_per_move_max": round(float(times.max()), 2),
-    }
+    warm-up game: the mean (what a table's time depends on) and the slowest move.
+
+    With `fast`, that spec is timed beside it in the same process, interleaved: every round plays each
+    game seed with both specs, which one first alternating by game and round, so a machine slowing down
+    for a while slows both alike (``expert_fast_*``, and the ratio of the two means).
+    """
+    specs = {"expert": spec} if fast is None else {"expert": spec, "expert_fast": fast}
+    for s in specs.values():
+        timed_games(s, "greedy", players, rules, np.array([999], dtype=np.uint64), [0])  # warm-up
+    times: dict[str, list[np.ndarray]] = {k: [] for k in specs}
+    for r in range(rounds):
+        for g in range(games):
+            seed, seat = np.array([2000 + g], dtype=np.uint64), [g % players]
+            order = list(specs) if (g + r) % 2 == 0 else list(specs)[::-1]
+            for k in order:
+                times[k].append(timed_games(specs[k], "greedy", players, rules, seed, seat)[0])
+    res = {}
+    for k in specs:
+        t = np.concatenate(times[k])
+        res[f"{k}_ms_per_move_mean"] = round(float(t.mean()), 2)
+        res[f"{k}_ms_per_move_max"] = round(float(t.max()), 2)
+    if fast is not None:
+        res["expert_fast_vs_expert"] = round(res["expert_fast_ms_per_move_mean"] / res["expert_ms_per_move_mean"], 3)
+    return res
 
 
 def run_agents(rules: Rules, games: int = 400, res: dict | None = None) -> dict:

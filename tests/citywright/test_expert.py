@@ -150,15 +150,17 @@ def _halving_playouts(n: int, budget: int) -> int:
     return played
 
 
-@pytest.mark.parametrize("k", [3, 5, 7])
-def test_halving_keeps_the_better_half(k):
+@pytest.mark.parametrize(
+    ("k", "extra"), [(3, ""), (5, ""), (7, ""), (5, ",repeat=on"), (7, ",repeat=on,own_memo=on,cut=move")]
+)
+def test_halving_keeps_the_better_half(k, extra):
     """Candidates of known values: solo with turns=0 a playout ends right after its candidate, so every playout
     of a candidate is worth exactly its board points after it (margin reward, solo: points / 100).  The
     candidates' objective counts industrial tiles only, so the evaluator's order says nothing of those values
     and the best is often not first.  Successive halving plays the best candidate (ties to the evaluator's
     order) and runs the playouts of ceil(n / 2) survivors a round; a search that kept the worse half, sorted
-    wrong or kept one too few fails."""
-    prm = parse_agent(f"flatmc:budget=30,k={k},per_slot=0,rank=worth,turns=0,leaf=points,own=greedy").row()
+    wrong or kept one too few fails.  (With repeat, every playout after a candidate's first is counted again.)"""
+    prm = parse_agent(f"flatmc:budget=30,k={k},per_slot=0,rank=worth,turns=0,leaf=points,own=greedy{extra}").row()
     assert prm[K.P_SELECT] == F.SELECT_HALVING and prm[K.P_MARGIN] == 1 and prm[K.P_PRUNE] < 0
     prm[K.P_W : K.P_W + 4] = 0.0
     prm[K.P_W_ACH] = 0.0
@@ -365,9 +367,25 @@ def test_expert_specialist_places_more_of_its_district_than_the_expert(district)
 def test_bench_reports_the_experts_time_per_move():
     from experiments.citywright.bench import expert_figures
 
-    res = expert_figures(load_rules("v1.1"), spec="flatmc:budget=4,k=3", games=1)
+    res = expert_figures(load_rules("v1.1"), spec="flatmc:budget=4,k=3", games=1, fast=None, rounds=1)
     assert set(res) == {"expert_ms_per_move_mean", "expert_ms_per_move_max"}
     assert 0 < res["expert_ms_per_move_mean"] <= res["expert_ms_per_move_max"]
+
+
+def test_bench_times_the_faster_expert_beside_it():
+    from experiments.citywright.bench import expert_figures
+
+    res = expert_figures(load_rules("v1.1"), spec="flatmc:budget=4,k=3", games=2, fast="flatmc:budget=2,k=2", rounds=1)
+    assert set(res) == {
+        "expert_ms_per_move_mean",
+        "expert_ms_per_move_max",
+        "expert_fast_ms_per_move_mean",
+        "expert_fast_ms_per_move_max",
+        "expert_fast_vs_expert",
+    }
+    assert 0 < res["expert_fast_ms_per_move_mean"] <= res["expert_fast_ms_per_move_max"]
+    ratio = res["expert_fast_ms_per_move_mean"] / res["expert_ms_per_move_mean"]
+    assert res["expert_fast_vs_expert"] == round(ratio, 3)
 
 
 def test_the_margin_reward_never_sees_compensation():
