@@ -22,7 +22,7 @@ def rows(game: Game) -> dict[str, np.ndarray]:
     out: dict[str, np.ndarray] = {}
     for c in ("district_points", "purple_extras", "total", "printed_cost", "gold"):
         out[c] = np.array([sc[c] for sc in scores], dtype=np.int16)
-    for c in ("colour_bonus", "completion_bonus"):
+    for c in ("colour_bonus", "completion_bonus", "seat_points"):
         out[c] = np.array([sc[c] for sc in scores], dtype=np.int8)
     out["districts"] = np.array([int(st[E.ST_CITY_N + p]) for p in range(n)], dtype=np.int8)
     out["hand"] = np.array([int(st[E.ST_HAND_N + p]) for p in range(n)], dtype=np.int16)

@@ -31,7 +31,7 @@ from sim.seeds import game_seeds
 # The types of Citadels' own result columns (the core's are experiments.schema's).
 _TYPES = {
     "district_points": pa.int16(), "purple_extras": pa.int16(), "colour_bonus": pa.int8(),
-    "completion_bonus": pa.int8(), "printed_cost": pa.int16(),
+    "completion_bonus": pa.int8(), "seat_points": pa.int8(), "printed_cost": pa.int16(),
     "districts": pa.int8(), "gold": pa.int16(), "hand": pa.int16(),
     "rounds": pa.int16(), "capped": pa.bool_(), "completion": pa.int8(),
     "characters": pa.large_string(), "murdered": pa.int16(), "robbed": pa.int16(), "gold_stolen": pa.int16(),
@@ -154,6 +154,7 @@ def results_table(
         "purple_extras": (pts - cost).astype(np.int16),
         "colour_bonus": sc[:, :, E.SC_COLOUR_BONUS].ravel().astype(np.int8),
         "completion_bonus": sc[:, :, E.SC_COMPLETE_BONUS].ravel().astype(np.int8),
+        "seat_points": sc[:, :, E.SC_SEAT_POINTS].ravel().astype(np.int8),
         "total": sc[:, :, E.SC_TOTAL].ravel().astype(np.int16),
         "printed_cost": cost.astype(np.int16),
         "districts": sc[:, :, E.SC_DISTRICTS].ravel().astype(np.int8),
