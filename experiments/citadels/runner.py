@@ -57,22 +57,27 @@ def run_random_games(seeds: np.ndarray, rules: Rules, players: int) -> dict[str,
     return out
 
 
-def rounds_text(digits: np.ndarray, rounds: np.ndarray) -> np.ndarray:
+def rounds_text(digits: np.ndarray, rounds: np.ndarray) -> pa.LargeStringArray:
     """Per row, its first rounds[i] entries joined by "-": digits uint8[M, R, w] (ASCII), rounds int[M].
 
-    Built as one byte matrix (entries, separators, NUL padding) viewed as fixed-width strings, so a
-    chunk of 100,000 rows costs milliseconds, not a Python loop.
+    Built as one byte matrix (entries and separators), of which each row's first bytes are the Arrow string's
+    data and the row lengths its offsets: a chunk of 100,000 rows costs milliseconds, not a Python loop.
     """
     m, r, w = digits.shape
-    out = np.zeros((m, r, w + 1), dtype=np.uint8)
-    out[:, :, :w] = digits
-    out[:, :, w] = ord("-")
-    k = np.arange(r)[None, :]
-    out[k >= rounds[:, None]] = 0
-    flat = out.reshape(m, r * (w + 1))
-    last = np.clip(rounds * (w + 1) - 1, 0, None)  # the separator after the last entry
-    flat[np.arange(m), last] = 0
-    return flat.view(f"S{r * (w + 1)}").ravel().astype(str)
+    cells = np.empty((m, r, w + 1), dtype=np.uint8)
+    cells[:, :, :w] = digits
+    cells[:, :, w] = ord("-")
+    rounds = np.clip(np.asarray(rounds, dtype=np.int64), 0, r)
+    lengths = np.where(rounds > 0, rounds * (w + 1) - 1, 0)  # no separator after the last entry
+    data = cells.reshape(m, r * (w + 1))[np.arange(r * (w + 1))[None, :] < lengths[:, None]]
+    offsets = np.zeros(m + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return pa.LargeStringArray.from_buffers(m, pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(data)))
+
+
+def _per_game(values: pa.Array, players: int) -> pa.Array:
+    """A per-game column repeated on each of its `players` rows."""
+    return values.take(pa.array(np.repeat(np.arange(len(values), dtype=np.int64), players)))
 
 
 def play_chunk(
@@ -139,8 +144,8 @@ def results_table(
     masks = held.transpose(0, 2, 1).reshape(g * players, n_rounds)  # [G * players, R]
     per_round = [_LOW_DIGIT[masks]] if players >= 4 else [_LOW_DIGIT[masks], _HIGH_DIGIT[masks]]
     characters = rounds_text(np.stack(per_round, axis=2).astype(np.uint8), np.repeat(kept, players))
-    kills = rounds_text((ord("0") + hist[:, :, E.HS_KILLED, None]).astype(np.uint8), kept).repeat(players)
-    robs = rounds_text((ord("0") + hist[:, :, E.HS_ROBBED, None]).astype(np.uint8), kept).repeat(players)
+    kills = _per_game(rounds_text((ord("0") + hist[:, :, E.HS_KILLED, None]).astype(np.uint8), kept), players)
+    robs = _per_game(rounds_text((ord("0") + hist[:, :, E.HS_ROBBED, None]).astype(np.uint8), kept), players)
     pts = sc[:, :, E.SC_DISTRICT_POINTS].ravel()
     cost = sc[:, :, E.SC_COST].ravel()
     cols: dict[str, object] = {

@@ -464,8 +464,12 @@ def _check(data: dict) -> Rules:
     if len(set(plain)) != len(plain):
         raise RulesError(f"plain_purples: a district is named twice in {plain!r}")
     data["plain_purples"] = [x for x in purples if x in plain]  # deck order, so equal sets compare equal
+    table = data["seat_points"]
     for n in allowed:
-        pts = data["seat_points"].get(str(n))
+        if str(n) not in table:
+            raise RulesError(f"seat_points.{n}: missing for an allowed player count")
+    for key, pts in table.items():  # every list given, not only the allowed counts': one integer per seat
+        n = int(key)
         if (
             not isinstance(pts, list)
             or len(pts) != n

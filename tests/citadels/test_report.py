@@ -142,3 +142,21 @@ def test_pick_positions_are_read_round_by_round():
     assert t.loc[(2, 2), "win_share"] == 1.0 and t.loc[(2, 1), "win_share"] == 0.0
     assert t.loc[(1, 1), "n"] == 30 and (2, 3) not in t.index and 3 not in t.index.get_level_values("round")
     assert t.loc[(1, 1), "separated"] == "above"
+
+
+def test_rounds_text_is_the_plain_join():
+    """The per-round text columns (characters, positions, offered, kills, robs) against a plain Python join, rows
+    of 0 rounds, of every round and of more rounds than the matrix holds included."""
+    import pyarrow as pa
+
+    from experiments.citadels.runner import rounds_text
+
+    rng = np.random.default_rng(5)
+    for w in (1, 2):
+        digits = rng.integers(ord("0"), ord("9") + 1, size=(50, 7, w)).astype(np.uint8)
+        rounds = rng.integers(0, 9, size=50)
+        rounds[:3] = (0, 7, 8)
+        got = rounds_text(digits, rounds)
+        assert isinstance(got, pa.LargeStringArray)
+        want = ["-".join(bytes(digits[i, k]).decode() for k in range(min(rounds[i], 7))) for i in range(50)]
+        assert got.to_pylist() == want
