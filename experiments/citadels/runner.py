@@ -20,11 +20,13 @@ from agents.citadels.kernels import run_games
 from agents.citadels.registry import A_RANDOM, AgentError, AgentSpec, rows
 from experiments.citadels.columns import TYPES as ROUND_TYPES
 from experiments.citadels.columns import columns as round_columns
+from experiments.citadels.columns import offers_open
 from experiments.schema import result_schema, table
 from experiments.seating import seat_orders
 from sim.citadels import engine as E
+from sim.citadels import summary
 from sim.citadels.game import RESULT_COLUMNS
-from sim.citadels.rules import THIEF, Rules
+from sim.citadels.rules import Rules
 from sim.citadels.tables import tables_for
 from sim.seeds import game_seeds
 
@@ -128,16 +130,10 @@ def results_table(
     sc, info, hist = res["scores"], res["info"], res["hist"]
     rounds = info[:, 0, E.IN_ROUNDS]
     kept = np.minimum(rounds, E.HIST_ROUNDS)  # rounds the history holds
-    hist = hist[: max(1, int(kept.max()))].transpose(1, 0, 2)  # [G, R, HS_LEN]: no game played more rounds
-    n_rounds = hist.shape[1]
-    played = np.arange(n_rounds)[None, :] < kept[:, None]  # [G, R]
+    n_rounds = max(1, int(kept.max()))  # no game's history holds more rounds
+    counts, offered = summary.run(hist, kept, players, n_rounds, offers_open(rules, players), players == 7)
+    hist = hist[:n_rounds].transpose(1, 0, 2)  # [G, R, HS_LEN]
     held = hist[:, :, E.HS_HELD : E.HS_HELD + players]  # [G, R, players] rank masks
-    seat_ids = np.arange(players)
-    thief_seat = np.where((held & (1 << (THIEF - 1))) != 0, seat_ids, -1).max(axis=2)  # [G, R]
-    killed = (hist[:, :, E.HS_KILLED_SEAT][:, :, None] == seat_ids) & played[:, :, None]  # [G, R, players]
-    robbed = (hist[:, :, E.HS_ROBBED_SEAT][:, :, None] == seat_ids) & (thief_seat[:, :, None] != seat_ids)
-    robbed &= played[:, :, None]
-    stolen = np.where(robbed, hist[:, :, E.HS_STOLEN][:, :, None], 0).sum(axis=1)
     names = np.array([str(a) for a in agents], dtype=object)
     winners = sc[:, :, E.SC_WINNER].sum(axis=1, keepdims=True)
     share = np.where(sc[:, :, E.SC_WINNER] == 1, 1.0 / np.maximum(winners, 1), 0.0)
@@ -169,14 +165,14 @@ def results_table(
         "capped": np.repeat(info[:, 0, E.IN_CAPPED] == 1, players),
         "completion": info[:, :, E.IN_COMPLETE_ORDER].ravel().astype(np.int8),
         "characters": characters,
-        "murdered": killed.sum(axis=1).ravel().astype(np.int16),
-        "robbed": robbed.sum(axis=1).ravel().astype(np.int16),
-        "gold_stolen": stolen.ravel().astype(np.int16),
+        "murdered": counts[:, :, summary.RC_MURDERED].ravel(),
+        "robbed": counts[:, :, summary.RC_ROBBED].ravel(),
+        "gold_stolen": counts[:, :, summary.RC_STOLEN].ravel(),
         "kills": kills,
         "robs": robs,
         "rank": sc[:, :, E.SC_RANK].ravel().astype(np.int8),
         "win_share": share.ravel(),
         "win": share.ravel() > 0,
-        **round_columns(rules, players, hist, info, kept),
+        **round_columns(rules, players, hist, info, kept, counts, offered),
     }
     return table(cols, SCHEMA)

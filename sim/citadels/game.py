@@ -24,6 +24,7 @@ KERNEL_SOURCES = (
     "sim/citadels/tables.py",
     "sim/citadels/engine.py",
     "sim/citadels/infoset.py",
+    "sim/citadels/summary.py",
     "agents/citadels/strong.py",
     "agents/citadels/kernels.py",
     "agents/citadels/selfplay.py",  # strong's self-play (its weights travel in the agent's row, not the code)

@@ -160,3 +160,28 @@ def test_rounds_text_is_the_plain_join():
         assert isinstance(got, pa.LargeStringArray)
         want = ["-".join(bytes(digits[i, k]).decode() for k in range(min(rounds[i], 7))) for i in range(50)]
         assert got.to_pylist() == want
+
+
+@pytest.mark.parametrize("preset", ["official", "seed-summary"])
+def test_the_round_counts_kernel_equals_its_numpy_oracle(preset):
+    """sim.citadels.summary.round_counts (one pass per game, numba) against the whole-array oracle, on the raw
+    history of basic and random games at every player count: every count and every offer."""
+    from experiments.citadels.columns import offers_open, round_counts_numpy
+    from experiments.citadels.runner import run_random_games
+    from sim.citadels import engine as E
+    from sim.citadels import summary
+    from sim.seeds import game_seeds
+
+    rules = load_rules(preset)
+    hits = np.zeros(summary.RC_LEN, dtype=np.int64)
+    for n in rules.players_allowed:
+        seeds = game_seeds(17, 0, 120)
+        res = run_random_games(seeds, rules, n)
+        kept = np.minimum(res["info"][:, 0, E.IN_ROUNDS], E.HIST_ROUNDS)
+        r = max(1, int(kept.max()))
+        counts, offered = summary.run(res["hist"], kept, n, r, offers_open(rules, n), n == 7)
+        want_counts, want_offered = round_counts_numpy(rules, n, res["hist"][:r].transpose(1, 0, 2), kept)
+        assert np.array_equal(counts, want_counts), (preset, n)
+        assert np.array_equal(offered, want_offered), (preset, n)
+        hits += counts.sum(axis=(0, 1))
+    assert (hits > 0).all(), hits  # every count occurs: the comparison is not of zeros
