@@ -41,6 +41,9 @@ class SeatCompensation:
         The columns `rank_key` reads, `score` first.
     score : str
         The final score column.
+    check : callable(rules mapping) -> str or None, optional
+        A one-line reason why games played under these rules cannot be re-ranked by `rank_key` (e.g. a
+        tie-break rule it does not model), or None.
     """
 
     column: str
@@ -48,6 +51,7 @@ class SeatCompensation:
     rank_key: Callable[[dict], np.ndarray]
     rank_columns: tuple[str, ...]
     score: str = "total"
+    check: Callable[[dict], str | None] | None = None
 
 
 def seat_compensation(game) -> SeatCompensation:

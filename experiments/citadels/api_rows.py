@@ -22,7 +22,7 @@ def rows(game: Game) -> dict[str, np.ndarray]:
     out: dict[str, np.ndarray] = {}
     for c in ("district_points", "purple_extras", "total", "printed_cost", "gold"):
         out[c] = np.array([sc[c] for sc in scores], dtype=np.int16)
-    for c in ("colour_bonus", "completion_bonus"):
+    for c in ("colour_bonus", "completion_bonus", "seat_points"):
         out[c] = np.array([sc[c] for sc in scores], dtype=np.int8)
     out["districts"] = np.array([int(st[E.ST_CITY_N + p]) for p in range(n)], dtype=np.int8)
     out["hand"] = np.array([int(st[E.ST_HAND_N + p]) for p in range(n)], dtype=np.int16)
@@ -57,8 +57,10 @@ def rows(game: Game) -> dict[str, np.ndarray]:
 
 def _round_columns(game: Game) -> dict[str, np.ndarray]:
     """The per-round columns (experiments.citadels.columns) from the game's arrays, as the chunk player builds
-    them from a batch of one: the engine's record_results, then the same vectorised code."""
-    from experiments.citadels.columns import COLUMNS, columns
+    them from a batch of one: the engine's record_results, then the same column code (its round counts from the numba
+    kernel's whole-array oracle, so the conformance test's comparison of the two chunk players checks one against
+    the other)."""
+    from experiments.citadels.columns import COLUMNS, columns, round_counts_numpy
 
     n = game.players
     tb = game.tables
@@ -67,7 +69,9 @@ def _round_columns(game: Game) -> dict[str, np.ndarray]:
     hist = np.zeros((E.HIST_ROUNDS, 1, E.HS_LEN), dtype=np.int32)
     E.record_results(game.st, tb.rp, tb.districts, 0, scores, info, hist)
     kept = np.array([min(game.round, E.HIST_ROUNDS)])
-    cols = columns(game.rules, n, hist[: max(1, int(kept[0]))].transpose(1, 0, 2), info, kept)
+    h = hist[: max(1, int(kept[0]))].transpose(1, 0, 2)
+    counts, offered = round_counts_numpy(game.rules, n, h, kept)  # the kernel's oracle: the tables agree (tests)
+    cols = columns(game.rules, n, h, info, kept, counts, offered)
     out = {}
     for c in COLUMNS:
         v = np.asarray(cols[c].to_pylist() if hasattr(cols[c], "to_pylist") else cols[c])

@@ -13,6 +13,7 @@ import numpy as np
 import pyarrow as pa
 
 from sim.citadels import engine as E
+from sim.citadels import summary as S
 from sim.citadels.game import PURPLE_COLUMNS
 from sim.citadels.rules import ASSASSIN, DECKS, THIEF, Rules
 
@@ -50,20 +51,23 @@ def _per_round_text(cells: np.ndarray, kept: np.ndarray) -> np.ndarray:
     return rounds_text(cells, kept)
 
 
-def columns(rules: Rules, players: int, hist: np.ndarray, info: np.ndarray, kept: np.ndarray) -> dict[str, object]:
-    """The :data:`COLUMNS` of a chunk, one entry per (game, seat) in game-major, seat-minor order."""
+def offers_open(rules: Rules, players: int) -> bool:
+    """Whether the offers follow from the history: the open selection with 4+ players."""
+    return players >= 4 and rules["selection_mode"] == "open"
+
+
+def round_counts_numpy(rules: Rules, players: int, hist: np.ndarray, kept: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The readable oracle of :func:`sim.citadels.summary.round_counts`, over whole arrays: from hist [G, R, HS_LEN]
+    (game-major) and kept [G], (counts int16[G, players, RC_LEN], offered int64[G, players, R])."""
     g, n_rounds, _ = hist.shape
     n = players
     seats = np.arange(n)
-    played = np.arange(n_rounds)[None, :] < kept[:, None]  # [G, R]
+    live = (np.arange(n_rounds)[None, :] < kept[:, None])[:, :, None]  # [G, R, 1]: rounds played
     crown = hist[:, :, E.HS_CROWN]  # [G, R]
     place = (seats[None, None, :] - crown[:, :, None]) % n  # [G, R, n]: 0 = first chooser
     held = hist[:, :, E.HS_HELD : E.HS_HELD + n]  # [G, R, n] rank masks
-    rows = np.repeat(kept, n)
-    out: dict[str, object] = {}
-    digits = (ord("1") + place).transpose(0, 2, 1).reshape(g * n, n_rounds, 1).astype(np.uint8)
-    out["positions"] = _per_round_text(digits, rows)
-    if n >= 4 and rules["selection_mode"] == "open":
+    offer = np.zeros((g, n_rounds, n), dtype=np.int64)
+    if offers_open(rules, n):
         removed = hist[:, :, E.HS_FACEUP] | hist[:, :, E.HS_FACEDOWN]  # [G, R]
         before = np.zeros((g, n_rounds, n), dtype=np.int64)  # ranks taken by the earlier choosers
         for k in range(1, n):
@@ -73,32 +77,65 @@ def columns(rules: Rules, players: int, hist: np.ndarray, info: np.ndarray, kept
         offer = (0xFF & ~removed)[:, :, None] & ~before
         if n == 7:  # the seventh chooser is also offered the face-down card
             offer = np.where(place == 6, offer | hist[:, :, E.HS_FACEDOWN][:, :, None], offer)
-        offer = offer.transpose(0, 2, 1).reshape(g * n, n_rounds)
-        cells = np.stack([_HEX[(offer >> 4) & 0xF], _HEX[offer & 0xF]], axis=2).astype(np.uint8)
-        out["offered"] = _per_round_text(cells, rows)
-    else:
-        out["offered"] = pa.repeat(pa.scalar("", pa.large_string()), g * n)
     has = lambda rank: (held & (1 << (rank - 1))) != 0  # noqa: E731 - [G, R, n]
-    live = played[:, :, None]
     killed, killed_seat = hist[:, :, E.HS_KILLED], hist[:, :, E.HS_KILLED_SEAT]
     robbed, robbed_seat = hist[:, :, E.HS_ROBBED], hist[:, :, E.HS_ROBBED_SEAT]
     assassin, thief = has(ASSASSIN) & live, has(THIEF) & live
-    out["kills_named"] = (assassin & (killed > 0)[:, :, None]).sum(axis=1)
-    out["kills_hit"] = (assassin & (killed_seat >= 0)[:, :, None]).sum(axis=1)
     thief_seat = np.where(thief, seats, -1).max(axis=2)  # [G, R]
     rob_hit = (robbed_seat >= 0) & (robbed_seat != thief_seat)
-    out["robs_named"] = (thief & (robbed > 0)[:, :, None]).sum(axis=1)
-    out["robs_hit"] = (thief & rob_hit[:, :, None]).sum(axis=1)
     city = hist[:, :, E.HS_CITY : E.HS_CITY + n]
     gold = hist[:, :, E.HS_GOLD : E.HS_GOLD + n]
     leading = city == city.max(axis=2, keepdims=True)
     richest = gold == gold.max(axis=2, keepdims=True)
     victim = (killed_seat[:, :, None] == seats) & live
-    out["murdered_leading"] = (victim & leading).sum(axis=1)
     stolen_from = (robbed_seat[:, :, None] == seats) & rob_hit[:, :, None] & live
-    out["robbed_richest"] = (stolen_from & richest).sum(axis=1)
-    for name in ("kills_named", "kills_hit", "robs_named", "robs_hit", "murdered_leading", "robbed_richest"):
-        out[name] = np.asarray(out[name]).ravel().astype(np.int16)
+    counts = np.zeros((g, n, S.RC_LEN), dtype=np.int16)
+    counts[:, :, S.RC_MURDERED] = victim.sum(axis=1)
+    counts[:, :, S.RC_ROBBED] = stolen_from.sum(axis=1)
+    counts[:, :, S.RC_STOLEN] = np.where(stolen_from, hist[:, :, E.HS_STOLEN][:, :, None], 0).sum(axis=1)
+    counts[:, :, S.RC_KILLS_NAMED] = (assassin & (killed > 0)[:, :, None]).sum(axis=1)
+    counts[:, :, S.RC_KILLS_HIT] = (assassin & (killed_seat >= 0)[:, :, None]).sum(axis=1)
+    counts[:, :, S.RC_ROBS_NAMED] = (thief & (robbed > 0)[:, :, None]).sum(axis=1)
+    counts[:, :, S.RC_ROBS_HIT] = (thief & rob_hit[:, :, None]).sum(axis=1)
+    counts[:, :, S.RC_MURDERED_LEADING] = (victim & leading).sum(axis=1)
+    counts[:, :, S.RC_ROBBED_RICHEST] = (stolen_from & richest).sum(axis=1)
+    return counts, offer.transpose(0, 2, 1)
+
+
+def columns(
+    rules: Rules,
+    players: int,
+    hist: np.ndarray,
+    info: np.ndarray,
+    kept: np.ndarray,
+    counts: np.ndarray,
+    offered: np.ndarray,
+) -> dict[str, object]:
+    """The :data:`COLUMNS` of a chunk, one entry per (game, seat) in game-major, seat-minor order, from hist
+    [G, R, HS_LEN], info, kept and the round counts and offers (:func:`sim.citadels.summary.run`, or its oracle
+    :func:`round_counts_numpy`)."""
+    g, n_rounds, _ = hist.shape
+    n = players
+    place = (np.arange(n)[None, None, :] - hist[:, :, E.HS_CROWN][:, :, None]) % n  # [G, R, n]: 0 = first chooser
+    rows = np.repeat(kept, n)
+    out: dict[str, object] = {}
+    digits = (ord("1") + place).transpose(0, 2, 1).reshape(g * n, n_rounds, 1).astype(np.uint8)
+    out["positions"] = _per_round_text(digits, rows)
+    if offers_open(rules, n):
+        offer = offered.reshape(g * n, n_rounds)
+        cells = np.stack([_HEX[(offer >> 4) & 0xF], _HEX[offer & 0xF]], axis=2).astype(np.uint8)
+        out["offered"] = _per_round_text(cells, rows)
+    else:
+        out["offered"] = pa.repeat(pa.scalar("", pa.large_string()), g * n)
+    for name, c in (
+        ("kills_named", S.RC_KILLS_NAMED),
+        ("kills_hit", S.RC_KILLS_HIT),
+        ("robs_named", S.RC_ROBS_NAMED),
+        ("robs_hit", S.RC_ROBS_HIT),
+        ("murdered_leading", S.RC_MURDERED_LEADING),
+        ("robbed_richest", S.RC_ROBBED_RICHEST),
+    ):
+        out[name] = counts[:, :, c].ravel().astype(np.int16)
     for d, name in zip(PURPLES, PURPLE_COLUMNS, strict=True):
         t = rules.district_id(d.name)
         out[name] = (info[:, :n, E.IN_BUILT + t] if t >= 0 else np.zeros((g, n))).ravel().astype(np.int8)

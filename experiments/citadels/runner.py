@@ -20,18 +20,20 @@ from agents.citadels.kernels import run_games
 from agents.citadels.registry import A_RANDOM, AgentError, AgentSpec, rows
 from experiments.citadels.columns import TYPES as ROUND_TYPES
 from experiments.citadels.columns import columns as round_columns
+from experiments.citadels.columns import offers_open
 from experiments.schema import result_schema, table
 from experiments.seating import seat_orders
 from sim.citadels import engine as E
+from sim.citadels import summary
 from sim.citadels.game import RESULT_COLUMNS
-from sim.citadels.rules import THIEF, Rules
+from sim.citadels.rules import Rules
 from sim.citadels.tables import tables_for
 from sim.seeds import game_seeds
 
 # The types of Citadels' own result columns (the core's are experiments.schema's).
 _TYPES = {
     "district_points": pa.int16(), "purple_extras": pa.int16(), "colour_bonus": pa.int8(),
-    "completion_bonus": pa.int8(), "printed_cost": pa.int16(),
+    "completion_bonus": pa.int8(), "seat_points": pa.int8(), "printed_cost": pa.int16(),
     "districts": pa.int8(), "gold": pa.int16(), "hand": pa.int16(),
     "rounds": pa.int16(), "capped": pa.bool_(), "completion": pa.int8(),
     "characters": pa.large_string(), "murdered": pa.int16(), "robbed": pa.int16(), "gold_stolen": pa.int16(),
@@ -57,22 +59,27 @@ def run_random_games(seeds: np.ndarray, rules: Rules, players: int) -> dict[str,
     return out
 
 
-def rounds_text(digits: np.ndarray, rounds: np.ndarray) -> np.ndarray:
+def rounds_text(digits: np.ndarray, rounds: np.ndarray) -> pa.LargeStringArray:
     """Per row, its first rounds[i] entries joined by "-": digits uint8[M, R, w] (ASCII), rounds int[M].
 
-    Built as one byte matrix (entries, separators, NUL padding) viewed as fixed-width strings, so a
-    chunk of 100,000 rows costs milliseconds, not a Python loop.
+    Built as one byte matrix (entries and separators), of which each row's first bytes are the Arrow string's
+    data and the row lengths its offsets: a chunk of 100,000 rows costs milliseconds, not a Python loop.
     """
     m, r, w = digits.shape
-    out = np.zeros((m, r, w + 1), dtype=np.uint8)
-    out[:, :, :w] = digits
-    out[:, :, w] = ord("-")
-    k = np.arange(r)[None, :]
-    out[k >= rounds[:, None]] = 0
-    flat = out.reshape(m, r * (w + 1))
-    last = np.clip(rounds * (w + 1) - 1, 0, None)  # the separator after the last entry
-    flat[np.arange(m), last] = 0
-    return flat.view(f"S{r * (w + 1)}").ravel().astype(str)
+    cells = np.empty((m, r, w + 1), dtype=np.uint8)
+    cells[:, :, :w] = digits
+    cells[:, :, w] = ord("-")
+    rounds = np.clip(np.asarray(rounds, dtype=np.int64), 0, r)
+    lengths = np.where(rounds > 0, rounds * (w + 1) - 1, 0)  # no separator after the last entry
+    data = cells.reshape(m, r * (w + 1))[np.arange(r * (w + 1))[None, :] < lengths[:, None]]
+    offsets = np.zeros(m + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return pa.LargeStringArray.from_buffers(m, pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(data)))
+
+
+def _per_game(values: pa.Array, players: int) -> pa.Array:
+    """A per-game column repeated on each of its `players` rows."""
+    return values.take(pa.array(np.repeat(np.arange(len(values), dtype=np.int64), players)))
 
 
 def play_chunk(
@@ -123,24 +130,18 @@ def results_table(
     sc, info, hist = res["scores"], res["info"], res["hist"]
     rounds = info[:, 0, E.IN_ROUNDS]
     kept = np.minimum(rounds, E.HIST_ROUNDS)  # rounds the history holds
-    hist = hist[: max(1, int(kept.max()))].transpose(1, 0, 2)  # [G, R, HS_LEN]: no game played more rounds
-    n_rounds = hist.shape[1]
-    played = np.arange(n_rounds)[None, :] < kept[:, None]  # [G, R]
+    n_rounds = max(1, int(kept.max()))  # no game's history holds more rounds
+    counts, offered = summary.run(hist, kept, players, n_rounds, offers_open(rules, players), players == 7)
+    hist = hist[:n_rounds].transpose(1, 0, 2)  # [G, R, HS_LEN]
     held = hist[:, :, E.HS_HELD : E.HS_HELD + players]  # [G, R, players] rank masks
-    seat_ids = np.arange(players)
-    thief_seat = np.where((held & (1 << (THIEF - 1))) != 0, seat_ids, -1).max(axis=2)  # [G, R]
-    killed = (hist[:, :, E.HS_KILLED_SEAT][:, :, None] == seat_ids) & played[:, :, None]  # [G, R, players]
-    robbed = (hist[:, :, E.HS_ROBBED_SEAT][:, :, None] == seat_ids) & (thief_seat[:, :, None] != seat_ids)
-    robbed &= played[:, :, None]
-    stolen = np.where(robbed, hist[:, :, E.HS_STOLEN][:, :, None], 0).sum(axis=1)
     names = np.array([str(a) for a in agents], dtype=object)
     winners = sc[:, :, E.SC_WINNER].sum(axis=1, keepdims=True)
     share = np.where(sc[:, :, E.SC_WINNER] == 1, 1.0 / np.maximum(winners, 1), 0.0)
     masks = held.transpose(0, 2, 1).reshape(g * players, n_rounds)  # [G * players, R]
     per_round = [_LOW_DIGIT[masks]] if players >= 4 else [_LOW_DIGIT[masks], _HIGH_DIGIT[masks]]
     characters = rounds_text(np.stack(per_round, axis=2).astype(np.uint8), np.repeat(kept, players))
-    kills = rounds_text((ord("0") + hist[:, :, E.HS_KILLED, None]).astype(np.uint8), kept).repeat(players)
-    robs = rounds_text((ord("0") + hist[:, :, E.HS_ROBBED, None]).astype(np.uint8), kept).repeat(players)
+    kills = _per_game(rounds_text((ord("0") + hist[:, :, E.HS_KILLED, None]).astype(np.uint8), kept), players)
+    robs = _per_game(rounds_text((ord("0") + hist[:, :, E.HS_ROBBED, None]).astype(np.uint8), kept), players)
     pts = sc[:, :, E.SC_DISTRICT_POINTS].ravel()
     cost = sc[:, :, E.SC_COST].ravel()
     cols: dict[str, object] = {
@@ -154,6 +155,7 @@ def results_table(
         "purple_extras": (pts - cost).astype(np.int16),
         "colour_bonus": sc[:, :, E.SC_COLOUR_BONUS].ravel().astype(np.int8),
         "completion_bonus": sc[:, :, E.SC_COMPLETE_BONUS].ravel().astype(np.int8),
+        "seat_points": sc[:, :, E.SC_SEAT_POINTS].ravel().astype(np.int8),
         "total": sc[:, :, E.SC_TOTAL].ravel().astype(np.int16),
         "printed_cost": cost.astype(np.int16),
         "districts": sc[:, :, E.SC_DISTRICTS].ravel().astype(np.int8),
@@ -163,14 +165,14 @@ def results_table(
         "capped": np.repeat(info[:, 0, E.IN_CAPPED] == 1, players),
         "completion": info[:, :, E.IN_COMPLETE_ORDER].ravel().astype(np.int8),
         "characters": characters,
-        "murdered": killed.sum(axis=1).ravel().astype(np.int16),
-        "robbed": robbed.sum(axis=1).ravel().astype(np.int16),
-        "gold_stolen": stolen.ravel().astype(np.int16),
+        "murdered": counts[:, :, summary.RC_MURDERED].ravel(),
+        "robbed": counts[:, :, summary.RC_ROBBED].ravel(),
+        "gold_stolen": counts[:, :, summary.RC_STOLEN].ravel(),
         "kills": kills,
         "robs": robs,
         "rank": sc[:, :, E.SC_RANK].ravel().astype(np.int8),
         "win_share": share.ravel(),
         "win": share.ravel() > 0,
-        **round_columns(rules, players, hist, info, kept),
+        **round_columns(rules, players, hist, info, kept, counts, offered),
     }
     return table(cols, SCHEMA)

@@ -60,6 +60,11 @@ def tune_seats(
     game_part(g, "seat_compensation", "seat compensation to tune")
     workers = check_workers(backend, scheduler)
     metas = result_files(results, g)
+    how = g.part("seat_compensation")
+    for path, meta in zip(results, metas, strict=True):
+        reason = how.check(meta["rules"]) if how.check and isinstance(meta.get("rules"), dict) else None
+        if reason:
+            raise UserError(f"{path}: {reason}")
     if verify_games and "spec" not in metas[0]:
         raise UserError(f"--verify-games: {results[0]} is not a run of simulate (a rescored table?): nothing to re-run")
     try:

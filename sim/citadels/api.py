@@ -446,6 +446,7 @@ class Game:
                     "colour_bonus": int(out[p, E.SC_COLOUR_BONUS]),
                     "printed_cost": cost,
                     "completion_bonus": int(out[p, E.SC_COMPLETE_BONUS]),
+                    "seat_points": int(out[p, E.SC_SEAT_POINTS]),
                     "total": int(out[p, E.SC_TOTAL]),
                     "gold": int(out[p, E.SC_GOLD]),
                     "capped": capped,

@@ -112,6 +112,7 @@ from .tables import (
     RP_REVEAL_ALL,
     RP_ROTATE_CROWN,
     RP_SCHOOL,
+    RP_SEAT_POINTS,
     RP_SMITHY,
     RP_START_GOLD,
     RP_START_HAND,
@@ -307,6 +308,7 @@ SC_HAND = _sc.add("cards in hand")
 SC_COST = _sc.add("printed cost of the city's districts")
 SC_RANK = _sc.add("rank: 1 + the number of players strictly ahead")
 SC_WINNER = _sc.add("1 for each of the winners (each credited 1 / their number)")
+SC_SEAT_POINTS = _sc.add("the seat's seat_points (in the score)")
 SC_LEN = _sc.size
 
 # --- per seat results of play_random_games ---------------------------------------------------------
@@ -1385,7 +1387,8 @@ def final_scores(st, rp, dt, out):
         out[p, SC_DISTRICT_POINTS] = pts
         out[p, SC_COLOUR_BONUS] = bonus
         out[p, SC_COMPLETE_BONUS] = complete
-        out[p, SC_TOTAL] = pts + bonus + complete
+        out[p, SC_SEAT_POINTS] = rp[RP_SEAT_POINTS + p]
+        out[p, SC_TOTAL] = pts + bonus + complete + rp[RP_SEAT_POINTS + p]
         out[p, SC_DISTRICTS] = st[ST_CITY_N + p]
         out[p, SC_GOLD] = st[ST_GOLD + p]
         out[p, SC_HAND] = st[ST_HAND_N + p]

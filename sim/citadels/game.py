@@ -24,6 +24,7 @@ KERNEL_SOURCES = (
     "sim/citadels/tables.py",
     "sim/citadels/engine.py",
     "sim/citadels/infoset.py",
+    "sim/citadels/summary.py",
     "agents/citadels/strong.py",
     "agents/citadels/kernels.py",
     "agents/citadels/selfplay.py",  # strong's self-play (its weights travel in the agent's row, not the code)
@@ -31,8 +32,9 @@ KERNEL_SOURCES = (
 )
 
 # One row per (game, seat).
-#   district_points .. completion_bonus, total: the score parts of §6 (purple_extras: the +2 of Dragon Gate
-#     and University inside district_points; printed_cost: the city's summed costs);
+#   district_points .. seat_points, total: the score parts of §6 (purple_extras: the +2 of Dragon Gate
+#     and University inside district_points; seat_points: the seat's compensation, rule seat_points;
+#     printed_cost: the city's summed costs);
 #   districts, gold, hand: the city's size, gold and cards in hand at the end;
 #   rounds, capped: rounds played, and whether the round cap (max_rounds) ended the game;
 #   completion: 1 for the first city completed, 2, 3, ... for the next ones, 0 for none;
@@ -49,7 +51,7 @@ KERNEL_SOURCES = (
 PURPLE_COLUMNS = tuple("built_" + d.name.lower().replace(" ", "_") for d in DECKS["classic66"] if d.colour == "purple")
 RESULT_COLUMNS = (
     "game", "game_seed", "rules", "players", "seat", "agent",
-    "district_points", "purple_extras", "colour_bonus", "completion_bonus", "total", "printed_cost",
+    "district_points", "purple_extras", "colour_bonus", "completion_bonus", "seat_points", "total", "printed_cost",
     "districts", "gold", "hand",
     "rounds", "capped", "completion",
     "characters", "murdered", "robbed", "gold_stolen", "kills", "robs",
@@ -164,11 +166,12 @@ GAME = register(
         bench="experiments.citadels.bench:BENCH",
         default_agents="random",
         trainer="experiments.citadels.train:TRAINER",
+        seat_compensation="experiments.citadels.seats:SEAT_COMPENSATION",
         summary=(
             (
                 "score",
                 "mean points",
-                ("district_points", "purple_extras", "colour_bonus", "completion_bonus", "total"),
+                ("district_points", "purple_extras", "colour_bonus", "completion_bonus", "seat_points", "total"),
             ),
         ),
     )

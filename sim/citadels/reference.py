@@ -55,6 +55,9 @@ Interpretations ``I1``..``I20`` are rule parameters (§10); every place that rea
 Plain purples (``plain_purples``, §2.3) are purple districts played without their text: ``RefGame.plain``
 holds their type ids, :meth:`RefGame._has_text` is the one question every purple power asks before it acts,
 and :func:`points` gives a plain card its cost as its points.
+
+Seat points (``seat_points``, §6) are a seat compensation: ``params["seat_points"][n][p]`` is added to seat
+p's total in :meth:`RefGame.scores` and nowhere else, so they change no legal list and break no tie.
 """
 
 from __future__ import annotations
@@ -266,6 +269,8 @@ _OFFICIAL = {
     "three_player_order": "ABCABC",  # I17
     "library_observatory": "draw3_keep2",  # I19
     "plain_purples": [],  # §2.3: purple district names played without their text
+    # §6 seat points: per player count, the points added to each seat's total, seat 0 (the docs' seat 1) first
+    "seat_points": {n: [0] * n for n in range(2, 8)},
     "max_rounds": 100,
 }
 
@@ -278,6 +283,7 @@ _SEED_SUMMARY = {
     "removal_order": "faceup_first",
     "faceup_count": {2: 0, 3: 0, 4: 2, 5: 1, 6: 0, 7: 0, 8: 0},
     "facedown_count": {2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 1, 8: 0},
+    "seat_points": {n: [0] * n for n in range(2, 9)},
     "selection_mode": "blind_draw2",
     "crown_rule": "rotate_unless_king",
     "architect_discount": 1,
@@ -344,7 +350,12 @@ def reference_params(spec) -> dict:
             value = tuple(sorted(int(n) for n in value))
         if name == "plain_purples":
             value = _plain_purples(value)
+        if name == "seat_points":
+            value = _seat_points(value)
         params[name] = value
+    for n in params["players_allowed"]:  # after every override: players_allowed may have changed too
+        if n not in params["seat_points"]:
+            raise ValueError(f"Citadels parameter seat_points has no list for {n} players")
     return params
 
 
@@ -358,6 +369,28 @@ def _plain_purples(names) -> list[str]:
     if len(set(names)) != len(names):
         raise ValueError(f"Citadels parameter plain_purples names a district twice: {names!r}")
     return [x for x in PURPLE_NAMES if x in names]  # deck order, so equal sets give equal parameters
+
+
+def _seat_points(table) -> dict[int, list[int]]:
+    """§6 ``seat_points``: player count -> one integer 0..99 per seat, seat 0 first (a fresh table)."""
+    if not isinstance(table, dict):
+        raise ValueError(f"Citadels parameter seat_points must map player counts to lists of points: {table!r}")
+    out = {}
+    for key, points_of in table.items():
+        # int keys, or the strings of a TOML-born rule set (Rules.params())
+        if isinstance(key, bool) or not isinstance(key, (int, str)) or not str(key).isdigit() or int(key) < 1:
+            raise ValueError(f"Citadels parameter seat_points: {key!r} is not a player count")
+        n = int(key)
+        if (
+            not isinstance(points_of, (list, tuple))
+            or len(points_of) != n
+            or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 99 for x in points_of)
+        ):
+            raise ValueError(
+                f"Citadels parameter seat_points for {n} players must be a list of {n} integers in 0..99: {points_of!r}"
+            )
+        out[n] = list(points_of)
+    return dict(sorted(out.items()))
 
 
 # --- scoring (§6) -----------------------------------------------------------------------------------------
@@ -1199,7 +1232,9 @@ class RefGame:
             else:
                 completion = 0
             parts["completion_bonus"] = completion
-            parts["total"] = parts["district_points"] + parts["colour_bonus"] + completion
+            # §6 seat points: in the total only, so they break no tie (rank_results never reads them)
+            parts["seat_points"] = prm["seat_points"][self.n][p]
+            parts["total"] = parts["district_points"] + parts["colour_bonus"] + completion + parts["seat_points"]
             parts["gold"] = self.gold[p]
             parts["capped"] = self.capped
             results.append(parts)

@@ -210,6 +210,9 @@ _OFFICIAL: dict[str, Any] = {
     # Each named card keeps its colour (purple), cost and copies, scores its cost (the Dragon Gate and
     # the University 6, not 8) and does nothing else -- "swapped for a plain district of the same cost".
     "plain_purples": [],
+    # §6 (a designer's lever, not a rule of either source): points added to each seat's score at the end, by
+    # player count, seat 1 (the first crown) first -- the seat compensation `boardlab tune seats` solves for.
+    "seat_points": {str(n): [0] * n for n in range(2, 8)},
     # §8: a simulation cap; a game still running after this round is scored as it stands.
     "max_rounds": 100,
 }
@@ -224,6 +227,7 @@ _SEED.update(
         "remove_in_round_1": False,
         "removal_order": "faceup_first",
         "faceup_count": _counts({2: 0, 3: 0, 4: 2, 5: 1, 6: 0, 7: 0, 8: 0}),
+        "seat_points": {str(n): [0] * n for n in range(2, 9)},
         "facedown_count": _counts({2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 1, 8: 0}),
         "selection_mode": "blind_draw2",
         "crown_rule": "rotate_unless_king",
@@ -376,18 +380,21 @@ def _merge(base: dict, over: dict) -> dict:
     """Overlay `over` on `base`, refusing unknown keys and values of another type."""
     out = copy.deepcopy(base)
     for k, v in over.items():
+        head, dot, tail = k.partition(".")
+        if dot and isinstance(base.get(head), dict):  # "seat_points.4 = [...]": one player count of a table
+            k, v = head, {tail: v}
         if k not in base:
             raise RulesError(f"{k}: unknown key (valid: {', '.join(base)})")
         b = base[k]
         if isinstance(b, dict):
             if not isinstance(v, dict):
                 raise RulesError(f"{k}: expected a table of player counts ({', '.join(_COUNT_KEYS)}), got {v!r}")
-            merged = dict(b)
+            merged = dict(out[k])  # out, not base: two dotted keys of one table both count
             for n, c in v.items():
                 n = str(n)
                 if n not in _COUNT_KEYS:
                     raise RulesError(f"{k}.{n}: unknown player count (valid: {', '.join(_COUNT_KEYS)})")
-                merged[n] = c
+                merged[n] = copy.deepcopy(c)
             out[k] = dict(sorted(merged.items(), key=lambda kv: int(kv[0])))
         elif isinstance(b, bool) != isinstance(v, bool) or not isinstance(v, type(b)):
             raise RulesError(f"{k}: expected {_type_name(b)}, got {v!r}")
@@ -457,6 +464,18 @@ def _check(data: dict) -> Rules:
     if len(set(plain)) != len(plain):
         raise RulesError(f"plain_purples: a district is named twice in {plain!r}")
     data["plain_purples"] = [x for x in purples if x in plain]  # deck order, so equal sets compare equal
+    table = data["seat_points"]
+    for n in allowed:
+        if str(n) not in table:
+            raise RulesError(f"seat_points.{n}: missing for an allowed player count")
+    for key, pts in table.items():  # every list given, not only the allowed counts': one integer per seat
+        n = int(key)
+        if (
+            not isinstance(pts, list)
+            or len(pts) != n
+            or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 99 for x in pts)
+        ):
+            raise RulesError(f"seat_points.{n}: expected a list of {n} integers in 0..99 (seat 1 first), got {pts!r}")
     if data["first_crown_seat"] >= allowed[0]:
         raise RulesError(f"first_crown_seat: must be below the smallest player count {allowed[0]}")
     if data["starting_hand"] * allowed[-1] > cards:

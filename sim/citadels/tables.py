@@ -65,6 +65,7 @@ RP_GRAVEYARD = _rp.add("Graveyard")
 RP_LIBRARY = _rp.add("Library")
 RP_WALL = _rp.add("Great Wall")
 RP_SCHOOL = _rp.add("School of Magic")
+RP_SEAT_POINTS = _rp.add("seat_points of this player count, seat by seat", 8)
 RP_LEN = _rp.size
 
 # tiebreak values, in the kernels' codes
@@ -134,6 +135,8 @@ def tables_for(rules: Rules, players: int) -> Tables:
     rp[RP_MAX_ROUNDS] = d["max_rounds"]
     rp[RP_ABCCBA] = _flag(d["three_player_order"] == "ABCCBA")
     rp[RP_LIB_OBS_KEEP] = 3 if d["library_observatory"] == "draw3_keep3" else 2
+    for p, x in enumerate(d["seat_points"][str(players)]):
+        rp[RP_SEAT_POINTS + p] = x
     plain = set(d["plain_purples"])  # §2.3: no effect, worth its cost
     for off, name in zip(range(RP_HAUNTED, RP_SCHOOL + 1), PURPLE_EFFECTS, strict=True):
         rp[off] = -1 if name in plain else rules.district_id(name)

@@ -8,7 +8,9 @@ count and preset, the deciding seat observed at every decision and every seat at
 starts at a different decision in each game), and 125 games for each alternative value of the rule
 parameters; ``make test`` plays a smaller sample of each, every seat observed at every decision.  The
 study's lever ``plain_purples`` (docs/games/citadels.md §2.3) is played with every purple plain and with a
-subset, at 2, 4 and 7 players: 100 games each in full, 2 in ``make test``.
+subset, at 2, 4 and 7 players: 100 games each in full, 2 in ``make test``.  So is the seat compensation
+``seat_points`` (§6) with a nonzero vector, at 2, 4 and 7 players on ``official`` and at 4 and 8 on
+``seed-summary``: 100 games each in full, 2 in ``make test``.
 """
 
 from __future__ import annotations
@@ -142,8 +144,9 @@ ALTERNATIVES = [
 ]
 
 
-def compare_variant(overrides: dict, players: int, seed: int, observe_every: int) -> None:
-    rules = load_rules("official").with_overrides({**overrides, "name": "variant"})
+def compare_variant(overrides: dict, players: int, seed: int, observe_every: int, base: str = "official"):
+    """One random game under `overrides` on preset `base`, on both implementations; returns (engine, reference)."""
+    rules = load_rules(base).with_overrides({**overrides, "name": "variant"})
     ref = R.RefGame(players, rules.params(), seed)
     player = R.reference_random_player(seed)
     g = Game(players, rules, seed)
@@ -160,6 +163,7 @@ def compare_variant(overrides: dict, players: int, seed: int, observe_every: int
         ref.apply(move)
         step += 1
     assert g.done and g.scores() == ref.scores(), f"{overrides} n={players} seed={seed}: final scores"
+    return g, ref
 
 
 @pytest.mark.parametrize("overrides", ALTERNATIVES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
@@ -209,3 +213,48 @@ def test_plain_purples_agree(which, players):
 def test_plain_purples_agree_in_full(which, players):
     for seed in range(1, 101):
         compare_variant({"plain_purples": PLAIN_PURPLES[which]}, players, seed, observe_every=7)
+
+
+# docs/games/citadels.md §6 "seat points": a nonzero vector (set by the dotted key, as a variant file would)
+SEAT_POINTS = [
+    ("official", 2, [2, 0]),
+    ("official", 4, [0, 1, 2, 3]),
+    ("official", 7, [0, 0, 1, 1, 2, 2, 3]),
+    ("seed-summary", 4, [3, 2, 1, 0]),
+    ("seed-summary", 8, [0, 1, 1, 2, 2, 3, 3, 4]),
+]
+SEAT_IDS = [f"{base}-{players}p" for base, players, _ in SEAT_POINTS]
+
+
+def compare_seat_points(base: str, players: int, vector: list[int], seed: int, observe_every: int) -> None:
+    """A random game with seat points on both implementations: every decision as in compare_variant, then the
+    final scores (totals, ranks, win shares, seat_points) and every seat's final observation, whose log ends
+    with the game-end totals."""
+    g, ref = compare_variant({f"seat_points.{players}": vector}, players, seed, observe_every, base=base)
+    where = f"seat_points {base} n={players} seed={seed}"
+    scores = ref.scores()
+    assert [s["seat_points"] for s in scores] == vector, where
+    for p in range(players):
+        assert seen(g, p) == ref.observation(p), f"{where}: final, seat {p}"
+    assert ref.observation(0)["log"][-1] == ("game_end", ref.capped, tuple(s["total"] for s in scores)), where
+
+
+def test_seat_points_rules_are_the_references():
+    """The dotted key's rule set gives the reference the full table: that count's vector, zeros elsewhere."""
+    for base, players, vector in SEAT_POINTS:
+        params = R.reference_params(load_rules(base).with_overrides({f"seat_points.{players}": vector}).params())
+        expected = {n: [0] * n for n in R.reference_params(base)["players_allowed"]}
+        assert params["seat_points"] == {**expected, players: vector}
+
+
+@pytest.mark.parametrize("base,players,vector", SEAT_POINTS, ids=SEAT_IDS)
+def test_seat_points_agree(base, players, vector):
+    for seed in range(2):
+        compare_seat_points(base, players, vector, seed, observe_every=5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("base,players,vector", SEAT_POINTS, ids=SEAT_IDS)
+def test_seat_points_agree_in_full(base, players, vector):
+    for seed in range(1, 101):
+        compare_seat_points(base, players, vector, seed, observe_every=7)

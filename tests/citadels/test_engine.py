@@ -874,6 +874,55 @@ def test_plain_purples():
         assert g.current == 1 and ("DESTROY 2 18" in texts(g)) is destroy_keep
 
 
+def test_seat_points():
+    """§6 "seat points": per player count, seat 1 (seat 0 here) first; in the total only, no tie broken."""
+    for name in PRESETS:
+        counts = load_rules(name).players_allowed
+        assert load_rules(name).params()["seat_points"] == {str(n): [0] * n for n in counts}
+    dotted = load_rules({"seat_points.4": [0, 1, 1, 2]})  # one player count by a dotted key
+    table = load_rules("official").with_overrides({"seat_points": {"4": [0, 1, 1, 2]}})
+    assert dotted.params()["seat_points"] == table.params()["seat_points"]
+    assert dotted.params()["seat_points"]["4"] == [0, 1, 1, 2] and dotted.params()["seat_points"]["5"] == [0] * 5
+    both = load_rules({"seat_points.2": [3, 0], "seat_points.4": [0, 1, 1, 2]})  # two dotted keys of one table
+    assert both.params()["seat_points"]["2"] == [3, 0] and both.params()["seat_points"]["4"] == [0, 1, 1, 2]
+    assert "seat_points.4: expected a list of 4 integers in 0..99" in one_line_error({"seat_points.4": [0, 1]})
+    assert "seat_points.4: expected a list of 4" in one_line_error({"seat_points.4": [0, 1, 1, 100]})
+    assert "seat_points.4: expected a list of 4" in one_line_error({"seat_points.4": [0, 1, 1, True]})
+    assert "seat_points.9: unknown player count" in one_line_error({"seat_points.9": [0] * 9})
+    # the totals and the score part, seat 0 first
+    cities = [[MANOR, TEMPLE], [CASTLE], [], [DRAGON_GATE, TAVERN]]  # 4, 4, 0 and 9 district points
+    g = Game.from_position(4, dotted, 1, gold=[2] * 4, hands=[[]] * 4, cities=cities)
+    s = g.scores()
+    assert [x["seat_points"] for x in s] == [0, 1, 1, 2] and [x["total"] for x in s] == [4, 5, 1, 11]
+    assert [x["district_points"] for x in s] == [4, 4, 0, 9]
+    assert [x["seat_points"] for x in Game.from_position(4, "official", 1, gold=[2] * 4, hands=[[]] * 4,
+                                                         cities=cities).scores()] == [0] * 4  # fmt: skip
+    # they change the winner, and a tie they make is broken by district points, then gold (§6)
+    for vector, shares in (([0, 0], [1.0, 0.0]), ([0, 1], [0.0, 1.0]), ([1, 1], [1.0, 0.0])):
+        r = load_rules({"seat_points.2": vector})
+        x = tie_scores(r, FIVE_27, EIGHT_26, [1, 3], first_completer=1)  # 30 each without seat points
+        assert [y["total"] for y in x] == [30 + vector[0], 30 + vector[1]] and [y["win_share"] for y in x] == shares
+    five_24 = [PALACE, CATHEDRAL, TOWN_HALL, FORTRESS, TEMPLE, KEEP]  # 24 points + 3 colours = 27
+    x = tie_scores(load_rules({"seat_points.2": [3, 0]}), five_24, FIVE_27, [9, 0])  # 30 = 30
+    assert [y["total"] for y in x] == [30, 30] and [y["win_share"] for y in x] == [0.0, 1.0]  # 24 < 27 points
+    x = tie_scores(load_rules({"seat_points.2": [3, 0], "tiebreak": "shared"}), five_24, FIVE_27, [9, 0])
+    assert [y["win_share"] for y in x] == [0.5, 0.5]
+    # a whole game: the same moves as without them (no legality changes), the totals moved, the log's totals
+    r = load_rules({"seat_points.4": [0, 1, 2, 3]})
+    for seed in (1, 2, 3):
+        a, b = Game(4, "official", seed), Game(4, r, seed)
+        while not a.done:
+            m = a.random_move()
+            assert b.legal_moves() == a.legal_moves() and b.random_move() == m
+            a.apply(m)
+            b.apply(m)
+        assert b.done
+        sa, sb = a.scores(), b.scores()
+        assert [x["total"] for x in sb] == [x["total"] + v for x, v in zip(sa, [0, 1, 2, 3], strict=True)]
+        assert [x["seat_points"] for x in sb] == [0, 1, 2, 3] and [x["seat_points"] for x in sa] == [0] * 4
+        assert log(b, 2)[-1] == ("game_end", False, tuple(x["total"] for x in sb))
+
+
 def test_max_rounds():
     r = load_rules("official").with_overrides({"max_rounds": 2})
     g = Game(4, r, 5)

@@ -1204,6 +1204,130 @@ def test_plain_purples_random_games():
             assert s["district_points"] == s["printed_cost"] and s["purple_extras"] == 0
 
 
+# --- seat points (docs §6 "seat points", §10.1) -----------------------------------------------------------
+
+
+def seats(n, vector, base="official"):
+    """Parameters with `vector` as the seat points of n players (every other count stays 0)."""
+    table = {m: [0] * m for m in reference_params(base)["players_allowed"]}
+    return {"base": base, "seat_points": {**table, n: list(vector)}}
+
+
+def test_seat_points_parameter():
+    assert PRESETS["official"]["seat_points"] == {n: [0] * n for n in range(2, 8)}
+    assert PRESETS["seed-summary"]["seat_points"] == {n: [0] * n for n in range(2, 9)}
+    # the string keys of a TOML-born rule set (Rules.params()) mean the same player counts
+    table = {str(n): [1] * n for n in range(2, 8)}
+    assert reference_params({"seat_points": table})["seat_points"] == {n: [1] * n for n in range(2, 8)}
+    params = reference_params(seats(4, [0, 1, 1, 2]))
+    assert params["seat_points"][4] == [0, 1, 1, 2] and params["seat_points"][5] == [0] * 5
+    assert reference_params(seats(8, [0, 0, 0, 0, 1, 1, 1, 99], base="seed-summary"))["seat_points"][8][-1] == 99
+
+
+def test_seat_points_validation():
+    full = {n: [0] * n for n in range(2, 8)}
+    for bad, message in [
+        ([0, 1, 2, 3], "seat_points must map player counts to lists"),
+        ({2: [0, 0]}, "seat_points has no list for 3 players"),  # a table replaces the whole parameter
+        ({**full, 4: [0, 1, 2]}, "seat_points for 4 players must be a list of 4 integers in 0..99"),
+        ({**full, 4: [0, 1, 2, 3, 4]}, "for 4 players must be a list of 4"),
+        ({**full, 4: 3}, "for 4 players must be a list of 4"),
+        ({**full, 4: [0, 1, 2, 1.0]}, "for 4 players must be a list of 4"),
+        ({**full, 4: [0, 1, 2, "3"]}, "for 4 players must be a list of 4"),
+        ({**full, 4: [0, 1, 2, True]}, "for 4 players must be a list of 4"),
+        ({**full, 4: [0, 1, 2, -1]}, "for 4 players must be a list of 4"),
+        ({**full, 4: [0, 1, 2, 100]}, "for 4 players must be a list of 4"),
+        ({**full, "four": [0] * 4}, "seat_points: 'four' is not a player count"),
+        ({**full, 0: []}, "seat_points: 0 is not a player count"),
+    ]:
+        with pytest.raises(ValueError, match=message) as error:
+            reference_params({"seat_points": bad})
+        assert "\n" not in str(error.value)
+    assert reference_params({"seat_points": {**full, 4: [0, 0, 99, 99]}})["seat_points"][4] == [0, 0, 99, 99]
+    # a player count allowed afterwards needs its list too, whatever the order of the overrides
+    with pytest.raises(ValueError, match="seat_points has no list for 8 players"):
+        reference_params({"seat_points": full, "players_allowed": (2, 3, 4, 5, 6, 7, 8)})
+
+
+def test_seat_points_in_the_total_and_the_log():
+    """§6: seat p's points are added to its total, reported as `seat_points`, and the game-end totals carry them."""
+    cities = [[MANOR, TEMPLE], [CASTLE], [], [D_DRAGON_GATE, TAVERN]]
+    ends = {}
+    for vector in ([0, 0, 0, 0], [0, 1, 2, 3], [6, 0, 0, 99], [6, 0, 0, 0]):
+        game = run(position(params={**seats(4, vector), "max_rounds": 1}, cities=cities))
+        assert game.done and game.capped
+        scores = game.scores()
+        assert [s["seat_points"] for s in scores] == vector
+        assert [s["district_points"] for s in scores] == [4, 4, 0, 9]  # the city's parts do not move
+        assert [s["total"] for s in scores] == [4 + vector[0], 4 + vector[1], vector[2], 9 + vector[3]]
+        assert public_log(game)[-1] == ("game_end", True, tuple(s["total"] for s in scores))
+        assert game.observation(2)["scores"] == scores
+        ends[tuple(vector)] = [s["win_share"] for s in scores]
+    assert ends[(0, 0, 0, 0)] == ends[(0, 1, 2, 3)] == ends[(6, 0, 0, 99)] == [0.0, 0.0, 0.0, 1.0]
+    assert ends[(6, 0, 0, 0)] == [1.0, 0.0, 0.0, 0.0]  # 10 against 9: seat 0 wins on its seat points
+    # seat 1 of the docs is the reference's seat 0, whoever holds the crown
+    moved = position(params={**seats(4, [5, 0, 0, 0]), "first_crown_seat": 2}, crown=2)
+    assert [s["seat_points"] for s in moved.scores()] == [5, 0, 0, 0]
+
+
+A_27 = [PALACE, CATHEDRAL, TOWN_HALL, FORTRESS, MANOR, CASTLE]  # 27 points, no fifth colour: total 27
+A_27_FIVE = [PALACE, CATHEDRAL, TOWN_HALL, FORTRESS, D_KEEP, CASTLE]  # 27 points + 3 colours = 30
+B_26_FIRST = [PALACE, CATHEDRAL, TOWN_HALL, FORTRESS, TEMPLE, TAVERN, WATCHTOWER, MONASTERY]  # 26 + 4 = 30
+
+
+def two_scores(a, b, vector, tiebreak="districts_gold_shared", gold=(2, 2), first_completer=1):
+    params = {**seats(2, vector), "tiebreak": tiebreak}
+    scores = position(n=2, params=params, cities=[a, b], gold=list(gold), first_completer=first_completer).scores()
+    return [s["total"] for s in scores], [s["win_share"] for s in scores]
+
+
+def test_seat_points_change_the_winner():
+    assert two_scores(A_27_FIVE, B_26_FIRST, [0, 0]) == ([30, 30], [1.0, 0.0])  # the tie goes to 27 points
+    assert two_scores(A_27_FIVE, B_26_FIRST, [0, 1]) == ([30, 31], [0.0, 1.0])  # no tie any more: B wins
+    assert two_scores(A_27_FIVE, B_26_FIRST, [2, 0]) == ([32, 30], [1.0, 0.0])
+    assert two_scores(A_27_FIVE, B_26_FIRST, [0, 1], tiebreak="shared") == ([30, 31], [0.0, 1.0])
+    assert two_scores(A_27_FIVE, B_26_FIRST, [0, 0], tiebreak="shared") == ([30, 30], [0.5, 0.5])
+
+
+def test_seat_points_break_no_tie():
+    """§6: seat points count in the total only; a tie of totals is still broken by district points, then gold."""
+    assert two_scores(A_27, B_26_FIRST, [0, 0]) == ([27, 30], [0.0, 1.0])
+    assert two_scores(A_27, B_26_FIRST, [2, 0]) == ([29, 30], [0.0, 1.0])
+    # a tie made by seat points: A's 27 district points beat B's 26 (B's completion bonus is no district point)
+    assert two_scores(A_27, B_26_FIRST, [3, 0]) == ([30, 30], [1.0, 0.0])
+    assert two_scores(A_27, B_26_FIRST, [4, 1]) == ([31, 31], [1.0, 0.0])
+    # and the seat points of the one behind on district points do not count as district points
+    # (22 district points + 5 seat points against 27: were they district points, seat 0's gold would win)
+    assert two_scores(B_26_FIRST[:6], A_27, [5, 0], gold=(5, 0), first_completer=-1) == ([27, 27], [0.0, 1.0])
+    # equal district points: gold decides, then the win is shared -- the seat point is no step of its own
+    a_26_five = [PALACE, CATHEDRAL, TOWN_HALL, FORTRESS, D_KEEP, MANOR]  # 26 points + 3 colours = 29
+    assert two_scores(a_26_five, B_26_FIRST, [1, 0], gold=(1, 3)) == ([30, 30], [0.0, 1.0])
+    assert two_scores(a_26_five, B_26_FIRST, [1, 0], gold=(2, 2)) == ([30, 30], [0.5, 0.5])
+    assert two_scores(a_26_five, B_26_FIRST, [1, 0], tiebreak="districts_gold_draw") == ([30, 30], [0.0, 0.0])
+    assert two_scores(A_27, B_26_FIRST, [3, 0], tiebreak="shared") == ([30, 30], [0.5, 0.5])
+    assert two_scores(A_27, B_26_FIRST, [3, 0], tiebreak="cost_gold_shared") == ([30, 30], [1.0, 0.0])  # 27 > 26
+
+
+def test_seat_points_change_no_move():
+    """§6: they change no move's legality: the same seed plays the same game; only the totals move."""
+    for n, vector in [(2, [2, 0]), (4, [0, 1, 2, 3]), (7, [0, 0, 1, 1, 2, 2, 3])]:
+        for seed in (1, 2):
+            plain_game, plain_trace = play_random_game(n, "official", seed)
+            game, trace = play_random_game(n, seats(n, vector), seed)
+            assert trace == plain_trace
+            before, after = plain_game.scores(), game.scores()
+            assert [s["total"] for s in after] == [s["total"] + v for s, v in zip(before, vector, strict=True)]
+            drop = ("seat_points", "total", "rank", "win_share")
+            assert [{k: v for k, v in s.items() if k not in drop} for s in after] == [
+                {k: v for k, v in s.items() if k not in drop} for s in before
+            ]
+            moved = [dict(s, total=s["total"] + v) for s, v in zip(before, vector, strict=True)]
+            rank_results(moved, "districts_gold_shared")  # the ranks are those of the moved totals
+            assert [(s["rank"], s["win_share"]) for s in after] == [(s["rank"], s["win_share"]) for s in moved]
+    game, _ = play_random_game(8, seats(8, [0, 1, 2, 3, 4, 5, 6, 7], base="seed-summary"), 5)
+    assert [s["seat_points"] for s in game.scores()] == list(range(8))
+
+
 # --- seed-summary deviations (docs §10.3) -----------------------------------------------------------------
 
 
@@ -1213,7 +1337,9 @@ def test_seed_deviations_are_exactly_these_parameters():
     assert differ == {
         "players_allowed", "bank_gold", "starting_hand", "remove_in_round_1", "removal_order", "faceup_count",
         "facedown_count", "selection_mode", "crown_rule", "architect_discount", "warlord_may_target_own", "tiebreak",
+        "seat_points",
     }  # fmt: skip
+    assert seed["seat_points"] == {**official["seat_points"], 8: [0] * 8}  # only the 8-player list is added
     assert seed["faceup_count"] == {**official["faceup_count"], 8: 0}
     assert seed["facedown_count"] == {**official["facedown_count"], 8: 0}
 

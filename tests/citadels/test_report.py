@@ -142,3 +142,46 @@ def test_pick_positions_are_read_round_by_round():
     assert t.loc[(2, 2), "win_share"] == 1.0 and t.loc[(2, 1), "win_share"] == 0.0
     assert t.loc[(1, 1), "n"] == 30 and (2, 3) not in t.index and 3 not in t.index.get_level_values("round")
     assert t.loc[(1, 1), "separated"] == "above"
+
+
+def test_rounds_text_is_the_plain_join():
+    """The per-round text columns (characters, positions, offered, kills, robs) against a plain Python join, rows
+    of 0 rounds, of every round and of more rounds than the matrix holds included."""
+    import pyarrow as pa
+
+    from experiments.citadels.runner import rounds_text
+
+    rng = np.random.default_rng(5)
+    for w in (1, 2):
+        digits = rng.integers(ord("0"), ord("9") + 1, size=(50, 7, w)).astype(np.uint8)
+        rounds = rng.integers(0, 9, size=50)
+        rounds[:3] = (0, 7, 8)
+        got = rounds_text(digits, rounds)
+        assert isinstance(got, pa.LargeStringArray)
+        want = ["-".join(bytes(digits[i, k]).decode() for k in range(min(rounds[i], 7))) for i in range(50)]
+        assert got.to_pylist() == want
+
+
+@pytest.mark.parametrize("preset", ["official", "seed-summary"])
+def test_the_round_counts_kernel_equals_its_numpy_oracle(preset):
+    """sim.citadels.summary.round_counts (one pass per game, numba) against the whole-array oracle, on the raw
+    history of basic and random games at every player count: every count and every offer."""
+    from experiments.citadels.columns import offers_open, round_counts_numpy
+    from experiments.citadels.runner import run_random_games
+    from sim.citadels import engine as E
+    from sim.citadels import summary
+    from sim.seeds import game_seeds
+
+    rules = load_rules(preset)
+    hits = np.zeros(summary.RC_LEN, dtype=np.int64)
+    for n in rules.players_allowed:
+        seeds = game_seeds(17, 0, 120)
+        res = run_random_games(seeds, rules, n)
+        kept = np.minimum(res["info"][:, 0, E.IN_ROUNDS], E.HIST_ROUNDS)
+        r = max(1, int(kept.max()))
+        counts, offered = summary.run(res["hist"], kept, n, r, offers_open(rules, n), n == 7)
+        want_counts, want_offered = round_counts_numpy(rules, n, res["hist"][:r].transpose(1, 0, 2), kept)
+        assert np.array_equal(counts, want_counts), (preset, n)
+        assert np.array_equal(offered, want_offered), (preset, n)
+        hits += counts.sum(axis=(0, 1))
+    assert (hits > 0).all(), hits  # every count occurs: the comparison is not of zeros
