@@ -214,11 +214,11 @@ def candidates(bb, st, rng, prm, rp, cards, forms, form_anchors, masks, vw, ws, 
 
 
 @njit(cache=True)
-def playout(bb, st, rng, me, prow, horizon, every_seat, rp, cards, forms, form_anchors, walk, masks, vw, ws, mv):
-    """Play on from a redealt position with strong (row prow) to the cut: the end of the season the game is in,
+def playout(bb, st, rng, me, season, prow, horizon, every_seat, rp, cards, forms, form_anchors, walk, masks, vw, ws,
+            mv):  # fmt: skip
+    """Play on from a redealt position with strong (row prow) to the cut: the end of season `season` (the root's),
     or sooner when a draw on the (horizon + 1)-th explore card from here would begin (horizon > 0).  Without
     every_seat, only the decisions that reach map `me` are played; the others are skips."""
-    season = st[E.ST_SEASON]
     draws = 0
     while st[E.ST_PHASE] != E.PHASE_DONE and st[E.ST_SEASON] == season:
         if st[E.ST_PHASE] == E.PHASE_DRAW and st[E.ST_K] == 0:
@@ -279,6 +279,7 @@ def expert_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, mask
     prow[P_K] = int(prm[P_ROLLOUT_K])
     me = st[E.ST_CURRENT]
     scored = st[E.ST_SCORED]
+    season = st[E.ST_SEASON]
     # an arm's playouts: at most budget // 2 in the first round, +1 per later round
     seeds = np.zeros((budget + 64, 2), dtype=np.uint64)
     ndrawn = 0
@@ -313,7 +314,7 @@ def expert_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, mask
                 st2[:] = st
                 redeal(st2, rng2, cards, pool)
                 E.apply_move(bb2, st2, rng2, cmv[a], rp, cards, forms, form_anchors, walk, masks)
-                playout(bb2, st2, rng2, me, prow, horizon, every_seat, rp, cards, forms, form_anchors, walk, masks,
+                playout(bb2, st2, rng2, me, season, prow, horizon, every_seat, rp, cards, forms, form_anchors, walk, masks,
                         vw, ws, mv2)  # fmt: skip
                 total[a] += reward(bb2, st2, me, scored, rp, masks, vw, ws)
                 visits[a] += 1
