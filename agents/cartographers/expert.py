@@ -314,8 +314,8 @@ def expert_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, mask
                 st2[:] = st
                 redeal(st2, rng2, cards, pool)
                 E.apply_move(bb2, st2, rng2, cmv[a], rp, cards, forms, form_anchors, walk, masks)
-                playout(bb2, st2, rng2, me, season, prow, horizon, every_seat, rp, cards, forms, form_anchors, walk, masks,
-                        vw, ws, mv2)  # fmt: skip
+                playout(bb2, st2, rng2, me, season, prow, horizon, every_seat,
+                        rp, cards, forms, form_anchors, walk, masks, vw, ws, mv2)  # fmt: skip
                 total[a] += reward(bb2, st2, me, scored, rp, masks, vw, ws)
                 visits[a] += 1
                 played += 1

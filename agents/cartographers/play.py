@@ -24,7 +24,8 @@ from .kernels import A_EXPERT, A_GREEDY, A_PLANNER, A_RANDOM, A_STRONG, P_AMBUSH
 from .strong import STRONG_WEIGHTS, strong_move, workspace
 
 __all__ = [
-    "A_EXPERT", "A_GREEDY", "A_PLANNER", "A_RANDOM", "A_STRONG", "P_AMBUSH", "P_CODE", "P_LEN", "play_games", "run_games",
+    "A_EXPERT", "A_GREEDY", "A_PLANNER", "A_RANDOM", "A_STRONG", "P_AMBUSH", "P_CODE", "P_LEN",
+    "play_games", "run_games",
 ]  # fmt: skip
 
 

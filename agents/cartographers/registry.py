@@ -19,8 +19,8 @@ from agents.generic.registry import GENERIC
 from agents.specs import AgentDef, AgentError, Param, Registry, merged
 from agents.specs import AgentSpec as _Spec
 
-from . import kernels as K
 from . import expert as X
+from . import kernels as K
 from .strong import MAX_K, MAX_MARGIN, STRONG_K, STRONG_MARGIN, WEIGHTS_VERSION
 
 __all__ = ["AGENTS", "AgentDef", "AgentError", "AgentSpec", "Param", "parse_agent", "rows", "split_specs"]

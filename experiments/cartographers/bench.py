@@ -43,8 +43,8 @@ def run(
 ) -> dict:
     """Cartographers' figures as a flat dict: random games/s at 1-5 players (the engine's loop) and at 4
     through the agents' loop, maps scored per second (all 16 cards and the monster penalty), greedy and
-    planner and strong 4-player games/s (every seat that agent), the expert's CPU ms per decision, and `score` of one map; `log` reports each as
-    it is measured."""
+    planner and strong 4-player games/s (every seat that agent), the expert's CPU ms per decision, and `score`
+    of one map; `log` reports each as it is measured."""
     rules = rules or load_rules()
     res = Figures(log, rules=rules.name, games_per_player_count=games, clock="process CPU")
     seeds = np.arange(games, dtype=np.uint64)
