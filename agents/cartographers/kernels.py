@@ -74,6 +74,7 @@ A_RANDOM = 0
 A_GREEDY = 1
 A_PLANNER = 2
 A_STRONG = 3  # agents.cartographers.strong
+A_EXPERT = 4  # agents.cartographers.expert
 
 AMBUSH_ADVERSARIAL = 0
 AMBUSH_RANDOM = 1
@@ -83,6 +84,11 @@ P_CODE = _p.add("agent code (A_*)")
 P_AMBUSH = _p.add("ambush policy (AMBUSH_*)")
 P_K = _p.add("strong: candidates re-ranked by the learned value")
 P_MARGIN = _p.add("strong: a candidate's planner value is at least the best's minus this")
+P_BUDGET = _p.add("expert: playouts per decision")
+P_CANDS = _p.add("expert: candidates searched (strong's best)")
+P_HORIZON = _p.add("expert: draws a playout runs before its cut, 0 = to the end of the season")
+P_ROLLOUT_K = _p.add("expert: strong's k in the playouts")
+P_SEATS = _p.add("expert: the playouts play every seat (1) or only what reaches the mover's map (0)")
 P_LEN = _p.size
 
 # Weights: the four edicts, then coins and monster penalty.

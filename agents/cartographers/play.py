@@ -19,11 +19,13 @@ from numba import njit
 from sim.cartographers import engine as E
 from sim.cartographers.tables import RP_PLAYERS
 
-from .kernels import A_GREEDY, A_PLANNER, A_RANDOM, A_STRONG, P_AMBUSH, P_CODE, P_LEN, evaluator_move
+from .expert import expert_move
+from .kernels import A_EXPERT, A_GREEDY, A_PLANNER, A_RANDOM, A_STRONG, P_AMBUSH, P_CODE, P_LEN, evaluator_move
 from .strong import STRONG_WEIGHTS, strong_move, workspace
 
 __all__ = [
-    "A_GREEDY", "A_PLANNER", "A_RANDOM", "A_STRONG", "P_AMBUSH", "P_CODE", "P_LEN", "play_games", "run_games",
+    "A_EXPERT", "A_GREEDY", "A_PLANNER", "A_RANDOM", "A_STRONG", "P_AMBUSH", "P_CODE", "P_LEN",
+    "play_games", "run_games",
 ]  # fmt: skip
 
 
@@ -38,6 +40,8 @@ def policy_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, mask
         evaluator_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks)
     elif code == A_STRONG:
         strong_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks, vw, ws)
+    elif code == A_EXPERT:
+        expert_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, masks, vw, ws)
     else:  # unknown codes play at random rather than stall a batch
         E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
 

@@ -19,6 +19,7 @@ from agents.generic.registry import GENERIC
 from agents.specs import AgentDef, AgentError, Param, Registry, merged
 from agents.specs import AgentSpec as _Spec
 
+from . import expert as X
 from . import kernels as K
 from .strong import MAX_K, MAX_MARGIN, STRONG_K, STRONG_MARGIN, WEIGHTS_VERSION
 
@@ -78,10 +79,46 @@ _BUILTIN = {
         objective="worth = planner's worth of the map after the draw + learned value of its potential"
         " (agents/cartographers/value.py)",
     ),
+    "expert": AgentDef(
+        "expert",
+        K.A_EXPERT,
+        "a determinised flat Monte Carlo search over strong's k best draws: every playout redeals the unseen"
+        " explore deck and ambushes from what the seat has seen, plays strong to the cut (the season's end, or"
+        " horizon explore cards), and scores the mover's points + strong's value of its map there; common random"
+        " numbers, successive halving over the budget (agents/cartographers/expert.py); its monster is strong's",
+        params=(
+            _AMBUSH,
+            Param("budget", X.EXPERT_BUDGET, "playouts per decision", lo=1, hi=X.MAX_BUDGET),
+            Param("k", X.EXPERT_CANDS, "candidates searched: strong's best draws", lo=1, hi=X.MAX_CANDS),
+            Param(
+                "horizon",
+                X.EXPERT_HORIZON,
+                "explore cards a playout plays before its cut; 0: to the end of the current season",
+                lo=0,
+                hi=X.MAX_HORIZON,
+            ),
+            Param("rollout_k", X.EXPERT_ROLLOUT_K, "strong's k in the playouts", lo=1, hi=MAX_K),
+            Param(
+                "seats",
+                "own",
+                "the playouts play every seat (all) or only the decisions that reach the mover's map (own: its"
+                " draws and the monsters drawn on it; the others' draws cannot change its reward)",
+                choices=("own", "all"),
+            ),
+            Param(
+                "weights",
+                WEIGHTS_VERSION,
+                "the learned value's weight file (agents/cartographers/weights/)",
+                choices=(WEIGHTS_VERSION,),
+            ),
+        ),
+        objective="worth = the mover's points to the cut + planner's worth + learned value of its map there,"
+        " mean over redealt playouts (agents/cartographers/expert.py)",
+    ),
 }
 AGENTS: dict[str, AgentDef] = merged(_BUILTIN.values(), GENERIC)  # ismcts beside the built-ins
 
-SPEC_EXAMPLES = "random, greedy, planner:ambush=random, strong:k=32, ismcts:iters=50"
+SPEC_EXAMPLES = "random, greedy, planner:ambush=random, strong:k=32, expert:budget=32, ismcts:iters=50"
 
 
 @dataclass(frozen=True)
@@ -99,6 +136,14 @@ class AgentSpec(_Spec):
         if self.definition.code == K.A_STRONG:
             r[K.P_K] = self.params["k"]
             r[K.P_MARGIN] = self.params["margin"]
+        if self.definition.code == K.A_EXPERT:
+            r[K.P_K] = STRONG_K
+            r[K.P_MARGIN] = STRONG_MARGIN
+            r[K.P_BUDGET] = self.params["budget"]
+            r[K.P_CANDS] = self.params["k"]
+            r[K.P_HORIZON] = self.params["horizon"]
+            r[K.P_ROLLOUT_K] = self.params["rollout_k"]
+            r[K.P_SEATS] = X.SEATS_ALL if self.params["seats"] == "all" else X.SEATS_OWN
         return r
 
 

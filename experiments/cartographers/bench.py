@@ -8,6 +8,7 @@ time of `score` is given beside its CPU time.
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -26,6 +27,7 @@ TARGETS = {
     "random_games_per_s_4p": ">= 10,000",
     "greedy_games_per_s_4p": ">= 300",
     "strong_games_per_s_4p": ">= 100",
+    "expert_ms_per_decision": "<= 20",
     "score_one_map_s": "<= 1.5",
 }
 
@@ -41,8 +43,8 @@ def run(
 ) -> dict:
     """Cartographers' figures as a flat dict: random games/s at 1-5 players (the engine's loop) and at 4
     through the agents' loop, maps scored per second (all 16 cards and the monster penalty), greedy and
-    planner and strong 4-player games/s (every seat that agent), and `score` of one map; `log` reports each as
-    it is measured."""
+    planner and strong 4-player games/s (every seat that agent), the expert's CPU ms per decision, and `score`
+    of one map; `log` reports each as it is measured."""
     rules = rules or load_rules()
     res = Figures(log, rules=rules.name, games_per_player_count=games, clock="process CPU")
     seeds = np.arange(games, dtype=np.uint64)
@@ -76,6 +78,7 @@ def run(
         res["greedy_games_per_s_4p"] = round(agent_rate("greedy", agent_games), 1)
         res["planner_games_per_s_4p"] = round(agent_rate("planner", agent_games), 1)
         res["strong_games_per_s_4p"] = round(agent_rate("strong", agent_games), 1)
+        res.update(expert_figures(rules))
     if subprocesses:
         cmd = [sys.executable, "-m", "experiments.cli", "score", "--game", GAME.id, "-"]
         text = random_map_text(0)
@@ -84,6 +87,47 @@ def run(
         res["score_one_map_s"] = round(min(c for c, _ in runs), 2)
         res["score_one_map_wall_s"] = round(min(w for _, w in runs), 2)
     return dict(res)
+
+
+def timed_decisions(spec: str, opponent: str, players: int, rules, seeds, seats) -> np.ndarray:
+    """The process CPU milliseconds of each of `spec`'s decisions (draws and monster phases) in games with it in
+    seat seats[g] and `opponent` in every other seat, played one decision at a time through the game loop's
+    policy (agents.cartographers.play.policy_move)."""
+    from agents.cartographers.play import _weights, policy_move
+    from agents.cartographers.strong import workspace
+    from sim.cartographers.api import Game
+
+    me_row, opp_row = parse_agent(spec).row(), parse_agent(opponent).row()
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    vw, ws = _weights(None), workspace()
+    times: list[float] = []
+    for seed, me in zip(seeds, seats, strict=True):
+        g = Game(players, rules, int(seed))
+        args = g.tables.kernel_args()
+        while not g.done:
+            p = g.current
+            t = time.process_time_ns()
+            policy_move(g.bb, g.st, g.rng, mv, me_row if p == me else opp_row, *args, vw, ws)
+            if p == me:
+                times.append((time.process_time_ns() - t) / 1e6)
+            E.apply_move(g.bb, g.st, g.rng, mv, *args)
+    return np.array(times)
+
+
+def expert_figures(rules, spec: str = "expert", games: int = 8) -> dict:
+    """CPU time per decision of the expert over whole 4-player games against planner (seats rotated) and whole
+    solo games, after a warm-up game: the mean over all its decisions and the slowest."""
+    timed_decisions(spec, "planner", 4, rules, [999], [0])  # warm-up / compile
+    seeds = np.arange(games) + 2000
+    four = timed_decisions(spec, "planner", 4, rules, seeds, np.arange(games) % 4)
+    solo = timed_decisions(spec, "planner", 1, rules, seeds, np.zeros(games, dtype=int))
+    both = np.concatenate([four, solo])
+    return {
+        "expert_ms_per_decision": round(float(both.mean()), 2),
+        "expert_ms_per_decision_4p": round(float(four.mean()), 2),
+        "expert_ms_per_decision_solo": round(float(solo.mean()), 2),
+        "expert_ms_per_decision_max": round(float(both.max()), 2),
+    }
 
 
 BENCH = Bench(run, TARGETS)

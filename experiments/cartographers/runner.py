@@ -56,7 +56,10 @@ def play_chunk(
 
 
 def chunk_size(agents: list[AgentSpec], games: int) -> int:
-    """Games per chunk (GameDef.chunk_size): big ones for random play, a few seconds of work otherwise."""
+    """Games per chunk (GameDef.chunk_size): big ones for random play, a few seconds of work otherwise (the
+    expert's search is about 100x a planner's game)."""
+    if any(a.name == "expert" for a in agents):
+        return max(1, min(50, games))
     return max(1, min(50_000 if all(a.name == "random" for a in agents) else 1_000, games))
 
 

@@ -25,6 +25,7 @@ KERNEL_SOURCES = (
     "agents/cartographers/kernels.py",
     "agents/cartographers/value.py",
     "agents/cartographers/strong.py",
+    "agents/cartographers/expert.py",
     "agents/cartographers/selfplay.py",
     "agents/cartographers/play.py",
 )

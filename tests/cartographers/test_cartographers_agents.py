@@ -195,7 +195,8 @@ def test_adversarial_ambush_never_better_for_the_victim_than_random(agent):
 
 def test_registry_lists_and_parses():
     names = [d.name for d in available_agents()]
-    assert names == ["random", "greedy", "planner", "strong", "ismcts"]  # ismcts: the generic search every game has
+    # ismcts: the generic search every game has
+    assert names == ["random", "greedy", "planner", "strong", "expert", "ismcts"]
     assert str(parse_agent("greedy")) == "greedy:ambush=adversarial"
     assert str(parse_agent("planner:ambush=random")) == "planner:ambush=random"
     assert split_specs("greedy,ambush=random,planner") == ["greedy:ambush=random", "planner"]
@@ -203,7 +204,7 @@ def test_registry_lists_and_parses():
         ("greedy:ambush=nice", "ambush must be one of adversarial, random"),
         ("greedy:depth=2", "unknown parameter 'depth'"),
         ("random:ambush=random", "it takes no parameters"),
-        ("expert", "unknown agent 'expert'"),
+        ("master", "unknown agent 'master'"),
     ):
         with pytest.raises(AgentError) as e:
             parse_agent(bad)
