@@ -51,14 +51,13 @@ from .kernels import (
     P_CODE,
     P_HORIZON,
     P_K,
-    P_MARGIN,
     P_ROLLOUT_K,
     P_SEATS,
     map_value,
     move_value,
     objective_weights,
 )
-from .strong import MAX_K, MAX_MARGIN, map_after, strong_move
+from .strong import map_after, shortlist, strong_move
 from .value import N_FEATURES, bucket, map_features
 
 EXPERT_BUDGET = 32  # playouts per decision
@@ -148,38 +147,7 @@ def candidates(bb, st, rng, prm, rp, cards, forms, form_anchors, masks, vw, ws, 
         vals[i] = v
         if v > best:
             best = v
-    k = min(max(1, int(prm[P_K])), MAX_K)
-    margin = min(max(0, int(prm[P_MARGIN])), MAX_MARGIN)
-    for d in range(margin + 1):
-        hist[d] = 0
-    for i in range(n):
-        d = best - vals[i]
-        if d <= margin:
-            hist[d] += 1
-    above = 0
-    level = margin
-    for d in range(margin + 1):
-        if above + hist[d] >= k or d == margin:
-            level = d
-            break
-        above += hist[d]
-    seen = 0
-    slots = k - above
-    kept = 0
-    for i in range(n):
-        d = best - vals[i]
-        if d < level:
-            cand[kept] = i
-            kept += 1
-        elif d == level:
-            if seen < slots:
-                cand[above + seen] = i
-            else:
-                j = rand_below(rng, POLICY, seen + 1)
-                if j < slots:
-                    cand[above + j] = i
-            seen += 1
-    kept = above + min(seen, slots)
+    kept = shortlist(rng, prm, vals, n, best, cand, hist)  # strong's own, step for step
     # the shortlist back in listing order, so that ties between candidates go to the listing
     for a in range(1, kept):
         x = cand[a]

@@ -123,26 +123,14 @@ def _fill(pl, i, terrain):
 
 
 @njit(cache=True)
-def strong_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks, vw, ws):
-    """Fill mv with strong's move (prm its row, vw float64[BUCKETS, N_FEATURES] the learned weights, ws the
-    scratch of :func:`workspace`); returns the chosen move's value."""
-    out, vals, cand, w, pl, f, hist = ws
-    monster = st[E.ST_PHASE] == E.PHASE_MONSTER
-    if monster and int(prm[P_AMBUSH]) == AMBUSH_RANDOM:
-        E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
-        return 0.0
-    sign = -1 if monster else 1
-    objective_weights(st, rp, A_PLANNER, w)
-    n = E.enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, -1, out)
-    best = -(1 << 62)
-    for i in range(n):
-        v = sign * move_value(bb, st, rp, cards, forms, masks, out[i], w, pl)
-        vals[i] = v
-        if v > best:
-            best = v
+def shortlist(rng, prm, vals, n, best, cand, hist):
+    """strong's shortlist: the indices of the k = prm[P_K] best of the n values vals[:n] (best their maximum)
+    within margin = prm[P_MARGIN] points of the best, into cand; returns how many.  Every move above a level L
+    is kept and the moves at L fill the remaining slots, sampled evenly (reservoir sampling from the policy
+    stream) when more tie there than fit.  The order of cand is not the listing order when sampling replaced
+    an entry."""
     k = min(max(1, int(prm[P_K])), MAX_K)
     margin = min(max(0, int(prm[P_MARGIN])), MAX_MARGIN)
-    # the k best by planner value within the margin: every move above a level L, and moves at L sampled
     for d in range(margin + 1):
         hist[d] = 0
     for i in range(n):
@@ -172,7 +160,28 @@ def strong_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks, vw,
                 if j < slots:
                     cand[above + j] = i
             seen += 1
-    kept = above + min(seen, slots)
+    return above + min(seen, slots)
+
+
+@njit(cache=True)
+def strong_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks, vw, ws):
+    """Fill mv with strong's move (prm its row, vw float64[BUCKETS, N_FEATURES] the learned weights, ws the
+    scratch of :func:`workspace`); returns the chosen move's value."""
+    out, vals, cand, w, pl, f, hist = ws
+    monster = st[E.ST_PHASE] == E.PHASE_MONSTER
+    if monster and int(prm[P_AMBUSH]) == AMBUSH_RANDOM:
+        E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
+        return 0.0
+    sign = -1 if monster else 1
+    objective_weights(st, rp, A_PLANNER, w)
+    n = E.enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, -1, out)
+    best = -(1 << 62)
+    for i in range(n):
+        v = sign * move_value(bb, st, rp, cards, forms, masks, out[i], w, pl)
+        vals[i] = v
+        if v > best:
+            best = v
+    kept = shortlist(rng, prm, vals, n, best, cand, hist)
     vb = vw[bucket(st, rp)]
     top = -1e300
     ties = 0
