@@ -102,7 +102,7 @@ def sections(a: pd.DataFrame, b: pd.DataFrame, rules_a, rules_b) -> pd.DataFrame
 SECTIONS = CompareSections(
     rows=sections,
     sections=(
-        ExtraSection("card points", "points per scoring card in play (per map, over the game)"),
+        ExtraSection("card points", "points per scoring card in play (per map over the game, paired by game)"),
         ExtraSection("title", "solo title earned, % of games", percent=True),
         ExtraSection("threshold", "solo rating reaching a title's threshold, % of games", percent=True),
     ),

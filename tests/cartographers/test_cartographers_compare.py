@@ -88,7 +88,7 @@ def test_a_solo_numbers_variant_moves_titles_and_never_card_points(tmp_path, cap
     assert (earned["diff"] != 0).any()
     assert earned["a"].sum() == pytest.approx(1, abs=1e-4) and earned["b"].sum() == pytest.approx(1, abs=1e-4)
     text = (tmp_path / "cmp" / "REPORT.md").read_text()
-    assert "| points per scoring card in play (per map, over the game) | n | A | B | B − A |" in text
+    assert "| points per scoring card in play (per map over the game, paired by game) | n | A | B | B − A |" in text
     assert "| 27 Greenbough |" in text and "| rating ≥ 30 | 30 |" in text
     assert "`cards.scoring.27.solo` 22 → 32" in text
     assert "solo title earned, % of games [95%]:" in out
