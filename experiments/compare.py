@@ -6,14 +6,19 @@ difference carries a 95% interval (normal, on the paired differences; see
 :func:`experiments.pipelines.paired_difference`).  Two identical rule sets give
 differences that are exactly zero, intervals included: the engine is
 deterministic given the seed.  What is compared besides the win shares is the game's summary
-(``GameDef.summary``: sections of per-player numbers, e.g. Citywright's score breakdown and waste).
+(``GameDef.summary``: sections of per-player numbers, e.g. Citywright's score breakdown and waste) and,
+where the game has them, its own sections (``GameDef.compare_sections``, a :class:`CompareSections`:
+rows the generic summary cannot give, e.g. Cartographers' points per scoring card in the games where the
+card is in play, and its solo titles).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -23,6 +28,42 @@ from experiments.io import atomic_write_text
 from experiments.pipelines import mean_ci, paired_difference, win_share
 
 OUT_COLUMNS = ["section", "by", "group", "metric", "n", "a", "a_lo", "a_hi", "b", "b_lo", "b_hi", "diff", "lo", "hi"]
+
+
+@dataclass(frozen=True)
+class ExtraSection:
+    """How REPORT.md shows one section of a game's own compare rows: a table headed `what`, a row per
+    (group, metric) in the rows' order; `percent`: the values are shares, shown ×100."""
+
+    section: str
+    what: str
+    percent: bool = False
+
+
+@dataclass(frozen=True)
+class CompareSections:
+    """A game's own compare sections (the GameDef part ``compare_sections``).
+
+    rows : callable(a, b, rules_a, rules_b) -> DataFrame
+        The two runs' result frames (the same seeds, one row per game and seat) and their rule sets ->
+        long rows of :data:`OUT_COLUMNS` (``diff``, ``lo``, ``hi``: B − A paired on the same games, with its
+        95% interval; ``a``, ``b`` with theirs), only of the `sections` below, in the order to show them.
+    sections : tuple[ExtraSection, ...]
+        Each section the rows may hold, in REPORT.md's order (a section with no rows is left out).
+    """
+
+    rows: Callable[[pd.DataFrame, pd.DataFrame, Any, Any], pd.DataFrame]
+    sections: tuple[ExtraSection, ...]
+
+    def table(self, a: pd.DataFrame, b: pd.DataFrame, rules_a, rules_b) -> pd.DataFrame:
+        """The rows, checked: exactly OUT_COLUMNS, sections declared (ValueError otherwise: a bug in the game)."""
+        t = self.rows(a, b, rules_a, rules_b)
+        if list(t.columns) != OUT_COLUMNS:
+            raise ValueError(f"compare_sections rows have columns {list(t.columns)}, not {OUT_COLUMNS}")
+        unknown = set(t["section"]) - {s.section for s in self.sections}
+        if unknown:
+            raise ValueError(f"compare_sections rows of undeclared sections {sorted(unknown)}")
+        return t.assign(group=t["group"].astype(str)).reset_index(drop=True)
 
 
 def rule_differences(a, b) -> list[tuple[str, object, object]]:
@@ -120,8 +161,16 @@ def _cell(x: float, lo: float, hi: float, scale: float = 1.0, signed: bool = Fal
     return f"{scale * x:{f}} [{scale * lo:{f}}, {scale * hi:{f}}]"
 
 
-def report(table: pd.DataFrame, diffs: list, about: dict, labels: dict[str, str], summary=()) -> str:
-    """One page: what differs, win shares per agent and seat, score breakdown, waste; the chart."""
+def report(
+    table: pd.DataFrame,
+    diffs: list,
+    about: dict,
+    labels: dict[str, str],
+    summary=(),
+    extra: CompareSections | None = None,
+) -> str:
+    """One page: what differs, win shares per agent and seat, the game's summary sections (e.g. score breakdown,
+    waste), then the game's own sections (`extra`); the chart."""
     A, B = about["a"], about["b"]
     L = [
         f"# Rules compared: `{A}` (A) and `{B}` (B)",
@@ -158,23 +207,47 @@ def report(table: pd.DataFrame, diffs: list, about: dict, labels: dict[str, str]
             cells = [_cell(sub.at[m, "diff"], sub.at[m, "lo"], sub.at[m, "hi"], signed=True) for m in columns]
             L.append(f"| `{labels.get(g, g)}` | " + " | ".join(cells) + " |")
         L.append("")
+    for sec in extra.sections if extra is not None else ():
+        t = table[table["section"] == sec.section]
+        if t.empty:
+            continue
+        scale = 100 if sec.percent else 1
+        several = t["metric"].nunique() > 1
+        L += [f"| {sec.what} | n | A | B | B − A |", "|---|---|---|---|---|"]
+        for r in t.itertuples():
+            name = f"{r.group}, {r.metric}" if several else r.group
+            L.append(
+                f"| {name} | {r.n:,} | {_cell(r.a, r.a_lo, r.a_hi, scale)} | {_cell(r.b, r.b_lo, r.b_hi, scale)} "
+                f"| **{_cell(r.diff, r.lo, r.hi, scale, True)}** |"
+            )
+        L.append("")
     L.append("Files: `compare.csv` (every row above with A's and B's values), `compare.png`, `compare.json`.")
     return "\n".join(L) + "\n"
 
 
-def write_outputs(table: pd.DataFrame, diffs: list, out: Path, about: dict, labels: dict[str, str], summary=()) -> None:
-    """compare.csv, compare.png, REPORT.md and compare.json in `out`, each written whole."""
+def write_outputs(
+    table: pd.DataFrame,
+    diffs: list,
+    out: Path,
+    about: dict,
+    labels: dict[str, str],
+    summary=(),
+    extra: CompareSections | None = None,
+) -> None:
+    """compare.csv, compare.png, REPORT.md and compare.json in `out`, each written whole; `table` holds the
+    game's own rows (`extra`) after compare_table's."""
     from experiments import charts
 
     out = Path(out)
     atomic_write_text(table.to_csv(index=False, float_format="%.6g"), out / "compare.csv")
     charts.compare_chart(table, labels, about["a"], about["b"], about["players"], out / "compare.png")
-    atomic_write_text(report(table, diffs, about, labels, summary), out / "REPORT.md")
+    atomic_write_text(report(table, diffs, about, labels, summary, extra), out / "REPORT.md")
     atomic_write_text(json.dumps({**about, "differences": diffs}, indent=1, default=str), out / "compare.json")
 
 
-def summary_text(table: pd.DataFrame, labels: dict[str, str]) -> str:
-    """Win share per agent and seat, A -> B and the paired difference, as the command prints it."""
+def summary_text(table: pd.DataFrame, labels: dict[str, str], extra: CompareSections | None = None) -> str:
+    """Win share per agent and seat, A -> B and the paired difference, as the command prints it; then each of
+    the game's own sections (`extra`)."""
     lines = ["win share, % [95%]:        A                    B                 B - A"]
     for r in table[table["section"] == "win share"].itertuples():
         name = labels.get(r.group, r.group) if r.by == "agent" else f"seat {r.group}"
@@ -182,6 +255,19 @@ def summary_text(table: pd.DataFrame, labels: dict[str, str]) -> str:
             f"  {name:<20} {_cell(r.a, r.a_lo, r.a_hi, 100):>19}  {_cell(r.b, r.b_lo, r.b_hi, 100):>19}"
             f"  {_cell(r.diff, r.lo, r.hi, 100, True):>21}"
         )
+    for sec in extra.sections if extra is not None else ():
+        t = table[table["section"] == sec.section]
+        if t.empty:
+            continue
+        scale = 100 if sec.percent else 1
+        several = t["metric"].nunique() > 1
+        lines.append(f"{sec.what} [95%]:")
+        for r in t.itertuples():
+            name = f"{r.group}, {r.metric}" if several else r.group
+            lines.append(
+                f"  {name:<26} {_cell(r.a, r.a_lo, r.a_hi, scale):>19}  {_cell(r.b, r.b_lo, r.b_hi, scale):>19}"
+                f"  {_cell(r.diff, r.lo, r.hi, scale, True):>21}"
+            )
     return "\n".join(lines)
 
 

@@ -58,6 +58,7 @@ PARTS = {
     "seat_compensation": "seat compensation",
     "rescorer": "rescorer",
     "trainer": "trainer (train fits learned weights)",
+    "compare_sections": "compare sections of its own",
 }
 
 
@@ -160,6 +161,11 @@ class GameDef:
         ``module:function`` ``(rows of one run, rules) -> rows`` recomputing scores, ranks and win
         shares from stored play under other rules (``rescore``); it raises ValueError, one line, on a
         table it cannot rescore.
+    compare_sections : str or None
+        ``module:NAME`` of an :class:`experiments.compare.CompareSections`: what ``compare`` reports
+        besides the win shares and the summary, from the two runs' frames and rule sets -- long rows of
+        compare's columns (B − A paired on the same games, with 95% intervals) and how REPORT.md shows
+        each section (Cartographers: points per scoring card in play, solo titles and thresholds).
     """
 
     id: str
@@ -206,6 +212,8 @@ class GameDef:
     rescorer: str | None = None
     # trainer : experiments.train.Trainer -- ``train``: fits the learned weights of one of its agents
     trainer: str | None = None
+    # compare_sections : experiments.compare.CompareSections -- ``compare``'s sections of the game's own
+    compare_sections: str | None = None
 
     @property
     def default_preset(self) -> str:

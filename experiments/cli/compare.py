@@ -93,10 +93,15 @@ def compare(
             raise UserError(str(e)) from None
     labels = C.agent_labels(spec, specs)
     table = C.compare_table(df_a, df_b, list(spec.agents), g.summary)
+    extra = g.part("compare_sections") if g.has("compare_sections") else None
+    if extra is not None:  # the game's own sections (GameDef.compare_sections), after the generic ones
+        import pandas as pd
+
+        table = pd.concat([table, extra.table(df_a, df_b, rules_a, rules_b)], ignore_index=True)
     about = {
         "command": command_line(), "git_commit": S._git_commit(), "a": a, "b": b, "players": players,
         "agents": specs, "games": games, "seed": seed, "seating": seating, "game": g.id,
     }  # fmt: skip
-    C.write_outputs(table, C.rule_differences(rules_a, rules_b), out, about, labels, g.summary)
-    logger(None)(C.summary_text(table, labels))
+    C.write_outputs(table, C.rule_differences(rules_a, rules_b), out, about, labels, g.summary, extra)
+    logger(None)(C.summary_text(table, labels, extra))
     print(f"wrote {out / 'REPORT.md'}, compare.csv and compare.png (runs kept in {work})")

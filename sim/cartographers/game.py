@@ -200,5 +200,7 @@ GAME = register(
                 (*(f"points_{e}" for e in EDICT_KEYS), "edict_points", "coin_points", "monster_penalty", "total"),
             ),
         ),
+        # compare's own sections: points per scoring card in play, solo titles and thresholds
+        compare_sections="experiments.cartographers.compare:SECTIONS",
     )
 )

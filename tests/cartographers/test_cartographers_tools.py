@@ -127,6 +127,9 @@ def test_bench_reports_the_cartographers_figures(capsys):
     for p in range(1, 6):
         assert res[f"random_games_per_s_{p}p"] > 0
     assert res["greedy_games_per_s_4p"] > 0 and res["planner_games_per_s_4p"] > 0
+    assert res["strong_games_per_s_4p"] > 0  # the tiers' targets: bench's TARGETS
+    assert 0 < res["expert_ms_per_decision_solo"] and 0 < res["expert_ms_per_decision_4p"]
+    assert 0 < res["expert_ms_per_decision"] <= res["expert_ms_per_decision_max"]
     assert res["maps_per_s_all_16_cards"] > 0 and res["clock"] == "process CPU"
 
 
