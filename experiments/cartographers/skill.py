@@ -11,10 +11,11 @@ player.  This report plays the same plan once per skill tier -- ``greedy``, ``pl
 * **Recalibrated numbers** (:func:`recalibrate`): per tier, the integer printed numbers that give every
   card the tier's mean excess -- ``round(points - mean excess)`` -- so the printed numbers' mean (and
   with it the mean par and the meaning of the title thresholds) is unchanged and only the numbers'
-  differences move.  Each is written as a variant (``recalibrated-<tier>.toml``; ``recalibrated.toml``
-  is the one recommended for a player between planner and expert: strong's, whose solo rating lies
-  between theirs) and **re-simulated on fresh seeds** (run seed + 1), whose card excesses and title
-  shares are printed beside today's.
+  differences move.  Each is written as a variant (``recalibrated-<tier>.toml``) and **re-simulated on
+  fresh seeds** (run seed + 1), whose card excesses and title shares are printed beside today's.
+  ``recalibrated.toml`` is the one recommended for a player between planner and expert: per card the
+  median of the three tiers' unrounded numbers (PLAYER_RANGE), rounded -- robust to one agent's quirk on
+  one card -- re-simulated on the same fresh seeds at each of the three tiers.
 * **Multiplayer per tier** (4 players, every seat the tier): edict difficulty per card and per slot
   A-D; card-pair interactions with the Benjamini-Hochberg correction (statsmodels ``fdr_bh`` at 5%
   over the pairs seen in at least MIN_PAIR_GAMES games); map side A vs B; adversarial vs random ambush
@@ -50,7 +51,7 @@ from . import report as R
 from .report import GAME, MIN_PAIR_GAMES, Job, card_info
 
 TIERS = ("greedy", "planner", "strong", "expert")
-RECOMMENDED = "strong"  # the tier between planner and expert whose numbers recalibrated.toml prints
+PLAYER_RANGE = ("planner", "strong", "expert")  # recalibrated.toml: the median of their numbers
 EXPERT_SCALE = 8  # the expert's tables are 1/EXPERT_SCALE of the others (solo: twice that share)
 FDR = 0.05  # Benjamini-Hochberg false discovery rate of the card-pair interactions
 BOOTSTRAP = 4000  # parametric bootstrap draws of the Spearman interval
@@ -63,6 +64,8 @@ TABLES = (
     "recalibrated",
     "proposal_cards",
     "proposal_titles",
+    "recommended_cards",
+    "recommended_titles",
     "edict_cards",
     "card_pairs",
     "sides",
@@ -108,13 +111,15 @@ def tier_plan(games: int, tier: str) -> list[Job]:
     return jobs
 
 
-def proposal_job(games: int, tier: str, numbers: dict[int, int]) -> Job:
-    """Solo, side A, under the tier's recalibrated numbers (its key names the numbers' hash: a new proposal
-    is a new run, never a cached one of other numbers)."""
+def proposal_job(games: int, tier: str, numbers: dict[int, int], label: str = "own") -> Job:
+    """Solo, side A, `tier` under recalibrated `numbers` (label "own": the tier's, "recommended":
+    recalibrated.toml's); its key names the numbers' hash: a new proposal is a new run, never a cached one of
+    other numbers."""
     overrides = tuple((f"cards.scoring.{c}.solo", int(v)) for c, v in sorted(numbers.items()))
     digest = hashlib.sha256(repr(overrides).encode()).hexdigest()[:8]
     n = tier_sizes(games, tier)["proposal"]
-    return Job(f"proposal_solo_{tier}_A_{digest}", "solo", 1, (tier,), "base-a", n, overrides=overrides)
+    key = f"proposal_solo_{tier}_A_{digest}" if label == "own" else f"{label}_solo_{tier}_A_{digest}"
+    return Job(key, "solo", 1, (tier,), "base-a", n, overrides=overrides, label=label)
 
 
 # --- tables ---------------------------------------------------------------------------
@@ -155,7 +160,7 @@ def spearman_table(cards: pd.DataFrame, seed: int) -> pd.DataFrame:
         se = (t["hi"] - t["lo"]).to_numpy() / (2 * R.Z95)
         rho = float(np.corrcoef(printed, rankdata(mean))[0, 1])
         draws = mean + rng.standard_normal((BOOTSTRAP, len(mean))) * se
-        ranks = np.argsort(np.argsort(draws, axis=1), axis=1).astype(float)
+        ranks = rankdata(draws, axis=1)  # as the point estimate ranks (ties averaged)
         a = printed - printed.mean()
         b = ranks - ranks.mean(axis=1, keepdims=True)
         boot = (b @ a) / np.sqrt((a @ a) * (b * b).sum(axis=1))
@@ -189,24 +194,41 @@ def recalibrate(cards: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def recommended(recal: pd.DataFrame) -> dict[int, int]:
+    """card -> the number for a player between planner and expert: the median of the PLAYER_RANGE tiers'
+    unrounded numbers (those of them in `recal`), rounded."""
+    r = recal[recal["tier"].isin(PLAYER_RANGE)]
+    med = r.groupby("card")["exact"].median()
+    return {int(c): int(np.rint(v)) for c, v in med.items()}
+
+
 def recalibrated_wide(recal: pd.DataFrame) -> pd.DataFrame:
-    """card, name, today's number, each tier's proposal, the recommended one and the tiers' spread."""
+    """card, name, today's number, each tier's proposal, the recommended one, and the spread of the
+    PLAYER_RANGE tiers' proposals (greedy's aside)."""
     w = recal.pivot(index=["card", "name", "solo"], columns="tier", values="proposed").reset_index()
     tiers = [t for t in TIERS if t in w.columns]
     w = w[["card", "name", "solo", *tiers]]
-    w["recommended"] = w[RECOMMENDED] if RECOMMENDED in w.columns else w[tiers[-1]]
-    w["spread"] = w[tiers].max(axis=1) - w[tiers].min(axis=1)
+    w["recommended"] = w["card"].map(recommended(recal))
+    span = [t for t in PLAYER_RANGE if t in tiers] or tiers
+    w["spread"] = w[span].max(axis=1) - w[span].min(axis=1)
     return w
 
 
-def variant_toml(numbers: dict[int, int], tier: str, command: str) -> str:
-    """A Cartographers variant (base-a) setting the printed solo numbers (`boardlab rules --game cartographers`)."""
+def variant_toml(numbers: dict[int, int], tier: str | None, command: str) -> str:
+    """A Cartographers variant (base-a) setting the printed solo numbers (`boardlab rules --game cartographers`);
+    tier None: the recommended numbers."""
+    what = (
+        f"recalibrated at the {tier} tier: every card's expected excess equal to the tier's mean excess"
+        if tier
+        else "recommended for a player between planner and expert: per card the median of the planner, strong and"
+        "\n# expert tiers' recalibrated numbers (each: every card's expected excess equal to the tier's mean excess)"
+    )
     lines = [
-        f"# Printed solo numbers recalibrated at the {tier} tier: every card's expected excess equal to the tier's",
-        "# mean excess, the numbers' mean unchanged (experiments/cartographers/skill.py, recalibrate).",
+        f"# Printed solo numbers {what};",
+        "# the numbers' mean unchanged (experiments/cartographers/skill.py, recalibrate).",
         f"# Written by: {command}",
         'base = "base-a"',
-        f'name = "recalibrated-{tier}"',
+        f'name = "recalibrated{"-" + tier if tier else ""}"',
         "",
     ]
     for c, v in sorted(numbers.items()):
@@ -229,7 +251,7 @@ def proposal_tables(today: dict[str, pd.DataFrame], fresh: dict[str, pd.DataFram
     return pc, pt
 
 
-def skill_tables(per_tier, proposals, seed: int) -> dict[str, pd.DataFrame]:
+def skill_tables(per_tier, proposals, seed: int, recommended_runs=None) -> dict[str, pd.DataFrame]:
     cards = stack(per_tier, "solo_cards")
     excess = cards[cards["side"] == "A"][
         ["tier", "card", "name", "solo", "n", "mean", "lo", "hi", "excess", "relative", "rel_lo", "rel_hi",
@@ -255,6 +277,12 @@ def skill_tables(per_tier, proposals, seed: int) -> dict[str, pd.DataFrame]:
             "solo_titles": stack(proposals, "solo_titles"),
         }
         out["proposal_cards"], out["proposal_titles"] = proposal_tables(today, fresh)
+    if recommended_runs:
+        fresh = {
+            "solo_cards": stack(recommended_runs, "solo_cards"),
+            "solo_titles": stack(recommended_runs, "solo_titles"),
+        }
+        out["recommended_cards"], out["recommended_titles"] = proposal_tables(today, fresh)
     return out
 
 
@@ -294,18 +322,23 @@ def reproduce(
         per_tier[tier] = R.build_tables(fr, agent=tier)
     recal = recalibrate(stack(per_tier, "solo_cards"))
     proposals, proposal_frames, numbers = {}, {}, {}
+    chosen = recommended(recal)
+    recommended_tables = {}
     for tier in tiers:
         numbers[tier] = dict(zip(*recal[recal["tier"] == tier][["card", "proposed"]].to_numpy().T, strict=True))
-        job = proposal_job(games, tier, numbers[tier])
+        jobs = [proposal_job(games, tier, numbers[tier])]
+        if tier in PLAYER_RANGE:
+            jobs.append(proposal_job(games, tier, chosen, "recommended"))
         log(f"tier {tier}, recalibrated numbers on fresh seeds (run seed {seed + 1}):")
-        fr = run_jobs(GAME, [job], work / tier, seed + 1, n_jobs, log, backend, scheduler, progress,
+        fr = run_jobs(GAME, jobs, work / tier, seed + 1, n_jobs, log, backend, scheduler, progress,
                       chunk_size=chunk_size(games))  # fmt: skip
         proposal_frames[tier] = fr
-        proposals[tier] = {
-            "solo_cards": R.solo_card_table(fr),
-            "solo_titles": R.solo_title_table(fr),
-        }
-    tables = skill_tables(per_tier, proposals, seed)
+        own = {j: df for j, df in fr.items() if j.label == "own"}
+        proposals[tier] = {"solo_cards": R.solo_card_table(own), "solo_titles": R.solo_title_table(own)}
+        rec = {j: df for j, df in fr.items() if j.label == "recommended"}
+        if rec:
+            recommended_tables[tier] = {"solo_cards": R.solo_card_table(rec), "solo_titles": R.solo_title_table(rec)}
+    tables = skill_tables(per_tier, proposals, seed, recommended_tables)
     elapsed = time.perf_counter() - t0
     write_outputs(tables, frames, proposal_frames, numbers, Path(out), games, seed, command, elapsed)
     return tables
@@ -317,10 +350,8 @@ def write_outputs(tables, frames, proposal_frames, numbers, out: Path, games, se
             t.to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
         for tier, nums in numbers.items():
             (tmp / f"recalibrated-{tier}.toml").write_text(variant_toml(nums, tier, command), encoding="utf-8")
-        if RECOMMENDED in numbers:
-            (tmp / "recalibrated.toml").write_text(
-                variant_toml(numbers[RECOMMENDED], RECOMMENDED, command), encoding="utf-8"
-            )
+        chosen = dict(zip(tables["recalibrated"]["card"], tables["recalibrated"]["recommended"], strict=True))
+        (tmp / "recalibrated.toml").write_text(variant_toml(chosen, None, command), encoding="utf-8")
         excess_chart(tables["excess_by_tier"], tmp / "excess_by_tier.png")
         titles_chart(tables, tmp / "titles.png")
         seats_chart(tables["seats"], tmp / "seats.png")
@@ -339,7 +370,11 @@ def excess_chart(t: pd.DataFrame, path: Path) -> None:
     tiers = [x for x in TIERS if x in set(t["tier"])]
     info = card_info().set_index("card")
     fig, axes = plt.subplots(1, 2, figsize=(11, 5.2), layout="constrained")
-    cmap = plt.get_cmap("tab20")
+    maps = {"forest": "Greens", "farm_water": "Blues", "village": "Reds", "placement": "Purples"}
+    shade = {}  # each category a colour family, its four cards four shades
+    for cat, cards in info.groupby("category").groups.items():
+        for k, card in enumerate(sorted(cards)):
+            shade[card] = plt.get_cmap(maps.get(cat, "Greys"))(0.45 + 0.17 * k)
     for ax, (col, lo, hi, title) in zip(
         axes,
         (("excess", None, None, "excess = points − printed number"),
@@ -350,11 +385,11 @@ def excess_chart(t: pd.DataFrame, path: Path) -> None:
             c = c.set_index("tier").reindex(tiers)
             x = np.arange(len(tiers)) + (i - 7.5) * 0.012
             style = CATEGORY_STYLE.get(info.at[card, "category"], "-")
-            ax.plot(x, c[col], style, color=cmap(i % 20), lw=1.3, marker="o", ms=3)
+            ax.plot(x, c[col], style, color=shade[card], lw=1.3, marker="o", ms=3)
             if lo:
-                ax.vlines(x, c[lo], c[hi], color=cmap(i % 20), lw=0.6)
+                ax.vlines(x, c[lo], c[hi], color=shade[card], lw=0.6)
             ax.annotate(str(card), (x[-1], c[col].iloc[-1]), xytext=(4, 0), textcoords="offset points",
-                        fontsize=7, va="center", color=cmap(i % 20))  # fmt: skip
+                        fontsize=7, va="center", color=shade[card])  # fmt: skip
         ax.axhline(0, color="grey", lw=0.6, ls=":")
         ax.set_xticks(range(len(tiers)), tiers)
         ax.set_xlabel("skill tier (solo, side A)")
@@ -362,7 +397,10 @@ def excess_chart(t: pd.DataFrame, path: Path) -> None:
     axes[0].set_ylabel("points over the game")
     from matplotlib.lines import Line2D
 
-    handles = [Line2D([], [], color="black", ls=s, label=c) for c, s in CATEGORY_STYLE.items()]
+    handles = [
+        Line2D([], [], color=plt.get_cmap(maps[c])(0.75), ls=s, label=c.replace("_", " & "))
+        for c, s in CATEGORY_STYLE.items()
+    ]
     axes[1].legend(handles=handles, fontsize=7, title="category", title_fontsize=7, loc="best")
     fig.suptitle("Cartographers: each scoring card's excess over its printed solo number, by skill tier", fontsize=10)
     charts.save(fig, path)
@@ -411,6 +449,27 @@ def _pct(v, lo, hi, digits=1) -> str:
 def _names(ids) -> str:
     info = card_info().set_index("card")["name"]
     return ", ".join(f"{i} {info[i]}" for i in ids) or "none"
+
+
+def spread_rows(pc: pd.DataFrame | None) -> list[dict]:
+    """Per tier: how far the cards' excesses spread today and under recalibrated numbers (fresh seeds)."""
+    rows = []
+    if pc is None:
+        return rows
+    for tier, t in pc.groupby("tier", sort=False):
+        rows.append(
+            {
+                "tier": tier,
+                "games (fresh seeds)": f"{int(t['n'].sum() // 4):,}",
+                "spread of card excess, today": f"{t['excess_today'].max() - t['excess_today'].min():.1f}",
+                "spread under the numbers": f"{t['excess'].max() - t['excess'].min():.1f}",
+                "cards off the level (relative interval excludes 0)": int(
+                    ((t["rel_lo"] > 0) | (t["rel_hi"] < 0)).sum()
+                ),
+                "largest |relative excess|": f"{t['relative'].abs().max():.1f}",
+            }
+        )
+    return rows
 
 
 def verdict_lists(excess: pd.DataFrame, column: str, tiers) -> dict[str, list[int]]:
@@ -468,38 +527,27 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
         {"tier": r.tier, "Spearman (printed number, points)": _ci(r.spearman, r.lo, r.hi, 2)} for r in sp.itertuples()
     ]
     recal_md = recal.rename(columns={"solo": "today"}).astype(str)
-    pc = tables.get("proposal_cards")
-    pt = tables.get("proposal_titles")
-    prop_rows, title_rows = [], []
-    if pc is not None:
-        for tier, t in pc.groupby("tier", sort=False):
-            prop_rows.append(
-                {
-                    "tier": tier,
-                    "games (fresh seeds)": f"{int(t['n'].sum() // 4):,}",
-                    "spread of card excess, today": f"{t['excess_today'].max() - t['excess_today'].min():.1f}",
-                    "spread under the proposal": f"{t['excess'].max() - t['excess'].min():.1f}",
-                    "cards off the level (relative interval excludes 0)": int(
-                        ((t["rel_lo"] > 0) | (t["rel_hi"] < 0)).sum()
-                    ),
-                    "largest |relative excess|": f"{t['relative'].abs().max():.1f}",
-                }
-            )
+    prop_rows = spread_rows(tables.get("proposal_cards"))
+    rec_rows = spread_rows(tables.get("recommended_cards"))
+    title_rows = []
+    pt, rt = tables.get("proposal_titles"), tables.get("recommended_titles")
+    if pt is not None:
+        rec = rt.set_index(["tier", "title"]) if rt is not None else pd.DataFrame()
         for (tier, title), r in pt.set_index(["tier", "title"]).iterrows():
             if pd.isna(r["rating_at_least"]):
                 continue
-            title_rows.append(
-                {
-                    "tier": tier,
-                    "title": title,
-                    "rating ≥": int(r["rating_at_least"]),
-                    "today (reaching)": _pct(r["reaching_today"], r["lo_today"], r["hi_today"]),
-                    "recalibrated, fresh seeds": _pct(r["reaching_proposal"], r["lo_proposal"], r["hi_proposal"]),
-                    "exactly, today → recalibrated": (
-                        f"{100 * r['exact_today']:.1f}% → {100 * r['exact_proposal']:.1f}%"
-                    ),
-                }
-            )
+            row = {
+                "tier": tier,
+                "title": title,
+                "rating ≥": int(r["rating_at_least"]),
+                "today": _pct(r["reaching_today"], r["lo_today"], r["hi_today"]),
+                "the tier's numbers": _pct(r["reaching_proposal"], r["lo_proposal"], r["hi_proposal"]),
+                "recalibrated.toml": "",
+            }
+            if (tier, title) in rec.index:
+                q = rec.loc[(tier, title)]
+                row["recalibrated.toml"] = _pct(q["reaching_proposal"], q["lo_proposal"], q["hi_proposal"])
+            title_rows.append(row)
     # titles per tier
     ti = tables["solo_titles"]
     ti = ti[ti["side"] == "A"]
@@ -598,7 +646,7 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
     rho = sp.set_index("tier")
     rec = recal.set_index("card")
     changed = rec[rec["recommended"] != rec["solo"]]
-    disagree = rec[rec["spread"] >= 2]
+    disagree = rec[rec["spread"] >= 2]  # among the PLAYER_RANGE tiers
 
     out = [
         "# Cartographers across skill: every verdict per tier",
@@ -636,15 +684,18 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
         "- **Spearman agreement** of printed numbers and points: "
         + "; ".join(f"{t} {_ci(rho.at[t, 'spearman'], rho.at[t, 'lo'], rho.at[t, 'hi'], 2)}" for t in tiers)
         + ".",
-        f"- **Recalibrated numbers** (`recalibrated.toml`, {RECOMMENDED}'s, for a player between planner and "
-        f"expert): {len(changed)} of 16 numbers change; the tiers' proposals differ by 2 or more on "
-        f"{len(disagree)} cards ({_names(disagree.index.tolist())}). On fresh seeds the spread of the card "
-        "excesses falls from "
+        "- **Recalibrated numbers**: each tier's own (`recalibrated-<tier>.toml`) take the spread of the card "
+        "excesses on fresh seeds from "
         + "; ".join(
-            f"{r['tier']} {r['spread of card excess, today']} to {r['spread under the proposal']} points"
+            f"{r['tier']} {r['spread of card excess, today']} to {r['spread under the numbers']} points"
             for r in prop_rows
         )
-        + ".",
+        + f". For a player between planner and expert print `recalibrated.toml` (per card the median of the "
+        f"{', '.join(PLAYER_RANGE)} numbers): {len(changed)} of 16 numbers change; those three tiers' own numbers "
+        f"differ by 2 or more on {len(disagree)} cards ({_names(disagree.index.tolist())}), where the median "
+        "decides. Under it the spread falls to "
+        + "; ".join(f"{r['tier']} {r['spread under the numbers']}" for r in rec_rows)
+        + " points (fresh seeds).",
         "- **Card pairs** (side A, Benjamini-Hochberg at 5%): "
         + (
             "; ".join(
@@ -682,19 +733,24 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
         "",
         "Per tier, `round(points − the tier's mean excess)`: the number that gives every card the same expected "
         "excess, the numbers' mean unchanged (so the par and the title thresholds keep their meaning). "
-        f"`recommended` is {RECOMMENDED}'s (its solo rating lies between planner's and expert's); `spread` is the "
-        "largest difference between the tiers' proposals. Each column is a variant file, "
-        "`recalibrated-<tier>.toml` (`boardlab rules --game cartographers results/cartographers-skill/"
-        "recalibrated.toml`).",
+        f"`recommended` is per card the median of the {', '.join(PLAYER_RANGE)} tiers' unrounded numbers, rounded "
+        "(a player between planner and expert; the median is robust to one agent's quirk on one card); `spread` is "
+        f"the largest difference between those {len(PLAYER_RANGE)} tiers' numbers (greedy's aside). Each tier's "
+        "column is a variant file, `recalibrated-<tier>.toml`, and `recommended` is `recalibrated.toml` "
+        "(`boardlab rules --game cartographers results/cartographers-skill/recalibrated.toml`).",
         "",
         _md(recal_md),
         "",
-        "**Re-simulated on fresh seeds** (each tier under its own proposal, solo, side A):",
+        "**Re-simulated on fresh seeds** (solo, side A), each tier under its own numbers:",
         "",
         _md(pd.DataFrame(prop_rows)) if prop_rows else "(not run)",
         "",
-        "Title shares, today's numbers (the calibration runs) beside each tier's recalibrated numbers (fresh "
-        "seeds); the title thresholds are unchanged:",
+        "and under `recalibrated.toml`:",
+        "",
+        _md(pd.DataFrame(rec_rows)) if rec_rows else "(not run)",
+        "",
+        "Title shares (games reaching each title): today's numbers (the calibration runs) beside the tier's own "
+        "recalibrated numbers and `recalibrated.toml` (fresh seeds); the title thresholds are unchanged:",
         "",
         _md(pd.DataFrame(title_rows)) if title_rows else "(not run)",
         "",
@@ -760,7 +816,7 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
                         "players": j.players,
                         "rules": j.rules
                         + (f" ({j.passes})" if j.passes != "next" else "")
-                        + (" recalibrated" if j.key.startswith("proposal") else ""),
+                        + {"own": " recalibrated (the tier's)", "recommended": " recalibrated.toml"}.get(j.label, ""),
                         "agents": ", ".join(dict.fromkeys(j.agents)),
                         "games": f"{j.games:,}",
                         "played in (s)": round(df.attrs.get("seconds", 0.0), 1),
