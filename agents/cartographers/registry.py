@@ -147,8 +147,24 @@ class AgentSpec(_Spec):
         return r
 
 
-REGISTRY = Registry(AGENTS, AgentSpec)
+# Skill tiers: a name for a full spec, so tables and reports can say "expert" while every result stores the full
+# spec it played (the agent column) and the tier it was asked for (run metadata).  name: (full spec, description)
+_PLAIN = Registry(AGENTS, AgentSpec)
+TIERS: dict[str, tuple[str, str]] = {
+    "greedy": (str(_PLAIN.parse_agent("greedy")), "the current season's score, exactly: the weakest sensible player"),
+    "planner": (str(_PLAIN.parse_agent("planner")), "every scoring still ahead, exactly (the balance report's player)"),
+    "strong": (
+        str(_PLAIN.parse_agent("strong")),
+        "planner's value plus a learned value of the map's potential; about 130 four-player games/s",
+    ),
+    "expert": (
+        str(_PLAIN.parse_agent("expert")),
+        "determinised flat Monte Carlo over strong's best draws; about 4 ms per decision",
+    ),
+}
+REGISTRY = Registry(AGENTS, AgentSpec, TIERS)
 available_agents = REGISTRY.available_agents
+available_tiers = REGISTRY.available_tiers
 parse_agent = REGISTRY.parse_agent
 parse_agents = REGISTRY.parse_agents
 split_specs = REGISTRY.split_specs

@@ -165,11 +165,11 @@ def solo_card_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
     ``excess`` = mean points - solo number (the card's term of the rating); ``relative`` =
     excess - the mean excess of the 16 cards, whose interval accounts for both (a card's
     calibration *against the other cards*, whatever the player's overall level)."""
-    info = card_info()
     rows = []
     for job, df in frames.items():
         if job.figure != "solo":
             continue
+        info = card_info(job.rule_set())  # the printed numbers of the run's own rules
         cp = card_points(df)
         g = cp.groupby("card")["points"].agg(["mean", "std", "count"]).reindex(info["card"])
         t = info.copy()
@@ -196,11 +196,11 @@ def solo_card_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
 
 def solo_rating_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
     """Per solo run: the rating and its parts, means with intervals (long: metric, n, mean, lo, hi)."""
-    info = card_info().set_index("card")["solo"]
     parts = []
     for job, df in frames.items():
         if job.figure != "solo":
             continue
+        info = card_info(job.rule_set()).set_index("card")["solo"]
         d = df.copy()
         d["par"] = sum(d[f"card_{e}"].astype(int).map(info) for e in "abcd")
         d["excess"] = d["edict_points"] - d["par"]
@@ -312,14 +312,14 @@ def card_pair_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def side_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
-    """Map side A vs B: planner's mean total and its parts, solo and 4 players (n = games), and B - A.
+def side_table(frames: dict[Job, pd.DataFrame], agent: str = STRONGEST) -> pd.DataFrame:
+    """Map side A vs B: `agent`'s mean total and its parts, solo and 4 players (n = games), and B - A.
 
     Both sides' runs use the same game seeds, which deal the same cards: ``side="B-A"`` rows are the
     mean paired difference over the games both runs played (matched by game number, same cards)."""
     parts, games = [], {}
     for job, df in frames.items():
-        if job.agents != ("planner",) or job.figure not in ("solo", "multi"):
+        if job.agents != (agent,) or job.figure not in ("solo", "multi"):
             continue
         cols = ["total", "edict_points", "coin_points", "monster_penalty"] + (["rating"] if job.players == 1 else [])
         g = game_means(df, cols).assign(side=job.side, players=job.players)
@@ -363,14 +363,15 @@ def score_share_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def ambush_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
-    """Adversarial vs random ambush placement, 4 players, side A: monster penalty suffered, total, win share.
+def ambush_table(frames: dict[Job, pd.DataFrame], agent: str = STRONGEST) -> pd.DataFrame:
+    """Adversarial vs random ambush placement, 4 players, side A: monster penalty suffered, total, win share
+    (`agent`'s runs: every seat adversarial is its 4-player table ``multi_4p_<agent>_A``).
 
     In the all-one-policy tables every seat's monsters come from that policy; in the mixed table the
     adversarial seats suffer the random seats' placements and the reverse (neighbours alternate)."""
     rows = []
     for job, df in frames.items():
-        if job.key not in ("multi_4p_planner_A", "ambush_4p_random_A", "ambush_4p_mixed_A"):
+        if job.key not in (f"multi_4p_{agent}_A", "ambush_4p_random_A", "ambush_4p_mixed_A"):
             continue
         d = df.assign(ambush=df["agent"].str.extract(r"ambush=(\w+)", expand=False))
         table = "mixed (alternating)" if job.key == "ambush_4p_mixed_A" else f"all {d['ambush'].iloc[0]}"
@@ -428,16 +429,17 @@ def seat_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
     return out[cols].sort_values(["players", "passes", "seat"], ignore_index=True)
 
 
-def build_tables(frames: dict[Job, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+def build_tables(frames: dict[Job, pd.DataFrame], agent: str = STRONGEST) -> dict[str, pd.DataFrame]:
+    """Every table of the report from its runs; `agent` is the one whose runs give the side and ambush tables."""
     return {
         "solo_cards": solo_card_table(frames),
         "solo_ratings": solo_rating_table(frames),
         "solo_titles": solo_title_table(frames),
         "edict_cards": edict_card_table(frames),
         "card_pairs": card_pair_table(frames),
-        "sides": side_table(frames),
+        "sides": side_table(frames, agent),
         "score_shares": score_share_table(frames),
-        "ambush": ambush_table(frames),
+        "ambush": ambush_table(frames, agent),
         "seats": seat_table(frames),
     }
 

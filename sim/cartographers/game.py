@@ -182,10 +182,12 @@ GAME = register(
         kernel_sources=KERNEL_SOURCES,
         agents_module="agents.cartographers.registry",
         chunk_player="experiments.cartographers.runner:chunk_table",
-        # the upper layers' parts (sim.games.GameDef: each a "module:attr"); no move log, pairings or skill axis
+        # the upper layers' parts (sim.games.GameDef: each a "module:attr"); no move log or pairings
         schema="experiments.cartographers.runner:SCHEMA",
         chunk_size="experiments.cartographers.runner:chunk_size",
         report="experiments.cartographers.report:REPORT",
+        skill_report="experiments.cartographers.skill:REPORT",  # reproduce --skill: every verdict per tier
+        skill_tiers="agents.cartographers.registry:available_tiers",
         bench="experiments.cartographers.bench:BENCH",
         scorer="sim.cartographers.game:score_maps",
         # --- issue 17 item 3: its result columns from a finished API game, for experiments.play ---

@@ -109,7 +109,7 @@ def test_cli_refuses_an_unknown_game_and_a_report_the_game_has_not(tmp_path):
     assert r.returncode == 2
     [line] = r.stderr.strip().splitlines()
     assert line.startswith("boardlab: error: --game: unknown game 'chess' (valid: citywright, cartographers")
-    r = reproduce("--game", "cartographers", "--skill")
+    r = reproduce("--game", "citadels", "--skill")
     assert r.returncode == 2
-    assert r.stderr.strip().splitlines() == ["boardlab: error: --skill: cartographers has no skill report"]
+    assert r.stderr.strip().splitlines() == ["boardlab: error: --skill: citadels has no skill report"]
     assert list(tmp_path.iterdir()) == []
