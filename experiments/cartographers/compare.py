@@ -10,6 +10,9 @@ card** and, solo, per **title** (docs/games/cartographers.md 4 and 6.2):
   pairing unit is the game (the maps of one game are not independent draws).  The interval of B − A is
   the normal one on the paired per-game differences; A's and B's are normal intervals of their means.
   A card counts only in the games where it is in play under both rule sets (``n``).
+* ``card excess`` (solo games only): the card's points minus its printed solo number under each rule set
+  (its term of the solo rating, 6.2), paired by game: a variant of the solo numbers moves it by exactly the
+  change of the number, and its spread over the cards says how evenly the numbers charge.
 * ``title`` (solo games only): the share of games earning each title of the title table, "(no title)"
   included when it occurs; ``threshold``: the share whose solo rating reaches each title's rating.  A's
   and B's shares carry Wilson intervals, B − A the normal interval of the paired indicator differences.
@@ -65,6 +68,26 @@ def card_rows(a: pd.DataFrame, b: pd.DataFrame, rules_a, rules_b) -> list[dict]:
     return rows
 
 
+def excess_rows(a: pd.DataFrame, b: pd.DataFrame, rules_a, rules_b) -> list[dict]:
+    """Solo games: per scoring card in play under both, its points minus each rule set's solo number."""
+    if not (a["players"] == 1).all() or not (b["players"] == 1).all():
+        return []
+    names = {c.id: c.name for c in rules_a.scoring_cards}
+    solo_a = {c.id: c.solo for c in rules_a.scoring_cards}
+    solo_b = {c.id: c.solo for c in rules_b.scoring_cards}
+    m = _card_points(a).merge(_card_points(b), on=["game_seed", "card"], suffixes=("_a", "_b"))
+    rows = []
+    for card, g in m.groupby("card", sort=True):
+        xa, xb = g["points_a"] - solo_a[int(card)], g["points_b"] - solo_b[int(card)]
+        (ma, la, ha), (mb, lb, hb) = _normal(xa), _normal(xb)
+        d, lo, hi = _normal(xb - xa)
+        rows.append(
+            dict(section="card excess", by="card", group=f"{int(card)} {names.get(int(card), '')}".strip(),
+                 metric="excess", n=len(g), a=ma, a_lo=la, a_hi=ha, b=mb, b_lo=lb, b_hi=hb, diff=d, lo=lo, hi=hi)
+        )  # fmt: skip
+    return rows
+
+
 def _share_row(section: str, by: str, group: str, metric: str, xa: np.ndarray, xb: np.ndarray) -> dict:
     n = len(xa)
     ka, kb = int(xa.sum()), int(xb.sum())
@@ -95,7 +118,7 @@ def title_rows(a: pd.DataFrame, b: pd.DataFrame, rules_a, rules_b) -> list[dict]
 
 def sections(a: pd.DataFrame, b: pd.DataFrame, rules_a, rules_b) -> pd.DataFrame:
     """The rows of every section below (CompareSections.rows)."""
-    rows = card_rows(a, b, rules_a, rules_b) + title_rows(a, b, rules_a, rules_b)
+    rows = card_rows(a, b, rules_a, rules_b) + excess_rows(a, b, rules_a, rules_b) + title_rows(a, b, rules_a, rules_b)
     return pd.DataFrame(rows, columns=OUT_COLUMNS)
 
 
@@ -103,6 +126,7 @@ SECTIONS = CompareSections(
     rows=sections,
     sections=(
         ExtraSection("card points", "points per scoring card in play (per map over the game, paired by game)"),
+        ExtraSection("card excess", "solo: card points minus its printed solo number (its term of the rating)"),
         ExtraSection("title", "solo title earned, % of games", percent=True),
         ExtraSection("threshold", "solo rating reaching a title's threshold, % of games", percent=True),
     ),

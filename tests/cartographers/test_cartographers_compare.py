@@ -80,6 +80,14 @@ def test_a_solo_numbers_variant_moves_titles_and_never_card_points(tmp_path, cap
     assert len(cards) == 16 and cards["n"].sum() == 4 * 30  # four cards in play in each solo game
     assert (cards["diff"] == 0).all() and (cards["lo"] == 0).all() and (cards["hi"] == 0).all()
     assert (cards["a"] == cards["b"]).all()
+    excess = t[t["section"] == "card excess"].assign(card=lambda d: d["group"].str.split().str[0].astype(int))
+    assert len(excess) == 16
+    moved = excess["card"].isin([26, 27, 28, 29])  # excess B - A = -(the change of the number), exactly
+    assert np.allclose(excess.loc[moved, "diff"], -10) and np.allclose(excess.loc[~moved, "diff"], 0)
+    assert np.allclose(excess["b"] - excess["a"], excess["diff"]) and (excess["lo"] == excess["diff"]).all()
+    printed = {c.id: c.solo for c in load_rules("base-a").scoring_cards}
+    points_a = cards.set_index("group").loc[excess["group"], "a"].to_numpy()
+    assert np.allclose(excess["a"], points_a - excess["card"].map(printed).to_numpy(), atol=1e-3)  # CSV: 6 digits
     score = t[t["section"] == "score"]
     assert (score["diff"] == 0).all()  # the same play: every point the same
     reached = t[t["section"] == "threshold"]
