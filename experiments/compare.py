@@ -175,7 +175,8 @@ def report(
     L = [
         f"# Rules compared: `{A}` (A) and `{B}` (B)",
         "",
-        f"{about['games']:,} games for each, the same seeds (seed {about['seed']}), {about['players']} player{'s' if about['players'] != 1 else ''}, "
+        f"{about['games']:,} games for each, the same seeds (seed {about['seed']}), {about['players']} "
+        f"player{'s' if about['players'] != 1 else ''}, "
         f"seating `{about['seating']}`; agents {', '.join(f'`{x}`' for x in about['agents'])}. Differences are B − A"
         " on the same (game, seat), with 95% intervals (normal, paired); win shares of A and B with Wilson"
         " intervals.  ",
