@@ -509,15 +509,21 @@ def solo_cards_chart(t: pd.DataFrame, path: Path) -> None:
     charts.save(fig, path)
 
 
-def titles_chart(t: pd.DataFrame, path: Path) -> None:
+def titles_chart(
+    t: pd.DataFrame,
+    path: Path,
+    by: str = "agent",
+    title: str = "Solo, side A: share of games reaching each title (rating at least its threshold)",
+) -> None:
+    """Share of solo games (side A) reaching each title, a bar per value of `by` (agent, or the skill report's tier)."""
     plt = charts.plt
     t = t[(t["side"] == "A") & t["rating_at_least"].notna()].assign(reaching=lambda d: 100 * d["reaching"])
     t = t.assign(lo=100 * t["lo"], hi=100 * t["hi"], title=t["title"].str.split().str[-1])
-    colours = charts.family_colours(t["agent"])
+    colours = charts.family_colours(t[by])
     fig, ax = plt.subplots(figsize=(9, 4), layout="constrained")
-    charts.grouped_bars(ax, t, "title", "agent", "reaching", colours=colours)
+    charts.grouped_bars(ax, t, "title", by, "reaching", colours=colours)
     ax.set_ylabel("games reaching the title, % (95% Wilson)")
-    ax.set_title("Solo, side A: share of games reaching each title (rating at least its threshold)", fontsize=10)
+    ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8)
     charts.save(fig, path)
 

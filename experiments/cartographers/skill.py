@@ -407,18 +407,13 @@ def excess_chart(t: pd.DataFrame, path: Path) -> None:
 
 
 def titles_chart(tables, path: Path) -> None:
-    """Share of solo games reaching each title per tier, today's numbers and the tier's recalibrated ones."""
-    plt = charts.plt
-    t = tables["solo_titles"]
-    t = t[(t["side"] == "A") & t["rating_at_least"].notna()]
-    t = t.assign(pct=100 * t["reaching"], lo=100 * t["lo"], hi=100 * t["hi"], title=t["title"].str.split().str[-1])
-    colours = charts.family_colours(t["tier"])
-    fig, ax = plt.subplots(figsize=(9, 4), layout="constrained")
-    charts.grouped_bars(ax, t, "title", "tier", "pct", colours=colours)
-    ax.set_ylabel("solo games reaching the title, % (95% Wilson)")
-    ax.set_title("Solo, side A, today's printed numbers: share of games reaching each title, by tier", fontsize=10)
-    ax.legend(fontsize=8)
-    charts.save(fig, path)
+    """Share of solo games reaching each title per tier, today's numbers (the balance report's chart by tier)."""
+    R.titles_chart(
+        tables["solo_titles"],
+        path,
+        by="tier",
+        title="Solo, side A, today's printed numbers: share of games reaching each title, by tier",
+    )
 
 
 def seats_chart(t: pd.DataFrame, path: Path) -> None:

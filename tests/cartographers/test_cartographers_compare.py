@@ -9,18 +9,8 @@ import pandas as pd
 import pytest
 
 from experiments.cartographers import compare as CC
-from experiments.cli import main
 from sim.cartographers.rules import load_rules
-
-
-def cli(capsys, *args) -> tuple[int, str, str]:
-    try:
-        main([str(a) for a in args])
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli import cli
 
 
 def frame(rows: list[tuple], players: int) -> pd.DataFrame:

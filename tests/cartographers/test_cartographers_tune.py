@@ -8,18 +8,8 @@ import json
 
 import pandas as pd
 
-from experiments.cli import main
 from sim.cartographers.rules import load_rules
-
-
-def cli(capsys, *args) -> tuple[int, str, str]:
-    try:
-        main([str(a) for a in args])
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli import cli
 
 
 def test_tune_scoring_over_card_parameters_end_to_end(tmp_path, capsys):

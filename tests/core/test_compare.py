@@ -5,17 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from experiments.cli import main
-
-
-def cli(capsys, *args) -> tuple[int, str, str]:
-    try:
-        main([str(a) for a in args])
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli import cli
 
 
 def test_compare_a_rule_set_with_itself_gives_exactly_zero(tmp_path, capsys):
