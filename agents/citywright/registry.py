@@ -501,15 +501,15 @@ def builtin_player(spec: AgentSpec):
     row = spec.row()
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     uses_weights = "weights" in spec.params
-    by_rules: dict = {}  # rules -> the weights spec plays under them
+    by_rules: dict = {}  # rules -> the weights spec plays under them (an array for every agent: one compilation)
 
     def play(game) -> None:
         tb = game.tables
-        vw = None
-        if uses_weights:
-            if game.rules not in by_rules:
-                by_rules[game.rules] = load_named_weights(weights_name(spec, game.rules))
-            vw = by_rules[game.rules]
+        if game.rules not in by_rules:
+            by_rules[game.rules] = load_named_weights(
+                weights_name(spec, game.rules) if uses_weights else WEIGHTS_VERSION
+            )
+        vw = by_rules[game.rules]
         policy_move(game.boards, game.st, game.rng, mv, row, tb.kernel_args(), vw)
         E.apply_move(game.boards, game.st, game.rng, mv, tb.rp, tb.shp, tb.pl_info)
 
