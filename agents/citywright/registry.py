@@ -75,8 +75,8 @@ def _weights_param(quiet: bool = False) -> Param:
     return Param(
         "weights",
         WEIGHTS_AUTO,
-        "the learned value's weights: auto (those of the rules in play: strong-v1 under v1.1, a variant's from"
-        " `train --rules`), strong-v1 (alias v1: v1.1's, under any rules), or a rules hash (weights cached for it)",
+        "the learned value's weights: auto (those of the rules in play: strong-v1 under a preset, a variant's"
+        " from `train --rules`), strong-v1 (alias v1: v1.1's, under any rules), or a rules hash (its cached weights)",
         choices=(WEIGHTS_AUTO, WEIGHTS_VERSION, "v1", "<rules hash>"),
         parse=_weights_choice,
         quiet=quiet,
@@ -418,8 +418,7 @@ def cached_weights(key: str) -> Path:
     return weights_cache() / f"{key}.json"
 
 
-def train_command(rules) -> str:
-    return f"boardlab train --game citywright --rules FILE (FILE: the rules {rules.name!r})"
+TRAIN_COMMAND = "boardlab train --game citywright --rules FILE"  # what fits a variant's weights (FILE: its rules)
 
 
 def for_rules(spec, rules):
@@ -438,8 +437,8 @@ def for_rules(spec, rules):
         if not cached_weights(key).is_file():
             raise AgentError(
                 f"{spec.name}: no weights trained for the rules {rules.name!r} (hash {key}, none in"
-                f" {weights_cache()}): train them with `{train_command(rules)}`, or give weights=v1 to play"
-                " with v1.1's"
+                f" {weights_cache()}): train them with `{TRAIN_COMMAND}` (FILE: these rules), or give weights=v1"
+                " to play with v1.1's"
             )
         return replace(spec, params={**spec.params, "weights": key})
     if choice != WEIGHTS_VERSION and not cached_weights(choice).is_file():
