@@ -114,6 +114,10 @@ def play_both(
         path = Path(work) / f"{label}.parquet"
         S.run_or_reuse(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, progress=tick)
         frames.append(pd.read_parquet(path))
+    # the same agents under both rule sets, though B's specs may name other weights (an agent whose play
+    # depends on the rules, resolved for each: experiments.simulate.make_spec): B's rows are labelled as A's
+    same = dict(zip(specs[1].agents, specs[0].agents, strict=True))
+    frames[1]["agent"] = frames[1]["agent"].map(same).fillna(frames[1]["agent"])
     return frames[0], frames[1], specs[0]
 
 

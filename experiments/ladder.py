@@ -109,11 +109,13 @@ def rating_ladder(
 
     g = game
     rules = rules if rules is not None else g.load_rules(g.default_preset)
-    # the name each agent was given (a tier, or the spec as typed), beside the full spec results store
-    names = {str(g.agents().parse_agent(a)): a for a in agents}
+    # the name each agent was given (a tier, or the spec as typed), beside the full spec results store (as the
+    # run resolved it for the rules)
+    names: dict[str, str] = {}
     tables, spreads, shares, frames = [], [], [], []
     for n in players:
         spec = S.make_spec(n, agents, games, seed, rules, "draw", game=g)
+        names.update(zip(spec.agents, agents, strict=True))
         path = Path(work) / f"ladder-{n}p.parquet"
 
         def tick(done: int, total: int, rate: float, label=f"{n} players") -> None:

@@ -84,6 +84,9 @@ def play_table(
     game = get_game(game)
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
+    resolve = getattr(game.agents(), "for_rules", None)  # agents whose play depends on the rules (weights)
+    if resolve is not None:
+        agents = [resolve(a, rules) if not getattr(a, "python", False) else a for a in agents]
     seeds = game_seeds(run_seed, start, stop)
     order = seat_orders(players, seating, start, stop, pool=len(agents), seeds=seeds)
     makers = seat_players(game, agents)

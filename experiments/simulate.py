@@ -151,6 +151,12 @@ def make_spec(
         parsed = [reg.parse_agent(a) for a in agents]
     except reg.AgentError as e:
         raise SimulateError(f"--agents: {e}") from None
+    resolve = getattr(reg, "for_rules", None)  # a registry's agents whose play depends on the rules (weights)
+    if resolve is not None:
+        try:
+            parsed = [resolve(a, rules) for a in parsed]
+        except reg.AgentError as e:
+            raise SimulateError(f"--agents: {e}") from None
     if len(parsed) == 1 and seating != "draw":
         parsed = parsed * players
     if seating == "draw" and len(parsed) > MAX_POOL:

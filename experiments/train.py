@@ -2,8 +2,10 @@
 
 A game that fits weights for one of its agents (a learned value, say) names a :class:`Trainer` in
 its ``GameDef.trainer``; the command parses and checks the options, then calls it.  The weights must
-be a function of the options that decide them (seed, games per round, k, ridge), whatever ``--jobs``
-or backend, so a committed weight file is regenerated exactly by the command it names.
+be a function of the options that decide them (seed, games per round, k, ridge, and with ``--rules``
+the rule data), whatever ``--jobs`` or backend, so a committed weight file is regenerated exactly by the
+command it names.  A game whose agents look weights up by the rules in play (``out_for``) fits them
+under a variant with ``train --rules FILE`` and keeps them where its agents find them.
 """
 
 from __future__ import annotations
@@ -21,10 +23,10 @@ class Trainer:
     ----------
     what : str
         What is fitted, for the help and the log ("the strong agent's learned value").
-    train : callable(seed, rounds, *, k, ridge, jobs, backend, scheduler, progress) -> dict
+    train : callable(seed, rounds, *, k, ridge, jobs, backend, scheduler, progress[, rules]) -> dict
         Self-play rounds (games per round) and the fit; the weight file's content, with ``"command"``
         (the canonical command that regenerates it) and ``"rounds"`` (per round: ``games``, ``agent``,
-        ``mean_total``, ``r2``).
+        ``mean_total``, ``r2``).  ``rules`` (a rule set) is passed only where ``out_for`` is set.
     write : callable(content, path)
         Writes the content whole (a temporary file, then a rename).
     default_out : Path
@@ -33,6 +35,9 @@ class Trainer:
         The searching agent's k in the self-play rounds.
     error : type[Exception]
         What ``train`` raises on options it cannot use (one line for the user).
+    out_for : callable(rules) -> Path, optional
+        Where the weights fitted under a rule set go (where the game's agents look them up for those
+        rules); None: the game fits its weights under its default rules only (``--rules`` is refused).
     """
 
     what: str
@@ -41,3 +46,4 @@ class Trainer:
     default_out: Path
     default_k: int
     error: type[Exception]
+    out_for: Callable[[object], Path] | None = None

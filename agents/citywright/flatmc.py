@@ -73,7 +73,7 @@ from .kernels import (
     search_setup,
 )
 from .mcts import _greedy_row
-from .strong import STRONG_WEIGHTS, board_after, new_ruler_memo, ruler_key, strong_move
+from .strong import board_after, new_ruler_memo, ruler_key, strong_move, value_weights
 from .value import N_FEATURES, board_features, opponents_best, turn_bucket, turns_left_after
 
 SELECT_HALVING = 0
@@ -170,7 +170,7 @@ def _stamp(memo_stamp, j):
 @njit(cache=True)
 def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
                tables, strong=False, memo_stamp=None, trace=None, counters=None, shared=False,
-               rulers=None):  # fmt: skip
+               rulers=None, vw=None):  # fmt: skip
     """The evaluator's move (strong: the strong tier's, by row) for the seat to move, by way of the memo.
 
     An entry holds the best move of a position (_position_key; strong moves also _strong_key) over a set
@@ -182,7 +182,9 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
 
     memo_stamp (int64[entries + 1] or empty): every write stamped (_stamp); trace (int64[_TRACE]): the
     entries read are appended (trace[0] counts them); counters (int64[N_COUNTERS]): searches and hits.
+    vw: the strong moves' value weights (None: the committed ones).
     """
+    weights = value_weights(vw)
     q = st[E.ST_CUR]
     h = _position_key(boards, st, q, offer, tables[0][RP_N_SHAPES])
     if strong:
@@ -209,7 +211,7 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
                     if not (extra >> s) & 1:
                         st_tmp[E.ST_SLOTS + s] = -1
                 if strong:
-                    v = strong_move(boards, st_tmp, rng, mv, row, tables, STRONG_WEIGHTS, shared, rulers)
+                    v = strong_move(boards, st_tmp, rng, mv, row, tables, weights, shared, rulers)
                 else:
                     v = evaluator_move(boards, st_tmp, rng, mv, row, tables)
                 if counters is not None:
@@ -229,7 +231,7 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
             at = j
             break
     if strong:
-        v = strong_move(boards, st, rng, mv, row, tables, STRONG_WEIGHTS, shared, rulers)
+        v = strong_move(boards, st, rng, mv, row, tables, weights, shared, rulers)
     else:
         v = evaluator_move(boards, st, rng, mv, row, tables)
     if counters is not None:
@@ -247,7 +249,7 @@ def playout(
     boards, st, rng, me, own_row, other_row, rollout_code, last_round, opp_slots,
     memo_key, memo_open, memo_val, memo_mv, offer,
     tables, own_turns=-1, own_strong=False, own_memo=False, memo_stamp=None, trace=None, counters=None,
-    shared=False, strong_last_round=-1, rulers=None, later_turns=-1, cut_at_move=False,
+    shared=False, strong_last_round=-1, rulers=None, later_turns=-1, cut_at_move=False, vw=None,
 ):  # fmt: skip
     """Play on until the game ends or round `last_round` is over: seat `me` greedy by own_row,
     the others by other_row (rollout_code A_GREEDY), or every seat at random.
@@ -260,13 +262,14 @@ def playout(
     own_memo: those too by way of the memo; shared: strong_move's; strong_last_round >= 0: strong only up to
     that round, greedy (by own_row) after; rulers: strong_move's; later_turns >= 0: it also stops when seat
     `me` is to move after that many own moves in rounds after the first; cut_at_move: those two stop it
-    right after that own move instead, before the others reply.  memo_stamp, trace, counters: as
+    right after that own move instead, before the others reply.  memo_stamp, trace, counters, vw: as
     _memo_move's.
 
     Returns (moved, clean): whether it made a move, and whether rng was untouched until its last move
     was applied.  A clean playout is a function of its start and the memo entries it read: the last
     move's draws (a round's cleanup: the next market and rulers) are never seen by the reward."""
     rp, shp, pl_mask, pl_info, _, _, _, _ = tables
+    weights = value_weights(vw)
     own_moves = 0
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     memo = memo_key.shape[0] > 0
@@ -298,9 +301,9 @@ def playout(
                         rnd = st[E.ST_ROUND]
                         offer = _offer_key(st)
                     _memo_move(boards, st, rng, mv, own_row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
-                               tables, True, memo_stamp, trace, counters, shared, rulers)  # fmt: skip
+                               tables, True, memo_stamp, trace, counters, shared, rulers, weights)  # fmt: skip
                 else:
-                    strong_move(boards, st, rng, mv, own_row, tables, STRONG_WEIGHTS, shared, rulers)
+                    strong_move(boards, st, rng, mv, own_row, tables, weights, shared, rulers)
                     if counters is not None:
                         counters[C_OWN_SEARCHES] += 1
                 moved = True
@@ -357,11 +360,12 @@ def _last_own_move(own_turns, own_moves, later_turns, later_moves):
 
 
 @njit(cache=True)
-def _leaf_estimates(boards, st, rp, ach, est):
+def _leaf_estimates(boards, st, rp, ach, est, vw=None):
     """est[q]: seat q's expected final board points from an unfinished position: its district points, the
     achievements its board has decided, and the strong tier's learned value of the points it will still
     score (agents.citywright.value; the same weights, by its own turns left).  Compensation is left out,
-    as in the margin reward."""
+    as in the margin reward.  vw: the value weights (None: the committed ones)."""
+    weights = value_weights(vw)
     n = boards.shape[0]
     opp = np.empty(4, dtype=np.int64)
     f = np.empty(N_FEATURES, dtype=np.float64)
@@ -377,14 +381,14 @@ def _leaf_estimates(boards, st, rp, ach, est):
         if left > 0:
             opponents_best(boards, q, rp, opp)
             board_features(b0, b1, b2, b3, placed, opp, rp, ach, f)
-            w = STRONG_WEIGHTS[turn_bucket(left)]
+            w = weights[turn_bucket(left)]
             for j in range(N_FEATURES):
                 v += w[j] * f[j]
         est[q] = v
 
 
 @njit(cache=True)
-def _reward(boards, st, p, margin, leaf, out, est, rp, ach):
+def _reward(boards, st, p, margin, leaf, out, est, rp, ach, vw=None):
     """The mover's reward in the (possibly unfinished) position: win share or scaled margin.
 
     The margin is of board points (the total without compensation), so the margin reward never sees
@@ -393,10 +397,10 @@ def _reward(boards, st, p, margin, leaf, out, est, rp, ach):
     the final ranking, compensation included.
 
     With `leaf` and the game unfinished, from the learned estimates of every seat's final total
-    (_leaf_estimates) rather than the points on the boards now."""
+    (_leaf_estimates, by the value weights vw) rather than the points on the boards now."""
     n = boards.shape[0]
     if leaf and st[E.ST_DONE] == 0:
-        _leaf_estimates(boards, st, rp, ach, est)
+        _leaf_estimates(boards, st, rp, ach, est, value_weights(vw))
         if margin:
             if n == 1:
                 return est[p] / 100.0
@@ -533,19 +537,19 @@ def candidates_per_slot(
 
 
 @njit(cache=True)
-def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_val, shared=False):
+def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_val, shared=False, vw=None):
     """The k best moves (k = cand.shape[0]) by the strong tier's value, best first: each ruler's `per_slot` best
     moves by worth (its objective, exact), ranked by worth + the learned value of the mover's board after the
     move (agents.citywright.strong's two passes, with every ruler's moves kept instead of the best one).
 
     Rulers giving the same shape and tiles count once; ties keep the visiting order.  shared: as strong_move's
-    (one setup of the board for every ruler's search; the same result).  Returns the number of candidates;
-    mv is the first."""
+    (one setup of the board for every ruler's search; the same result); vw: the value weights (None: the
+    committed ones).  Returns the number of candidates; mv is the first."""
     rp, shp, _, pl_info, _, _, _, ach = tables
     p = st[E.ST_CUR]
     opp = np.empty(4, dtype=np.int64)
     opponents_best(boards, p, rp, opp)
-    w = STRONG_WEIGHTS[turn_bucket(turns_left_after(st, rp, p))]
+    w = value_weights(vw)[turn_bucket(turns_left_after(st, rp, p))]
     f = np.empty(N_FEATURES, dtype=np.float64)
     nb = np.empty(4, dtype=np.uint64)
     placed = np.empty(MAX_SHAPES, dtype=np.int32)
@@ -592,10 +596,10 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
 
 
 @njit(cache=True)
-def flatmc_move(boards, st, rng, mv, prm, tables):
+def flatmc_move(boards, st, rng, mv, prm, tables, vw=None):
     """Fill mv with the search's choice for the seat to move; returns the playouts run (flatmc_search)."""
     counters = np.zeros(N_COUNTERS, dtype=np.int64)
-    return flatmc_search(boards, st, rng, mv, prm, tables, counters)
+    return flatmc_search(boards, st, rng, mv, prm, tables, counters, value_weights(vw))
 
 
 @njit(cache=True)
@@ -608,13 +612,15 @@ def _unchanged(memo_stamp, entries, n, serial):
 
 
 @njit(cache=True)
-def flatmc_search(boards, st, rng, mv, prm, tables, counters):
+def flatmc_search(boards, st, rng, mv, prm, tables, counters, vw=None):
     """Fill mv with the search's choice for the seat to move; returns the playouts run (those counted
     again by `repeat` included), and adds to counters (int64[N_COUNTERS], C_*) what the playouts did.
 
     prm is the agent's row: its weights (P_W..P_PROGRESS_DISTRICT) are the candidates' objective
     and its own policy in playouts; P_ITERS the budget in playouts, P_K the candidates, P_PRUNE,
-    P_HORIZON, P_CRN, P_SELECT, P_C (UCB1), P_ROLLOUT and P_MARGIN as in the module docstring.
+    P_HORIZON, P_CRN, P_SELECT, P_C (UCB1), P_ROLLOUT and P_MARGIN as in the module docstring.  vw: the
+    learned value's weights float64[TURN_BUCKETS, N_FEATURES] (None: the committed ones), for the candidates,
+    the mover's strong playout moves and the leaves.
 
     P_REPEAT: a playout that was clean (playout: no random number drawn before its last move was
     applied) and took every move from the memo is a function of its start, which every playout of its
@@ -625,6 +631,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
     two together).
     """
     rp, shp, _, pl_info, _, _, _, ach = tables
+    weights = value_weights(vw)
     p = st[E.ST_CUR]
     n = boards.shape[0]
     k = max(1, int(prm[P_K]))
@@ -651,7 +658,9 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
     per_slot = int(prm[P_PER_SLOT])
     shared = prm[P_SHARE] != 0.0
     if prm[P_RANK] != 0.0:
-        ncand = candidates_by_value(boards, st, rng, mv, prm, max(per_slot, 1), tables, cand, cand_val, shared)
+        ncand = candidates_by_value(
+            boards, st, rng, mv, prm, max(per_slot, 1), tables, cand, cand_val, shared, weights
+        )  # fmt: skip
     elif per_slot > 0:
         ncand = candidates_per_slot(
             boards, st, rng, mv, prm, per_slot, tables,
@@ -759,9 +768,9 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters):
                     b2, st2, rng2, p, own, grow, rollout_code, last_round, opp_slots,
                     memo_key, memo_open, memo_val, memo_mv, offer,
                     tables, own_turns, own_strong, own_memo, memo_stamp, trace, counters, shared, strong_last_round,
-                    rulers, later_turns, cut_at_move,
+                    rulers, later_turns, cut_at_move, weights,
                 )  # fmt: skip
-                r = _reward(b2, st2, p, margin, leaf, out, est, rp, ach)
+                r = _reward(b2, st2, p, margin, leaf, out, est, rp, ach, weights)
                 total[a] += r
                 visits[a] += 1
                 played += 1

@@ -121,6 +121,7 @@ P_OWN_ROUNDS = _p.add("own_rounds")  # flatmc: the mover plays strong in playout
 P_RULER_MEMO = _p.add("ruler_memo")  # flatmc: 1 = the mover's one-ruler searches remembered by board and ruler
 P_LATER_TURNS = _p.add("later_turns")  # flatmc: own playout moves allowed in rounds after the current (-1: no limit)
 P_CUT = _p.add("cut")  # flatmc: 1 = a playout cut by turns ends right after the mover's last own move
+P_VALUE = _p.add("value_weights")  # strong, flatmc: the seat's learned-value weights, an index into play_games' bank
 P_LEN = _p.size
 
 _ZERO = np.uint64(0)

@@ -4,6 +4,9 @@
 code in column 0 picks the policy) and writes, per game and seat, the final
 score breakdown, the boards, and the waste statistics.  Seats are given in
 seat order; seating plans (rotation, permutation) are the caller's business.
+A bank of learned-value weights holds every weight set the seats play with; a
+row's ``P_VALUE`` is its set's index (``run_games``' default bank: the committed
+weights alone, index 0).
 """
 
 from __future__ import annotations
@@ -16,16 +19,17 @@ from sim.citywright.tables import MAX_SHAPES, PLAIN_CELLS
 from sim.layout import Layout
 
 from .flatmc import flatmc_move
-from .kernels import A_FLATMC, A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, A_STRONG, P_CODE, evaluator_move
+from .kernels import A_FLATMC, A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, A_STRONG, P_CODE, P_VALUE, evaluator_move
 from .mcts import mcts_move
-from .strong import STRONG_WEIGHTS, strong_move
+from .strong import STRONG_WEIGHTS, strong_move, value_weights
 
 N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed count per shape (E.STAT_*)
 
 
 @njit(cache=True)
-def policy_move(boards, st, rng, mv, prm, tables):
-    """Dispatch on the agent code of the seat to move (prm is that seat's row; tables is Tables.kernel_args())."""
+def policy_move(boards, st, rng, mv, prm, tables, vw=None):
+    """Dispatch on the agent code of the seat to move (prm is that seat's row; tables is Tables.kernel_args();
+    vw the learned value's weights float64[TURN_BUCKETS, N_FEATURES] of strong and flatmc, None: the committed)."""
     rp, shp, pl_mask, _, _, _, _, _ = tables
     code = int(prm[P_CODE])
     if code == A_RANDOM:
@@ -35,9 +39,9 @@ def policy_move(boards, st, rng, mv, prm, tables):
     elif code == A_MCTS:
         mcts_move(boards, st, rng, mv, prm, tables)
     elif code == A_STRONG:
-        strong_move(boards, st, rng, mv, prm, tables, STRONG_WEIGHTS)
+        strong_move(boards, st, rng, mv, prm, tables, value_weights(vw))
     elif code == A_FLATMC:
-        flatmc_move(boards, st, rng, mv, prm, tables)
+        flatmc_move(boards, st, rng, mv, prm, tables, value_weights(vw))
     else:
         E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
 
@@ -59,8 +63,8 @@ LAYOUTS = (_log,)
 
 
 @njit(cache=True)
-def play_game(boards, st, rng, seed, prms, tables, log):
-    """One game; with log int32[max_turns, LOG_LEN] (rows > 0) every turn is recorded."""
+def play_game(boards, st, rng, seed, prms, tables, log, bank):
+    """One game; with log int32[max_turns, LOG_LEN] (rows > 0) every turn is recorded; bank as play_games'."""
     rp, shp, _, pl_info, _, _, _, _ = tables
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     E.setup(boards, st, rng, seed, rp, shp)
@@ -68,7 +72,7 @@ def play_game(boards, st, rng, seed, prms, tables, log):
     t = 0
     while st[E.ST_DONE] == 0:
         p = st[E.ST_CUR]
-        policy_move(boards, st, rng, mv, prms[p], tables)
+        policy_move(boards, st, rng, mv, prms[p], tables, bank[int(prms[p, P_VALUE])])
         if logging:
             before = E.score_districts(boards[p, 0], boards[p, 1], boards[p, 2], boards[p, 3], rp)
             waste0 = st[E.ST_WASTE + p]
@@ -89,12 +93,13 @@ def play_game(boards, st, rng, seed, prms, tables, log):
 
 
 @njit(cache=True, nogil=True)  # releases the GIL: simulate --jobs 1 encodes the previous chunk meanwhile
-def play_games(seeds, prms, tables, scores, boards_out, stats, logs):
+def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank):
     """One game per seed with agents prms[g] (float64[G, players, P_LEN]); tables is Tables.kernel_args().
 
     scores int32[G, players, SC_LEN]; boards_out uint64[G, players, 4];
     stats int32[G, players, N_STATS]: tiles taken, waste, forced discards, turns, placed per shape (E.STAT_*);
-    logs int32[G, max_turns, LOG_LEN] for a move log, or an empty array.
+    logs int32[G, max_turns, LOG_LEN] for a move log, or an empty array;
+    bank float64[sets, TURN_BUCKETS, N_FEATURES]: the learned value's weight sets, a seat's by its row's P_VALUE.
     """
     rp, shp, pl_mask, pl_info, _, _, _, ach = tables
     n = boards_out.shape[1]
@@ -110,7 +115,7 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs):
             E.play_random_game(boards, st, rng, seeds[g], rp, shp, pl_mask, pl_info)
         else:
             log = logs[g] if logs.shape[0] > 0 else no_log
-            play_game(boards, st, rng, seeds[g], prms[g], tables, log)
+            play_game(boards, st, rng, seeds[g], prms[g], tables, log, bank)
         E.final_scores(boards, st, rp, ach, scores[g])
         for p in range(n):
             for d in range(4):
@@ -123,8 +128,14 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs):
                 stats[g, p, E.STAT_PLACED + sh] = st[E.ST_PLACED + p * MAX_SHAPES + sh]
 
 
-def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = False):
-    """Python convenience: allocate outputs and play (prms float64[G, players, P_LEN]).
+def default_bank() -> np.ndarray:
+    """The weight bank of rows whose P_VALUE is 0: the committed weights alone."""
+    return np.array(STRONG_WEIGHTS)[None]
+
+
+def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = False, bank: np.ndarray | None = None):
+    """Python convenience: allocate outputs and play (prms float64[G, players, P_LEN]; bank: play_games', by
+    default default_bank()).
 
     Returns scores, boards, stats, and the move log (int32[G, turns, LOG_LEN]) or None.
     """
@@ -142,5 +153,6 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = Fal
         boards,
         stats,
         logs,
+        np.ascontiguousarray(default_bank() if bank is None else bank, dtype=np.float64),
     )
     return scores, boards, stats, (logs if log_moves else None)

@@ -5,21 +5,41 @@ The spec grammar, the parser and the Python agents every game has (``ismcts``, `
 tiers, and its built-in agents' parameter rows.  A specialist takes its district as a bare first
 argument (``specialist:R`` or ``specialist:residential``).  Parsing gives an :class:`AgentSpec` whose
 :meth:`~AgentSpec.row` is the float64 parameter row the numba game loop reads.
+
+**Weights per rule set.**  The learned value of `strong`, `expert` and the specialists built on them is
+fitted under one rule set.  Their ``weights`` parameter is ``auto`` by default: the weights of the rules in
+play, which :func:`for_rules` resolves when a run is made (``experiments.simulate.make_spec``) -- the
+committed ``strong-v1`` (fitted under v1.1) for the game's presets, and for a variant the weights
+``train --rules FILE`` fitted under it, found in the weight cache (:func:`weights_cache`) by the rules'
+content hash (:func:`rules_hash`); a variant with none is a one-line error naming that command.
+``weights=v1`` (``strong-v1``) plays v1.1's weights under any rules, ``weights=HASH`` a cached file.
+
+The presets keep the committed weights (v1.0 included: every table of it in results/ was played with them,
+and play under the presets stays as it was); a variant is any other rule data.  Seat compensation is left
+out of the hash: no agent that self-play uses sees it (their objectives and the value's target are board
+points), so weights fitted under two compensations are the same weights.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import os
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
 from agents.generic.registry import GENERIC
 from agents.specs import AgentDef, AgentError, Param, Registry, merged
 from agents.specs import AgentSpec as _Spec
-from sim.citywright.rules import DISTRICT_NAMES, DISTRICTS
+from sim.citywright.rules import DEFAULT_PRESET, DISTRICT_NAMES, DISTRICTS, PRESETS, preset
+from sim.rulesets import canonical_json
 
 from . import kernels as K
-from .strong import STRONG_K, WEIGHTS_VERSION
+from .strong import STRONG_K, STRONG_WEIGHTS, WEIGHTS_VERSION
+from .value import load_weights
 
 __all__ = ["AGENTS", "TIERS", "AgentDef", "AgentError", "AgentSpec", "Param", "parse_agent", "rows", "split_specs"]
 
@@ -33,6 +53,34 @@ def _district(raw: str) -> int:
         if key.upper() == letter or key.lower() == name:
             return i
     raise ValueError(raw)
+
+
+WEIGHTS_AUTO = "auto"  # the weights of the rules in play (for_rules)
+OFFICIAL_RULES = DEFAULT_PRESET  # the rules the committed weights are fitted under (v1.1)
+WEIGHTS_CACHE_ENV = "BOARDLAB_WEIGHTS"  # the weight cache's folder (default runs/weights), one subfolder per game
+_HASH = re.compile(r"[0-9a-f]{12}")
+
+
+def _weights_choice(raw: str) -> str:
+    """auto, strong-v1 (or v1), or a rules hash (12 hex digits: weights trained under those rules)."""
+    key = raw.strip().lower()
+    if key == "v1":
+        return WEIGHTS_VERSION
+    if key in (WEIGHTS_AUTO, WEIGHTS_VERSION) or _HASH.fullmatch(key):
+        return key
+    raise ValueError(raw)
+
+
+def _weights_param(quiet: bool = False) -> Param:
+    return Param(
+        "weights",
+        WEIGHTS_AUTO,
+        "the learned value's weights: auto (those of the rules in play: strong-v1 under a preset, a variant's"
+        " from `train --rules`), strong-v1 (alias v1: v1.1's, under any rules), or a rules hash (its cached weights)",
+        choices=(WEIGHTS_AUTO, WEIGHTS_VERSION, "v1", "<rules hash>"),
+        parse=_weights_choice,
+        quiet=quiet,
+    )
 
 
 _DISTRICT_PARAM = Param(
@@ -158,6 +206,7 @@ _FLATMC_PARAMS = (
         choices=("off", "on"),
         quiet=True,
     ),
+    _weights_param(quiet=True),  # quiet: the expert's stored specs (auto under v1.1) read as before
 )
 
 _BUILTIN = {
@@ -210,12 +259,7 @@ _BUILTIN = {
         " position after the move",
         params=(
             Param("k", STRONG_K, "moves kept per ruler on offer (its k best by worth)", lo=1, hi=256),
-            Param(
-                "weights",
-                WEIGHTS_VERSION,
-                "the learned value's weight file (agents/citywright/weights/)",
-                choices=(WEIGHTS_VERSION,),
-            ),
+            _weights_param(),
         ),
         objective="value = change of (R + C + P + I + achievements) + learned value of the position after",
     ),
@@ -227,12 +271,7 @@ _BUILTIN = {
             _DISTRICT_PARAM,
             *_SPECIALIST_TILT,
             Param("k", STRONG_K, "moves kept per ruler on offer (its k best by worth)", lo=1, hi=256),
-            Param(
-                "weights",
-                WEIGHTS_VERSION,
-                "the learned value's weight file (agents/citywright/weights/)",
-                choices=(WEIGHTS_VERSION,),
-            ),
+            _weights_param(),
         ),
         objective="value = change of (weight * own district + R + C + P + I + achievements + progress * own tiles)"
         " + learned value of the position after",
@@ -265,7 +304,7 @@ SPEC_EXAMPLES = "greedy, specialist:C,weight=3, mcts:iters=1000,k=24, strong-spe
 # name: (full spec, description)
 TIERS: dict[str, tuple[str, str]] = {
     "strong": (
-        f"strong:k={STRONG_K},weights={WEIGHTS_VERSION}",
+        f"strong:k={STRONG_K},weights={WEIGHTS_AUTO}",
         "for 100,000-game tables: each ruler's best moves by greedy's worth, re-ranked by a learned position value",
     ),
     "expert": (
@@ -292,6 +331,7 @@ class AgentSpec(_Spec):
         r[K.P_W : K.P_W + 4] = 1.0
         r[K.P_W_ACH] = 1.0
         r[K.P_PROGRESS_DISTRICT] = -1
+        r[K.P_VALUE] = 0  # the game loop's default bank: the committed weights (runner.play_chunk_arrays sets it)
         if self.name in ("specialist", "strong-specialist", "expert-specialist"):
             d = self.params["district"]
             r[K.P_W + d] += self.params["weight"]
@@ -343,6 +383,108 @@ parse_agents = REGISTRY.parse_agents
 split_specs = REGISTRY.split_specs
 
 
+# --- weights per rule set ----------------------------------------------------------------------------------
+
+
+def rules_hash(rules) -> str:
+    """The rules' content hash, what weights fitted under them are named by: 12 hex digits of SHA-256 over
+    their canonical JSON without their name and seat compensation (module docstring) -- the same for the
+    same rule data whatever the file or name, another for any other number."""
+    data = {key: v for key, v in rules.data.items() if key != "name"}
+    data["game"] = {key: v for key, v in data["game"].items() if key != "compensation"}
+    return hashlib.sha256(canonical_json(data).encode()).hexdigest()[:12]
+
+
+@lru_cache(maxsize=1)
+def official_hash() -> str:
+    """The hash of v1.1, the rules the committed weights are fitted under."""
+    return rules_hash(preset(OFFICIAL_RULES))
+
+
+@lru_cache(maxsize=1)
+def preset_hashes() -> frozenset[str]:
+    """The hashes of the game's presets: the rules under which auto plays the committed weights."""
+    return frozenset(rules_hash(preset(name)) for name in PRESETS)
+
+
+def weights_cache() -> Path:
+    """The folder of weights trained under variants, one file per rules hash: $BOARDLAB_WEIGHTS/citywright,
+    by default runs/weights/citywright (relative to the working directory)."""
+    return Path(os.environ.get(WEIGHTS_CACHE_ENV) or "runs/weights") / "citywright"
+
+
+def cached_weights(key: str) -> Path:
+    """The weight file trained under the rules of hash `key` (it may not exist)."""
+    return weights_cache() / f"{key}.json"
+
+
+TRAIN_COMMAND = "boardlab train --game citywright --rules FILE"  # what fits a variant's weights (FILE: its rules)
+
+
+def for_rules(spec, rules):
+    """The spec as it plays under `rules`, with its weights made explicit (the spec a result records):
+    ``auto`` becomes ``strong-v1`` under a preset (``auto`` kept where the parameter is quiet: the expert's
+    spec reads as before) and the rules' hash under a variant.  AgentError, one line, when a variant
+    (or a hash given) has no trained weights in the cache.  Other specs are returned as they are."""
+    if getattr(spec, "python", True) or "weights" not in spec.params:
+        return spec
+    choice = spec.params["weights"]
+    if choice == WEIGHTS_AUTO:
+        key = rules_hash(rules)
+        if key in preset_hashes():
+            quiet = next(p.quiet for p in spec.definition.params if p.name == "weights")
+            return spec if quiet else replace(spec, params={**spec.params, "weights": WEIGHTS_VERSION})
+        if not cached_weights(key).is_file():
+            raise AgentError(
+                f"{spec.name}: no weights trained for the rules {rules.name!r} (hash {key}, none in"
+                f" {weights_cache()}): train them with `{TRAIN_COMMAND}` (FILE: these rules), or give weights=v1"
+                " to play with v1.1's"
+            )
+        return replace(spec, params={**spec.params, "weights": key})
+    if choice != WEIGHTS_VERSION and not cached_weights(choice).is_file():
+        raise AgentError(f"{spec.name}: weights={choice}: no such weights in {weights_cache()} (`train --rules`)")
+    return spec
+
+
+def weights_name(spec, rules) -> str:
+    """The weight set `spec` plays under `rules`: strong-v1 or a rules hash (for_rules' choice)."""
+    choice = for_rules(spec, rules).params["weights"]
+    return WEIGHTS_VERSION if choice == WEIGHTS_AUTO else choice
+
+
+def load_named_weights(name: str) -> np.ndarray:
+    """float64[TURN_BUCKETS, N_FEATURES] of a weight set: the committed strong-v1, or a cached rules hash's
+    (refused when the file's rules hash is not its name)."""
+    if name == WEIGHTS_VERSION:
+        return np.array(STRONG_WEIGHTS)
+    path = cached_weights(name)
+    try:
+        return _load_cached(str(path), name, path.stat().st_mtime_ns).copy()
+    except OSError:
+        raise AgentError(f"weights={name}: no such weights in {weights_cache()} (`train --rules`)") from None
+
+
+@lru_cache(maxsize=16)
+def _load_cached(path: str, name: str, mtime_ns: int) -> np.ndarray:
+    w, meta = load_weights(Path(path))
+    if meta.get("rules_hash") != name:
+        raise AgentError(f"weights={name}: {path} holds weights for rules hash {meta.get('rules_hash')!r}")
+    return w
+
+
+def weight_bank(specs: list, rules) -> tuple[np.ndarray, list[int]]:
+    """The game loop's weight bank float64[sets, TURN_BUCKETS, N_FEATURES] (the committed weights first) and
+    each spec's index in it (0 for an agent without learned value)."""
+    names = [WEIGHTS_VERSION]
+    index = []
+    for s in specs:
+        name = weights_name(s, rules) if not getattr(s, "python", True) and "weights" in s.params else WEIGHTS_VERSION
+        if name not in names:
+            names.append(name)
+        index.append(names.index(name))
+    return np.stack([load_named_weights(n) for n in names]), index
+
+
 def rows(specs: list[AgentSpec]) -> np.ndarray:
     """float64[players, P_LEN] for a seat order."""
     return np.stack([s.row() for s in specs])
@@ -357,10 +499,17 @@ def builtin_player(spec: AgentSpec):
 
     row = spec.row()
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    uses_weights = "weights" in spec.params
+    by_rules: dict = {}  # rules -> the weights spec plays under them (an array for every agent: one compilation)
 
     def play(game) -> None:
         tb = game.tables
-        policy_move(game.boards, game.st, game.rng, mv, row, tb.kernel_args())
+        if game.rules not in by_rules:
+            by_rules[game.rules] = load_named_weights(
+                weights_name(spec, game.rules) if uses_weights else WEIGHTS_VERSION
+            )
+        vw = by_rules[game.rules]
+        policy_move(game.boards, game.st, game.rng, mv, row, tb.kernel_args(), vw)
         E.apply_move(game.boards, game.st, game.rng, mv, tb.rp, tb.shp, tb.pl_info)
 
     return play

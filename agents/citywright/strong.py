@@ -19,14 +19,16 @@ Why per ruler: the k best moves of the whole position are mostly variants of one
 rulers (early in a game the 64 best span 2.4 rulers and 1.1 points of worth), so a
 learned value choosing among them cannot prefer another ruler that leaves a better board.
 A move outside its ruler's k best by worth is never chosen, however good its position.
-The weights are an argument; :data:`STRONG_WEIGHTS` are the committed ones
-(``weights/strong-v1.json``) that the game loop passes.
+The weights are an argument: :data:`STRONG_WEIGHTS` are the committed ones (``weights/strong-v1.json``,
+fitted under v1.1); the game loop passes each seat the weights its spec resolved to for the rules in play
+(:func:`agents.citywright.registry.for_rules`: the committed ones, or ones trained under a variant).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from sim.citywright import engine as E
 from sim.citywright.rules import N_SLOTS
@@ -43,6 +45,19 @@ STRONG_K = 3  # the default k: per ruler (docs/search.md: strength and time by k
 WEIGHTS_VERSION = "strong-v1"
 STRONG_WEIGHTS, STRONG_WEIGHTS_META = load_weights(WEIGHTS_DIR / f"{WEIGHTS_VERSION}.json")
 STRONG_WEIGHTS.setflags(write=False)
+
+
+def value_weights(vw):
+    """A kernel's optional weights argument: vw, or the committed weights when it is None (or omitted)."""
+    return STRONG_WEIGHTS if vw is None else vw
+
+
+@overload(value_weights)
+def _value_weights(vw):
+    # chosen when compiling: the omitted argument's kernels read the committed weights as a constant, as before
+    if vw is None or isinstance(vw, (types.NoneType, types.Omitted)):
+        return lambda vw: STRONG_WEIGHTS
+    return lambda vw: vw
 
 
 @njit(cache=True, inline="always")

@@ -18,8 +18,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from agents.citywright import kernels as K
 from agents.citywright.play import run_games
-from agents.citywright.registry import AgentSpec, rows
+from agents.citywright.registry import AgentSpec, for_rules, rows, weight_bank
 from experiments.schema import result_schema, table
 from experiments.seating import SEATINGS, draw_orders, seat_orders  # noqa: F401  (re-exported for callers)
 from sim.citywright import engine as E
@@ -192,14 +193,18 @@ def play_chunk_arrays(
     log_moves: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
     """The games of play_chunk_table, before the table: seeds, seat orders, and the kernels'
-    scores, boards, stats and move log (or None); results_table turns them into the table."""
+    scores, boards, stats and move log (or None); results_table turns them into the table.
+    Each agent plays with the learned-value weights its spec resolves to under `rules` (registry.for_rules)."""
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
     tb = tables_for(rules, players)
     seeds = game_seeds(run_seed, start, stop)
     order = seat_orders(players, seating, start, stop, pool=len(agents), seeds=seeds)
-    prms = rows(agents)[order]  # [G, players, P_LEN]
-    scores, boards, stats, logs = run_games(seeds, prms, tb, log_moves=log_moves)
+    bank, index = weight_bank(agents, rules)
+    prms = rows(agents)
+    prms[:, K.P_VALUE] = index
+    prms = prms[order]  # [G, players, P_LEN]
+    scores, boards, stats, logs = run_games(seeds, prms, tb, log_moves=log_moves, bank=bank)
     return seeds, order, scores, boards, stats, logs
 
 
@@ -233,7 +238,9 @@ def results_table(
         "rules": pa.repeat(pa.scalar(rules.name, pa.large_string()), m),
         "players": np.full(m, players, dtype=np.int8),
         "seat": np.tile(np.arange(1, players + 1, dtype=np.int8), g),
-        "agent": pa.array([str(a) for a in agents], pa.large_string()).take(order.ravel().astype(np.int64)),
+        "agent": pa.array([str(for_rules(a, rules)) for a in agents], pa.large_string()).take(  # the weights played
+            order.ravel().astype(np.int64)
+        ),
         "residential": by_score[E.SC_R],
         "commercial": by_score[E.SC_C],
         "park": by_score[E.SC_P],

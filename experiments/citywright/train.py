@@ -1,7 +1,7 @@
 """Fitting the `strong` agent's learned value (agents.citywright.value): `citywright train`.
 
-Rounds of self-play at four players under the v1.1 rules.  Round 0 is played by `greedy`
-in every seat; each later round by `strong` in every seat with the weights the round
+Rounds of self-play at four players under the v1.1 rules (or a variant: ``--rules FILE``, below).
+Round 0 is played by `greedy` in every seat; each later round by `strong` in every seat with the weights the round
 before produced.  Every move gives a sample (features of the mover's board after the
 move; target: the points that player still went on to score, see
 :mod:`agents.citywright.selfplay`).  A round's samples are summed into least-squares
@@ -19,6 +19,12 @@ order, so the floating-point sums -- and the weights -- are the same for any ``j
 Every sample's features and target are small integers, so the moments are exact integer sums
 whatever their order, and the solve (Cholesky in plain numba loops, no BLAS) gives the same
 bits on any machine.  Weights are rounded to 9 significant digits before they are written or used.
+
+**Under a variant** (``train --rules FILE``) the same rounds are played under its rules and the weights go
+to the weight cache, named by the rules' content hash (``agents.citywright.registry.rules_hash``:
+``runs/weights/citywright/<hash>.json``), where ``weights=auto`` finds them for those rules; the file holds
+the hash and the whole rule mapping it was fitted under.  Rules equal to v1.1's are the official ones:
+their weights are the committed file, ``agents/citywright/weights/strong-v1.json``.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.citywright import selfplay
-from agents.citywright.registry import parse_agent, rows
+from agents.citywright.registry import cached_weights, official_hash, parse_agent, rows, rules_hash
 from agents.citywright.strong import STRONG_K, WEIGHTS_VERSION
 from agents.citywright.value import FEATURES, N_FEATURES, TURN_BUCKETS, WEIGHTS_DIR
 from sim.citywright import engine as E
@@ -82,9 +88,12 @@ def round_agent(r: int, k: int) -> str:
     return "greedy" if r == 0 else f"strong:k={k}"
 
 
-def play_chunk(seed: int, r: int, k: int, weights: np.ndarray, start: int, stop: int) -> tuple[Moments, np.ndarray]:
-    """Games start..stop-1 of round r: their moments and score sheets int32[G, 4, SC_LEN]."""
-    tb = tables_for(load_rules(RULES), PLAYERS)
+def play_chunk(
+    seed: int, r: int, k: int, weights: np.ndarray, start: int, stop: int, rules=None
+) -> tuple[Moments, np.ndarray]:
+    """Games start..stop-1 of round r under `rules` (None: v1.1): their moments and score sheets
+    int32[G, 4, SC_LEN]."""
+    tb = tables_for(load_rules(RULES if rules is None else rules), PLAYERS)
     seeds = game_seeds(round_seed(seed, r), start, stop)
     prms = np.tile(rows([parse_agent(round_agent(r, k))] * PLAYERS), (len(seeds), 1, 1))
     m = Moments.zeros()
@@ -107,9 +116,17 @@ def fit(m: Moments, ridge: float = DEFAULT_RIDGE) -> tuple[np.ndarray, dict]:
     }
 
 
-def command(seed: int, games: tuple[int, ...], k: int, ridge: float) -> str:
-    """The canonical training command (what decides the weights: not --jobs or --out)."""
-    return f"citywright train --seed {seed} --games {','.join(str(g) for g in games)} --k {k} --ridge {ridge:g}"
+def command(seed: int, games: tuple[int, ...], k: int, ridge: float, variant: bool = False) -> str:
+    """The canonical training command (what decides the weights: not --jobs or --out; under a variant, FILE is
+    any file of its rules: the weight file's rules_data)."""
+    rules = "--rules FILE " if variant else ""
+    return f"citywright train {rules}--seed {seed} --games {','.join(str(g) for g in games)} --k {k} --ridge {ridge:g}"
+
+
+def out_for(rules) -> Path:
+    """Where the weights fitted under `rules` go: the committed file for the official rules, else the cache."""
+    key = rules_hash(rules)
+    return DEFAULT_OUT if key == official_hash() else cached_weights(key)
 
 
 def train(
@@ -121,8 +138,10 @@ def train(
     progress: Callable[[int, int, float, str], None] | None = None,
     backend: str = "loky",
     scheduler: str | None = None,
+    rules=None,
 ) -> dict:
-    """Every round of self-play and its fit; returns the weight file's content (JSON types).
+    """Every round of self-play and its fit under `rules` (None or rules equal to v1.1's: the official rules);
+    returns the weight file's content (JSON types).
 
     The chunks play on `jobs` processes of this machine (backend loky) or on a Dask cluster (backend dask,
     at `scheduler`, or a local one); the weights are the same on every backend."""
@@ -133,6 +152,8 @@ def train(
         raise TrainError(f"--k must be in 1..256, got {k}")
     if not 0 <= ridge < float("inf"):
         raise TrainError(f"--ridge must be >= 0, got {ridge}")
+    variant = rules is not None and rules_hash(rules) != official_hash()
+    play_rules = rules if variant else None  # the official rules play as before (v1.1 by name)
     total = sum(games)
     done = 0
     t0 = time.perf_counter()
@@ -143,7 +164,7 @@ def train(
         chunks = [(a, min(a + CHUNK, n)) for a in range(0, n, CHUNK)]
         m = Moments.zeros()
         mean_total = 0.0
-        for cm, scores in _execute(seed, r, k, weights, chunks, jobs, backend, scheduler):
+        for cm, scores in _execute(seed, r, k, weights, chunks, jobs, backend, scheduler, play_rules):
             m.add(cm)
             mean_total += float(scores[:, :, E.SC_TOTAL].sum())
             done += len(scores)
@@ -158,11 +179,13 @@ def train(
                 **figures,
             }
         )
+    head = {"version": WEIGHTS_VERSION, "command": command(seed, games, k, ridge), "seed": seed, "rules": RULES}
+    if variant:  # named by the rules' hash, as weights=auto looks them up
+        key = rules_hash(rules)
+        head = {"version": key, "command": command(seed, games, k, ridge, True), "seed": seed, "rules": rules.name}
+        head["rules_hash"] = key
     return {
-        "version": WEIGHTS_VERSION,
-        "command": command(seed, games, k, ridge),
-        "seed": seed,
-        "rules": RULES,
+        **head,
         "players": PLAYERS,
         "games": list(games),
         "k": k,
@@ -172,24 +195,25 @@ def train(
         "turn_buckets": TURN_BUCKETS,
         "features": list(FEATURES),
         "rounds": rounds,
+        **({"rules_data": {key: v for key, v in rules.data.items() if key != "name"}} if variant else {}),
         "weights": weights.tolist(),
     }
 
 
-def _execute(seed, r, k, weights, chunks, jobs, backend="loky", scheduler=None):
+def _execute(seed, r, k, weights, chunks, jobs, backend="loky", scheduler=None, rules=None):
     """Chunks' results in chunk order (so the sums are the same for any jobs and backend)."""
     if backend == "dask":
-        return _execute_dask(seed, r, k, weights, chunks, scheduler)
+        return _execute_dask(seed, r, k, weights, chunks, scheduler, rules)
     if jobs == 1:
-        return (play_chunk(seed, r, k, weights, a, b) for a, b in chunks)
+        return (play_chunk(seed, r, k, weights, a, b, rules) for a, b in chunks)
     from joblib import Parallel, delayed
 
     return Parallel(n_jobs=jobs, return_as="generator", batch_size=1)(
-        delayed(play_chunk)(seed, r, k, weights, a, b) for a, b in chunks
+        delayed(play_chunk)(seed, r, k, weights, a, b, rules) for a, b in chunks
     )
 
 
-def _execute_dask(seed, r, k, weights, chunks, scheduler):
+def _execute_dask(seed, r, k, weights, chunks, scheduler, rules=None):
     from dask.distributed import Client
 
     try:
@@ -202,7 +226,7 @@ def _execute_dask(seed, r, k, weights, chunks, scheduler):
         n = len(chunks)
         futures = client.map(
             play_chunk, [seed] * n, [r] * n, [k] * n, [weights] * n, [a for a, _ in chunks], [b for _, b in chunks],
-            pure=False,
+            [rules] * n, pure=False,
         )  # fmt: skip
         for f in futures:  # in chunk order
             yield f.result()
@@ -213,6 +237,7 @@ def _execute_dask(seed, r, k, weights, chunks, scheduler):
 def write(content: dict, out: Path) -> None:
     """The weight file: metadata first, one line per turn bucket's weights, written atomically."""
     out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)  # the weight cache's folder, on first use
     head = {key: v for key, v in content.items() if key != "weights"}
     text = json.dumps(head, indent=1)[:-2] + ',\n "weights": [\n'
     text += ",\n".join("  " + json.dumps(row) for row in content["weights"]) + "\n ]\n}\n"
@@ -225,12 +250,13 @@ def _trainer():
     from experiments.train import Trainer
 
     return Trainer(
-        what="the strong agent's learned value (4 players, v1.1)",
+        what="the strong agent's learned value (4 players, v1.1 or --rules)",
         train=train,
         write=write,
         default_out=DEFAULT_OUT,
         default_k=STRONG_K,
         error=TrainError,
+        out_for=out_for,
     )
 
 

@@ -221,7 +221,7 @@ def test_strong_is_deterministic_given_the_seed():
 
 def test_strong_tier_is_the_full_spec_and_the_agent_takes_parameters():
     a = parse_agent("strong")
-    assert a.tier == "strong" and str(a) == TIERS["strong"][0] == f"strong:k={S.STRONG_K},weights=strong-v1"
+    assert a.tier == "strong" and str(a) == TIERS["strong"][0] == f"strong:k={S.STRONG_K},weights=auto"
     b = parse_agent("strong:k=8")
     assert b.tier == "" and b.params["k"] == 8
     assert parse_agent(str(a)) == parse_agent(TIERS["strong"][0])
