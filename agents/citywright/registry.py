@@ -299,6 +299,26 @@ AGENTS: dict[str, AgentDef] = merged(_BUILTIN.values(), GENERIC)  # ismcts besid
 
 SPEC_EXAMPLES = "greedy, specialist:C,weight=3, mcts:iters=1000,k=24, strong-specialist:P, ismcts:iters=50"
 
+# The expert tier until issue 20 (docs/search.md, "The expert"): kept by name, so the ladder and the paired
+# tables can set today's expert against it, and for the stored results that played it (their agent column).
+EXPERT_V1 = (
+    "flatmc:budget=32,k=4,per_slot=2,horizon=0,turns=2,own=strong,rank=value,leaf=value,select=halving,crn=on,"
+    "memo=on,taper=0,prune=-1,opp_slots=0,rollout=greedy,reward=margin,c=0.4"
+)
+# What makes today's expert of it (docs/search.md, "A faster expert": each lever measured): 24 playouts, the
+# exact levers (repeat, share_setup), the memo for the mover's moves and its one-ruler searches (own_memo,
+# ruler_memo), playouts cut right after the mover's last own move (cut=move).  The skill report's
+# expert-specialists take the same levers.
+EXPERT_LEVERS = "budget=24,own_memo=on,repeat=on,cut=move,ruler_memo=on,share_setup=on"
+
+
+def _with(args: str, changes: str) -> str:
+    """A spec's ``key=value`` list with `changes` set: changed keys in place, new ones appended in order."""
+    params = dict(kv.split("=", 1) for kv in args.split(","))
+    params.update(kv.split("=", 1) for kv in changes.split(","))
+    return ",".join(f"{k}={v}" for k, v in params.items())
+
+
 # Skill tiers: a name for a full spec, so tables and reports can say "expert" while every result
 # stores the full spec it played (the agent column) and the tier it was asked for (run metadata).
 # name: (full spec, description)
@@ -308,11 +328,11 @@ TIERS: dict[str, tuple[str, str]] = {
         "for 100,000-game tables: each ruler's best moves by greedy's worth, re-ranked by a learned position value",
     ),
     "expert": (
-        "flatmc:budget=32,k=4,per_slot=2,horizon=0,turns=2,own=strong,rank=value,leaf=value,select=halving,crn=on,"
-        "memo=on,taper=0,prune=-1,opp_slots=0,rollout=greedy,reward=margin,c=0.4",
-        "for 2,000-game tables, about 8 ms per move: the strong tier's 4 best moves, each tried in 32 playouts"
-        " (common random numbers, successive halving) of the next two own turns, the mover strong and the others"
-        " greedy, scored by the learned value",
+        f"{EXPERT_V1.split(':', 1)[0]}:{_with(EXPERT_V1.split(':', 1)[1], EXPERT_LEVERS)}",
+        "for 5,000-game tables, about 3.5 ms per move: the strong tier's 4 best moves, each tried in 24 playouts"
+        " (common random numbers, successive halving) up to the mover's second own move, the mover strong and the"
+        " others greedy (their moves and the mover's one-ruler searches remembered across playouts), scored by"
+        " the learned value",
     ),
 }
 

@@ -6,7 +6,8 @@ the appendix's tables:
 
 * ``greedy``  every seat greedy; the specialists ``specialist:X``;
 * ``strong``  every seat ``strong``; the restricted specialists ``strong-specialist:X``;
-* ``expert``  every seat ``expert``; the restricted specialists ``expert-specialist:X``.
+* ``expert``  every seat ``expert``; the restricted specialists ``expert-specialist:X`` with the expert's levers
+  (``agents.citywright.registry.EXPERT_LEVERS``), the same search as the tier's.
 
 Per tier: the specialist table (4 players, seats rotated; v1.0 without and v1.1 with compensation),
 two-player waste (v1.0, 16 turns; v1.1 from the 2-player seat games), the seat tables at 2–4 players
@@ -43,6 +44,7 @@ from experiments.io import staged_directory
 from experiments.report import Report, run_jobs
 from experiments.report import ci as _ci
 from experiments.report import md_table as _md
+from agents.citywright.registry import EXPERT_LEVERS
 from sim.citywright.game import GAME
 
 
@@ -63,15 +65,15 @@ class Tier:
 TIERS = (
     Tier("greedy", "greedy", "specialist:{d}", "big", False),
     Tier("strong", "strong", "strong-specialist:{d}", "big", False),
-    Tier("expert", "expert", "expert-specialist:{d}", "expert", False),
+    Tier("expert", "expert", "expert-specialist:{d}," + EXPERT_LEVERS, "expert", False),
 )
 
 
 def sizes(games: int) -> dict[str, int]:
     """Games per table for a skill reproduction of size `games`: greedy and strong play `games`, the expert a
-    tenth (at the full size, 20,000 and 2,000); the solver's re-simulation half a table."""
-    return {"big": games, "expert": max(games // 10, 20), "verify_big": max(games // 2, 20),
-            "verify_expert": max(games // 20, 20)}  # fmt: skip
+    quarter (at the full size, 20,000 and 5,000); the solver's re-simulation half a table."""
+    return {"big": games, "expert": max(games // 4, 20), "verify_big": max(games // 2, 20),
+            "verify_expert": max(games // 8, 20)}  # fmt: skip
 
 
 def plan(games: int, tiers=TIERS) -> list[A.Job]:
