@@ -66,13 +66,14 @@ def grouped_bars(ax, t: pd.DataFrame, x: str, group: str, value: str, xorder=Non
     ax.set_xticks(np.arange(len(xs)), [str(v) for v in xs])
 
 
-def legend_below(fig, axes, colours) -> None:
-    """One legend for the figure, below the panels: every family and the rulebook mark."""
+def legend_below(fig, axes, colours, book: bool = True) -> None:
+    """One legend for the figure, below the panels: every family and (`book`) the rulebook mark."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
     handles = [Patch(color=c, label=f) for f, c in colours.items()]
-    handles.append(Line2D([], [], label="rulebook", **BOOK_STYLE))
+    if book:
+        handles.append(Line2D([], [], label="rulebook", **BOOK_STYLE))
     fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 4), fontsize=8, frameon=False)
 
 

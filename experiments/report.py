@@ -11,6 +11,7 @@ are written whole into a temporary directory and moved into place, REPORT.md las
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -51,6 +52,10 @@ class Report:
     home : the folder of its default --out and --work under runs/ (``runs/<home>/games-N/{report,runs}``).
     default_games : --games when not given.
     note : callable(games) -> str or None; a line printed after the first (e.g. the sizes of slow tables).
+    takes_rules : whether `run` takes ``rules=`` (a preset name or a variant file: ``reproduce --rules``), the
+        report played under that rule set instead of its own.
+    check : callable(games, rules) -> None, or None: raises a one-line error (experiments.simulate.SimulateError)
+        when the plan cannot be played (e.g. an agent's missing weights); the command calls it before any work.
     """
 
     run: Callable[..., dict]
@@ -58,6 +63,14 @@ class Report:
     home: str
     default_games: int = 2000
     note: Callable[[int], str | None] | None = None
+    takes_rules: bool = False
+    check: Callable[..., None] | None = None
+
+
+def rules_tag(rules) -> str:
+    """A short name of a rule set's content (a RuleSet: 'r' and 10 hex digits of SHA-256 over its canonical
+    JSON), for file and folder names of runs under it: another content, another name."""
+    return "r" + hashlib.sha256(rules.to_json().encode()).hexdigest()[:10]
 
 
 def run_jobs(

@@ -27,14 +27,16 @@ of :mod:`experiments.simulate`, and turns the result files into long-format tabl
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
 from experiments import compensation as C
 from experiments.pipelines import mean_ci, win_share
-from sim.citywright.rules import Rules, load_rules
+from sim.citywright.rules import PRESETS, Rules, from_mapping, load_rules
 from sim.stats import wilson
 
 DISTRICTS = ("R", "C", "P", "I")
@@ -70,16 +72,28 @@ class Job:
     players: int
     agents: tuple[str, ...]
     seating: str
-    rules: str  # preset name
+    rules: str  # a preset name, or a variant's canonical JSON (job_rules): the rules' content, not a file's name
     overrides: tuple[tuple[str, object], ...] = ()
     games: int = 0
     label: str = ""  # the rule variant, for tables
     extra: tuple[tuple[str, object], ...] = ()
 
     def rule_set(self) -> Rules:
-        r = load_rules(self.rules)
+        r = _rules_of(self.rules)
         over = {k: list(v) if isinstance(v, tuple) else v for k, v in self.overrides}
         return r.with_overrides(over) if over else r
+
+
+def job_rules(rules: Rules) -> str:
+    """What a job carries of `rules`: a preset's name, else the rules' canonical JSON (so a job, and the run it
+    keys, changes whenever a variant file's content does)."""
+    return rules.name if rules.name in PRESETS and rules == load_rules(rules.name) else rules.to_json()
+
+
+@lru_cache(maxsize=8)
+def _rules_of(rules: str) -> Rules:
+    """Job.rules as a rule set (parsed once per process: a plan's jobs share a few)."""
+    return from_mapping(json.loads(rules)) if rules.startswith("{") else load_rules(rules)
 
 
 def specialist_agents(weight: float, progress: float) -> tuple[str, ...]:
@@ -223,10 +237,10 @@ def specialist_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
     for job, df in frames.items():
         if job.figure not in ("specialists", "calibration"):
             continue
-        book = RULEBOOK_SPECIALISTS[job.rules]
+        book = RULEBOOK_SPECIALISTS.get(job.rules)  # none for a variant
         for _, r in win_share(df, "agent").iterrows():
             d = _district(r["agent"])
-            ref = book[DISTRICTS.index(d)]
+            ref = book[DISTRICTS.index(d)] if book else np.nan
             rows.append(
                 {
                     "figure": job.figure,
@@ -310,8 +324,11 @@ def _seat_rows(df: pd.DataFrame, comp, players: int, family: str, label: str, bo
     return rows
 
 
-def seat_table(frames: dict[Job, pd.DataFrame], rules: Rules | None = None) -> pd.DataFrame:
-    """Seat win shares at 2, 3, 4 players without ("before") and with v1.1 compensation ("after")."""
+def seat_table(
+    frames: dict[Job, pd.DataFrame], rules: Rules | None = None, after: str = "after (v1.1)", book=RULEBOOK_SEATS
+) -> pd.DataFrame:
+    """Seat win shares at 2, 3, 4 players without ("before") and with the compensation of `rules` (default
+    v1.1's; "after", labelled `after`), beside `book`'s figures (None: no rulebook figures, a variant)."""
     rules = rules or load_rules("v1.1")
     own_before = {(j.players, j.family): df for j, df in frames.items() if j.figure == "seats-before"}
     rows = []
@@ -322,8 +339,8 @@ def seat_table(frames: dict[Job, pd.DataFrame], rules: Rules | None = None) -> p
         comp = rules.data["game"]["compensation"][str(p)]
         # agents blind to compensation: the same games re-ranked; others (mcts): games played without it
         before = own_before.get((p, job.family), df)
-        rows += _seat_rows(before, [0] * p, p, job.family, "before (none)", RULEBOOK_SEATS[p]["before"])
-        rows += _seat_rows(df, comp, p, job.family, "after (v1.1)", RULEBOOK_SEATS[p]["after"])
+        rows += _seat_rows(before, [0] * p, p, job.family, "before (none)", book[p]["before"] if book else None)
+        rows += _seat_rows(df, comp, p, job.family, after, book[p]["after"] if book else None)
     for job, df in frames.items():
         if job.figure == "verify":
             comp = list(dict(job.overrides)[f"game.compensation.{job.players}"])

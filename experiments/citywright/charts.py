@@ -11,7 +11,8 @@ import pandas as pd
 from experiments.charts import family_colours, grouped_bars, legend_below, plt, save, whiskers
 
 
-def specialists_chart(spec: pd.DataFrame, path: Path) -> None:
+def specialists_chart(spec: pd.DataFrame, path: Path, book: bool = True) -> None:
+    """Win share per specialist, one panel per rule set, bars per family; `book`: the rulebook's marks."""
     t = spec.astype({"family": str, "district": str})
     panels = list(dict.fromkeys(t["rules"]))
     colours = family_colours(t["family"])
@@ -25,18 +26,22 @@ def specialists_chart(spec: pd.DataFrame, path: Path) -> None:
             ax.set_visible(False)
             continue
         sub = t[t["rules"] == panels[k]]
-        grouped_bars(ax, sub, "district", "family", "win_pct", xorder="RCPI", book="rulebook", colours=colours)
+        grouped_bars(ax, sub, "district", "family", "win_pct", xorder="RCPI", book="rulebook" if book else None,
+                     colours=colours)  # fmt: skip
         ax.axhline(25, color="grey", lw=0.6, ls=":")
         ax.set_title(f"{panels[k]}: 4 specialists, 4 players", fontsize=10)
         ax.set_xlabel("specialist")
         if k % ncol == 0:
             ax.set_ylabel("win share, % (95% Wilson)")
-    legend_below(fig, axes, colours)
+    legend_below(fig, axes, colours, book)
     save(fig, path)
 
 
-def seats_chart(seats: pd.DataFrame, path: Path) -> None:
-    comps = [c for c in ("before (none)", "after (v1.1)") if c in set(seats["compensation"])]
+def seats_chart(seats: pd.DataFrame, path: Path, book: bool = True) -> None:
+    """Seat win shares before and after compensation, one panel per player count; `book`: the rulebook's marks."""
+    # before, then after (v1.1's compensation, or a variant's: "after (NAME)"); not the solver's re-simulation
+    labels = list(dict.fromkeys(seats["compensation"]))
+    comps = [c for c in labels if c == "before (none)"] + [c for c in labels if c.startswith("after (")]
     players = sorted(seats["players"].unique())
     colours = family_colours(seats["family"])
     fig, axes = plt.subplots(
@@ -50,13 +55,13 @@ def seats_chart(seats: pd.DataFrame, path: Path) -> None:
         for j, p in enumerate(players):
             ax = axes[i][j]
             sub = seats[(seats["players"] == p) & (seats["compensation"] == comp)]
-            grouped_bars(ax, sub, "seat", "family", "win_pct", book="rulebook", colours=colours)
+            grouped_bars(ax, sub, "seat", "family", "win_pct", book="rulebook" if book else None, colours=colours)
             ax.axhline(100 / p, color="grey", lw=0.6, ls=":")
             ax.set_title(f"{p} players, compensation {comp}", fontsize=9)
             ax.set_xlabel("seat")
             if j == 0:
                 ax.set_ylabel("win share, %")
-    legend_below(fig, axes, colours)
+    legend_below(fig, axes, colours, book)
     save(fig, path)
 
 

@@ -41,11 +41,13 @@ from experiments import simulate as S
 from experiments.citywright import appendix as A
 from experiments.citywright import charts
 from experiments.io import staged_directory
-from experiments.report import Report, run_jobs
+from experiments.pipelines import mean_ci
+from experiments.report import Report, rules_tag, run_jobs
 from experiments.report import ci as _ci
 from experiments.report import md_table as _md
-from agents.citywright.registry import EXPERT_LEVERS
+from agents.citywright.registry import EXPERT_LEVERS, AgentError, for_rules, parse_agent, rules_hash, weights_name
 from sim.citywright.game import GAME
+from sim.citywright.rules import Rules, load_rules
 
 
 @dataclass(frozen=True)
@@ -76,8 +78,11 @@ def sizes(games: int) -> dict[str, int]:
             "verify_expert": max(games // 8, 20)}  # fmt: skip
 
 
-def plan(games: int, tiers=TIERS) -> list[A.Job]:
-    """Every run of the skill axis (the solver's verification runs come later, see `verify_jobs`)."""
+def plan(games: int, tiers=TIERS, rules: Rules | None = None) -> list[A.Job]:
+    """Every run of the skill axis (the solver's verification runs come later, see `verify_jobs`): the
+    rulebook's (v1.0 and v1.1), or with `rules` that rule set's (:func:`variant_plan`)."""
+    if rules is not None:
+        return variant_plan(games, tiers, rules)
     n = sizes(games)
     jobs: list[A.Job] = []
     for t in tiers:
@@ -97,10 +102,35 @@ def plan(games: int, tiers=TIERS) -> list[A.Job]:
     return jobs
 
 
-def verify_jobs(solver: pd.DataFrame, games: int, tiers=TIERS) -> list[A.Job]:
-    """Re-simulation of every tier's best vector at 2, 3 and 4 players (the tier's table size)."""
+def variant_plan(games: int, tiers, rules: Rules) -> list[A.Job]:
+    """The skill axis under one rule set: per tier, the specialists (4 players, seats rotated), the seats at 2, 3
+    and 4 players with the rules' compensation ("before": the same games re-ranked without it, or games of
+    their own for a compensation-aware tier) and solo.  Each job carries the rules' content (A.job_rules) and
+    its key their tag (rules_tag): another file content, other runs."""
+    n = sizes(games)
+    rs, tag, name = A.job_rules(rules), rules_tag(rules), rules.name
+    jobs: list[A.Job] = []
+    for t in tiers:
+        g = n[t.size]
+        jobs.append(A.Job(f"spec_{tag}_{t.name}", "specialists", t.name, 4, t.specialists(), "rotate", rs, (), g, name))
+        for p in (2, 3, 4):
+            jobs.append(A.Job(f"seats_{p}p_{tag}_{t.name}", "seats", t.name, p, (t.agent,), "rotate", rs, (), g, name))
+            if t.compensation_aware:
+                nocomp = ((f"game.compensation.{p}", (0,) * p),)
+                jobs.append(A.Job(f"seats_{p}p_{tag}_{t.name}_nocomp", "seats-before", t.name, p, (t.agent,),
+                                  "rotate", rs, nocomp, g, f"{name} without compensation"))  # fmt: skip
+        jobs.append(A.Job(f"solo_{tag}_{t.name}", "solo", t.name, 1, (t.agent,), "fixed", rs, (), g, name))
+    return jobs
+
+
+def verify_jobs(solver: pd.DataFrame, games: int, tiers=TIERS, rules: Rules | None = None) -> list[A.Job]:
+    """Re-simulation of every tier's best vector at 2, 3 and 4 players (the tier's table size), under v1.1 or
+    `rules`."""
     n = sizes(games)
     by_name = {t.name: t for t in tiers}
+    rs = "v1.1" if rules is None else A.job_rules(rules)
+    tag = "" if rules is None else f"{rules_tag(rules)}_"
+    label = "v1.1" if rules is None else rules.name
     out = []
     for _, r in solver[solver["choice"] == 1].iterrows():
         t = by_name[r["family"]]
@@ -108,16 +138,16 @@ def verify_jobs(solver: pd.DataFrame, games: int, tiers=TIERS) -> list[A.Job]:
         vec = [int(x) for x in r["compensation"].split("/")]
         out.append(
             A.Job(
-                f"verify_{p}p_{t.name}_{'-'.join(map(str, vec))}",
+                f"verify_{p}p_{tag}{t.name}_{'-'.join(map(str, vec))}",
                 "verify",
                 t.name,
                 p,
                 (t.agent,),
                 "rotate",
-                "v1.1",
+                rs,
                 ((f"game.compensation.{p}", tuple(vec)),),
                 n[f"verify_{t.size}"],
-                "v1.1, solver compensation",
+                f"{label}, solver compensation",
             )
         )
     return out
@@ -172,23 +202,26 @@ def seat_effect_table(seats: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).sort_values(["players"], kind="stable").reset_index(drop=True)
 
 
-def compensation_table(solver: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
+def compensation_table(
+    solver: pd.DataFrame, seats: pd.DataFrame, after: str = "after (v1.1)", name: str = "v1.1"
+) -> pd.DataFrame:
     """Per player count and tier: the solver's best vector, its predicted largest deviation (re-ranked
-    games), and the verified one (re-simulated), beside v1.1's vector's."""
+    games), and the verified one (re-simulated), beside the rules' own vector's (v1.1's, or `name`'s: the
+    seat rows labelled `after`)."""
     rows = []
     for _, r in solver[solver["choice"] == 1].iterrows():
         p, fam = int(r["players"]), r["family"]
         t = seats[(seats["players"] == p) & (seats["family"] == fam)]
         ver = t[t["compensation"] == "solver (re-simulated)"]
-        v11 = t[t["compensation"] == "after (v1.1)"]
+        v11 = t[t["compensation"] == after]
         before = t[t["compensation"] == "before (none)"]
         rows.append(
             {
                 "players": p,
                 "tier": fam,
                 "none: max dev (pts)": round(float(before["max_deviation_pts"].iloc[0]), 1) if len(before) else np.nan,
-                "v1.1 vector": v11["vector"].iloc[0] if len(v11) else "",
-                "v1.1: max dev (pts)": round(float(v11["max_deviation_pts"].iloc[0]), 1) if len(v11) else np.nan,
+                f"{name} vector": v11["vector"].iloc[0] if len(v11) else "",
+                f"{name}: max dev (pts)": round(float(v11["max_deviation_pts"].iloc[0]), 1) if len(v11) else np.nan,
                 "solver vector": r["compensation"],
                 "solver: predicted (pts)": round(100 * float(r["max_deviation"]), 1),
                 "solver: re-simulated (pts)": round(float(ver["max_deviation_pts"].iloc[0]), 1) if len(ver) else np.nan,
@@ -214,8 +247,16 @@ def skill_reproduce(
     scheduler: str | None = None,
     progress=None,
     tiers=TIERS,
+    rules: str | Path | Rules | None = None,
 ) -> dict[str, pd.DataFrame]:
-    """Play the skill plan (reusing finished runs), analyse it, write tables, charts and REPORT.md into `out`."""
+    """Play the skill plan (reusing finished runs), analyse it, write tables, charts and REPORT.md into `out`;
+    with `rules` (a preset name, a TOML variant file or a Rules) the plan under that rule set and the balance
+    targets in place of the rulebook's claims (:func:`variant_reproduce`).  Every tier's agents are checked
+    under the rules before any run (:func:`check`)."""
+    check(games, rules, tiers)
+    if rules is not None:
+        return variant_reproduce(games, out, work, load_rules(rules), _source(rules), seed, n_jobs, log, command,
+                                 backend, scheduler, progress, tiers)  # fmt: skip
     t0 = time.perf_counter()
     frames = run_jobs(GAME, plan(games, tiers), work, seed, n_jobs, log, backend, scheduler, progress)
     solver = A.solver_table(frames)
@@ -259,11 +300,282 @@ def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, top,
         (tmp / "REPORT.md").write_text(text, encoding="utf-8")
 
 
+# --- under a rule set of one's own (reproduce --skill --rules) -----------------------------------
+
+# The balance targets of a rules revision (issue 20, item 4), in percentage points of win share
+SPECIALIST_TARGET = 25.0  # each of the four specialists' win share at 4 players, seats rotated
+SPECIALIST_TOLERANCE = 5.0  # required: within 25 +- 5
+SPECIALIST_GOAL = 3.0  # the goal: within 25 +- 3
+SEAT_TOLERANCE = 2.0  # every seat at 2-4 players within 1/N +- 2, with the rules' compensation
+TOTAL_TOLERANCE = 0.15  # the mean total within +-15% of v1.1's: judged by `compare v1.1 FILE`, not here
+TARGET_TIERS = ("strong", "expert")  # the tiers the targets are required at (greedy's verdicts: context)
+
+VARIANT_TABLES = ("specialists", "seats", "solver", "targets", "means", "weights", "dominance", "seat_effects",
+                  "compensation", "solo", "solo_ratings")  # fmt: skip
+
+
+def _source(rules) -> str:
+    return rules.name if isinstance(rules, Rules) else str(rules)
+
+
+def check(games: int, rules: str | Path | Rules | None = None, tiers=TIERS) -> None:
+    """SimulateError, one line, when the skill plan cannot be played under `rules` (None: the rulebook's
+    plan): first the tiers whose agents have no weights for these rules (every tier that needs them named,
+    with the train command), then every run's spec as :func:`experiments.simulate.make_spec` checks it.
+    Plays nothing; ``reproduce`` calls it before any work."""
+    rs = None if rules is None else load_rules(rules)
+    under = rs if rs is not None else load_rules("v1.1")
+    missing, first = [], ""
+    for t in tiers:
+        try:
+            for spec in (t.agent, *t.specialists()):
+                for_rules(parse_agent(spec), under)
+        except AgentError as e:
+            missing.append(t.name)
+            first = first or str(e)
+    if missing:
+        which = " and ".join(missing)
+        raise S.SimulateError(f"--rules: tier{'s' if len(missing) > 1 else ''} {which}: {first.splitlines()[0]}")
+    for job in plan(games, tiers, rs):
+        S.make_spec(job.players, list(job.agents), job.games, 0, job.rule_set(), job.seating, game=GAME)
+
+
+def weights_table(tiers, rules: Rules) -> pd.DataFrame:
+    """Per tier: the weight set its every-seat agent and its specialists play under `rules` (weights_name:
+    strong-v1, v1.1's committed weights, or the rules hash of weights trained under these rules)."""
+
+    def name(spec: str) -> str:
+        a = parse_agent(spec)
+        return weights_name(a, rules) if "weights" in a.params else "none (no learned value)"
+
+    key = rules_hash(rules)
+    rows = []
+    for t in tiers:
+        w, ws = name(t.agent), sorted({name(s) for s in t.specialists()})
+        rows.append({"tier": t.name, "agent": t.agent, "weights": w, "specialists' weights": ", ".join(ws),
+                     "trained under these rules": key in (w, *ws)})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def means_table(frames: dict[A.Job, pd.DataFrame]) -> pd.DataFrame:
+    """Per tier and table (specialists, seats, solo): the mean total and the mean wasted tiles per player,
+    every player of every game (with the rules' compensation), with 95% intervals."""
+    rows = []
+    for job, df in frames.items():
+        if job.figure not in ("specialists", "seats", "solo"):
+            continue
+        m = mean_ci(df.assign(k=0), ["total", "waste"], "k").set_index("metric")
+        rows.append({"tier": job.family, "table": job.figure, "players": job.players, "games": len(df) // job.players,
+                     "n": int(m.loc["total", "n"]), "total": m.loc["total", "mean"], "total_lo": m.loc["total", "lo"],
+                     "total_hi": m.loc["total", "hi"], "waste": m.loc["waste", "mean"],
+                     "waste_lo": m.loc["waste", "lo"], "waste_hi": m.loc["waste", "hi"]})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _band(t: pd.DataFrame, centre: float, tol: float) -> str:
+    """'met': every interval inside centre +- tol; 'met by the estimates': every estimate inside, some interval
+    crosses an edge; 'not met': some estimate outside."""
+    if ((t["lo"] >= centre - tol) & (t["hi"] <= centre + tol)).all():
+        return "met"
+    return "met by the estimates" if ((t["win_pct"] - centre).abs() <= tol).all() else "not met"
+
+
+def targets_table(spec: pd.DataFrame, seats: pd.DataFrame, means: pd.DataFrame, after: str) -> pd.DataFrame:
+    """Each balance target's verdict per tier, with its evidence: the specialists within 25 +- 5 (and the goal,
+    +- 3), the seats at 2, 3, 4 players within 1/N +- 2 with the rules' compensation (the seat rows labelled
+    `after`), and the mean totals per table (judged against v1.1's by `compare`)."""
+    rows = []
+    main = spec[spec["figure"] == "specialists"].astype({"family": str, "district": str})
+    tiers = list(dict.fromkeys(main["family"]))
+
+    def row(target, tier, verdict, evidence):
+        req = "yes" if tier in TARGET_TIERS else "no (context)"
+        rows.append({"target": target, "tier": tier, "required": req, "verdict": verdict, "evidence": evidence})
+
+    for tol, what in ((SPECIALIST_TOLERANCE, ""), (SPECIALIST_GOAL, " (the goal)")):
+        for tier in tiers:
+            t = main[main["family"] == tier].sort_values("district")
+            gap = float((t["win_pct"] - SPECIALIST_TARGET).abs().max())
+            ev = ", ".join(f"{r['district']} {_ci(r['win_pct'], r['lo'], r['hi'])}" for _, r in t.iterrows())
+            row(f"specialists within {SPECIALIST_TARGET:g} ± {tol:g} points{what}", tier,
+                _band(t, SPECIALIST_TARGET, tol), f"{ev}; largest gap {gap:.1f} pts")  # fmt: skip
+    a = seats[seats["compensation"] == after]
+    for p in (2, 3, 4):
+        fair = 100 / p
+        for tier in tiers:
+            t = a[(a["players"] == p) & (a["family"] == tier)]
+            if t.empty:
+                continue
+            ev = (f"vector {t['vector'].iloc[0]}; seats " + ", ".join(_ci(r["win_pct"], r["lo"], r["hi"])
+                  for _, r in t.iterrows()) + f"; largest deviation {t['max_deviation_pts'].iloc[0]:.1f} pts")  # fmt: skip
+            row(f"{p} players: every seat within {fair:.1f} ± {SEAT_TOLERANCE:g} points", tier,
+                _band(t, fair, SEAT_TOLERANCE), ev)  # fmt: skip
+    for tier in tiers:
+        t = means[means["tier"] == tier]
+        ev = "; ".join(f"{r['table']} {r['players']}p {_ci(r['total'], r['total_lo'], r['total_hi'])}"
+                       for _, r in t.iterrows())  # fmt: skip
+        row(f"mean total within ±{100 * TOTAL_TOLERANCE:.0f}% of v1.1's", tier, "compare", ev)
+    return pd.DataFrame(rows)
+
+
+def variant_reproduce(games, out, work, rules: Rules, source, seed, n_jobs, log, command, backend, scheduler,
+                      progress, tiers=TIERS) -> dict[str, pd.DataFrame]:  # fmt: skip
+    """skill_reproduce under `rules` (read from `source`, named in the report): the variant plan, its
+    balance targets, its tables and REPORT.md."""
+    t0 = time.perf_counter()
+    frames = run_jobs(GAME, plan(games, tiers, rules), work, seed, n_jobs, log, backend, scheduler, progress)
+    solver = A.solver_table(frames)
+    more = verify_jobs(solver, games, tiers, rules)
+    frames.update(run_jobs(GAME, more, work, seed, n_jobs, log, backend, scheduler, progress))
+    after = f"after ({rules.name})"
+    spec = A.specialist_table(frames)
+    seats = A.seat_table(frames, rules, after=after, book=None)
+    book = ["rulebook", "diff", "reproduced"]  # the rulebook's figures are not this rule set's
+    tables = {"specialists": spec.drop(columns=["figure", *book]), "seats": seats.drop(columns=book),
+              "solver": solver, "means": means_table(frames), "weights": weights_table(tiers, rules)}  # fmt: skip
+    tables["targets"] = targets_table(spec, seats, tables["means"], after)
+    tables["dominance"] = dominance_table(spec)
+    tables["seat_effects"] = seat_effect_table(seats)
+    tables["compensation"] = compensation_table(solver, seats, after, rules.name)
+    tables["solo"], _ = A.solo_table(frames)
+    top = tiers[-1].name
+    solo_frame = next(df for j, df in frames.items() if j.figure == "solo" and j.family == top)
+    tables["solo_ratings"] = A.rating_table(solo_frame)
+    elapsed = time.perf_counter() - t0
+    with staged_directory(out) as tmp:
+        for name in VARIANT_TABLES:
+            tables[name].to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
+        charts.skill_chart(tables["specialists"], seats, tmp / "skill.png")
+        charts.specialists_chart(tables["specialists"], tmp / "specialists.png", book=False)
+        charts.seats_chart(seats, tmp / "seats.png", book=False)
+        charts.solo_chart(solo_frame["total"].to_numpy(), tables["solo_ratings"], top, tmp / "solo.png")
+        text = variant_report(tables, frames, rules, source, games, seed, command, elapsed, top, tiers)
+        (tmp / "REPORT.md").write_text(text, encoding="utf-8")
+    return tables
+
+
+def variant_report(tables, frames, rules: Rules, source, games, seed, command, elapsed, top, tiers) -> str:
+    n = sizes(games)
+    now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    total_games = sum(len(df) // j.players for j, df in frames.items())
+    sim_seconds = sum(df.attrs.get("seconds", 0.0) for df in frames.values())
+    runs = pd.DataFrame([{"tier": j.family, "games": len(df) // j.players,
+                          "minutes": round(df.attrs.get("seconds", 0.0) / 60, 1)} for j, df in frames.items()])  # fmt: skip
+    per_tier = runs.groupby("tier", sort=False)[["games", "minutes"]].sum().reset_index()
+    seats, means = tables["seats"], tables["means"]
+    targets = tables["targets"]
+    req = targets[targets["required"] == "yes"]
+    judged = req[req["verdict"] != "compare"]
+    short = judged[judged["verdict"] == "not met"]
+    out = [
+        f"# Citywright under `{rules.name}`: the balance targets across skill tiers",
+        "",
+        f"Rules: `{source}` (name `{rules.name}`, rules hash `{rules_hash(rules)}`; run files keyed by its content,"
+        f" `{rules_tag(rules)}`)  ",
+        f"Command: `{command}`  ",
+        f"Commit: `{S._git_commit() or 'unknown'}`, {S._version()}; written {now}; {len(frames)} runs, "
+        f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
+        f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
+        f"Games per table: greedy and strong {n['big']:,}, expert {n['expert']:,}; the solver's re-simulations "
+        f"half that ({n['verify_big']:,} and {n['verify_expert']:,}). Run seed {seed}; every run uses the same "
+        "game seeds (common random numbers).",
+        "",
+        "Tiers: "
+        + "; ".join(f"`{t.name}` = every seat `{t.agent}`, specialists `{t.specialist.format(d='X')}`" for t in tiers)
+        + f". Every table is played under `{rules.name}` with its own seat compensation; no tier's play sees "
+        "compensation, so 'before' is the same games re-ranked without it (a compensation-aware tier gets games "
+        "of its own). Intervals are 95% (Wilson for win shares, normal for means).",
+        "",
+        "Weights each tier played (`weights=auto` resolved under these rules: `strong-v1` is v1.1's committed "
+        "weights, a rules hash the weights `train --rules` fitted under these rules, from the weight cache "
+        "$BOARDLAB_WEIGHTS):",
+        "",
+        _md(tables["weights"]),
+        "",
+        "## The balance targets, per tier",
+        "",
+        f"Required at {' and '.join(TARGET_TIERS)} (greedy's verdicts are context): "
+        + (
+            f"{len(judged) - len(short)} of {len(judged)} judged targets met or met by the estimates"
+            + (": not met — " + "; ".join(f"{r['target']} ({r['tier']})" for _, r in short.iterrows()) if len(short)
+               else "")  # fmt: skip
+            if len(judged)
+            else "no required tier in this report"
+        )
+        + ".",
+        "",
+        _md(targets[["target", "tier", "required", "verdict", "evidence"]]),
+        "",
+        "'met': every interval inside the band; 'met by the estimates': every estimate inside, some interval "
+        "crosses an edge; 'not met': some estimate outside. The mean total's ±15% against v1.1 is `compare`'s "
+        f"(`boardlab compare v1.1 {source}`, per tier's agents); its row gives this rule set's means.",
+        "",
+        "## Summary",
+        "",
+        *skill_questions(tables, rules.name),
+        "",
+        "![skill](skill.png)",
+        "",
+        "## Mean total and waste per table (per player)",
+        "",
+        _md(pd.DataFrame({"tier": means["tier"], "table": means["table"], "players": means["players"],
+                          "games": means["games"],
+                          "total": [_ci(r["total"], r["total_lo"], r["total_hi"]) for _, r in means.iterrows()],
+                          "waste": [_ci(r["waste"], r["waste_lo"], r["waste_hi"], 2) for _, r in means.iterrows()]})),
+        "",  # fmt: skip
+        "## Specialists across tiers (4 players, seats rotated; percent)",
+        "",
+        _md(tables["dominance"]),
+        "",
+        "![specialists](specialists.png)",
+        "",
+        "## Seat effects without compensation",
+        "",
+        _md(tables["seat_effects"]),
+        "",
+        "## Compensation per tier",
+        "",
+        _md(tables["compensation"]),
+        "",
+        f"The solver re-ranks the tier's `{rules.name}` games under every vector of 0..5 points per seat; the "
+        "re-simulation plays the best vector afresh.",
+        "",
+        "![seats](seats.png)",
+        "",
+        "## Solo",
+        "",
+        f"Score distribution per tier; rating tiers from `{top}`.",
+        "",
+        _md(tables["solo"].drop(columns="agents").round(1)),
+        "",
+        _md(tables["solo_ratings"].round(3)),
+        "",
+        "![solo](solo.png)",
+        "",
+        "## Seat win shares, every table (percent)",
+        "",
+        _md(seats.assign(share=[_ci(r["win_pct"], r["lo"], r["hi"]) for _, r in seats.iterrows()])[
+            ["players", "family", "compensation", "vector", "seat", "games", "share"]]),
+        "",  # fmt: skip
+        "## Time per tier",
+        "",
+        _md(per_tier),
+        "",
+        "## Files",
+        "",
+        "CSV tables (long format): " + ", ".join(f"`{t}.csv`" for t in VARIANT_TABLES) + ". No two-player waste "
+        "table (the rulebook's is v1.0 against v1.1): the means table gives each table's waste under these rules.",
+        "",
+    ]
+    return "\n".join(out)
+
+
 # --- the report -----------------------------------------------------------------------------
 
 
-def skill_questions(tables) -> list[str]:
-    """The summary's three answers, each from the tables, each per tier."""
+def skill_questions(tables, name: str = "v1.1") -> list[str]:
+    """The summary's three answers, each from the tables, each per tier (`name`: the rules whose own
+    compensation vector the solver's is set beside)."""
     dom, eff, comp = tables["dominance"], tables["seat_effects"], tables["compensation"]
     tiers = [c for c in dom.columns if c not in ("rules", "district") and "->" not in c]
     change = next(c for c in dom.columns if "->" in c)
@@ -291,7 +603,8 @@ def skill_questions(tables) -> list[str]:
             f"- **Compensation needed, {p} players**: "
             + "; ".join(
                 f"{r['tier']} {r['solver vector']} (re-simulated largest deviation "
-                f"{r['solver: re-simulated (pts)']:.1f} pts; v1.1's {r['v1.1 vector']}: {r['v1.1: max dev (pts)']:.1f})"
+                f"{r['solver: re-simulated (pts)']:.1f} pts; {name}'s {r[f'{name} vector']}: "
+                f"{r[f'{name}: max dev (pts)']:.1f})"
                 for _, r in t.iterrows()
             )
             + "."
@@ -420,4 +733,6 @@ REPORT = Report(
     home="skill",
     default_games=2000,
     note=lambda games: f"  (the expert's tables: {sizes(games)['expert']:,} games)",
+    takes_rules=True,
+    check=check,
 )
