@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from agents.citywright.registry import EXPERT_LEVERS, AgentError, for_rules, parse_agent, rules_hash, weights_name
 from experiments import simulate as S
 from experiments.citywright import appendix as A
 from experiments.citywright import charts
@@ -45,7 +46,6 @@ from experiments.pipelines import mean_ci
 from experiments.report import Report, rules_tag, run_jobs
 from experiments.report import ci as _ci
 from experiments.report import md_table as _md
-from agents.citywright.registry import EXPERT_LEVERS, AgentError, for_rules, parse_agent, rules_hash, weights_name
 from sim.citywright.game import GAME
 from sim.citywright.rules import Rules, load_rules
 
@@ -310,8 +310,19 @@ SEAT_TOLERANCE = 2.0  # every seat at 2-4 players within 1/N +- 2, with the rule
 TOTAL_TOLERANCE = 0.15  # the mean total within +-15% of v1.1's: judged by `compare v1.1 FILE`, not here
 TARGET_TIERS = ("strong", "expert")  # the tiers the targets are required at (greedy's verdicts: context)
 
-VARIANT_TABLES = ("specialists", "seats", "solver", "targets", "means", "weights", "dominance", "seat_effects",
-                  "compensation", "solo", "solo_ratings")  # fmt: skip
+VARIANT_TABLES = (
+    "specialists",
+    "seats",
+    "solver",
+    "targets",
+    "means",
+    "weights",
+    "dominance",
+    "seat_effects",
+    "compensation",
+    "solo",
+    "solo_ratings",
+)
 
 
 def _source(rules) -> str:
@@ -352,8 +363,15 @@ def weights_table(tiers, rules: Rules) -> pd.DataFrame:
     rows = []
     for t in tiers:
         w, ws = name(t.agent), sorted({name(s) for s in t.specialists()})
-        rows.append({"tier": t.name, "agent": t.agent, "weights": w, "specialists' weights": ", ".join(ws),
-                     "trained under these rules": key in (w, *ws)})  # fmt: skip
+        rows.append(
+            {
+                "tier": t.name,
+                "agent": t.agent,
+                "weights": w,
+                "specialists' weights": ", ".join(ws),
+                "trained under these rules": key in (w, *ws),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -365,10 +383,21 @@ def means_table(frames: dict[A.Job, pd.DataFrame]) -> pd.DataFrame:
         if job.figure not in ("specialists", "seats", "solo"):
             continue
         m = mean_ci(df.assign(k=0), ["total", "waste"], "k").set_index("metric")
-        rows.append({"tier": job.family, "table": job.figure, "players": job.players, "games": len(df) // job.players,
-                     "n": int(m.loc["total", "n"]), "total": m.loc["total", "mean"], "total_lo": m.loc["total", "lo"],
-                     "total_hi": m.loc["total", "hi"], "waste": m.loc["waste", "mean"],
-                     "waste_lo": m.loc["waste", "lo"], "waste_hi": m.loc["waste", "hi"]})  # fmt: skip
+        rows.append(
+            {
+                "tier": job.family,
+                "table": job.figure,
+                "players": job.players,
+                "games": len(df) // job.players,
+                "n": int(m.loc["total", "n"]),
+                "total": m.loc["total", "mean"],
+                "total_lo": m.loc["total", "lo"],
+                "total_hi": m.loc["total", "hi"],
+                "waste": m.loc["waste", "mean"],
+                "waste_lo": m.loc["waste", "lo"],
+                "waste_hi": m.loc["waste", "hi"],
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -397,8 +426,12 @@ def targets_table(spec: pd.DataFrame, seats: pd.DataFrame, means: pd.DataFrame, 
             t = main[main["family"] == tier].sort_values("district")
             gap = float((t["win_pct"] - SPECIALIST_TARGET).abs().max())
             ev = ", ".join(f"{r['district']} {_ci(r['win_pct'], r['lo'], r['hi'])}" for _, r in t.iterrows())
-            row(f"specialists within {SPECIALIST_TARGET:g} ± {tol:g} points{what}", tier,
-                _band(t, SPECIALIST_TARGET, tol), f"{ev}; largest gap {gap:.1f} pts")  # fmt: skip
+            row(
+                f"specialists within {SPECIALIST_TARGET:g} ± {tol:g} points{what}",
+                tier,
+                _band(t, SPECIALIST_TARGET, tol),
+                f"{ev}; largest gap {gap:.1f} pts",
+            )
     a = seats[seats["compensation"] == after]
     for p in (2, 3, 4):
         fair = 100 / p
@@ -406,20 +439,29 @@ def targets_table(spec: pd.DataFrame, seats: pd.DataFrame, means: pd.DataFrame, 
             t = a[(a["players"] == p) & (a["family"] == tier)]
             if t.empty:
                 continue
-            ev = (f"vector {t['vector'].iloc[0]}; seats " + ", ".join(_ci(r["win_pct"], r["lo"], r["hi"])
-                  for _, r in t.iterrows()) + f"; largest deviation {t['max_deviation_pts'].iloc[0]:.1f} pts")  # fmt: skip
-            row(f"{p} players: every seat within {fair:.1f} ± {SEAT_TOLERANCE:g} points", tier,
-                _band(t, fair, SEAT_TOLERANCE), ev)  # fmt: skip
+            ev = (
+                f"vector {t['vector'].iloc[0]}; seats "
+                + ", ".join(_ci(r["win_pct"], r["lo"], r["hi"]) for _, r in t.iterrows())
+                + f"; largest deviation {t['max_deviation_pts'].iloc[0]:.1f} pts"
+            )
+            row(
+                f"{p} players: every seat within {fair:.1f} ± {SEAT_TOLERANCE:g} points",
+                tier,
+                _band(t, fair, SEAT_TOLERANCE),
+                ev,
+            )
     for tier in tiers:
         t = means[means["tier"] == tier]
-        ev = "; ".join(f"{r['table']} {r['players']}p {_ci(r['total'], r['total_lo'], r['total_hi'])}"
-                       for _, r in t.iterrows())  # fmt: skip
+        ev = "; ".join(
+            f"{r['table']} {r['players']}p {_ci(r['total'], r['total_lo'], r['total_hi'])}" for _, r in t.iterrows()
+        )
         row(f"mean total within ±{100 * TOTAL_TOLERANCE:.0f}% of v1.1's", tier, "compare", ev)
     return pd.DataFrame(rows)
 
 
-def variant_reproduce(games, out, work, rules: Rules, source, seed, n_jobs, log, command, backend, scheduler,
-                      progress, tiers=TIERS) -> dict[str, pd.DataFrame]:  # fmt: skip
+def variant_reproduce(
+    games, out, work, rules: Rules, source, seed, n_jobs, log, command, backend, scheduler, progress, tiers=TIERS
+) -> dict[str, pd.DataFrame]:
     """skill_reproduce under `rules` (read from `source`, named in the report): the variant plan, its
     balance targets, its tables and REPORT.md."""
     t0 = time.perf_counter()
@@ -431,8 +473,13 @@ def variant_reproduce(games, out, work, rules: Rules, source, seed, n_jobs, log,
     spec = A.specialist_table(frames)
     seats = A.seat_table(frames, rules, after=after, book=None)
     book = ["rulebook", "diff", "reproduced"]  # the rulebook's figures are not this rule set's
-    tables = {"specialists": spec.drop(columns=["figure", *book]), "seats": seats.drop(columns=book),
-              "solver": solver, "means": means_table(frames), "weights": weights_table(tiers, rules)}  # fmt: skip
+    tables = {
+        "specialists": spec.drop(columns=["figure", *book]),
+        "seats": seats.drop(columns=book),
+        "solver": solver,
+        "means": means_table(frames),
+        "weights": weights_table(tiers, rules),
+    }
     tables["targets"] = targets_table(spec, seats, tables["means"], after)
     tables["dominance"] = dominance_table(spec)
     tables["seat_effects"] = seat_effect_table(seats)
@@ -459,8 +506,12 @@ def variant_report(tables, frames, rules: Rules, source, games, seed, command, e
     now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     total_games = sum(len(df) // j.players for j, df in frames.items())
     sim_seconds = sum(df.attrs.get("seconds", 0.0) for df in frames.values())
-    runs = pd.DataFrame([{"tier": j.family, "games": len(df) // j.players,
-                          "minutes": round(df.attrs.get("seconds", 0.0) / 60, 1)} for j, df in frames.items()])  # fmt: skip
+    runs = pd.DataFrame(
+        [
+            {"tier": j.family, "games": len(df) // j.players, "minutes": round(df.attrs.get("seconds", 0.0) / 60, 1)}
+            for j, df in frames.items()
+        ]
+    )
     per_tier = runs.groupby("tier", sort=False)[["games", "minutes"]].sum().reset_index()
     seats, means = tables["seats"], tables["means"]
     targets = tables["targets"]
@@ -497,8 +548,11 @@ def variant_report(tables, frames, rules: Rules, source, games, seed, command, e
         f"Required at {' and '.join(TARGET_TIERS)} (greedy's verdicts are context): "
         + (
             f"{len(judged) - len(short)} of {len(judged)} judged targets met or met by the estimates"
-            + (": not met — " + "; ".join(f"{r['target']} ({r['tier']})" for _, r in short.iterrows()) if len(short)
-               else "")  # fmt: skip
+            + (
+                ": not met — " + "; ".join(f"{r['target']} ({r['tier']})" for _, r in short.iterrows())
+                if len(short)
+                else ""
+            )
             if len(judged)
             else "no required tier in this report"
         )
@@ -518,11 +572,19 @@ def variant_report(tables, frames, rules: Rules, source, games, seed, command, e
         "",
         "## Mean total and waste per table (per player)",
         "",
-        _md(pd.DataFrame({"tier": means["tier"], "table": means["table"], "players": means["players"],
-                          "games": means["games"],
-                          "total": [_ci(r["total"], r["total_lo"], r["total_hi"]) for _, r in means.iterrows()],
-                          "waste": [_ci(r["waste"], r["waste_lo"], r["waste_hi"], 2) for _, r in means.iterrows()]})),
-        "",  # fmt: skip
+        _md(
+            pd.DataFrame(
+                {
+                    "tier": means["tier"],
+                    "table": means["table"],
+                    "players": means["players"],
+                    "games": means["games"],
+                    "total": [_ci(r["total"], r["total_lo"], r["total_hi"]) for _, r in means.iterrows()],
+                    "waste": [_ci(r["waste"], r["waste_lo"], r["waste_hi"], 2) for _, r in means.iterrows()],
+                }
+            )
+        ),
+        "",
         "## Specialists across tiers (4 players, seats rotated; percent)",
         "",
         _md(tables["dominance"]),
@@ -554,9 +616,12 @@ def variant_report(tables, frames, rules: Rules, source, games, seed, command, e
         "",
         "## Seat win shares, every table (percent)",
         "",
-        _md(seats.assign(share=[_ci(r["win_pct"], r["lo"], r["hi"]) for _, r in seats.iterrows()])[
-            ["players", "family", "compensation", "vector", "seat", "games", "share"]]),
-        "",  # fmt: skip
+        _md(
+            seats.assign(share=[_ci(r["win_pct"], r["lo"], r["hi"]) for _, r in seats.iterrows()])[
+                ["players", "family", "compensation", "vector", "seat", "games", "share"]
+            ]
+        ),
+        "",
         "## Time per tier",
         "",
         _md(per_tier),

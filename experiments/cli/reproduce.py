@@ -84,7 +84,8 @@ def reproduce(
     --skill, the same figures per skill tier (greedy, strong, expert: greedy and strong tables of --games games, the
     expert's a quarter; full size --games 20000), the solver's vector per tier re-simulated, and how balance moves
     with skill (results/skill); with --skill --rules FILE, every table under that rule set and the balance
-    targets per tier (specialists within 25 +- 5 points, seats within 1/N +- 2).  Cartographers (--game cartographers): its balance report
+    targets per tier (specialists within 25 +- 5 points, seats within 1/N +- 2).
+    Cartographers (--game cartographers): its balance report
     (solo calibration, edicts, sides, ambushes, seats; README.md, "Cartographers")."""
     from experiments import simulate as S
     from experiments.io import ResultsError
@@ -114,7 +115,10 @@ def reproduce(
             raise UserError(str(e).splitlines()[0]) from None
     t = time.perf_counter()
     under_name = f" under {rule_set.name}" if rule_set is not None else ""
-    print(f"Reproducing {report.title}{under_name} with {games:,} games per main table on {jobs} process(es); runs in {work}")
+    print(
+        f"Reproducing {report.title}{under_name} with {games:,} games per main table on {jobs} process(es);"
+        f" runs in {work}"
+    )
     note = report.note(games) if report.note else None
     if note:
         print(note)
