@@ -423,7 +423,7 @@ def targets_table(spec: pd.DataFrame, seats: pd.DataFrame, means: pd.DataFrame, 
 
     for tol, what in ((SPECIALIST_TOLERANCE, ""), (SPECIALIST_GOAL, " (the goal)")):
         for tier in tiers:
-            t = main[main["family"] == tier].sort_values("district")
+            t = main[main["family"] == tier].sort_values("district", key=lambda d: d.map(A.DISTRICTS.index))
             gap = float((t["win_pct"] - SPECIALIST_TARGET).abs().max())
             ev = ", ".join(f"{r['district']} {_ci(r['win_pct'], r['lo'], r['hi'])}" for _, r in t.iterrows())
             row(
@@ -562,7 +562,7 @@ def variant_report(tables, frames, rules: Rules, source, games, seed, command, e
         "",
         "'met': every interval inside the band; 'met by the estimates': every estimate inside, some interval "
         "crosses an edge; 'not met': some estimate outside. The mean total's ±15% against v1.1 is `compare`'s "
-        f"(`boardlab compare v1.1 {source}`, per tier's agents); its row gives this rule set's means.",
+        f"(`boardlab compare v1.1 {source}` with each tier's agents); its row gives this rule set's means.",
         "",
         "## Summary",
         "",

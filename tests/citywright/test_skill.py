@@ -240,6 +240,8 @@ def test_a_variant_report_has_the_targets_per_tier_and_names_its_rules(variant):
         t = targets[targets["tier"] == tier]
         assert len(t) == 6 and set(t["required"]) == {"no (context)" if tier == "greedy" else "yes"}, tier
         assert set(t["verdict"]) <= {"met", "met by the estimates", "not met", "compare"}
+    specialists = targets[targets["target"].str.startswith("specialists")]
+    assert len(specialists) == 6 and specialists["evidence"].str.match(r"R .*, C .*, P .*, I ").all()  # book order
     seats = tables["seats"]
     after = seats[(seats["compensation"] == "after (tiny-variant)") & (seats["players"] == 4)]
     assert set(after["vector"]) == {"0/0/0/1"} and set(after["family"]) == {"greedy", "strong", "expert"}
