@@ -215,6 +215,15 @@ COMMANDS = {
             "--backend must be loky or dask",
             lambda p: ["reproduce", "--backend", "ray"],
         ),
+        "--rules without --skill": ("--rules needs --skill", lambda p: ["reproduce", "--rules", "v1.0"]),
+        "an unreadable --rules file": (
+            "rules: cannot read .*nosuch.toml",
+            lambda p: ["reproduce", "--skill", "--rules", p.here / "nosuch.toml", "--out", p.here / "r"],
+        ),
+        "--rules for a skill report of its own rule sets": (
+            "--rules: the skill report of cartographers plays its own rule sets only",
+            lambda p: ["reproduce", "--skill", "--game", "cartographers", "--rules", "base-a"],
+        ),
     },
     "demo": {
         "unknown --game": (UNKNOWN, lambda p: ["demo", "--game", "nosuch"]),
