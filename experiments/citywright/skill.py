@@ -24,6 +24,14 @@ mcts families do.
 The tables, charts and verdicts reuse the appendix's functions; what is new is the plan, the
 cross-tier questions (:func:`skill_questions`) and the chart of win share against tier
 (:func:`experiments.citywright.charts.skill_chart`).
+
+Under a rule set of one's own (``reproduce --skill --rules FILE``, :func:`variant_plan`): per tier the
+specialists, the seats at 2-4 players with the file's compensation ("before" as above), solo, and the
+solver's vectors re-simulated, every run under the file's rules (a job carries their content, its key their
+tag, so a changed file plays afresh); no v1.0 table and no waste table.  The rulebook's claims give way to the
+balance targets of a revision (:func:`targets_table`, the module constants ``SPECIALIST_TARGET`` ...), and
+the tiers' learned value plays the weights trained under the file (``weights=auto``; :func:`check` stops
+before any run when they are missing).
 """
 
 from __future__ import annotations
