@@ -33,7 +33,7 @@ def test_plan_sizes_and_the_compensation_aware_tier_gets_its_own_before_games():
         by.setdefault(j.family, []).append(j)
     assert [t.name for t in K.TIERS] == list(by)
     for t in K.TIERS:
-        n = 20_000 if t.size == "big" else 2_000
+        n = 20_000 if t.size == "big" else 5_000
         assert K.sizes(20_000)[f"verify_{t.size}"] == n // 2
         assert {j.games for j in by[t.name]} == {n}
         figures = [j.figure for j in by[t.name]]
