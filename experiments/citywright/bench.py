@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from agents.citywright.registry import EXPERT_V1
 from experiments.bench import Bench, Figures, best_rate, simulate_games_per_s, time_subprocess
 from sim.citywright import engine as E
 from sim.citywright.game import GAME
@@ -44,8 +45,7 @@ TARGETS = {
     "specialist_P_games_per_s_4p": ">= greedy",
     "specialist_I_games_per_s_4p": ">= greedy",
     "strong_games_per_s_4p": ">= 100",
-    "expert_ms_per_move_mean": "<= 10",
-    "expert_fast_ms_per_move_mean": "<= 3.5",
+    "expert_ms_per_move_mean": "<= 3.5",
     "mcts_iterations_per_s": ">= 50,000",
     "mcts_mid_game_move_ms_max": "<= 100",
 }
@@ -218,33 +218,23 @@ def timed_games(spec: str, opponent: str, players: int, rules: Rules | str, seed
     return np.array(times), shares, margins
 
 
-# The faster expert proposed for the expert tier (docs/search.md, "A faster expert"): today's expert with
-# 24 playouts, the exact levers (repeat, share_setup), the memo for the mover's moves and its one-ruler
-# searches (own_memo, ruler_memo), and playouts cut right after the mover's last own move (cut=move).
-# The bench times it beside the tier until the integrator makes it TIERS["expert"].
-EXPERT_FAST = (
-    "flatmc:budget=24,k=4,per_slot=2,horizon=0,turns=2,own=strong,rank=value,leaf=value,select=halving,crn=on,"
-    "memo=on,taper=0,prune=-1,opp_slots=0,rollout=greedy,reward=margin,c=0.4,own_memo=on,repeat=on,cut=move,"
-    "ruler_memo=on,share_setup=on"
-)
-
-
 def expert_figures(
     rules: Rules,
     spec: str = "expert",
     players: int = 4,
     games: int = 8,
-    fast: str | None = EXPERT_FAST,
+    before: str | None = EXPERT_V1,
     rounds: int = 3,
 ) -> dict:
     """CPU time per move of the expert tier over whole games against greedy (seats rotated), after a
     warm-up game: the mean (what a table's time depends on) and the slowest move.
 
-    With `fast`, that spec is timed beside it in the same process, interleaved: every round plays each
-    game seed with both specs, which one first alternating by game and round, so a machine slowing down
-    for a while slows both alike (``expert_fast_*``, and the ratio of the two means).
+    With `before`, that spec (the tier until issue 20, ``EXPERT_V1``) is timed beside it in the same
+    process, interleaved: every round plays each game seed with both specs, which one first alternating by
+    game and round, so a machine slowing down for a while slows both alike (``expert_v1_*``, and the ratio
+    of the two means, ``expert_vs_v1``: what the tier's time is on a quieter machine, from the v1 tier's).
     """
-    specs = {"expert": spec} if fast is None else {"expert": spec, "expert_fast": fast}
+    specs = {"expert": spec} if before is None else {"expert": spec, "expert_v1": before}
     for s in specs.values():
         timed_games(s, "greedy", players, rules, np.array([999], dtype=np.uint64), [0])  # warm-up
     times: dict[str, list[np.ndarray]] = {k: [] for k in specs}
@@ -259,8 +249,8 @@ def expert_figures(
         t = np.concatenate(times[k])
         res[f"{k}_ms_per_move_mean"] = round(float(t.mean()), 2)
         res[f"{k}_ms_per_move_max"] = round(float(t.max()), 2)
-    if fast is not None:
-        res["expert_fast_vs_expert"] = round(res["expert_fast_ms_per_move_mean"] / res["expert_ms_per_move_mean"], 3)
+    if before is not None:
+        res["expert_vs_v1"] = round(res["expert_ms_per_move_mean"] / res["expert_v1_ms_per_move_mean"], 3)
     return res
 
 

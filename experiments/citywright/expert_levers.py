@@ -17,8 +17,10 @@ of its CPU time per move and of its ratio to the first spec's, and what its sear
 move (agents.citywright.flatmc's counters).  Interleaved so that a machine slowing down for a
 while slows every spec alike.
 
-A spec may be written ``expert+KEY=VALUE,...``: the expert tier's full spec with those parameters
-changed (``expert+budget=24,own_memo=on``).
+A spec may be written ``expert+KEY=VALUE,...``: the v1 expert's full spec (``EXPERT_V1``, the tier until
+issue 20, which these levers were measured against) with those parameters changed
+(``expert+budget=24,own_memo=on``); ``expert-v1`` is that spec itself.  ``--timing`` positions are the v1
+expert's moves.
 """
 
 from __future__ import annotations
@@ -36,12 +38,15 @@ from sim.stats import wilson
 
 
 def expand(spec: str) -> str:
-    """``expert+KEY=VALUE,...`` -> the expert tier's full spec with those parameters set; other specs as given."""
+    """``expert+KEY=VALUE,...`` -> the v1 expert's full spec with those parameters set; ``expert-v1`` -> the v1
+    expert; other specs as given."""
+    from agents.citywright.registry import EXPERT_V1
+
+    if spec == "expert-v1":
+        return EXPERT_V1
     if not spec.startswith("expert+"):
         return spec
-    from agents.citywright.registry import TIERS
-
-    name, args = TIERS["expert"][0].split(":", 1)
+    name, args = EXPERT_V1.split(":", 1)
     params = dict(kv.split("=", 1) for kv in args.split(","))
     params.update(kv.split("=", 1) for kv in spec.removeprefix("expert+").split(",") if kv)
     return name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
@@ -51,12 +56,12 @@ def timing(specs: list[str], rounds: int = 3, rules_name: str = "v1.1") -> pd.Da
     """CPU time per move of each spec on the bench's expert positions, interleaved (the module docstring)."""
     from agents.citywright import flatmc as F
     from agents.citywright.play import policy_move
-    from agents.citywright.registry import parse_agent
+    from agents.citywright.registry import EXPERT_V1, parse_agent
     from sim.citywright import engine as E
     from sim.citywright.api import Game
 
     prm = {s: parse_agent(expand(s)).row() for s in specs}
-    expert, greedy = parse_agent("expert").row(), parse_agent("greedy").row()
+    expert, greedy = parse_agent(EXPERT_V1).row(), parse_agent("greedy").row()
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     positions = []
     for g in range(8):

@@ -11,7 +11,7 @@ import pytest
 from agents.citywright import flatmc as F
 from agents.citywright import kernels as K
 from agents.citywright.mcts import mcts_move
-from agents.citywright.registry import TIERS, AgentError, parse_agent, rows, split_specs
+from agents.citywright.registry import EXPERT_LEVERS, EXPERT_V1, TIERS, AgentError, parse_agent, rows, split_specs
 from sim.citywright import engine as E
 from sim.citywright.api import Game
 from sim.citywright.rules import load_rules
@@ -57,11 +57,15 @@ def test_bad_expert_specs_name_the_valid_choices(spec, fragment):
 def test_the_expert_tier_is_a_full_flatmc_spec_and_its_specialists_the_same_search():
     e = parse_agent("expert")
     assert e.name == "flatmc" and e.tier == "expert" and str(e) == TIERS["expert"][0]
-    assert parse_agent("flatmc").params == e.params  # flatmc's defaults are the tier
+    # flatmc's defaults are the v1 tier's search (the stored specs read as they were); the tier sets its levers
+    v1 = parse_agent("flatmc")
+    assert str(v1) == EXPERT_V1 and parse_agent(f"flatmc:{EXPERT_LEVERS}").params == e.params
     for d in "RCPI":
         s = parse_agent(f"expert-specialist:{d.lower()}")  # case aside
         assert s.params["district"] == "RCPI".index(d)
-        # the same search as the expert, only with a specialist's objective
+        # the same search as flatmc's, only with a specialist's objective; with the levers, the tier's
+        assert {k: v for k, v in s.params.items() if k not in ("district", "weight", "progress")} == v1.params
+        s = parse_agent(f"expert-specialist:{d},{EXPERT_LEVERS}")
         assert {k: v for k, v in s.params.items() if k not in ("district", "weight", "progress")} == e.params
     assert split_specs("expert,greedy,expert-specialist:C,flatmc:budget=4,k=2") == [
         "expert",
@@ -367,25 +371,25 @@ def test_expert_specialist_places_more_of_its_district_than_the_expert(district)
 def test_bench_reports_the_experts_time_per_move():
     from experiments.citywright.bench import expert_figures
 
-    res = expert_figures(load_rules("v1.1"), spec="flatmc:budget=4,k=3", games=1, fast=None, rounds=1)
+    res = expert_figures(load_rules("v1.1"), spec="flatmc:budget=4,k=3", games=1, before=None, rounds=1)
     assert set(res) == {"expert_ms_per_move_mean", "expert_ms_per_move_max"}
     assert 0 < res["expert_ms_per_move_mean"] <= res["expert_ms_per_move_max"]
 
 
-def test_bench_times_the_faster_expert_beside_it():
+def test_bench_times_the_v1_expert_beside_the_tier():
     from experiments.citywright.bench import expert_figures
 
-    res = expert_figures(load_rules("v1.1"), spec="flatmc:budget=4,k=3", games=2, fast="flatmc:budget=2,k=2", rounds=1)
+    res = expert_figures(load_rules("v1.1"), spec="flatmc:budget=2,k=2", games=2, before="flatmc:budget=4,k=3", rounds=1)
     assert set(res) == {
         "expert_ms_per_move_mean",
         "expert_ms_per_move_max",
-        "expert_fast_ms_per_move_mean",
-        "expert_fast_ms_per_move_max",
-        "expert_fast_vs_expert",
+        "expert_v1_ms_per_move_mean",
+        "expert_v1_ms_per_move_max",
+        "expert_vs_v1",
     }
-    assert 0 < res["expert_fast_ms_per_move_mean"] <= res["expert_fast_ms_per_move_max"]
-    ratio = res["expert_fast_ms_per_move_mean"] / res["expert_ms_per_move_mean"]
-    assert res["expert_fast_vs_expert"] == round(ratio, 3)
+    assert 0 < res["expert_v1_ms_per_move_mean"] <= res["expert_v1_ms_per_move_max"]
+    ratio = res["expert_ms_per_move_mean"] / res["expert_v1_ms_per_move_mean"]
+    assert res["expert_vs_v1"] == round(ratio, 3)
 
 
 def test_the_margin_reward_never_sees_compensation():

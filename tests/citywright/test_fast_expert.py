@@ -11,13 +11,13 @@ import pytest
 
 from agents.citywright import flatmc as F
 from agents.citywright import kernels as K
-from agents.citywright.registry import TIERS, parse_agent
+from agents.citywright.registry import EXPERT_LEVERS, EXPERT_V1, TIERS, parse_agent
 from agents.citywright.strong import STRONG_WEIGHTS, _ruler_lookup, new_ruler_memo, ruler_key, strong_move
 from sim.citywright import engine as E
 from sim.citywright.api import Game
 from tests.citywright.golden import rules_named
 
-EXPERT = TIERS["expert"][0]
+EXPERT = EXPERT_V1  # the levers are measured against the expert without them (the tier until issue 20)
 
 
 def _expert(extra: str = "") -> str:
@@ -73,10 +73,10 @@ def _search(g: Game, prm: np.ndarray):
 # --- specs ---------------------------------------------------------------------------------------
 
 
-def test_the_new_levers_are_quiet_so_todays_specs_read_as_before():
-    """A lever at its default is left out of the canonical spec: the tier's string (and every stored result's
-    agent column) is unchanged; set, it is printed and reads back."""
-    e = parse_agent("expert")
+def test_the_new_levers_are_quiet_so_the_v1_expert_reads_as_before():
+    """A lever at its default is left out of the canonical spec: the v1 tier's string (every stored result's
+    agent column before issue 20) is unchanged; set, it is printed and reads back."""
+    e = parse_agent(EXPERT_V1)
     assert str(e) == EXPERT and "own_memo" not in EXPERT
     assert e.params["own_memo"] == "off" and e.params["repeat"] == "off" and e.params["share_setup"] == "off"
     assert e.params["own_k"] == 3
@@ -89,13 +89,12 @@ def test_the_new_levers_are_quiet_so_todays_specs_read_as_before():
     assert r0[K.P_OWN_MEMO] == 0 and r0[K.P_OWN_K] == 3 and r0[K.P_REPEAT] == 0 and r0[K.P_SHARE] == 0
 
 
-def test_the_proposed_fast_expert_is_canonical_and_todays_expert_with_its_levers():
-    """The spec the bench times beside the tier (and docs/search.md proposes for TIERS["expert"]) reads back as
-    itself and differs from today's expert in the budget and the five levers only."""
-    from experiments.citywright.bench import EXPERT_FAST
-
-    fast, e = parse_agent(EXPERT_FAST), parse_agent("expert")
-    assert str(fast) == EXPERT_FAST and str(e) == EXPERT
+def test_the_expert_tier_is_the_v1_expert_with_its_levers():
+    """TIERS["expert"] (docs/search.md, "A faster expert") reads back as itself and differs from the v1 tier in
+    the budget and the five levers only; its canonical text is EXPERT_V1 with EXPERT_LEVERS appended."""
+    fast, e = parse_agent("expert"), parse_agent(EXPERT_V1)
+    assert str(fast) == TIERS["expert"][0] and fast.tier == "expert"
+    assert TIERS["expert"][0] == _expert("," + EXPERT_LEVERS)
     changed = {k: v for k, v in fast.params.items() if v != e.params[k]}
     assert changed == {
         "budget": 24,
@@ -105,6 +104,21 @@ def test_the_proposed_fast_expert_is_canonical_and_todays_expert_with_its_levers
         "ruler_memo": "on",
         "share_setup": "on",
     }
+
+
+def test_the_skill_reports_expert_specialists_search_as_the_tier():
+    """The skill report's expert-specialists take the tier's levers: the same flatmc row as the tier's, only
+    the objective (the district's weight and progress) differs."""
+    from experiments.citywright.skill import TIERS as SKILL_TIERS
+
+    t = {x.name: x for x in SKILL_TIERS}["expert"]
+    tier = parse_agent("expert").row()
+    for spec in t.specialists():
+        r = parse_agent(spec).row()
+        same = np.ones(K.P_LEN, dtype=bool)
+        same[[K.P_CODE, K.P_PROGRESS, K.P_PROGRESS_DISTRICT]] = False
+        same[K.P_W : K.P_W + 4] = False
+        assert np.array_equal(r[same], tier[same]), spec
 
 
 # --- share_setup: one setup of the board for every ruler's search (exact) ------------------------
@@ -520,7 +534,7 @@ def test_cut_at_move_ends_the_playout_right_after_the_movers_last_own_move():
 def test_expert_levers_expands_tier_shorthand_and_times_specs_side_by_side():
     from experiments.citywright.expert_levers import expand, timing
 
-    assert expand("greedy") == "greedy"
+    assert expand("greedy") == "greedy" and expand("expert-v1") == EXPERT_V1
     assert parse_agent(expand("expert+budget=24,own_memo=on")) == parse_agent(_expert(",budget=24,own_memo=on"))
     df = timing(["expert+budget=2,k=2", "expert+budget=2,k=2,own_memo=on,repeat=on"], rounds=1)
     assert list(df["spec"]) == ["expert+budget=2,k=2", "expert+budget=2,k=2,own_memo=on,repeat=on"]
