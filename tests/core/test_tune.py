@@ -402,7 +402,7 @@ def test_both_plays_the_specialists_and_separate_seat_games_and_sums_their_losse
     assert set(two["agent"]) == set(three["agent"]) == {"greedy"}  # no specialists' tilt in the seat games
     oracle = T.loss(agents, "specialists", 4) + T.loss(two, "seats", 2) + T.loss(three, "seats", 3)
     trials = pd.read_csv(out / "trials.csv")
-    assert trials.loc[0, "state"] == "base" and trials.loc[0, "loss"] == pytest.approx(oracle, rel=1e-9)
+    assert trials.loc[0, "state"] == "base" and trials.loc[0, "loss"] == pytest.approx(oracle, rel=1e-5)
     assert trials.loc[0, "games"] == 64
     v = pd.read_csv(out / "verify.csv")
     assert list(dict.fromkeys(v["kind"])) == ["agent", "seat 2p", "seat 3p"]
@@ -513,3 +513,46 @@ def test_specialists_without_the_early_stop_is_the_study_it_was_and_the_stop_onl
     pd.testing.assert_frame_equal(new[done][cols].reset_index(drop=True), old[done][cols].reset_index(drop=True))
     assert (new[~done]["pruned_by"] == "stop-z").all() and (new[~done]["blocks"] <= old[~done]["blocks"]).all()
     assert (new[~done]["blocks"] < 5).sum() >= 3  # before the pruner's first look
+
+
+# --- tiers -----------------------------------------------------------------------------------
+
+STRONG = "strong-specialist:R,strong-specialist:C,strong-specialist:P,strong-specialist:I"
+
+
+def test_strong_specialists_tune_end_to_end_with_the_base_rules_weights(tmp_path, capsys):
+    out = tmp_path / "t"
+    main(["tune", "scoring", "--param", "scoring.park.row_points=1:4", "--param", "game.compensation.2[1]=0:3",
+          "--objective", "both", "--agents", STRONG, "--players", "4", "--seat-players", "2", "--games", "8",
+          "--seat-games", "4", "--blocks", "2", "--trials", "3", "--verify-games", "0", "--seed", "1", "--quiet",
+          "--out", str(out)])  # fmt: skip
+    capsys.readouterr()
+    trials = pd.read_csv(out / "trials.csv")
+    assert len(trials) == 3 and set(trials["state"]) <= {"base", "complete", "pruned"}
+    assert (trials["changes"] > 0).sum() >= 1  # trials under variants played (no weights of their own)
+    summary = __import__("json").loads((out / "tune.json").read_text())["summary"]
+    assert summary["agents_played"] == {
+        "agents": [f"strong-specialist:{d},weight=3,progress=0.5,k=3,weights=strong-v1" for d in "RCPI"],
+        "seats-2p": ["strong:k=3,weights=strong-v1"],
+    }
+    text = (out / "REPORT.md").read_text()
+    assert "resolved under the base rules `v1.1`" in text and "train --game citywright --rules best.toml" in text
+    runs = next(p for p in (out / "runs").iterdir() if p.name != T._rules_key(load_rules("v1.1")))
+    played = pd.read_parquet(next(runs.glob("seats-2p-block-*.parquet")), columns=["agent"])
+    assert set(played["agent"]) == {"strong:k=3,weights=strong-v1"}  # a variant's games, v1.1's weights
+
+
+def test_the_expert_tier_is_pinned_to_the_base_weights_too():
+    from experiments import simulate as S
+
+    base = load_rules("v1.1")
+    params = T.parse_params(["scoring.park.row_points=1:4"], base)
+    variant = T.rules_for(base, params, {params[0].name: 3})
+    experts = [f"expert-specialist:{d},budget=4" for d in "RCPI"]
+    with pytest.raises(S.SimulateError, match="no weights trained for the rules"):
+        S.make_spec(4, experts, 4, 0, variant, game="citywright")  # auto under a variant: none to play
+    spec = T.make_tune_spec(base, params, "both", 4, experts, 8, 2, 0, game="citywright")
+    assert all(a.endswith("weights=strong-v1") for a in spec.agents)
+    assert spec.seat_agent.startswith("flatmc:budget=4,") and spec.seat_agent.endswith("weights=strong-v1")
+    for t in spec.tables():  # every trial's rules can play them
+        S.make_spec(t.players, list(t.agents), t.block_games, 0, variant, game="citywright")
