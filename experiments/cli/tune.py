@@ -137,9 +137,9 @@ def tune_scoring(
         str | None,
         typer.Option(
             "--seat-agent",
-            help="The agent in every seat of the seat games. Default: the tier's plain agent for --agents"
-            " (Citywright: specialist:X -> greedy, strong-specialist:X -> strong, expert-specialist:X -> the"
-            " expert), or the first agent.",
+            help="The agent in every seat of the seat games. Default: the game's plain agent of the tier of"
+            " --agents (e.g. specialist:X -> greedy, strong-specialist:X -> strong; docs/tuning.md), or the first"
+            " agent.",
             show_default=False,
         ),
     ] = None,

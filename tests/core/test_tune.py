@@ -556,3 +556,21 @@ def test_the_expert_tier_is_pinned_to_the_base_weights_too():
     assert spec.seat_agent.startswith("flatmc:budget=4,") and spec.seat_agent.endswith("weights=strong-v1")
     for t in spec.tables():  # every trial's rules can play them
         S.make_spec(t.players, list(t.agents), t.block_games, 0, variant, game="citywright")
+
+
+def test_the_committed_study_command_names_its_placeholder_and_so_still_passes_the_check():
+    import json
+    import shlex
+
+    about = json.loads((ROOT / "results" / "tune-v1.1-specialists" / "tune.json").read_text())
+    words = shlex.split(about["command"])
+    params = [words[i + 1] for i, w in enumerate(words) if w == "--param"]
+    allowed = [words[i + 1] for i, w in enumerate(words) if w == "--allow-placeholder"]
+    base = load_rules("v1.1")
+    marks = get_game("citywright").placeholders(base)
+    parsed = T.parse_params(params, base)
+    assert T.check_placeholders(parsed, marks, allowed) == ("achievements.cards.green_canopy.points",)
+    with pytest.raises(T.TuneError, match="green_canopy.points is a placeholder"):
+        T.check_placeholders(parsed, marks, [])
+    readme = (ROOT / "README.md").read_text()
+    assert "--param achievements.cards.green_canopy.points=0:16 --allow-placeholder achievements.cards" in readme
