@@ -1015,7 +1015,7 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
     run = restarts([t for t in finished(study) if not t.user_attrs.get("base")], cma_patience(spec))[-1]
     study.sampler = sampler(spec, k, run if spec.sampler == "cmaes" else 0)
     trial = study.ask(distributions(spec))
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     try:
         played = limit_changes(list(spec.params), trial.params, spec.max_changes)
         excess = excess_changes(list(spec.params), trial.params, spec.max_changes)
@@ -1069,6 +1069,7 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
         for key, v in (
             ("loss", res.loss), ("value", value), ("mean_total", res.mean_total), ("mean_total_change", change),
             ("games", games), ("blocks", len(frames)), ("seconds", round(time.perf_counter() - t0, 2)),
+            ("cpu_seconds", round(time.process_time() - cpu0, 3)),
         ):  # fmt: skip
             trial.set_user_attr(key, v)
         if pruned_by:
@@ -1181,6 +1182,7 @@ def trials_table(study, spec: TuneSpec) -> pd.DataFrame:
             "sampled_excess": a.get("excess", 0),
             "cma_run": a.get("restart", 0),
             "seconds": a.get("seconds", np.nan),
+            "cpu_seconds": a.get("cpu_seconds", np.nan),  # this process's CPU time (all of it with --jobs 1)
         }
         for p in spec.params:
             row[p.name] = a.get("played", t.params).get(p.name, t.params.get(p.name))
