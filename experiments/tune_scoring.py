@@ -9,14 +9,27 @@ report), driven one trial at a time (ask and tell):
   sampled as integers.  :func:`parse_param` checks a ``PATH=LO:HI[:int]`` string
   against the base rules (the key exists, is a number, the index is in range, the
   bounds are ordered, of the key's type and each a valid rule value).
-* **Common random numbers.**  A trial's ``G`` games are ``B`` seed blocks; block b
-  is a simulate run with run seed ``block_seed(seed, b)`` and seats rotated, the same
-  for every trial, so two trials differ by their rules and not by their deals.
+* **Placeholders.**  A game's ``placeholders(rules)`` names keys whose values are the
+  project's stand-ins (Citywright: the achievement cards' numbers); a parameter on one
+  is refused unless ``--allow-placeholder`` names it or a dotted prefix of it
+  (:func:`check_placeholders`), and the allowance is part of the study's settings.
+* **Tables.**  A trial plays :class:`Table` s: the agents' table (``--agents`` at
+  ``--players``; objective ``specialists`` or ``both``) and one seat table per
+  ``--seat-players`` count, one agent in every seat (``--seat-agent``, default the
+  game's ``seat_agent`` part; objective ``seats`` or ``both``), so seats are measured
+  without the specialists' tilt, as the skill report measures them.  Agents are pinned
+  under the base rules (:func:`pin_agents`: learned weights resolved there), so every
+  trial plays the same agents.
+* **Common random numbers.**  A trial's games are ``B`` seed blocks; block b of every
+  table is a simulate run with run seed ``block_seed(seed, b)`` and seats rotated, the
+  same for every trial, so two trials differ by their rules and not by their deals.
   The base rules are played on the same blocks first and enter the study as trial 0.
-* **Loss** is, in points², the sum over agents (``specialists``), seats (``seats``)
-  or both of ``(100 · (win share − 1/N))²``.  Each block's loss is reported as the
-  trial's intermediate value at step b; the trial's value is the loss over all its
-  games pooled.
+* **Loss** is, in points², the sum over the tables of each table's loss: over its
+  agents (the agents' table) or its seats (a seat table) of ``(100 · (win share −
+  1/N))²``.  Each block's loss is reported as the trial's intermediate value at step
+  b; the trial's value is the loss over all its games pooled per table.
+  ``specialists`` alone is the study it was before seat tables (with ``--stop-z 0``,
+  trial for trial).
 * **Sampler**: CMA-ES (Optuna's, with margin for integer parameters) by default,
   or multivariate TPE (``--sampler tpe``; the default for a single parameter, where
   CMA-ES is undefined).  On a surrogate of the specialist problem (stored games
@@ -43,6 +56,13 @@ report), driven one trial at a time (ask and tell):
   A wrongly pruned trial only costs the search one candidate: the best rules are
   always re-checked on fresh seeds (verification).  Rules some earlier trial played
   in full cost nothing to replay (the blocks are cached) and are not pruned.
+* **Early stop** (``--stop-z Z``, default 3): after each block from the 2nd (never
+  after the last), a trial whose pooled value so far is above the best trial's on the
+  same blocks by more than Z standard errors of the paired per-block difference stops
+  (:func:`early_stop`), recorded as pruned with ``pruned_by = stop-z`` and its reason;
+  it complements the pruner, which needs ``prune_after`` blocks.  A trial as good as
+  the best is stopped anyway with probability :func:`false_stop_rate` (about 13% at
+  10 blocks and Z = 3: few blocks give a noisy standard error).
 * **Constraints.**  ``--max-changes K``: every parameter is sampled; when more than K
   differ from the base, only the K with the largest move relative to their range
   (``|value − base| / (HI − LO)``) are played and the rest return to the base.  The
