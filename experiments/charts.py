@@ -149,15 +149,16 @@ def importance_chart(importance: pd.Series, path: Path) -> None:
     save(fig, path)
 
 
-def before_after_chart(verify: pd.DataFrame, players: int, path: Path) -> None:
-    """Win share per agent and per seat, base beside best, with Wilson whiskers; 1/N marked."""
-    kinds = [k for k in ("agent", "seat") if k in set(verify["kind"])]
+def before_after_chart(verify: pd.DataFrame, path: Path) -> None:
+    """Win share per agent and per seat (one panel per kind of row: agents, seats, seats at each player count),
+    base beside best, with Wilson whiskers; 1/N marked."""
+    kinds = list(dict.fromkeys(verify["kind"]))
     fig, axes = plt.subplots(1, len(kinds), figsize=(5.2 * len(kinds), 4), squeeze=False, layout="constrained")
     colours = {"base": "tab:grey", "best": "tab:green"}
     for ax, kind in zip(axes[0], kinds, strict=True):
         sub = verify[verify["kind"] == kind]
         grouped_bars(ax, sub, "group", "rules", "win_pct", colours=colours)
-        ax.axhline(100 / players, color="black", lw=0.7, ls=":")
+        ax.axhline(100 / int(sub["players"].iloc[0]), color="black", lw=0.7, ls=":")
         ax.set_xlabel(kind)
         ax.tick_params(axis="x", labelsize=7)
         ax.set_ylabel("win share, % (95% Wilson)")

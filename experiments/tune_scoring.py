@@ -9,14 +9,27 @@ report), driven one trial at a time (ask and tell):
   sampled as integers.  :func:`parse_param` checks a ``PATH=LO:HI[:int]`` string
   against the base rules (the key exists, is a number, the index is in range, the
   bounds are ordered, of the key's type and each a valid rule value).
-* **Common random numbers.**  A trial's ``G`` games are ``B`` seed blocks; block b
-  is a simulate run with run seed ``block_seed(seed, b)`` and seats rotated, the same
-  for every trial, so two trials differ by their rules and not by their deals.
+* **Placeholders.**  A game's ``placeholders(rules)`` names keys whose values are the
+  project's stand-ins (Citywright: the achievement cards' numbers); a parameter on one
+  is refused unless ``--allow-placeholder`` names it or a dotted prefix of it
+  (:func:`check_placeholders`), and the allowance is part of the study's settings.
+* **Tables.**  A trial plays :class:`Table` s: the agents' table (``--agents`` at
+  ``--players``; objective ``specialists`` or ``both``) and one seat table per
+  ``--seat-players`` count, one agent in every seat (``--seat-agent``, default the
+  game's ``seat_agent`` part; objective ``seats`` or ``both``), so seats are measured
+  without the specialists' tilt, as the skill report measures them.  Agents are pinned
+  under the base rules (:func:`pin_agents`: learned weights resolved there), so every
+  trial plays the same agents.
+* **Common random numbers.**  A trial's games are ``B`` seed blocks; block b of every
+  table is a simulate run with run seed ``block_seed(seed, b)`` and seats rotated, the
+  same for every trial, so two trials differ by their rules and not by their deals.
   The base rules are played on the same blocks first and enter the study as trial 0.
-* **Loss** is, in points², the sum over agents (``specialists``), seats (``seats``)
-  or both of ``(100 · (win share − 1/N))²``.  Each block's loss is reported as the
-  trial's intermediate value at step b; the trial's value is the loss over all its
-  games pooled.
+* **Loss** is, in points², the sum over the tables of each table's loss: over its
+  agents (the agents' table) or its seats (a seat table) of ``(100 · (win share −
+  1/N))²``.  Each block's loss is reported as the trial's intermediate value at step
+  b; the trial's value is the loss over all its games pooled per table.
+  ``specialists`` alone is the study it was before seat tables (with ``--stop-z 0``,
+  trial for trial).
 * **Sampler**: CMA-ES (Optuna's, with margin for integer parameters) by default,
   or multivariate TPE (``--sampler tpe``; the default for a single parameter, where
   CMA-ES is undefined).  On a surrogate of the specialist problem (stored games
@@ -43,6 +56,13 @@ report), driven one trial at a time (ask and tell):
   A wrongly pruned trial only costs the search one candidate: the best rules are
   always re-checked on fresh seeds (verification).  Rules some earlier trial played
   in full cost nothing to replay (the blocks are cached) and are not pruned.
+* **Early stop** (``--stop-z Z``, default 3): after each block from the 2nd (never
+  after the last), a trial whose pooled value so far is above the best trial's on the
+  same blocks by more than Z standard errors of the paired per-block difference stops
+  (:func:`early_stop`), recorded as pruned with ``pruned_by = stop-z`` and its reason;
+  it complements the pruner, which needs ``prune_after`` blocks.  A trial as good as
+  the best is stopped anyway with probability :func:`false_stop_rate` (about 13% at
+  10 blocks and Z = 3: few blocks give a noisy standard error).
 * **Constraints.**  ``--max-changes K``: every parameter is sampled; when more than K
   differ from the base, only the K with the largest move relative to their range
   (``|value − base| / (HI − LO)``) are played and the rest return to the base.  The
@@ -111,6 +131,9 @@ INVALID = 1.0e7
 EXCESS_PENALTY = 10.0  # points² told to the sampler per parameter sampled away from the base beyond --max-changes
 VERIFY_BLOCK = 1 << 40  # the verification run's seed: a SplitMix64 output no training block uses
 BOOTSTRAP_REPS = 2000
+STOP_Z = 3.0  # --stop-z's default: standard errors of the paired block difference (0: no early stop)
+# What a study stored before these settings existed played: no placeholder allowed, no seat games, no early stop
+LEGACY_SPEC = {"allow_placeholders": [], "seat_players": [], "seat_agent": "", "seat_block_games": [], "stop_z": 0.0}
 
 
 class TuneError(ValueError):
@@ -296,12 +319,18 @@ def bootstrap_loss(
     df: pd.DataFrame, objective: str, players: int, reps: int = BOOTSTRAP_REPS, seed: int = 0
 ) -> tuple[float, float]:
     """95% percentile interval of :func:`loss` over games resampled with replacement."""
-    rng = np.random.default_rng(seed)
+    out = _bootstrap_reps(df, groups_for(objective), players, reps, np.random.default_rng(seed))
+    lo, hi = np.percentile(out, [2.5, 97.5])
+    return float(lo), float(hi)
+
+
+def _bootstrap_reps(df: pd.DataFrame, bys: list[str], players: int, reps: int, rng) -> np.ndarray:
+    """`reps` values of the loss over `bys` on games of `df` resampled with replacement (draws from `rng`)."""
     games = df["game_seed"].to_numpy()
     _, gidx = np.unique(games, return_inverse=True)
     n = int(gidx.max()) + 1
     parts = []
-    for by in groups_for(objective):
+    for by in bys:
         codes, _ = pd.factorize(df[by], sort=True)
         k = int(codes.max()) + 1
         sums = np.zeros((n, k))
@@ -319,17 +348,20 @@ def bootstrap_loss(
             s = (w @ sums) / (w @ counts)
             total += ((100 * (s - 1 / players)) ** 2).sum(axis=1)
         out[start : start + m] = total
-    lo, hi = np.percentile(out, [2.5, 97.5])
-    return float(lo), float(hi)
+    return out
 
 
 def noise_floor(df: pd.DataFrame, objective: str, players: int) -> float:
     """The part of the plug-in loss that is sampling noise: Σ over groups of 10⁴ · Var(share estimate)."""
     total = 0.0
     for by in groups_for(objective):
-        per_game = df.groupby(["game_seed", by], observed=True)["win_share"].mean().unstack()
-        total += float((per_game.var(ddof=1) / per_game.count()).sum()) * 1e4
+        total += _noise(df, by)
     return total
+
+
+def _noise(df: pd.DataFrame, by: str) -> float:
+    per_game = df.groupby(["game_seed", by], observed=True)["win_share"].mean().unstack()
+    return float((per_game.var(ddof=1) / per_game.count()).sum()) * 1e4
 
 
 def false_prune_rate(blocks: int, p: float, after: int, sims: int = 20_000, seed: int = 0) -> float:
@@ -358,6 +390,65 @@ def false_prune_rate(blocks: int, p: float, after: int, sims: int = 20_000, seed
 
 
 @dataclass(frozen=True)
+class Table:
+    """One table of games a trial plays in every seed block: the study's agents at its player count, whose loss
+    is over agents, or a seat table, one agent in every seat at one player count, whose loss is over seats."""
+
+    name: str  # "agents" or "seats-3p": how files and reports name it
+    players: int
+    agents: tuple[str, ...]
+    block_games: int
+    by: str  # "agent" or "seat": the groups its loss sums over
+
+    def loss(self, df: pd.DataFrame) -> float:
+        """Sum over the table's groups of (100 · (win share − 1/N))², points²."""
+        return float(((100 * (shares(df, self.by) - 1 / self.players)) ** 2).sum())
+
+    def blocks_text(self, blocks: int) -> str:
+        who = "the agents" if self.by == "agent" else f"`{self.agents[0]}` in every seat"
+        return f"{blocks * self.block_games:,} of {who} at {self.players} players"
+
+    def file(self, b: int) -> str:
+        return f"block-{b:03d}.parquet" if self.name == "agents" else f"{self.name}-block-{b:03d}.parquet"
+
+
+def _covers(allowed: str, key: str) -> bool:
+    return key == allowed or key.startswith(allowed + ".")
+
+
+def check_placeholders(params: list[Param], placeholders: dict[str, str], allowed: list[str]) -> tuple[str, ...]:
+    """Refuse a parameter on a placeholder key unless an --allow-placeholder entry (the key or a dotted prefix of
+    it) names it; refuse an entry that names no placeholder.  Returns the entries, sorted."""
+    for a in allowed:
+        if not any(_covers(a, k) for k in placeholders):
+            known = ", ".join(placeholders) or "none"
+            raise TuneError(
+                f"--allow-placeholder {a}: not a placeholder key or a prefix of one (placeholders: {known})"
+            )
+    for p in params:
+        hit = next((k for k in placeholders if _covers(k, p.key)), None)
+        if hit is not None and not any(_covers(a, p.key) for a in allowed):
+            raise TuneError(
+                f"--param {p.name}: {hit} is a placeholder ({placeholders[hit]}); to tune it anyway add"
+                f" --allow-placeholder {hit}"
+            )
+    return tuple(sorted(set(allowed)))
+
+
+def pin_agents(game, agents, rules: Rules) -> tuple[str, ...]:
+    """The canonical specs as they play under `rules`, pinned there (the registry's ``pin_rules``: Citywright's
+    ``weights=auto`` made the base's weights), so every trial's rules play the same agents."""
+    reg = game.agents()
+    pin = getattr(reg, "pin_rules", None)
+    if pin is None:
+        return tuple(agents)
+    try:
+        return tuple(str(pin(reg.parse_agent(a), rules)) for a in agents)
+    except reg.AgentError as e:
+        raise TuneError(f"--agents: {e}") from None
+
+
+@dataclass(frozen=True)
 class TuneSpec:
     """Everything that decides a study's trials (what --resume must match)."""
 
@@ -377,10 +468,34 @@ class TuneSpec:
     prune_after: int
     sampler: str = "cmaes"  # resolved: cmaes or tpe
     game: str = DEFAULT_GAME  # a study stored before the registry names none: the default game's, the only one
+    allow_placeholders: tuple[str, ...] = ()  # placeholder keys (or their prefixes) the user allowed to tune
+    seat_players: tuple[int, ...] = ()  # the seat games' player counts (objective seats or both)
+    seat_agent: str = ""  # their every-seat agent (canonical, weights as under the base rules)
+    seat_block_games: tuple[int, ...] = ()  # games per block of each seat table
+    stop_z: float = STOP_Z  # early stop: standard errors of the paired block difference (0: none)
+
+    def tables(self) -> tuple[Table, ...]:
+        """The tables every trial plays, block by block: the agents' (objective specialists or both), then one
+        seat table per seat player count (seats or both)."""
+        out = []
+        if self.objective in ("specialists", "both"):
+            out.append(Table("agents", self.players, self.agents, self.block_games, "agent"))
+        if self.objective in ("seats", "both"):
+            out += [
+                Table(f"seats-{p}p", p, (self.seat_agent,), g, "seat")
+                for p, g in zip(self.seat_players, self.seat_block_games, strict=True)
+            ]
+        return tuple(out)
+
+    @property
+    def block_total(self) -> int:
+        """Games of one block over all the tables."""
+        return sum(t.block_games for t in self.tables())
 
     @property
     def games(self) -> int:
-        return self.blocks * self.block_games
+        """Games of a whole trial over all the tables."""
+        return self.blocks * self.block_total
 
     def game_def(self):
         return get_game(self.game)
@@ -416,9 +531,18 @@ def make_tune_spec(
     sampler: str = "auto",
     *,
     game,
+    seat_players: list[int] | None = None,
+    seat_agent: str | None = None,
+    seat_games: int | None = None,
+    stop_z: float = STOP_Z,
+    allow_placeholders: list[str] = (),
 ) -> TuneSpec:
-    """Validate the study's settings for `game` (a GameDef or id; TuneError or SimulateError, one line each)."""
-    game = get_game(game).id
+    """Validate the study's settings for `game` (a GameDef or id; TuneError or SimulateError, one line each).
+
+    `seat_players`, `seat_agent`, `seat_games`: the seat games of objective seats or both (None: the study's
+    players, the game's seat agent for `agents` (GameDef.seat_agent, else the first agent), `games`)."""
+    gdef = get_game(game)
+    game = gdef.id
     if objective not in OBJECTIVES:
         raise TuneError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     if blocks < 2:
@@ -434,6 +558,11 @@ def make_tune_spec(
     sim = S.make_spec(players, agents, block_games, seed, base, "rotate", game=game)
     if objective in ("specialists", "both") and len(set(sim.agents)) < 2:
         raise TuneError(f"--objective {objective} compares agents: give at least two different --agents")
+    allowed = check_placeholders(params, gdef.placeholders(base), list(allow_placeholders))
+    seats = _seat_settings(gdef, base, objective, players, agents, games, blocks, seed, seat_players, seat_agent,
+                           seat_games)  # fmt: skip
+    if not (0 <= stop_z < math.inf):
+        raise TuneError(f"--stop-z must be a non-negative number of standard errors (0: no early stop), got {stop_z}")
     if keep_mean_total is not None and not 0 < keep_mean_total < math.inf:
         raise TuneError(f"--keep-mean-total must be a positive percentage, got {keep_mean_total}")
     if max_changes is not None and max_changes < 1:
@@ -446,12 +575,13 @@ def make_tune_spec(
         sampler = "cmaes" if len(params) >= 2 else "tpe"  # CMA-ES needs two dimensions at least
     elif sampler == "cmaes" and len(params) < 2:
         raise TuneError("--sampler cmaes needs at least two --param (use tpe for one)")
+    pinned = pin_agents(gdef, sim.agents, base)
     return TuneSpec(
         params=tuple(params),
         objective=objective,
         players=players,
-        agents=sim.agents,
-        labels=tuple(agents) if len(agents) == len(sim.agents) else sim.agents,
+        agents=pinned,
+        labels=tuple(agents) if len(agents) == len(pinned) else pinned,
         rules=base.to_json(),
         rules_name=base.name,
         blocks=blocks,
@@ -463,7 +593,49 @@ def make_tune_spec(
         prune_after=prune_after,
         sampler=sampler,
         game=game,
+        allow_placeholders=allowed,
+        stop_z=float(stop_z),
+        **seats,
     )
+
+
+def _seat_settings(gdef, base, objective, players, agents, games, blocks, seed, seat_players, seat_agent, seat_games):
+    """The seat games' TuneSpec fields, checked (none for --objective specialists, which refuses them)."""
+    if objective == "specialists":
+        for flag, v in (("--seat-players", seat_players), ("--seat-agent", seat_agent), ("--seat-games", seat_games)):
+            if v is not None:
+                raise TuneError(f"{flag}: seat games are played only with --objective seats or both")
+        return {"seat_players": (), "seat_agent": "", "seat_block_games": ()}
+    counts = list(seat_players) if seat_players is not None else [players]
+    lo, hi = gdef.players
+    if not counts:
+        raise TuneError("--seat-players: give at least one player count")
+    for p in counts:
+        if not max(2, lo) <= p <= hi:
+            raise TuneError(f"--seat-players: {p} is not a player count of {gdef.id} with seats to balance"
+                            f" ({max(2, lo)}..{hi})")  # fmt: skip
+        if counts.count(p) > 1:
+            raise TuneError(f"--seat-players: {p} given twice")
+    n = seat_games if seat_games is not None else games
+    if n < 1:
+        raise TuneError(f"--seat-games must be at least 1, got {n}")
+    for p in counts:
+        if n < blocks * p:
+            raise TuneError(
+                f"--seat-games {n}: a seat table at {p} players is {blocks} seed blocks of whole seat rotations,"
+                f" at least {blocks * p} games; give more --seat-games or fewer --blocks"
+            )
+    if seat_agent is None:
+        seat_agent = gdef.part("seat_agent")(list(agents)) if gdef.has("seat_agent") else agents[0]
+    try:
+        sim = S.make_spec(counts[0], [seat_agent], counts[0], seed, base, "rotate", game=gdef)
+    except S.SimulateError as e:
+        raise TuneError(str(e).replace("--agents:", "--seat-agent:", 1)) from None
+    return {
+        "seat_players": tuple(counts),
+        "seat_agent": pin_agents(gdef, sim.agents[:1], base)[0],
+        "seat_block_games": tuple(-(-n // (blocks * p)) * p for p in counts),
+    }
 
 
 def block_seed(seed: int, b: int) -> int:
@@ -497,34 +669,54 @@ def _run_cached(sim: S.RunSpec, path: Path, jobs: int, progress=None, **where) -
         S.run_or_reuse(sim, path, jobs=jobs, progress=progress, **where)
 
 
-def _block(spec: TuneSpec, rules: Rules, b: int, work: Path, jobs: int = 1) -> tuple[S.RunSpec, Path]:
+def _block(spec: TuneSpec, table: Table, rules: Rules, b: int, work: Path, jobs: int = 1) -> tuple[S.RunSpec, Path]:
     sim = S.make_spec(
-        spec.players, list(spec.agents), spec.block_games, block_seed(spec.seed, b), rules, "rotate",
-        chunk_size=-(-spec.block_games // jobs), game=spec.game,
+        table.players, list(table.agents), table.block_games, block_seed(spec.seed, b), rules, "rotate",
+        chunk_size=-(-table.block_games // jobs), game=spec.game,
     )  # fmt: skip
-    return sim, Path(work) / _rules_key(rules) / f"block-{b:03d}.parquet"
+    return sim, Path(work) / _rules_key(rules) / table.file(b)
 
 
-def play_block(spec: TuneSpec, rules: Rules, b: int, work: Path, jobs: int = 1, progress=None, **where) -> pd.DataFrame:
-    """Seed block b under `rules` (played, resumed or reused from the work directory)."""
-    sim, path = _block(spec, rules, b, work, jobs)
+def play_block(
+    spec: TuneSpec, table: Table, rules: Rules, b: int, work: Path, jobs: int = 1, progress=None, **where
+) -> pd.DataFrame:
+    """Seed block b of `table` under `rules` (played, resumed or reused from the work directory)."""
+    sim, path = _block(spec, table, rules, b, work, jobs)
     path.parent.mkdir(parents=True, exist_ok=True)
     _run_cached(sim, path, jobs, progress, **where)
     return pd.read_parquet(path, columns=RESULT_COLUMNS)
 
 
+def play_blocks(spec: TuneSpec, rules: Rules, b: int, work: Path, jobs: int = 1, progress=None, **where) -> dict:
+    """Seed block b of every table under `rules`: table name -> its frame.  `progress(done, total, rate)` counts
+    the games of the whole block."""
+    out, offset = {}, 0
+    for t in spec.tables():
+
+        def tick(done, total, rate, offset=offset):
+            if progress:
+                progress(offset + done, spec.block_total, rate)
+
+        out[t.name] = play_block(spec, t, rules, b, work, jobs, progress=tick, **where)
+        offset += t.block_games
+    return out
+
+
 def all_cached(spec: TuneSpec, rules: Rules, work: Path) -> bool:
     """Whether every block of `rules` is already in the work directory (rules an earlier trial played)."""
-    return all(_is_done(*_block(spec, rules, b, work)) for b in range(spec.blocks))
+    return all(_is_done(*_block(spec, t, rules, b, work)) for b in range(spec.blocks) for t in spec.tables())
 
 
-def play_verification(spec: TuneSpec, rules: Rules, games: int, work: Path, jobs: int = 1, progress=None, **where):
-    games = -(-games // spec.players) * spec.players
+def play_verification(
+    spec: TuneSpec, table: Table, rules: Rules, games: int, work: Path, jobs: int = 1, progress=None, **where
+):
+    games = -(-games // table.players) * table.players
     sim = S.make_spec(
-        spec.players, list(spec.agents), games, block_seed(spec.seed, VERIFY_BLOCK), rules, "rotate",
+        table.players, list(table.agents), games, block_seed(spec.seed, VERIFY_BLOCK), rules, "rotate",
         chunk_size=max(1, min(1000, -(-games // jobs))), game=spec.game,
     )  # fmt: skip
-    path = Path(work) / f"verify-{_rules_key(rules)}.parquet"
+    name = "verify" if table.name == "agents" else f"verify-{table.name}"
+    path = Path(work) / f"{name}-{_rules_key(rules)}.parquet"
     _run_cached(sim, path, jobs, progress, **where)
     return pd.read_parquet(path)
 
@@ -657,6 +849,8 @@ def open_study(spec: TuneSpec, out: Path, resume: bool):
         stored = study.user_attrs.get("spec")
         if stored is not None and "game" not in stored:  # stored before the registry (TuneSpec.game)
             stored = {**stored, "game": DEFAULT_GAME}
+        if stored is not None:  # stored before seat games, placeholders and the early stop: as it played
+            stored = {**LEGACY_SPEC, **stored}
         if stored != spec.to_json():
             raise TuneError(
                 "--resume: this is not the interrupted study's command (" + _difference(stored or {}, spec.to_json())
@@ -692,22 +886,32 @@ def _block_value(spec: TuneSpec, res: BlockResult, base_mean: float) -> tuple[fl
     return value, change
 
 
-def _summary(df: pd.DataFrame, spec: TuneSpec) -> BlockResult:
-    return BlockResult(loss(df, spec.objective, spec.players), float(df["total"].mean()))
+def _summary(parts: dict, spec: TuneSpec) -> BlockResult:
+    """Loss (summed over the tables) and mean total score (over every player of every table) of a block's
+    frames, or of pooled ones (table name -> frame)."""
+    tables = spec.tables()
+    totals = parts[tables[0].name]["total"] if len(tables) == 1 else pd.concat([parts[t.name]["total"] for t in tables])
+    return BlockResult(sum(t.loss(parts[t.name]) for t in tables), float(totals.mean()))
 
 
-def reference(spec: TuneSpec, work: Path, jobs: int = 1, progress=None, **where) -> tuple[list[pd.DataFrame], dict]:
+def pool(spec: TuneSpec, frames: list[dict]) -> dict:
+    """Blocks' frames pooled per table (in the order given)."""
+    return {t.name: pd.concat([f[t.name] for f in frames], ignore_index=True) for t in spec.tables()}
+
+
+def reference(spec: TuneSpec, work: Path, jobs: int = 1, progress=None, **where) -> tuple[list[dict], dict]:
     """The base rules on every block: the frames and the base's numbers (mean totals per block)."""
     base = spec.base_rules()
     frames = []
     for b in range(spec.blocks):
-        frames.append(play_block(spec, base, b, work, jobs, progress=progress, **where))
-    pooled = pd.concat(frames, ignore_index=True)
+        frames.append(play_blocks(spec, base, b, work, jobs, progress=progress, **where))
+    pooled = _summary(pool(spec, frames), spec)
+    summaries = [_summary(f, spec) for f in frames]
     info = {
-        "block_loss": [loss(f, spec.objective, spec.players) for f in frames],
-        "block_mean_total": [float(f["total"].mean()) for f in frames],
-        "loss": loss(pooled, spec.objective, spec.players),
-        "mean_total": float(pooled["total"].mean()),
+        "block_loss": [r.loss for r in summaries],
+        "block_mean_total": [r.mean_total for r in summaries],
+        "loss": pooled.loss,
+        "mean_total": pooled.mean_total,
     }
     return frames, info
 
@@ -808,7 +1012,11 @@ def _run_trials(study, spec, trials, info, work, jobs, log, progress, where) -> 
         if "invalid" in a:
             log(f"trial {trial.number}: invalid rules ({a['invalid']})")
             continue
-        what = f"pruned after {a['blocks']} of {spec.blocks} blocks" if trial.state.name == "PRUNED" else "complete"
+        what = (
+            f"pruned ({a.get('pruned_by', 'wilcoxon')}) after {a['blocks']} of {spec.blocks} blocks"
+            if trial.state.name == "PRUNED"
+            else "complete"
+        )
         moves = ", ".join(f"{n}={a['played'][n]}" for n in a["changed"]) or "base"
         log(
             f"trial {trial.number}: loss {a['loss']:7.1f} pts², mean total {100 * a['mean_total_change']:+5.1f}%,"
@@ -827,7 +1035,7 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
     run = restarts([t for t in finished(study) if not t.user_attrs.get("base")], cma_patience(spec))[-1]
     study.sampler = sampler(spec, k, run if spec.sampler == "cmaes" else 0)
     trial = study.ask(distributions(spec))
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     try:
         played = limit_changes(list(spec.params), trial.params, spec.max_changes)
         excess = excess_changes(list(spec.params), trial.params, spec.max_changes)
@@ -846,32 +1054,46 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
         # pruning only saves simulation: rules played before are evaluated whole, so a point asked twice
         # gets the same value twice
         may_prune = not all_cached(spec, rules, work)
-        frames: list[pd.DataFrame] = []
-        pruned = False
+        ref = Reference(spec, study, info, work) if may_prune and spec.stop_z > 0 else None
+        frames: list[dict] = []
+        told: list[float] = []
+        pruned_by = ""
         for step, b in enumerate(order):
             label = f"trial {trial.number}, block {step + 1}/{spec.blocks}"
 
             def block_tick(done, total, rate, step=step, label=label):
-                tick(step * spec.block_games + done, rate, label)
+                tick(step * spec.block_total + done, rate, label)
 
-            df = play_block(spec, rules, int(b), work, jobs, progress=block_tick, **where)
-            frames.append(df)
-            value, _ = _block_value(spec, _summary(df, spec), info["block_mean_total"][b])
-            trial.report(value + EXCESS_PENALTY * excess, int(b))
-            if may_prune and step + 1 < spec.blocks and trial.should_prune():
-                pruned = True
+            parts = play_blocks(spec, rules, int(b), work, jobs, progress=block_tick, **where)
+            frames.append(parts)
+            value, _ = _block_value(spec, _summary(parts, spec), info["block_mean_total"][b])
+            told.append(value + EXCESS_PENALTY * excess)
+            trial.report(told[-1], int(b))
+            if not may_prune or step + 1 >= spec.blocks:
+                continue
+            seen = [int(x) for x in order[: step + 1]]
+            if ref is not None and ref.trial is not None and step + 1 >= 2:
+                mine = pooled_value(spec, frames, seen, info) + EXCESS_PENALTY * excess
+                reason = early_stop(told, ref.block_values(seen), mine, ref.pooled(seen), spec.stop_z)
+                if reason:
+                    pruned_by = "stop-z"
+                    trial.set_user_attr("stopped", f"{reason} (best: trial {ref.trial.number})")
+                    break
+            if trial.should_prune():
+                pruned_by = "wilcoxon"
                 break
-        pooled = pd.concat(frames, ignore_index=True)
-        res = _summary(pooled, spec)
+        res = _summary(pool(spec, frames), spec)
         base_mean = float(np.mean([info["block_mean_total"][b] for b in order[: len(frames)]]))
         value, change = _block_value(spec, res, base_mean)
+        games = sum(len(f[t.name]) // t.players for f in frames for t in spec.tables())
         for key, v in (
             ("loss", res.loss), ("value", value), ("mean_total", res.mean_total), ("mean_total_change", change),
-            ("games", len(pooled) // spec.players), ("blocks", len(frames)),
-            ("seconds", round(time.perf_counter() - t0, 2)),
+            ("games", games), ("blocks", len(frames)), ("seconds", round(time.perf_counter() - t0, 2)),
+            ("cpu_seconds", round(time.process_time() - cpu0, 3)),
         ):  # fmt: skip
             trial.set_user_attr(key, v)
-        if pruned:
+        if pruned_by:
+            trial.set_user_attr("pruned_by", pruned_by)
             study.tell(trial, state=TrialState.PRUNED)
         else:
             study.tell(trial, value + EXCESS_PENALTY * excess)
@@ -879,7 +1101,72 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
         if study._storage.get_trial(trial._trial_id).state == TrialState.RUNNING:  # not told yet
             study.tell(trial, state=TrialState.FAIL)
         raise
-    return study.trials[trial.number], len(frames) * spec.block_games
+    return study.trials[trial.number], len(frames) * spec.block_total
+
+
+def pooled_value(spec: TuneSpec, frames: list[dict], blocks: list[int], info: dict) -> float:
+    """The value (loss plus any mean-total penalty) of the games of `frames`, seed blocks `blocks`, pooled."""
+    base_mean = float(np.mean([info["block_mean_total"][b] for b in blocks]))
+    return _block_value(spec, _summary(pool(spec, frames), spec), base_mean)[0]
+
+
+def early_stop(mine: list[float], best: list[float], pooled_mine: float, pooled_best: float, z: float) -> str:
+    """Why a trial should stop now ("" to go on): its pooled value so far is above the best trial's on the same
+    blocks by more than `z` standard errors of the paired per-block difference (`mine`, `best`: the two trials'
+    values block by block, in the same order; at least two blocks)."""
+    n = len(mine)
+    if z <= 0 or n < 2:
+        return ""
+    d = np.asarray(mine, dtype=float) - np.asarray(best, dtype=float)
+    se = float(np.std(d, ddof=1)) / math.sqrt(n)
+    gap = pooled_mine - pooled_best
+    if gap <= 0 or gap <= z * se:
+        return ""
+    score = f"{gap / se:.1f}" if se > 0 else "infinitely many"
+    return (
+        f"stopped after {n} blocks: pooled value {pooled_mine:.1f} against the best's {pooled_best:.1f} on the same"
+        f" blocks, {score} standard errors of the paired block difference (--stop-z {z:g})"
+    )
+
+
+class Reference:
+    """The trial the early stop compares with: the complete trial of least told value (the WilcoxonPruner's
+    best), its block values and its frames read back from the work directory as they are needed."""
+
+    def __init__(self, spec: TuneSpec, study, info: dict, work: Path):
+        done = [t for t in study.get_trials(deepcopy=False) if t.state.name == "COMPLETE" and t.value is not None]
+        self.trial = min(done, key=lambda t: (t.value, t.number)) if done else None
+        self.spec, self.info, self.work = spec, info, work
+        self.frames: dict[int, dict] = {}
+        if self.trial is not None:
+            a = self.trial.user_attrs
+            self.rules = rules_for(spec.base_rules(), list(spec.params), a.get("played", self.trial.params))
+            self.excess = a.get("excess", 0)
+
+    def block_values(self, blocks: list[int]) -> list[float]:
+        return [self.trial.intermediate_values[b] for b in blocks]
+
+    def pooled(self, blocks: list[int]) -> float:
+        for b in blocks:
+            if b not in self.frames:
+                self.frames[b] = play_blocks(self.spec, self.rules, b, self.work)
+        frames = [self.frames[b] for b in blocks]
+        return pooled_value(self.spec, frames, blocks, self.info) + EXCESS_PENALTY * self.excess
+
+
+def false_stop_rate(blocks: int, z: float, sims: int = 20_000, seed: int = 0) -> float:
+    """Chance that a trial exactly as good as the best is stopped early at some look (after blocks 2..blocks-1):
+    Monte Carlo over normal paired block differences, the pooled difference taken as their mean."""
+    if z <= 0:
+        return 0.0
+    rng = np.random.default_rng(seed)
+    d = rng.normal(size=(sims, blocks))
+    stopped = np.zeros(sims, dtype=bool)
+    for n in range(2, blocks):
+        m = d[:, :n].mean(axis=1)
+        se = d[:, :n].std(axis=1, ddof=1) / math.sqrt(n)
+        stopped |= (m > 0) & (m > z * se)
+    return float(stopped.mean())
 
 
 def best_trial(study):
@@ -904,6 +1191,7 @@ def trials_table(study, spec: TuneSpec) -> pd.DataFrame:
             "trial": t.number,
             "state": state,
             "pruned": t.state.name == "PRUNED",
+            "pruned_by": a.get("pruned_by", "wilcoxon") if t.state.name == "PRUNED" else "",
             "loss": a.get("loss", np.nan),
             "value": a.get("value", t.value if t.value is not None else np.nan),
             "games": a.get("games", 0),
@@ -914,6 +1202,7 @@ def trials_table(study, spec: TuneSpec) -> pd.DataFrame:
             "sampled_excess": a.get("excess", 0),
             "cma_run": a.get("restart", 0),
             "seconds": a.get("seconds", np.nan),
+            "cpu_seconds": a.get("cpu_seconds", np.nan),  # this process's CPU time (all of it with --jobs 1)
         }
         for p in spec.params:
             row[p.name] = a.get("played", t.params).get(p.name, t.params.get(p.name))
@@ -959,33 +1248,49 @@ def importances(study, spec: TuneSpec) -> pd.Series:
     return pd.Series(imp, dtype=float).reindex([p.name for p in spec.params]).fillna(0.0)
 
 
-def verify_table(frames: dict[str, pd.DataFrame], spec: TuneSpec) -> pd.DataFrame:
-    """Win share per agent and per seat (Wilson 95%) and mean total, for each rule set."""
+def table_kinds(spec: TuneSpec, table: Table) -> tuple[tuple[str, str], ...]:
+    """(kind, column) of the verification rows of `table`: the agents' table per agent (and, with objective
+    specialists, per seat of those games, as before seat tables existed), a seat table per seat ("seat 3p")."""
+    if table.by == "seat":
+        return ((f"seat {table.players}p", "seat"),)
+    return (("agent", "agent"), ("seat", "seat")) if spec.objective == "specialists" else (("agent", "agent"),)
+
+
+def verify_table(frames: dict[str, dict], spec: TuneSpec) -> pd.DataFrame:
+    """Win share per agent and per seat (Wilson 95%) and mean total, for each rule set and table."""
     parts = []
-    kinds = ("agent", "seat") if len(set(spec.agents)) > 1 else ("seat",)
-    for label, df in frames.items():
-        games = len(df) // spec.players
-        for kind in kinds:
-            ws = win_share(df, kind)
-            if kind == "agent":  # in seat order, as given
-                ws = ws.set_index("agent").loc[list(dict.fromkeys(spec.agents))].reset_index()
-            tot = df.groupby(kind, observed=True)["total"].mean()
-            parts.append(
-                pd.DataFrame(
-                    {
-                        "rules": label,
-                        "kind": kind,
-                        "group": [spec.label(g) if kind == "agent" else str(g) for g in ws[kind]],
-                        "games": games,
-                        "n": ws["n"],
-                        "win_pct": 100 * ws["win_share"],
-                        "lo": 100 * ws["lo"],
-                        "hi": 100 * ws["hi"],
-                        "mean_total": ws[kind].map(tot).to_numpy(),
-                    }
-                )
-            )
+    for label, by_table in frames.items():
+        for table in spec.tables():
+            df = by_table[table.name]
+            parts += _verify_rows(spec, table, label, df)
     return pd.concat(parts, ignore_index=True)
+
+
+def _verify_rows(spec: TuneSpec, table: Table, label: str, df: pd.DataFrame) -> list[pd.DataFrame]:
+    parts = []
+    games = len(df) // table.players
+    for kind, column in table_kinds(spec, table):
+        ws = win_share(df, column)
+        if column == "agent":  # in seat order, as given
+            ws = ws.set_index("agent").loc[list(dict.fromkeys(table.agents))].reset_index()
+        tot = df.groupby(column, observed=True)["total"].mean()
+        parts.append(
+            pd.DataFrame(
+                {
+                    "rules": label,
+                    "kind": kind,
+                    "players": table.players,
+                    "group": [spec.label(g) if column == "agent" else str(g) for g in ws[column]],
+                    "games": games,
+                    "n": ws["n"],
+                    "win_pct": 100 * ws["win_share"],
+                    "lo": 100 * ws["lo"],
+                    "hi": 100 * ws["hi"],
+                    "mean_total": ws[column].map(tot).to_numpy(),
+                }
+            )
+        )
+    return parts
 
 
 # --- outputs -----------------------------------------------------------------------------
@@ -1000,19 +1305,37 @@ class Verification:
 
 
 def verify(spec: TuneSpec, best: Rules, games: int, work: Path, jobs: int = 1, progress=None, **where) -> Verification:
+    """Base and best on fresh seeds, `games` games in each table (the same seeds for both)."""
     frames = {}
     for label, rules in (("base", spec.base_rules()), ("best", best)):
-        frames[label] = play_verification(spec, rules, games, work, jobs, progress=progress, **where)
+        frames[label] = {
+            t.name: play_verification(spec, t, rules, games, work, jobs, progress=progress, **where)
+            for t in spec.tables()
+        }
     losses = {}
-    for label, df in frames.items():
-        lo, hi = bootstrap_loss(df, spec.objective, spec.players, seed=spec.seed & 0xFFFF)
-        losses[label] = (loss(df, spec.objective, spec.players), lo, hi)
+    for label, by_table in frames.items():
+        lo, hi = bootstrap_tables(spec, by_table)
+        losses[label] = (_summary(by_table, spec).loss, lo, hi)
+    first = spec.tables()[0]
     return Verification(
-        games=len(frames["base"]) // spec.players,
+        games=len(frames["base"][first.name]) // first.players,
         table=verify_table(frames, spec),
         loss=losses,
-        mean_total={k: float(v["total"].mean()) for k, v in frames.items()},
+        mean_total={k: _summary(v, spec).mean_total for k, v in frames.items()},
     )
+
+
+def bootstrap_tables(spec: TuneSpec, parts: dict, reps: int = BOOTSTRAP_REPS) -> tuple[float, float]:
+    """95% percentile interval of the loss summed over the tables, each table's games resampled on its own."""
+    rng = np.random.default_rng(spec.seed & 0xFFFF)
+    total = sum(_bootstrap_reps(parts[t.name], [t.by], t.players, reps, rng) for t in spec.tables())
+    lo, hi = np.percentile(total, [2.5, 97.5])
+    return float(lo), float(hi)
+
+
+def noise_floor_tables(spec: TuneSpec, parts: dict) -> float:
+    """:func:`noise_floor` summed over the tables."""
+    return sum(_noise(parts[t.name], t.by) for t in spec.tables())
 
 
 def write_outputs(study, spec: TuneSpec, out: Path, work: Path, verification: Verification | None, about: dict) -> dict:
@@ -1026,27 +1349,27 @@ def write_outputs(study, spec: TuneSpec, out: Path, work: Path, verification: Ve
     atomic_write_text(best_toml(rules, spec, best), out / "best.toml")
     base_info = study.user_attrs["base"]
     unnamed = rules_for(spec.base_rules(), list(spec.params), best.user_attrs["played"])  # as the trial played it
-    best_frames = [play_block(spec, unnamed, b, work) for b in range(spec.blocks)]
-    pooled = pd.concat(best_frames, ignore_index=True)
-    lo, hi = bootstrap_loss(pooled, spec.objective, spec.players, seed=spec.seed & 0xFFFF)
+    pooled = pool(spec, [play_blocks(spec, unnamed, b, work) for b in range(spec.blocks)])
+    lo, hi = bootstrap_tables(spec, pooled)
     base_frames, _ = reference(spec, work)
-    base_pooled = pd.concat(base_frames, ignore_index=True)
-    blo, bhi = bootstrap_loss(base_pooled, spec.objective, spec.players, seed=spec.seed & 0xFFFF)
+    blo, bhi = bootstrap_tables(spec, pool(spec, base_frames))
     imp = importances(study, spec)
     charts.tune_loss_chart(trials, out / "loss.png", base_info["loss"])
     charts.importance_chart(imp, out / "importance.png")
     if verification is not None:
         atomic_write_text(verification.table.to_csv(index=False, float_format="%.4g"), out / "verify.csv")
-        charts.before_after_chart(verification.table, spec.players, out / "win_shares.png")
+        charts.before_after_chart(verification.table, out / "win_shares.png")
     summary = {
         "best_trial": best.number,
         "best_loss": best.user_attrs["loss"],
         "best_loss_ci": [lo, hi],
         "base_loss": base_info["loss"],
         "base_loss_ci": [blo, bhi],
-        "noise_floor": noise_floor(pooled, spec.objective, spec.players),
+        "noise_floor": noise_floor_tables(spec, pooled),
         "changes": {p.name: [p.base, best.user_attrs["played"][p.name]] for p in spec.params},
         "false_prune_rate": false_prune_rate(spec.blocks, spec.prune_p, spec.prune_after),
+        "false_stop_rate": false_stop_rate(spec.blocks, spec.stop_z),
+        "agents_played": {t.name: list(dict.fromkeys(t.agents)) for t in spec.tables()},
     }
     text = report(study, spec, trials, best, rules, summary, imp, verification, about)
     atomic_write_text(text, out / "REPORT.md")
@@ -1065,7 +1388,7 @@ def summary_text(summary: dict, best, verification: Verification | None) -> str:
     if verification is not None:
         t = verification.table
         lines.append(f"verification, {verification.games:,} fresh games each: win % [95% Wilson], base -> best")
-        for kind in ("agent", "seat"):
+        for kind in dict.fromkeys(t["kind"]):
             sub = t[t["kind"] == kind]
             for g in dict.fromkeys(sub["group"]):
                 a = sub[(sub["rules"] == "base") & (sub["group"] == g)].iloc[0]
@@ -1104,7 +1427,7 @@ def _report_head(study, spec, about) -> list[str]:
     commits = sorted({x.get("git_commit", "unknown")[:7] for x in sessions if x.get("games")})
     ran = f" (trials played at commit {', '.join(commits)})" if commits else ""
     return [
-        f"# Scoring tuned: {spec.rules_name}, {spec.players} players, objective `{spec.objective}`",
+        f"# Scoring tuned: {spec.rules_name}, {_players_text(spec)}, objective `{spec.objective}`",
         "",
         f"Command: `{about.get('command', '')}`  ",
         f"Commit: `{about.get('git_commit', 'unknown')}`{ran}; finished {about.get('finished', '')}.  ",
@@ -1115,17 +1438,31 @@ def _report_head(study, spec, about) -> list[str]:
     ]
 
 
+def _players_text(spec) -> str:
+    counts = list(dict.fromkeys(t.players for t in spec.tables()))
+    return f"{', '.join(map(str, counts))} players"
+
+
 def _report_setup(spec, best) -> list[str]:
-    over = {"specialists": "agents", "seats": "seats", "both": "agents and seats"}[spec.objective]
-    L = [
-        "## What was tuned",
+    L = ["## What was tuned", "", f"Base rules `{spec.rules_name}`. {_loss_text(spec)}", ""]
+    played = sorted({a for t in spec.tables() for a in t.agents})
+    L += [
+        "Agents as played, in every trial and the verification: "
+        + ", ".join(f"`{a}`" for a in played)
+        + f". Agents whose play depends on the rules (learned weights) are resolved under the base rules"
+        f" `{spec.rules_name}` and play those in every trial (a trial's variant has no weights of its own);"
+        " verify the chosen variant with weights trained under it"
+        + (f" (`{COMMAND} train --game {spec.game} --rules best.toml`)." if spec.game_def().has("trainer") else "."),
         "",
-        f"Agents ({spec.players} players, seats rotated): {', '.join(f'`{a}`' for a in spec.labels)}. Base rules "
-        f"`{spec.rules_name}`. Loss: the sum over {over} of (win share − {100 / spec.players:.0f}%)², in points².",
-        "",
-        "| parameter | range | base | best |",
-        "|---|---|---|---|",
     ]
+    if spec.allow_placeholders:
+        L += [
+            "Placeholder keys allowed (`--allow-placeholder`; the game marks them as not the designer's): "
+            + ", ".join(f"`{a}`" for a in spec.allow_placeholders)
+            + ". A change to them is the project's number, not one the rulebook can take as it is.",
+            "",
+        ]
+    L += ["| parameter | range | base | best |", "|---|---|---|---|"]
     played = best.user_attrs["played"]
     for p in spec.params:
         mark = " **(changed)**" if played[p.name] != p.base else ""
@@ -1137,6 +1474,24 @@ def _report_setup(spec, best) -> list[str]:
     if spec.keep_mean_total is not None:
         cons.append(f"the mean total score stays within ±{spec.keep_mean_total:g}% of the base's (`--keep-mean-total`)")
     return [*L, "", "Constraints: " + ("; ".join(cons) if cons else "none") + ".", ""]
+
+
+def _loss_text(spec) -> str:
+    """The loss of the study's objective, table by table, in words."""
+    parts = []
+    for t in spec.tables():
+        if t.by == "agent":
+            who = ", ".join(f"`{a}`" for a in spec.labels)
+            parts.append(
+                f"over the agents {who} in {t.block_games * spec.blocks:,} games at {t.players} players, seats rotated,"
+                f" of (win share − {100 / t.players:.0f}%)²"
+            )
+        else:
+            parts.append(
+                f"over the seats of {t.block_games * spec.blocks:,} games at {t.players} players, every seat"
+                f" `{t.agents[0]}`, of (win share − {100 / t.players:.0f}%)²"
+            )
+    return "Loss per trial, in points²: the sum " + "; plus the sum ".join(parts) + "."
 
 
 def _report_result(spec, best, summary) -> list[str]:
@@ -1167,22 +1522,22 @@ def _report_verification(v: Verification | None) -> list[str]:
         "|---|---|---|---|---|",
     ]
     t = v.table
-    for kind in ("agent", "seat"):
+    for kind in dict.fromkeys(t["kind"]):
         sub = t[t["kind"] == kind]
         for g in dict.fromkeys(sub["group"]):
             a = sub[(sub["rules"] == "base") & (sub["group"] == g)].iloc[0]
             b = sub[(sub["rules"] == "best") & (sub["group"] == g)].iloc[0]
-            name = f"`{g}`" if kind == "agent" else f"seat {g}"
+            name = f"`{g}`" if kind == "agent" else f"seat {g}" if kind == "seat" else f"seat {g} ({kind[5:]})"
             L.append(
                 f"| {name} | {_ci(a.win_pct, a.lo, a.hi)} | {_ci(b.win_pct, b.lo, b.hi, bold=True)} "
                 f"| {a.mean_total:.1f} | {b.mean_total:.1f} |"
             )
     change = 100 * (v.mean_total["best"] / v.mean_total["base"] - 1)
-    fair = 100 / len(t[(t["kind"] == "seat") & (t["rules"] == "base")])
     dev = {
-        (kind, label): (t[(t["kind"] == kind) & (t["rules"] == label)]["win_pct"] - fair).abs().max()
+        (kind, label): (sub["win_pct"] - 100 / sub["players"]).abs().max()
         for kind in dict.fromkeys(t["kind"])
         for label in ("base", "best")
+        for sub in [t[(t["kind"] == kind) & (t["rules"] == label)]]
     }
     worst = "; ".join(
         f"per {kind}, {dev[(kind, 'base')]:.1f} → **{dev[(kind, 'best')]:.1f}**" for kind in dict.fromkeys(t["kind"])
@@ -1190,12 +1545,17 @@ def _report_verification(v: Verification | None) -> list[str]:
     return [
         *L,
         "",
-        f"Largest deviation from {fair:.0f}%, in points, base → best: {worst}.",
+        f"Largest deviation from {_fair_text(t)}, in points, base → best: {worst}.",
         "",
         f"Loss on the verification games: base {_ci(*v.loss['base'])}, best {_ci(*v.loss['best'], bold=True)} pts²;"
         f" mean total score {v.mean_total['base']:.1f} → {v.mean_total['best']:.1f} ({change:+.1f}%).",
         "",
     ]
+
+
+def _fair_text(t: pd.DataFrame) -> str:
+    counts = set(t["players"])
+    return f"{100 / counts.pop():.0f}%" if len(counts) == 1 else "1/N"
 
 
 def _report_search(spec, trials, summary, imp) -> list[str]:
@@ -1205,7 +1565,11 @@ def _report_search(spec, trials, summary, imp) -> list[str]:
     n_complete = len(searched) - len(pruned) - n_invalid
     outside = int(((searched["value"] >= PENALTY) & (searched["state"] != "invalid")).sum())
     saved = int(len(pruned) * spec.games - pruned["games"].sum())
-    counts = f"{n_complete} complete, {len(pruned)} pruned, {n_invalid} invalid rule sets"
+    by = pruned["pruned_by"].value_counts() if "pruned_by" in pruned else pd.Series(dtype=int)
+    how = ", ".join(
+        f"{int(n)} by {'the early stop' if k == 'stop-z' else 'the Wilcoxon pruner'}" for k, n in by.items()
+    )
+    counts = f"{n_complete} complete, {len(pruned)} pruned{f' ({how})' if how else ''}, {n_invalid} invalid rule sets"
     if spec.keep_mean_total is not None:
         counts += f", {outside} outside the mean-total band"
     first = "the base as trial 0, " if (trials["state"] == "base").any() else ""
@@ -1221,6 +1585,18 @@ def _report_search(spec, trials, summary, imp) -> list[str]:
         )
     else:
         prune = "none (`--prune-p 0`)."
+    if spec.stop_z > 0:
+        stop = (
+            f"after each block from the 2nd (never after the last), a trial stops when its pooled value so far is"
+            f" above the best trial's on the same blocks by more than {spec.stop_z:g} standard errors of the paired"
+            " per-block difference (`--stop-z`); complementary to the pruner, which needs its 5 blocks. A trial"
+            f" exactly as good as the best is stopped anyway with probability about"
+            f" {100 * summary.get('false_stop_rate', 0.0):.1f}% (normal block differences, Monte Carlo: few blocks"
+            " give a noisy standard error, and every look is another chance); the reason is in `trials.csv`"
+            " (`pruned_by`) and in the study."
+        )
+    else:
+        stop = "none (`--stop-z 0`)."
     if len(imp):
         ranked = ", ".join(f"`{k}` {v:.2f}" for k, v in imp.sort_values(ascending=False).items())
         importance = (
@@ -1236,10 +1612,11 @@ def _report_search(spec, trials, summary, imp) -> list[str]:
         "",
         f"{len(trials)} trials ({first}{counts}); {int(searched['games'].sum()):,} games played by the search,"
         f" {saved:,} saved by pruning. Every trial plays the same {spec.blocks} seed blocks of"
-        f" {spec.block_games:,} games (common random numbers), in an order shuffled per trial.",
+        f" {spec.block_total:,} games (common random numbers), in an order shuffled per trial.",
         "",
         _sampler_text(spec, trials),
         f"- Pruner: {prune}",
+        f"- Early stop: {stop}",
         "- `--max-changes`: every parameter is sampled; when more than K move from the base, only the K with the"
         " largest move relative to their range are played and the others return to the base (`trials.csv` lists"
         f" the played values, and the sampled ones as `sampled:`). The sampler is also told {EXCESS_PENALTY:g} points²"

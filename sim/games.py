@@ -59,7 +59,13 @@ PARTS = {
     "rescorer": "rescorer",
     "trainer": "trainer (train fits learned weights)",
     "compare_sections": "compare sections of its own",
+    "seat_agent": "every-seat agent for the specialists' tier",
 }
+
+
+def no_placeholders(rules) -> dict[str, str]:
+    """GameDef.placeholders of a game whose every rule number is the designer's: none."""
+    return {}
 
 
 @dataclass(frozen=True)
@@ -97,6 +103,10 @@ class GameDef:
         Whether players decide at the same time (otherwise one decider at a time: ``current``).
     invariants : callable(game) -> list[str]
         Violations of the game's declared invariants in a position (empty when all hold).
+    placeholders : callable(rules) -> dict[str, str]
+        The rule keys whose values are the project's stand-ins, not the designer's (text missing from the
+        rulebook): dotted key -> a one-line reason.  ``rules`` marks them, ``tune scoring`` refuses to tune
+        them unless named with ``--allow-placeholder``.  Default: none.
     result_columns : tuple[str, ...]
         The columns of a result table, one row per (game, seat): the core columns every
         game shares (``experiments.schema.CORE_COLUMNS``) among the game's own.
@@ -161,6 +171,10 @@ class GameDef:
         ``module:function`` ``(rows of one run, rules) -> rows`` recomputing scores, ranks and win
         shares from stored play under other rules (``rescore``); it raises ValueError, one line, on a
         table it cannot rescore.
+    seat_agent : str or None
+        ``module:function`` ``(agent specs) -> spec``: the agent that plays every seat of the seat games
+        ``tune scoring --objective seats|both`` measures, given the study's agents (Citywright: a tier's
+        specialists -> that tier's plain agent).  None: the first of the agents.
     compare_sections : str or None
         ``module:NAME`` of an :class:`experiments.compare.CompareSections`: what ``compare`` reports
         besides the win shares and the summary, from the two runs' frames and rule sets -- long rows of
@@ -188,6 +202,7 @@ class GameDef:
     chance: bool = True
     simultaneous: bool = False
     notes: dict = field(default_factory=dict)
+    placeholders: Callable[[Any], dict[str, str]] = no_placeholders
     # --- the upper layers' parts, by import path ("module:attr"; None: the game has none) ---
     schema: str | None = None
     chunk_size: str | None = None
@@ -214,6 +229,8 @@ class GameDef:
     trainer: str | None = None
     # compare_sections : experiments.compare.CompareSections -- ``compare``'s sections of the game's own
     compare_sections: str | None = None
+    # seat_agent : (agent specs) -> spec -- the every-seat agent of tune scoring's seat games (None: the first)
+    seat_agent: str | None = None
 
     @property
     def default_preset(self) -> str:

@@ -466,6 +466,16 @@ def for_rules(spec, rules):
     return spec
 
 
+def pin_rules(spec, rules):
+    """The spec that plays under any rules as it plays under `rules`: ``weights=auto`` made the weight set it
+    resolves to there (strong-v1 or the rules' hash), quiet parameter included.  What ``tune scoring`` plays
+    in every trial: its agents resolved under the base rules, so a trial's variant plays the base's weights
+    (it has none of its own until ``train --rules``).  AgentError as for_rules'; other specs as they are."""
+    if getattr(spec, "python", True) or "weights" not in spec.params:
+        return spec
+    return replace(spec, params={**spec.params, "weights": weights_name(spec, rules)})
+
+
 def weights_name(spec, rules) -> str:
     """The weight set `spec` plays under `rules`: strong-v1 or a rules hash (for_rules' choice)."""
     choice = for_rules(spec, rules).params["weights"]

@@ -1,4 +1,5 @@
-"""Citywright's seat compensation as the generic solver (:mod:`experiments.compensation`) reads it.
+"""Citywright's seat compensation as the generic solver (:mod:`experiments.compensation`) reads it, and the
+agent of the seat games ``tune scoring`` measures (GameDef.seat_agent).
 
 Each seat's compensation is in the result's ``compensation`` column and in ``total``; the rules hold the
 N-player vector at ``game.compensation.N``; players rank by :data:`sim.citywright.rules.RANKING` (more
@@ -19,3 +20,24 @@ SEAT_COMPENSATION = SeatCompensation(
     rank_columns=tuple(name for name, _ in RANKING),
     score="total",
 )
+
+
+# A tier's restricted specialists -> its every-seat agent (experiments.citywright.skill.TIERS: the skill
+# report's seat tables are played by these)
+SEAT_AGENTS = {"specialist": "greedy", "strong-specialist": "strong", "expert-specialist": "flatmc"}
+
+
+def seat_agent(agents: list[str]) -> str:
+    """GameDef.seat_agent: the every-seat agent of the first agent's tier, as the skill report measures seats.
+
+    ``specialist:X`` -> ``greedy``; ``strong-specialist:X[,k=..,weights=..]`` -> ``strong`` with the same k and
+    weights; ``expert-specialist:X,<flatmc levers>`` -> ``flatmc`` with the same levers (with the skill report's
+    levers: the ``expert`` tier).  Any other agent is its own seat agent."""
+    from agents.citywright.registry import AGENTS, AgentSpec, parse_agent
+
+    first = parse_agent(agents[0])
+    target = SEAT_AGENTS.get(first.name)
+    if target is None:
+        return str(first)
+    d = AGENTS[target]
+    return str(AgentSpec(target, {p.name: first.params.get(p.name, p.default) for p in d.params}, definition=d))

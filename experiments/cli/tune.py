@@ -94,6 +94,18 @@ def tune_seats(
         print(f"(verification re-simulated {verify_games:,} games with compensation {best['compensation'].iloc[0]})")
 
 
+def _counts(text: str | None) -> list[int] | None:
+    """--seat-players 2,3,4 -> [2, 3, 4] (UserError, one line, on anything else)."""
+    if text is None:
+        return None
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UserError(
+            f"--seat-players: expected player counts separated by commas (e.g. 2,3,4), got {text!r}"
+        ) from None
+
+
 @tune_app.command("scoring")
 def tune_scoring(
     param: Annotated[
@@ -106,8 +118,57 @@ def tune_scoring(
         ),
     ],
     objective: Annotated[
-        str, typer.Option(help="specialists (each agent), seats (each seat) or both: win shares brought to 1/N.")
+        str,
+        typer.Option(
+            help="specialists (each agent of --agents), seats (each seat of the seat games) or both: win shares"
+            " brought to 1/N."
+        ),
     ] = "specialists",
+    seat_players: Annotated[
+        str | None,
+        typer.Option(
+            "--seat-players",
+            help="Player counts of the seat games (objective seats or both), comma-separated, e.g. 2,3,4."
+            " Default: --players.",
+            show_default=False,
+        ),
+    ] = None,
+    seat_agent: Annotated[
+        str | None,
+        typer.Option(
+            "--seat-agent",
+            help="The agent in every seat of the seat games. Default: the game's plain agent of the tier of"
+            " --agents (e.g. specialist:X -> greedy, strong-specialist:X -> strong; docs/tuning.md), or the first"
+            " agent.",
+            show_default=False,
+        ),
+    ] = None,
+    seat_games: Annotated[
+        int | None,
+        typer.Option(
+            "--seat-games",
+            help="Games per seat player count per trial (in --blocks blocks). Default: --games.",
+            min=1,
+            show_default=False,
+        ),
+    ] = None,
+    allow_placeholder: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-placeholder",
+            help="Tune this placeholder key anyway (repeatable; a dotted prefix covers its keys, e.g."
+            " achievements.cards.green_canopy). `boardlab rules --placeholders` lists them.",
+            show_default=False,
+        ),
+    ] = None,
+    stop_z: Annotated[
+        float,
+        typer.Option(
+            "--stop-z",
+            help="Stop a trial after any block from the 2nd once its pooled loss is above the best trial's on the"
+            " same blocks by more than Z standard errors of the paired block difference (0: no early stop).",
+        ),
+    ] = 3.0,
     agents: Annotated[
         str | None,
         typer.Option(
@@ -174,7 +235,8 @@ def tune_scoring(
         params = T.parse_params(param, base)
         spec = T.make_tune_spec(
             base, params, objective, players, specs, games, blocks, seed, keep_mean_total, max_changes, prune_p,
-            sampler=sampler, game=g,
+            sampler=sampler, game=g, seat_players=_counts(seat_players), seat_agent=seat_agent,
+            seat_games=seat_games, stop_z=stop_z, allow_placeholders=allow_placeholder or [],
         )  # fmt: skip
     except (ValueError, S.SimulateError) as e:  # TuneError, the rules' errors and SimulateError are ValueErrors
         raise UserError(str(e).splitlines()[0]) from None
@@ -186,11 +248,16 @@ def tune_scoring(
         raise UserError(str(e)) from None
     out.mkdir(parents=True, exist_ok=True)
     work.mkdir(parents=True, exist_ok=True)
-    if spec.games != games:
+    tables = spec.tables()
+    if len(tables) == 1 and spec.games != games:
+        t = tables[0]
         print(
-            f"(a trial plays {spec.games:,} games: {spec.blocks} seed blocks of {spec.block_games:,},"
-            f" whole rotations of the {players} seats)"
+            f"(a trial plays {spec.games:,} games: {spec.blocks} seed blocks of {t.block_games:,},"
+            f" whole rotations of the {t.players} seats)"
         )
+    elif len(tables) > 1:
+        each = ", ".join(f"{t.blocks_text(spec.blocks)}" for t in tables)
+        print(f"(a trial plays {spec.games:,} games: {each})")
     bar, update = progress_bar(quiet, "tune")
 
     def progress(done: int, total: int, rate: float, label: str) -> None:

@@ -89,6 +89,21 @@ def invariants(game) -> list[str]:
     return out
 
 
+PLACEHOLDER_REASON = "the project's number: the rulebook's achievement text is missing (docs/games/citywright.md §7)"
+
+
+def placeholders(rules) -> dict[str, str]:
+    """GameDef.placeholders: every number of every achievement card (``achievements.cards.<name>.points``,
+    ``.threshold``, ``.solo_threshold``, ...), the project's stand-ins for the rulebook's missing text."""
+    cards = rules.data["achievements"]["cards"]
+    return {
+        f"achievements.cards.{name}.{key}": PLACEHOLDER_REASON
+        for name, card in cards.items()
+        for key, value in card.items()
+        if isinstance(value, int | float) and not isinstance(value, bool)
+    }
+
+
 def score_boards(sources: list[tuple[str, str]], rules=None) -> list[tuple[dict, str]]:
     """`score` (GameDef.scorer): every board in the (text, name) sources, scored under `rules` (default: the
     default preset) -- as a JSON-able dict and as printed text.  BoardError (one line) on a malformed board."""
@@ -116,6 +131,7 @@ GAME = register(
         chance=True,
         simultaneous=False,
         invariants=invariants,
+        placeholders=placeholders,
         result_columns=RESULT_COLUMNS,
         players=(1, MAX_PLAYERS),
         kernel_sources=KERNEL_SOURCES,
@@ -144,6 +160,7 @@ GAME = register(
             ("waste", "per player", ("waste", "empty", "forced_discards")),
         ),
         seat_compensation="experiments.citywright.seats:SEAT_COMPENSATION",
+        seat_agent="experiments.citywright.seats:seat_agent",
         rescorer="experiments.citywright.rescore:rescore",
         trainer="experiments.citywright.train:TRAINER",
     )

@@ -18,6 +18,7 @@ from experiments import compensation as C
 from experiments import tune_scoring as T
 from experiments.cli import main
 from sim.citywright.rules import load_rules
+from sim.games import get_game
 from tests.core.test_simulate import sigint_default
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -154,7 +155,7 @@ def test_known_answer_is_found_within_a_small_budget(tmp_path, capsys, monkeypat
     base = load_rules(d / "base.toml")
     params = T.parse_params(["game.compensation.2[1]=-8:8", "scoring.park.adjacent_points=0:3"], base)
     spec = T.make_tune_spec(base, params, "seats", 2, ["random"], 1600, 8, 5, max_changes=1, game="citywright")
-    blocks = sorted((d / "tune" / "runs" / T._rules_key(base)).glob("block-*.parquet"))
+    blocks = sorted((d / "tune" / "runs" / T._rules_key(base)).glob("seats-2p-block-*.parquet"))
     assert len(blocks) == spec.blocks  # the base's games, kept by the run
     arrays = C.game_arrays(pd.concat([pd.read_parquet(b) for b in blocks], ignore_index=True), "citywright")
     oracle = {c: float((((C.seat_shares(arrays, [0, c]) - 0.5) * 100) ** 2).sum()) for c in range(-8, 9)}
@@ -168,9 +169,9 @@ def test_known_answer_is_found_within_a_small_budget(tmp_path, capsys, monkeypat
     assert len(trials) == 14 and trials["trial"].is_unique and trials.loc[0, "state"] == "base"
     assert trials["pruned"].any()  # the far-off values were stopped early
     v = pd.read_csv(d / "tune" / "verify.csv")
-    seats = v[(v["kind"] == "seat") & (v["rules"] == "best")]
+    seats = v[(v["kind"] == "seat 2p") & (v["rules"] == "best")]
     assert (seats["win_pct"] - 50).abs().max() < 4  # near balance on fresh seeds (2,000 games: ±2.2 points)
-    assert v[(v["kind"] == "seat") & (v["rules"] == "base")]["win_pct"].max() > 60
+    assert v[(v["kind"] == "seat 2p") & (v["rules"] == "base")]["win_pct"].max() > 60
     for f in ("REPORT.md", "loss.png", "importance.png", "win_shares.png", "best.toml", "tune.json"):
         assert (d / "tune" / f).exists(), f
     assert not (d / "tune" / ".lock").exists()
@@ -257,7 +258,7 @@ def test_resume_after_an_interruption_continues_the_same_study(tmp_path, capsys,
     cut = pd.read_csv(out / "trials.csv")
     ref = pd.read_csv(tmp_path / "whole" / "trials.csv")
     assert len(cut) == 8 and cut["trial"].is_unique
-    keep = [c for c in ref.columns if c not in ("trial", "seconds")]
+    keep = [c for c in ref.columns if c not in ("trial", "seconds", "cpu_seconds")]
     k = len(done)  # the trials finished before the kill are the uninterrupted study's first ones
     pd.testing.assert_frame_equal(cut[keep].head(k), ref[keep].head(k))
     if sampler == "tpe":  # TPE's draws depend on the history alone: the whole study is the same
@@ -279,3 +280,298 @@ def test_the_command_names_only_the_files_it_wrote_and_says_how_many_games_a_tri
     assert T.make_tune_spec(load_rules("v1.1"), [], "seats", 2, ["random"], 12, 2, 0, game="citywright").games == 12
     with pytest.raises(T.TuneError, match="at least 20 games"):
         T.make_tune_spec(load_rules("v1.1"), [], "seats", 2, ["random"], 19, 10, 0, game="citywright")
+
+
+# --- placeholders ------------------------------------------------------------------------
+
+
+def test_rules_marks_the_placeholder_keys_and_the_marked_listing_loads_unchanged(tmp_path, capsys):
+    main(["rules"])
+    printed = capsys.readouterr().out
+    marked = [line.split("=")[0].strip() for line in printed.splitlines() if "# placeholder:" in line]
+    assert marked == ["threshold", "points", "threshold", "points", "solo_threshold", "points"], printed
+    assert "missing (docs/games/citywright.md §7)" in printed
+    (tmp_path / "r.toml").write_text(printed)
+    assert load_rules(tmp_path / "r.toml") == load_rules("v1.1")
+    main(["rules", "--placeholders"])
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    assert listed == list(get_game("citywright").placeholders(load_rules("v1.1")))
+    assert "achievements.cards.green_canopy.points" in listed
+    assert "achievements.cards.green_canopy.enabled" not in listed  # numbers only
+    main(["rules", "--game", "cartographers", "--placeholders"])
+    assert "no placeholder keys" in capsys.readouterr().out  # a game's default: none
+
+
+def test_a_card_a_variant_adds_is_a_placeholder_too(tmp_path):
+    (tmp_path / "v.toml").write_text(
+        'base = "v1.1"\n[achievements.cards.tall]\nkind = "distinct_shapes"\nthreshold = 3\npoints = 2\n'
+        "enabled = true\n"
+    )
+    marks = get_game("citywright").placeholders(load_rules(tmp_path / "v.toml"))
+    assert {"achievements.cards.tall.threshold", "achievements.cards.tall.points"} <= set(marks)
+
+
+def _one_line_error(capsys, args):
+    with pytest.raises(SystemExit) as e:
+        main(args)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1, err
+    return err
+
+
+def test_a_placeholder_param_is_refused_unless_allowed_by_key_or_prefix(tmp_path, capsys):
+    args = ["tune", "scoring", "--param", "achievements.cards.green_canopy.points=0:16", "--param",
+            "scoring.park.row_points=1:4", "--objective", "seats", "--agents", "random", "--players", "2",
+            "--games", "8", "--blocks", "2", "--trials", "1", "--verify-games", "0", "--quiet"]  # fmt: skip
+    err = _one_line_error(capsys, [*args, "--out", str(tmp_path / "a")])
+    assert "achievements.cards.green_canopy.points is a placeholder (the project's number" in err
+    assert "--allow-placeholder achievements.cards.green_canopy.points" in err
+    assert not (tmp_path / "a").exists()
+    err = _one_line_error(capsys, [*args, "--allow-placeholder", "achievements.cards.mastery", "--out", str(tmp_path)])
+    assert "green_canopy.points is a placeholder" in err  # another card's prefix does not cover it
+    err = _one_line_error(capsys, [*args, "--allow-placeholder", "scoring.park", "--out", str(tmp_path / "b")])
+    assert "--allow-placeholder scoring.park: not a placeholder key" in err
+    base = load_rules("v1.1")
+    params = T.parse_params(["achievements.cards.green_canopy.points=0:16"], base)
+    for allowed in (["achievements.cards.green_canopy.points"], ["achievements.cards.green_canopy"], ["achievements"]):
+        spec = T.make_tune_spec(base, params, "seats", 2, ["random"], 8, 2, 0, game="citywright",
+                                allow_placeholders=allowed)  # fmt: skip
+        assert spec.allow_placeholders == tuple(allowed)  # part of the spec, so --resume must match
+    # a study allowed a placeholder resumes only with the same allowance
+    main([*args, "--allow-placeholder", "achievements.cards.green_canopy", "--out", str(tmp_path / "c")])
+    capsys.readouterr()
+    err = _one_line_error(capsys, [*args, "--allow-placeholder", "achievements.cards.green_canopy.points", "--resume",
+                                   "--out", str(tmp_path / "c")])  # fmt: skip
+    assert "allow_placeholders was ['achievements.cards.green_canopy']" in err
+
+
+# --- seat games ------------------------------------------------------------------------
+
+
+def test_seat_agent_is_the_tier_plain_agent():
+    from agents.citywright.registry import parse_agent
+    from experiments.citywright.skill import TIERS
+
+    game = get_game("citywright")
+    for tier in TIERS:  # the skill report's seat tables are played by these
+        assert game.part("seat_agent")(list(tier.specialists())) == str(parse_agent(tier.agent))
+    assert game.part("seat_agent")(["strong-specialist:R,k=5,weights=v1"]) == "strong:k=5,weights=strong-v1"
+    assert game.part("seat_agent")(["random", "greedy"]) == "random"
+    base = get_game("cartographers").load_rules("base-a")
+    spec = T.make_tune_spec(base, [], "seats", 2, ["greedy", "random"], 8, 2, 0, game="cartographers")
+    assert spec.seat_agent.startswith("greedy") and spec.tables()[0].agents == (spec.agents[0],)  # no part: the first
+
+
+def test_a_compensation_element_changes_only_its_player_count(tmp_path):
+    base = load_rules("v1.1")
+    (p,) = T.parse_params(["game.compensation.3[1]=0:4:int"], base)
+    assert (p.key, p.index, p.base, p.integer) == ("game.compensation.3", (1,), 2, True)
+    rules = T.rules_for(base, [p], {p.name: 4})
+    assert rules.compensation(3) == (2, 4, 0)
+    assert [rules.compensation(n) for n in (1, 2, 4)] == [base.compensation(n) for n in (1, 2, 4)]
+    spec = T.make_tune_spec(base, [p], "seats", 2, ["random"], 24, 2, 7, game="citywright", seat_players=[2, 3])
+    assert [(t.name, t.players, t.block_games) for t in spec.tables()] == [("seats-2p", 2, 12), ("seats-3p", 3, 12)]
+    two, three = spec.tables()
+    a = {t.name: T.play_block(spec, t, base, 0, tmp_path) for t in (two, three)}
+    b = {t.name: T.play_block(spec, t, rules, 0, tmp_path) for t in (two, three)}
+    pd.testing.assert_frame_equal(a["seats-2p"], b["seats-2p"])  # 2-player games: not touched
+    diff = (b["seats-3p"]["total"] - a["seats-3p"]["total"]).groupby(b["seats-3p"]["seat"]).unique()
+    assert [list(v) for v in diff] == [[0], [2], [0]]  # the second seat of 3-player games: +2 points
+
+
+def test_both_plays_the_specialists_and_separate_seat_games_and_sums_their_losses(tmp_path, capsys):
+    out = tmp_path / "t"
+    main(["tune", "scoring", "--param", "game.compensation.3[1]=0:4:int", "--param", "scoring.park.row_points=1:4",
+          "--objective", "both", "--agents", "specialist:R,specialist:C,specialist:P,specialist:I", "--players", "4",
+          "--seat-players", "2,3", "--seat-games", "24", "--games", "16", "--blocks", "2", "--trials", "3",
+          "--verify-games", "12", "--stop-z", "0", "--seed", "4", "--quiet", "--out", str(out)])  # fmt: skip
+    printed = capsys.readouterr().out
+    assert "(a trial plays 64 games: 16 of the agents at 4 players, 24 of `greedy` in every seat at 2" in printed
+    base = load_rules("v1.1")
+    spec = T.make_tune_spec(
+        base, T.parse_params(["game.compensation.3[1]=0:4:int", "scoring.park.row_points=1:4"], base), "both", 4,
+        ["specialist:R", "specialist:C", "specialist:P", "specialist:I"], 16, 2, 4, game="citywright",
+        seat_players=[2, 3], seat_games=24, stop_z=0,
+    )  # fmt: skip
+    runs = out / "runs" / T._rules_key(base)
+
+    def read(name):
+        return pd.concat([pd.read_parquet(runs / f"{name}-00{b}.parquet") for b in range(2)], ignore_index=True)
+
+    agents, two, three = read("block"), read("seats-2p-block"), read("seats-3p-block")
+    assert set(agents["agent"]) == set(spec.agents) and len(agents) == 16 * 4
+    assert set(two["agent"]) == set(three["agent"]) == {"greedy"}  # no specialists' tilt in the seat games
+    oracle = T.loss(agents, "specialists", 4) + T.loss(two, "seats", 2) + T.loss(three, "seats", 3)
+    trials = pd.read_csv(out / "trials.csv")
+    assert trials.loc[0, "state"] == "base" and trials.loc[0, "loss"] == pytest.approx(oracle, rel=1e-5)
+    assert trials.loc[0, "games"] == 64
+    v = pd.read_csv(out / "verify.csv")
+    assert list(dict.fromkeys(v["kind"])) == ["agent", "seat 2p", "seat 3p"]
+    assert list(v[v["kind"] == "seat 3p"]["players"].unique()) == [3]
+    text = (out / "REPORT.md").read_text()
+    assert "every seat `greedy`" in text and "seat 1 (3p)" in text
+    # --objective seats: the same seat games, no specialists
+    spec_seats = T.make_tune_spec(base, spec.params, "seats", 4, list(spec.labels), 16, 2, 4, game="citywright",
+                                  seat_players=[2, 3], seat_games=24)  # fmt: skip
+    assert [t.name for t in spec_seats.tables()] == ["seats-2p", "seats-3p"]
+    assert spec_seats.tables() == spec.tables()[1:]
+
+
+def test_seat_options_are_refused_in_one_line(tmp_path, capsys):
+    args = ["tune", "scoring", "--param", "scoring.park.row_points=1:4", "--agents", "random,greedy", "--players", "2",
+            "--games", "8", "--blocks", "2", "--trials", "1", "--verify-games", "0", "--quiet",
+            "--out", str(tmp_path / "t")]  # fmt: skip
+    for extra, needle in (
+        (["--seat-players", "2"], "--seat-players: seat games are played only with --objective seats or both"),
+        (["--objective", "both", "--seat-players", "2,x"], "--seat-players: expected player counts"),
+        (["--objective", "both", "--seat-players", "1"], "--seat-players: 1 is not a player count of citywright"),
+        (["--objective", "both", "--seat-players", "5"], "--seat-players: 5 is not a player count"),
+        (["--objective", "both", "--seat-players", "3,3"], "--seat-players: 3 given twice"),
+        (["--objective", "seats", "--seat-players", "4", "--seat-games", "7"], "--seat-games 7: a seat table at 4"),
+        (["--objective", "seats", "--seat-agent", "nosuch"], "--seat-agent: unknown agent 'nosuch'"),
+        (["--objective", "seats", "--stop-z", "-1"], "--stop-z must be a non-negative number"),
+    ):
+        err = _one_line_error(capsys, [*args, *extra])
+        assert needle in err, (extra, err)
+    assert not (tmp_path / "t").exists()
+
+
+# --- the early stop --------------------------------------------------------------------
+
+
+def test_early_stop_compares_pooled_values_in_standard_errors_of_the_paired_difference():
+    assert T.early_stop([10.0], [1.0], 10.0, 1.0, 3.0) == ""  # one block: never
+    assert T.early_stop([10.0, 12.0], [1.0, 2.0], 11.0, 1.5, 3.0).startswith("stopped after 2 blocks")
+    assert T.early_stop([10.0, 12.0], [1.0, 2.0], 11.0, 1.5, 0.0) == ""  # --stop-z 0: off
+    assert T.early_stop([5.0, 1.0], [1.0, 5.0], 3.0, 3.0, 3.0) == ""  # as good: the gap is 0
+    # differences 4 and -2: mean 1, se 3; a pooled gap of 8 is 2.7 se (go on), of 10 is 3.3 se (stop)
+    assert T.early_stop([5.0, 1.0], [1.0, 3.0], 9.0, 1.0, 3.0) == ""
+    assert "3.3 standard errors" in T.early_stop([5.0, 1.0], [1.0, 3.0], 11.0, 1.0, 3.0)
+    rate = T.false_stop_rate(10, 3.0)
+    assert T.false_stop_rate(10, 0.0) == 0.0 and 0 < T.false_stop_rate(10, 5.0) < rate < 0.5
+
+
+def _planted(rules, b: int, games: int = 100) -> pd.DataFrame:
+    """Two seats, block b: at park rows 2 (the base) seat 1 wins about half; at 1 or 3 the same games with the
+    seats mirrored (the same loss on every block: as good as the base); at 0 or 4 seat 1 wins 80%."""
+    v = rules.scoring["park"]["row_points"]
+    rng = np.random.default_rng([b, 0 if v in (1, 2, 3) else 1])
+    first = rng.random(games) < (0.5 if v in (1, 2, 3) else 0.8)
+    seat = np.tile([1, 2], games) if v != 1 and v != 3 else np.tile([2, 1], games)
+    share = np.column_stack([first, ~first]).ravel().astype(float)
+    return pd.DataFrame({"game_seed": np.repeat(np.arange(games) + 1000 * b, 2), "seat": seat, "agent": "random",
+                         "win_share": share, "total": 50 + 10 * share})  # fmt: skip
+
+
+def test_early_stop_ends_a_clearly_worse_trial_after_few_blocks_and_never_one_as_good(tmp_path, monkeypatch):
+    monkeypatch.setattr(T, "play_block", lambda spec, table, rules, b, *a, **k: _planted(rules, b))
+    base = load_rules("v1.1")
+    params = T.parse_params(["scoring.park.row_points=0:4"], base)
+    spec = T.make_tune_spec(base, params, "seats", 2, ["random"], 1200, 6, 3, game="citywright", prune_p=0.0)
+    (tmp_path / "o").mkdir()
+    study = T.optimise(spec, tmp_path / "o", tmp_path / "w", 16, log=lambda _: None)
+    trials = T.trials_table(study, spec)
+    worse = trials[trials["scoring.park.row_points"].isin([0, 4])]
+    good = trials[trials["scoring.park.row_points"].isin([1, 2, 3])]
+    assert len(worse) >= 3 and len(good) >= 3, trials
+    assert (worse["pruned_by"] == "stop-z").all() and (worse["blocks"] == 2).all()
+    assert not good["pruned"].any() and (good["blocks"] == 6).all()
+    reason = study.trials[int(worse["trial"].iloc[0])].user_attrs["stopped"]
+    assert reason.startswith("stopped after 2 blocks") and "(best: trial 0)" in reason
+    # --stop-z 0: the same trials play every block
+    spec0 = T.make_tune_spec(base, params, "seats", 2, ["random"], 1200, 6, 3, game="citywright", prune_p=0.0,
+                             stop_z=0)  # fmt: skip
+    (tmp_path / "o0").mkdir()
+    t0 = T.trials_table(T.optimise(spec0, tmp_path / "o0", tmp_path / "w0", 16, log=lambda _: None), spec0)
+    assert (t0["blocks"] == 6).all() and not t0["pruned"].any()
+
+
+# --- --objective specialists as before -----------------------------------------------------
+
+# This command's trials as main's code before seat games and the early stop played them (afb99c0, trials.csv:
+# trial, state, blocks, loss to 6 figures, park rows, commercial's third tier)
+GOLDEN = ["tune", "scoring", "--param", "scoring.park.row_points=0:4", "--param",
+          "scoring.commercial.tier_points[2]=15:36", "--players", "4", "--games", "640", "--blocks", "8",
+          "--trials", "12", "--verify-games", "0", "--seed", "2", "--quiet"]  # fmt: skip
+GOLDEN_TRIALS = [
+    (0, "base", 8, 4942.92, 2, 30), (1, "complete", 8, 2226.77, 3, 24), (2, "complete", 8, 1490.58, 2, 22),
+    (3, "complete", 8, 976.648, 2, 20), (4, "pruned", 5, 2631.88, 1, 26), (5, "pruned", 5, 2880.09, 2, 25),
+    (6, "pruned", 5, 3638.12, 2, 28), (7, "complete", 8, 681.311, 3, 18), (8, "pruned", 5, 970.844, 3, 20),
+    (9, "complete", 8, 976.648, 2, 20), (10, "pruned", 5, 1363.34, 3, 22), (11, "complete", 8, 770.032, 3, 19),
+]  # fmt: skip
+
+
+def test_specialists_without_the_early_stop_is_the_study_it_was_and_the_stop_only_cuts_trials(tmp_path, capsys):
+    for z in ("0", "3"):
+        main([*GOLDEN, "--stop-z", z, "--out", str(tmp_path / z), "--work", str(tmp_path / "runs")])
+    capsys.readouterr()
+    cols = ["trial", "state", "blocks", "loss", "scoring.park.row_points", "scoring.commercial.tier_points[2]"]
+    old = pd.read_csv(tmp_path / "0" / "trials.csv")[cols]
+    assert [tuple(r) for r in old.itertuples(index=False)] == GOLDEN_TRIALS
+    new = pd.read_csv(tmp_path / "3" / "trials.csv")
+    done = new["state"].isin(["base", "complete"])
+    # every trial the early stop did not cut has the value it had; the ones it cut stopped sooner
+    pd.testing.assert_frame_equal(new[done][cols].reset_index(drop=True), old[done][cols].reset_index(drop=True))
+    assert (new[~done]["pruned_by"] == "stop-z").all() and (new[~done]["blocks"] <= old[~done]["blocks"]).all()
+    assert (new[~done]["blocks"] < 5).sum() >= 3  # before the pruner's first look
+
+
+# --- tiers -----------------------------------------------------------------------------------
+
+STRONG = "strong-specialist:R,strong-specialist:C,strong-specialist:P,strong-specialist:I"
+
+
+def test_strong_specialists_tune_end_to_end_with_the_base_rules_weights(tmp_path, capsys):
+    out = tmp_path / "t"
+    main(["tune", "scoring", "--param", "scoring.park.row_points=1:4", "--param", "game.compensation.2[1]=0:3",
+          "--objective", "both", "--agents", STRONG, "--players", "4", "--seat-players", "2", "--games", "8",
+          "--seat-games", "4", "--blocks", "2", "--trials", "3", "--verify-games", "0", "--seed", "1", "--quiet",
+          "--out", str(out)])  # fmt: skip
+    capsys.readouterr()
+    trials = pd.read_csv(out / "trials.csv")
+    assert len(trials) == 3 and set(trials["state"]) <= {"base", "complete", "pruned"}
+    assert (trials["changes"] > 0).sum() >= 1  # trials under variants played (no weights of their own)
+    summary = __import__("json").loads((out / "tune.json").read_text())["summary"]
+    assert summary["agents_played"] == {
+        "agents": [f"strong-specialist:{d},weight=3,progress=0.5,k=3,weights=strong-v1" for d in "RCPI"],
+        "seats-2p": ["strong:k=3,weights=strong-v1"],
+    }
+    text = (out / "REPORT.md").read_text()
+    assert "resolved under the base rules `v1.1`" in text and "train --game citywright --rules best.toml" in text
+    runs = next(p for p in (out / "runs").iterdir() if p.name != T._rules_key(load_rules("v1.1")))
+    played = pd.read_parquet(next(runs.glob("seats-2p-block-*.parquet")), columns=["agent"])
+    assert set(played["agent"]) == {"strong:k=3,weights=strong-v1"}  # a variant's games, v1.1's weights
+
+
+def test_the_expert_tier_is_pinned_to_the_base_weights_too():
+    from experiments import simulate as S
+
+    base = load_rules("v1.1")
+    params = T.parse_params(["scoring.park.row_points=1:4"], base)
+    variant = T.rules_for(base, params, {params[0].name: 3})
+    experts = [f"expert-specialist:{d},budget=4" for d in "RCPI"]
+    with pytest.raises(S.SimulateError, match="no weights trained for the rules"):
+        S.make_spec(4, experts, 4, 0, variant, game="citywright")  # auto under a variant: none to play
+    spec = T.make_tune_spec(base, params, "both", 4, experts, 8, 2, 0, game="citywright")
+    assert all(a.endswith("weights=strong-v1") for a in spec.agents)
+    assert spec.seat_agent.startswith("flatmc:budget=4,") and spec.seat_agent.endswith("weights=strong-v1")
+    for t in spec.tables():  # every trial's rules can play them
+        S.make_spec(t.players, list(t.agents), t.block_games, 0, variant, game="citywright")
+
+
+def test_the_committed_study_command_names_its_placeholder_and_so_still_passes_the_check():
+    import json
+    import shlex
+
+    about = json.loads((ROOT / "results" / "tune-v1.1-specialists" / "tune.json").read_text())
+    words = shlex.split(about["command"])
+    params = [words[i + 1] for i, w in enumerate(words) if w == "--param"]
+    allowed = [words[i + 1] for i, w in enumerate(words) if w == "--allow-placeholder"]
+    base = load_rules("v1.1")
+    marks = get_game("citywright").placeholders(base)
+    parsed = T.parse_params(params, base)
+    assert T.check_placeholders(parsed, marks, allowed) == ("achievements.cards.green_canopy.points",)
+    with pytest.raises(T.TuneError, match=r"green_canopy\.points is a placeholder"):
+        T.check_placeholders(parsed, marks, [])
+    readme = (ROOT / "README.md").read_text()
+    assert "--param achievements.cards.green_canopy.points=0:16 --allow-placeholder achievements.cards" in readme

@@ -176,6 +176,26 @@ COMMANDS = {
             lambda p: [*TUNE, *RANDOM, "--games", "3", "--out", p.here / "t"],
         ),
         "unknown --game": (UNKNOWN, lambda p: [*TUNE, *RANDOM, "--game", "nosuch"]),
+        "NaN in --stop-z": (
+            "--stop-z must be a non-negative number of standard errors .*, got nan",
+            lambda p: [*TUNE, *RANDOM, "--stop-z", "nan", "--out", p.here / "t"],
+        ),
+        "a placeholder --param": (
+            "achievements.cards.versatile.points is a placeholder .*--allow-placeholder",
+            lambda p: [*TUNE[:3], "achievements.cards.versatile.points=0:8", *TUNE[4:], *RANDOM, "--out", p.here / "t"],
+        ),
+        "--allow-placeholder naming no placeholder": (
+            "--allow-placeholder scoring: not a placeholder key",
+            lambda p: [*TUNE, *RANDOM, "--allow-placeholder", "scoring", "--out", p.here / "t"],
+        ),
+        "--seat-players a game cannot seat": (
+            "--seat-players: 9 is not a player count of citywright",
+            lambda p: [*TUNE, *RANDOM, "--seat-players", "2,9", "--out", p.here / "t"],
+        ),
+        "--seat-agent unknown": (
+            "--seat-agent: unknown agent",
+            lambda p: [*TUNE, *RANDOM, "--seat-agent", "nosuch", "--out", p.here / "t"],
+        ),
     },
     "rescore": {
         "unwritable --out": (locked("--out"), lambda p: ["rescore", p.cw, "--rules", "v1.0", "--out", p.locked / "r"]),
