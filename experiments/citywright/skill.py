@@ -612,6 +612,19 @@ def variant_report(tables, frames, rules: Rules, source, games, seed, command, e
         "",
         "![seats](seats.png)",
         "",
+        *_solo_seats_time(tables, seats, per_tier, top),
+        "## Files",
+        "",
+        "CSV tables (long format): " + ", ".join(f"`{t}.csv`" for t in VARIANT_TABLES) + ". No two-player waste "
+        "table (the rulebook's is v1.0 against v1.1): the means table gives each table's waste under these rules.",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def _solo_seats_time(tables, seats: pd.DataFrame, per_tier: pd.DataFrame, top: str) -> list[str]:
+    """The sections both reports end with: solo, every seat table, time per tier."""
+    return [
         "## Solo",
         "",
         f"Score distribution per tier; rating tiers from `{top}`.",
@@ -634,13 +647,7 @@ def variant_report(tables, frames, rules: Rules, source, games, seed, command, e
         "",
         _md(per_tier),
         "",
-        "## Files",
-        "",
-        "CSV tables (long format): " + ", ".join(f"`{t}.csv`" for t in VARIANT_TABLES) + ". No two-player waste "
-        "table (the rulebook's is v1.0 against v1.1): the means table gives each table's waste under these rules.",
-        "",
     ]
-    return "\n".join(out)
 
 
 # --- the report -----------------------------------------------------------------------------
@@ -770,28 +777,7 @@ def report(tables, frames, games, seed, command, elapsed, top, total_games, sim_
         "",
         "![waste](waste.png)",
         "",
-        "## Solo",
-        "",
-        f"Score distribution per tier; rating tiers from `{top}`.",
-        "",
-        _md(tables["solo"].drop(columns="agents").round(1)),
-        "",
-        _md(tables["solo_ratings"].round(3)),
-        "",
-        "![solo](solo.png)",
-        "",
-        "## Seat win shares, every table (percent)",
-        "",
-        _md(
-            seats.assign(share=[_ci(r["win_pct"], r["lo"], r["hi"]) for _, r in seats.iterrows()])[
-                ["players", "family", "compensation", "vector", "seat", "games", "share"]
-            ]
-        ),
-        "",
-        "## Time per tier",
-        "",
-        _md(per_tier),
-        "",
+        *_solo_seats_time(tables, seats, per_tier, top),
         "## Files",
         "",
         "CSV tables (long format): " + ", ".join(f"`{t}.csv`" for t in TABLES) + ".",
