@@ -6,7 +6,6 @@ import hashlib
 import json
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -18,6 +17,7 @@ from experiments.citywright import skill as K
 from experiments.report import rules_tag, run_jobs
 from sim.citywright.game import GAME
 from sim.citywright.rules import load_rules
+from tests.citywright.test_weights import cache_weights
 from tests.cli import cli
 
 # the real tiers' shape with a cheap search in the expert's place (the plan does not depend on the agents' speed)
@@ -116,20 +116,6 @@ def _variant(folder: Path, text: str = VARIANT_TOML) -> Path:
     return path
 
 
-def _cache_weights(rules) -> Path:
-    """Weights for `rules` in the weight cache ($BOARDLAB_WEIGHTS), as `train --rules` names them (the committed
-    weights halved: other weights), without the cost of training."""
-    from agents.citywright.value import WEIGHTS_DIR
-
-    data = json.loads((WEIGHTS_DIR / "strong-v1.json").read_text())
-    key = R.rules_hash(rules)
-    data.update(version=key, rules_hash=key, rules=rules.name, weights=(np.array(data["weights"]) / 2).tolist())
-    out = R.cached_weights(key)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(data))
-    return out
-
-
 def test_the_default_plan_is_the_rulebooks_as_it_was():
     # the digests of the plan's and the verification runs' jobs as they were before --rules (commit afb99c0):
     # the default report plays exactly the runs it played, under the same keys (its run cache stays valid)
@@ -217,7 +203,7 @@ def variant(tmp_path_factory):
     path = _variant(tmp)
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(R.WEIGHTS_CACHE_ENV, str(tmp / "weights"))
-        _cache_weights(load_rules(path))
+        cache_weights(load_rules(path))
         tables = K.skill_reproduce(20, tmp / "out", tmp / "work", seed=12, log=lambda s: None, tiers=CHEAP,
                                    command="boardlab reproduce --skill --rules tiny", rules=str(path))  # fmt: skip
     return tmp, path, tables

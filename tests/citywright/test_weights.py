@@ -25,7 +25,7 @@ def cache(tmp_path, monkeypatch):
     return tmp_path / "cache" / "citywright"
 
 
-def _cache_weights(rules) -> Path:
+def cache_weights(rules) -> Path:
     """A weight file for `rules` in the cache, as `train --rules` names it (the committed weights halved: other
     weights, so other games), without the cost of training."""
     data = json.loads(_committed().read_text())
@@ -157,7 +157,7 @@ def test_a_variant_without_trained_weights_is_a_one_line_error_naming_the_comman
 def test_a_variant_with_trained_weights_resolves_to_its_cached_file(cache, tmp_path):
     rules = load_rules(VARIANT)
     key = R.rules_hash(rules)
-    out = _cache_weights(rules)
+    out = cache_weights(rules)
     assert out == cache / f"{key}.json"
     strong = for_rules(parse_agent("strong"), rules)
     assert str(strong) == f"strong:k=3,weights={key}"
@@ -183,7 +183,7 @@ def test_results_record_the_weights_that_played_and_each_seat_plays_its_own(cach
 
     rules = load_rules(VARIANT)
     key = R.rules_hash(rules)
-    _cache_weights(rules)
+    cache_weights(rules)
     mixed = [parse_agent(s) for s in ("strong:weights=v1", "strong", "expert", "greedy")]
     t = play_chunk_table(rules, 4, mixed, "rotate", 11, 0, 4)[0].to_pandas()
     assert sorted(set(t["agent"])) == sorted(
