@@ -329,8 +329,9 @@ TIERS: dict[str, tuple[str, str]] = {
     ),
     "expert": (
         f"{EXPERT_V1.split(':', 1)[0]}:{_with(EXPERT_V1.split(':', 1)[1], EXPERT_LEVERS)}",
-        "for 5,000-game tables, about 3.5 ms per move: the strong tier's 4 best moves, each tried in 24 playouts"
-        " (common random numbers, successive halving) up to the mover's second own move, the mover strong and the"
+        "for 5,000-game tables, 0.4 of the v1 expert's time per move: the strong tier's 4 best moves, each tried"
+        " in 24 playouts (common random numbers, successive halving) up to the mover's second own move, the mover"
+        " strong and the"
         " others greedy (their moves and the mover's one-ruler searches remembered across playouts), scored by"
         " the learned value",
     ),

@@ -379,7 +379,9 @@ def test_bench_reports_the_experts_time_per_move():
 def test_bench_times_the_v1_expert_beside_the_tier():
     from experiments.citywright.bench import expert_figures
 
-    res = expert_figures(load_rules("v1.1"), spec="flatmc:budget=2,k=2", games=2, before="flatmc:budget=4,k=3", rounds=1)
+    res = expert_figures(
+        load_rules("v1.1"), spec="flatmc:budget=2,k=2", games=2, before="flatmc:budget=4,k=3", rounds=1
+    )
     assert set(res) == {
         "expert_ms_per_move_mean",
         "expert_ms_per_move_max",
