@@ -593,6 +593,25 @@ def variant_report(tables, frames, rules: Rules, source, games, seed, command, e
             )
         ),
         "",
+        *_tier_sections(tables),
+        f"The solver re-ranks the tier's `{rules.name}` games under every vector of 0..5 points per seat; the "
+        "re-simulation plays the best vector afresh.",
+        "",
+        "![seats](seats.png)",
+        "",
+        *_solo_seats_time(tables, seats, per_tier, top),
+        "## Files",
+        "",
+        "CSV tables (long format): " + ", ".join(f"`{t}.csv`" for t in VARIANT_TABLES) + ". No two-player waste "
+        "table (the rulebook's is v1.0 against v1.1): the means table gives each table's waste under these rules.",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def _tier_sections(tables) -> list[str]:
+    """The sections both reports share before their compensation note: specialists, seat effects, compensation."""
+    return [
         "## Specialists across tiers (4 players, seats rotated; percent)",
         "",
         _md(tables["dominance"]),
@@ -607,19 +626,7 @@ def variant_report(tables, frames, rules: Rules, source, games, seed, command, e
         "",
         _md(tables["compensation"]),
         "",
-        f"The solver re-ranks the tier's `{rules.name}` games under every vector of 0..5 points per seat; the "
-        "re-simulation plays the best vector afresh.",
-        "",
-        "![seats](seats.png)",
-        "",
-        *_solo_seats_time(tables, seats, per_tier, top),
-        "## Files",
-        "",
-        "CSV tables (long format): " + ", ".join(f"`{t}.csv`" for t in VARIANT_TABLES) + ". No two-player waste "
-        "table (the rulebook's is v1.0 against v1.1): the means table gives each table's waste under these rules.",
-        "",
     ]
-    return "\n".join(out)
 
 
 def _solo_seats_time(tables, seats: pd.DataFrame, per_tier: pd.DataFrame, top: str) -> list[str]:
@@ -745,20 +752,7 @@ def report(tables, frames, games, seed, command, elapsed, top, total_games, sim_
         "'holds': the ordering (or direction) is right and the intervals separate; 'unclear': right but the "
         "intervals overlap; 'does not hold': wrong (definitions as in `results/appendix/REPORT.md`).",
         "",
-        "## Specialists across tiers (4 players, seats rotated; percent)",
-        "",
-        _md(tables["dominance"]),
-        "",
-        "![specialists](specialists.png)",
-        "",
-        "## Seat effects without compensation",
-        "",
-        _md(tables["seat_effects"]),
-        "",
-        "## Compensation per tier",
-        "",
-        _md(tables["compensation"]),
-        "",
+        *_tier_sections(tables),
         "The solver re-ranks the tier's v1.1 games under every vector of 0..5 points per seat; the re-simulation "
         "plays the best vector afresh (no tier's play sees compensation, so the two agree up to chance; the "
         "re-simulation is of other games).",
