@@ -532,12 +532,7 @@ def variant_report(tables, frames, rules: Rules, source, games, seed, command, e
         f"Rules: `{source}` (name `{rules.name}`, rules hash `{rules_hash(rules)}`; run files keyed by its content,"
         f" `{rules_tag(rules)}`)  ",
         f"Command: `{command}`  ",
-        f"Commit: `{S._git_commit() or 'unknown'}`, {S._version()}; written {now}; {len(frames)} runs, "
-        f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
-        f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
-        f"Games per table: greedy and strong {n['big']:,}, expert {n['expert']:,}; the solver's re-simulations "
-        f"half that ({n['verify_big']:,} and {n['verify_expert']:,}). Run seed {seed}; every run uses the same "
-        "game seeds (common random numbers).",
+        *_run_lines(now, len(frames), total_games, sim_seconds, elapsed, n, seed),
         "",
         "Tiers: "
         + "; ".join(f"`{t.name}` = every seat `{t.agent}`, specialists `{t.specialist.format(d='X')}`" for t in tiers)
@@ -607,6 +602,18 @@ def variant_report(tables, frames, rules: Rules, source, games, seed, command, e
         "",
     ]
     return "\n".join(out)
+
+
+def _run_lines(now: str, runs: int, total_games: int, sim_seconds: float, elapsed: float, n: dict, seed: int):
+    """Both reports' head lines after the command: the commit, the runs and their time, the table sizes."""
+    return [
+        f"Commit: `{S._git_commit() or 'unknown'}`, {S._version()}; written {now}; {runs} runs, "
+        f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
+        f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
+        f"Games per table: greedy and strong {n['big']:,}, expert {n['expert']:,}; the solver's re-simulations "
+        f"half that ({n['verify_big']:,} and {n['verify_expert']:,}). Run seed {seed}; every run uses the same "
+        "game seeds (common random numbers).",
+    ]
 
 
 def _tier_sections(tables) -> list[str]:
@@ -727,12 +734,7 @@ def report(tables, frames, games, seed, command, elapsed, top, total_games, sim_
         "# Citywright: the balance figures across skill tiers",
         "",
         f"Command: `{command}`  ",
-        f"Commit: `{S._git_commit() or 'unknown'}`, {S._version()}; written {now}; {len(frames)} runs, "
-        f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
-        f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
-        f"Games per table: greedy and strong {n['big']:,}, expert {n['expert']:,}; the solver's re-simulations "
-        f"half that ({n['verify_big']:,} and {n['verify_expert']:,}). Run seed {seed}; every run uses the same "
-        "game seeds (common random numbers).",
+        *_run_lines(now, len(frames), total_games, sim_seconds, elapsed, n, seed),
         "",
         "Tiers (`citywright agents`): "
         + "; ".join(f"`{t.name}` = every seat `{t.agent}`, specialists `{t.specialist.format(d='X')}`" for t in TIERS)
