@@ -967,22 +967,24 @@ def optimise(
     if not finished(study):
         add_base_trial(study, spec, info, study.user_attrs.get("reference_seconds", 0.0))
     t_session = time.perf_counter()
-    played = 0
+    earlier = list(study.user_attrs.get("sessions", []))
+
+    def record(played: int) -> None:
+        # this session's line, rewritten after every trial: a session stopped by Ctrl-C, SIGTERM or kill -9
+        # keeps the time and games of the trials it finished (the report's wall time sums the sessions)
+        study.set_user_attr("sessions", [*earlier, {
+            "ended": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+            "seconds": round(time.perf_counter() - t_session, 1), "games": played, "jobs": jobs,
+            "trials": len(finished(study)), "git_commit": S._git_commit(),
+        }])  # fmt: skip
+
     try:
-        played = _run_trials(study, spec, trials, info, work, jobs, log, progress, where)
+        _run_trials(study, spec, trials, info, work, jobs, log, progress, where, record)
     except KeyboardInterrupt:
         # Ctrl-C may land anywhere, also inside study.ask() or study.tell(): whatever trial this session left
         # RUNNING is marked FAIL on the way out (this process is the study's only writer)
         fail_running(study)
         raise
-    if not played:  # nothing run (a finished study re-reported): no session to record
-        return study
-    sessions = [*study.user_attrs.get("sessions", []), {
-        "ended": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        "seconds": round(time.perf_counter() - t_session, 1), "games": played, "jobs": jobs,
-        "trials": len(finished(study)), "git_commit": S._git_commit(),
-    }]  # fmt: skip
-    study.set_user_attr("sessions", sessions)
     return study
 
 
@@ -995,8 +997,9 @@ def fail_running(study) -> None:
         storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
 
 
-def _run_trials(study, spec, trials, info, work, jobs, log, progress, where) -> int:
-    """Trials until `trials` have finished; returns the games this session played."""
+def _run_trials(study, spec, trials, info, work, jobs, log, progress, where, record=None) -> int:
+    """Trials until `trials` have finished; returns the games this session played.  `record(games so far)`
+    after every trial (the session's line in the study)."""
     played = 0
     while (k := len(finished(study))) < trials:
         budget = played + (trials - k) * spec.games
@@ -1007,6 +1010,8 @@ def _run_trials(study, spec, trials, info, work, jobs, log, progress, where) -> 
 
         trial, games = run_trial(study, spec, k, info, work, jobs, tick, **where)
         played += games
+        if record is not None:
+            record(played)
         best = best_trial(study)
         a = trial.user_attrs
         if "invalid" in a:

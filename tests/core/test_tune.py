@@ -205,6 +205,12 @@ RESUME = ["tune", "scoring", "--param", "game.compensation.2[1]=-6:6", "--param"
           "--trials", 8, "--verify-games", 0, "--seed", 3, "--quiet"]  # fmt: skip
 
 
+def _study(out: Path):
+    import optuna
+
+    return optuna.load_study(study_name=None, storage=f"sqlite:///{out / 'study.db'}")
+
+
 def _finished(db: Path) -> int:
     if not db.exists():
         return 0
@@ -251,6 +257,11 @@ def test_resume_after_an_interruption_continues_the_same_study(tmp_path, capsys,
     assert 3 <= len(done) < 8 and not (out / "trials.csv").exists()
     main([*args, "--out", str(out), "--resume"])
     assert "trial" in capsys.readouterr().out
+    # the interrupted session's time and trials are kept: its line is rewritten after every trial
+    sessions = _study(out).user_attrs["sessions"]
+    assert len(sessions) == 2 and sessions[0]["seconds"] > 0 and sessions[1]["trials"] == 8
+    assert len(done) - 1 <= sessions[0]["trials"] <= len(done) and sessions[0]["games"] > 0
+    assert "(2 session(s)" in (out / "REPORT.md").read_text()
     with sqlite3.connect(out / "study.db") as con:
         after = dict(con.execute("SELECT number, state FROM trials").fetchall())
     for number, state, _ in before:  # finished trials kept, an interrupted one failed (and asked again)
