@@ -1358,6 +1358,7 @@ def write_outputs(study, spec: TuneSpec, out: Path, work: Path, verification: Ve
     lo, hi = bootstrap_tables(spec, pooled)
     base_frames, _ = reference(spec, work)
     blo, bhi = bootstrap_tables(spec, pool(spec, base_frames))
+    shares = verify_table({"base": pool(spec, base_frames), "best": pooled}, spec)  # on the tuning games
     imp = importances(study, spec)
     charts.tune_loss_chart(trials, out / "loss.png", base_info["loss"])
     charts.importance_chart(imp, out / "importance.png")
@@ -1375,6 +1376,7 @@ def write_outputs(study, spec: TuneSpec, out: Path, work: Path, verification: Ve
         "false_prune_rate": false_prune_rate(spec.blocks, spec.prune_p, spec.prune_after),
         "false_stop_rate": false_stop_rate(spec.blocks, spec.stop_z),
         "agents_played": {t.name: list(dict.fromkeys(t.agents)) for t in spec.tables()},
+        "tuning_shares": shares.round(4).to_dict(orient="records"),
     }
     text = report(study, spec, trials, best, rules, summary, imp, verification, about)
     atomic_write_text(text, out / "REPORT.md")
@@ -1512,7 +1514,21 @@ def _report_result(spec, best, summary) -> list[str]:
         f" about {summary['noise_floor']:.1f} pts² at this size, and the best of many trials on the same games is"
         " optimistic: the verification on fresh seeds is the number to quote.",
         "",
+        *_shares_rows(pd.DataFrame(summary["tuning_shares"]), "the tuning games, every block"),
     ]
+
+
+def _shares_rows(t: pd.DataFrame, games: str) -> list[str]:
+    """The base's and the best's win share per agent and per seat, a markdown table (`games`: which games)."""
+    L = [f"Win shares on {games} (base → best; 95% Wilson):", "", "| | base win % | best win % |", "|---|---|---|"]
+    for kind in dict.fromkeys(t["kind"]):
+        sub = t[t["kind"] == kind]
+        for g in dict.fromkeys(sub["group"]):
+            a = sub[(sub["rules"] == "base") & (sub["group"] == g)].iloc[0]
+            b = sub[(sub["rules"] == "best") & (sub["group"] == g)].iloc[0]
+            name = f"`{g}`" if kind == "agent" else f"seat {g}" if kind == "seat" else f"seat {g} ({kind[5:]})"
+            L.append(f"| {name} | {_ci(a.win_pct, a.lo, a.hi)} | {_ci(b.win_pct, b.lo, b.hi)} |")
+    return [*L, ""]
 
 
 def _report_verification(v: Verification | None) -> list[str]:

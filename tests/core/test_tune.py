@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -421,6 +422,14 @@ def test_both_plays_the_specialists_and_separate_seat_games_and_sums_their_losse
     assert list(v[v["kind"] == "seat 3p"]["players"].unique()) == [3]
     text = (out / "REPORT.md").read_text()
     assert "every seat `greedy`" in text and "seat 1 (3p)" in text
+    # the report's win shares on the tuning games: the base's are its blocks' shares, per agent and per seat
+    shares = pd.DataFrame(json.loads((out / "tune.json").read_text())["summary"]["tuning_shares"])
+    base_rows = shares[shares["rules"] == "base"].set_index(["kind", "group"])["win_pct"]
+    for kind, df, col in (("agent", agents, "agent"), ("seat 2p", two, "seat"), ("seat 3p", three, "seat")):
+        for g, w in df.groupby(col)["win_share"].mean().items():
+            label = spec.label(g) if col == "agent" else str(g)
+            assert base_rows[(kind, label)] == pytest.approx(100 * w, abs=1e-3), (kind, g)
+    assert "Win shares on the tuning games" in text
     # --objective seats: the same seat games, no specialists
     spec_seats = T.make_tune_spec(base, spec.params, "seats", 4, list(spec.labels), 16, 2, 4, game="citywright",
                                   seat_players=[2, 3], seat_games=24)  # fmt: skip
