@@ -1518,16 +1518,20 @@ def _report_result(spec, best, summary) -> list[str]:
     ]
 
 
-def _shares_rows(t: pd.DataFrame, games: str) -> list[str]:
-    """The base's and the best's win share per agent and per seat, a markdown table (`games`: which games)."""
-    L = [f"Win shares on {games} (base → best; 95% Wilson):", "", "| | base win % | best win % |", "|---|---|---|"]
+def _pairs(t: pd.DataFrame):
+    """(row name, base row, best row) per agent and per seat of a verify_table frame, in its order."""
     for kind in dict.fromkeys(t["kind"]):
         sub = t[t["kind"] == kind]
         for g in dict.fromkeys(sub["group"]):
             a = sub[(sub["rules"] == "base") & (sub["group"] == g)].iloc[0]
             b = sub[(sub["rules"] == "best") & (sub["group"] == g)].iloc[0]
-            name = f"`{g}`" if kind == "agent" else f"seat {g}" if kind == "seat" else f"seat {g} ({kind[5:]})"
-            L.append(f"| {name} | {_ci(a.win_pct, a.lo, a.hi)} | {_ci(b.win_pct, b.lo, b.hi)} |")
+            yield (f"`{g}`" if kind == "agent" else f"seat {g}" if kind == "seat" else f"seat {g} ({kind[5:]})"), a, b
+
+
+def _shares_rows(t: pd.DataFrame, games: str) -> list[str]:
+    """The base's and the best's win share per agent and per seat, a markdown table (`games`: which games)."""
+    L = [f"Win shares on {games} (base → best; 95% Wilson):", "", "| | base win % | best win % |", "|---|---|---|"]
+    L += [f"| {name} | {_ci(a.win_pct, a.lo, a.hi)} | {_ci(b.win_pct, b.lo, b.hi)} |" for name, a, b in _pairs(t)]
     return [*L, ""]
 
 
@@ -1543,16 +1547,11 @@ def _report_verification(v: Verification | None) -> list[str]:
         "|---|---|---|---|---|",
     ]
     t = v.table
-    for kind in dict.fromkeys(t["kind"]):
-        sub = t[t["kind"] == kind]
-        for g in dict.fromkeys(sub["group"]):
-            a = sub[(sub["rules"] == "base") & (sub["group"] == g)].iloc[0]
-            b = sub[(sub["rules"] == "best") & (sub["group"] == g)].iloc[0]
-            name = f"`{g}`" if kind == "agent" else f"seat {g}" if kind == "seat" else f"seat {g} ({kind[5:]})"
-            L.append(
-                f"| {name} | {_ci(a.win_pct, a.lo, a.hi)} | {_ci(b.win_pct, b.lo, b.hi, bold=True)} "
-                f"| {a.mean_total:.1f} | {b.mean_total:.1f} |"
-            )
+    for name, a, b in _pairs(t):
+        L.append(
+            f"| {name} | {_ci(a.win_pct, a.lo, a.hi)} | {_ci(b.win_pct, b.lo, b.hi, bold=True)} "
+            f"| {a.mean_total:.1f} | {b.mean_total:.1f} |"
+        )
     change = 100 * (v.mean_total["best"] / v.mean_total["base"] - 1)
     dev = {
         (kind, label): (sub["win_pct"] - 100 / sub["players"]).abs().max()
