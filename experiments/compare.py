@@ -118,7 +118,24 @@ def play_both(
     # depends on the rules, resolved for each: experiments.simulate.make_spec): B's rows are labelled as A's
     same = dict(zip(specs[1].agents, specs[0].agents, strict=True))
     frames[1]["agent"] = frames[1]["agent"].map(same).fillna(frames[1]["agent"])
-    return frames[0], frames[1], specs[0]
+    return frames[0], frames[1], specs[0], specs[1]
+
+
+def _played_lines(pairs: list) -> list[str]:
+    if not pairs:
+        return []
+    return [
+        "Agents as played where the two rule sets resolve them differently (B's rows are labelled as A's): "
+        + "; ".join(f"`{x}` under A, `{y}` under B" for x, y in pairs)
+        + ".",
+        "",
+    ]
+
+
+def played_differently(spec_a: S.RunSpec, spec_b: S.RunSpec) -> list[tuple[str, str]]:
+    """(A's agent spec, B's) for each seat whose agent the two rule sets resolved differently (learned weights
+    fitted per rule set), once each: the report says what B's rows, labelled as A's, played."""
+    return list(dict.fromkeys((str(x), str(y)) for x, y in zip(spec_a.agents, spec_b.agents, strict=True) if x != y))
 
 
 def _rows(section: str, by: str, diff: pd.DataFrame, a_ci: pd.DataFrame, b_ci: pd.DataFrame, metric: str):
@@ -187,6 +204,7 @@ def report(
         f"Command: `{about['command']}`  ",
         f"Commit: `{about['git_commit']}`",
         "",
+        *_played_lines(about.get("played_differently") or []),
         "**Rule differences:** "
         + ("; ".join(f"`{k}` {json.dumps(x)} → {json.dumps(y)}" for k, x, y in diffs) if diffs else "none")
         + ".",

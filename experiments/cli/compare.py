@@ -86,7 +86,7 @@ def compare(
     stopped = f"{prog_name()}: interrupted; finished chunks are kept in {work}: run the same command to continue"
     with interruptible(bar, stopped):
         try:
-            df_a, df_b, spec = C.play_both(
+            df_a, df_b, spec, spec_b = C.play_both(
                 rules_a, rules_b, players, specs, games, seed, seating, work, jobs, progress, game=g, **workers
             )
         except S.SimulateError as e:
@@ -101,6 +101,7 @@ def compare(
     about = {
         "command": command_line(), "git_commit": S._git_commit(), "a": a, "b": b, "players": players,
         "agents": specs, "games": games, "seed": seed, "seating": seating, "game": g.id,
+        "played_differently": C.played_differently(spec, spec_b),
     }  # fmt: skip
     C.write_outputs(table, C.rule_differences(rules_a, rules_b), out, about, labels, g.summary, extra)
     logger(None)(C.summary_text(table, labels, extra))

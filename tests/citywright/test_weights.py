@@ -243,3 +243,25 @@ def test_train_rules_errors_are_one_line(cache, capsys):
         err = capsys.readouterr().err
         assert fragment in err and err.count("\n") == 1
     assert not cache.exists()
+
+
+def test_compare_says_which_weights_each_rule_set_played(cache, tmp_path, capsys):
+    """compare v1.1 against a variant with trained weights: B's rows carry A's labels, so the page names the
+    weights each side played (strong-v1 under v1.1, the variant's hash under it); with the same agents on
+    both sides (greedy) there is no such line."""
+    from experiments.cli import main
+
+    rules = load_rules(VARIANT)
+    key = R.rules_hash(rules)
+    cache_weights(rules)
+    out = tmp_path / "cmp"
+    main(["compare", "v1.1", str(VARIANT), "--agents", "strong", "--players", "2", "--games", "4", "--quiet",
+          "--out", str(out)])  # fmt: skip
+    capsys.readouterr()
+    text = (out / "REPORT.md").read_text()
+    assert f"`strong:k=3,weights=strong-v1` under A, `strong:k=3,weights={key}` under B" in text
+    about = json.loads((out / "compare.json").read_text())
+    assert about["played_differently"] == [["strong:k=3,weights=strong-v1", f"strong:k=3,weights={key}"]]
+    main(["compare", "v1.1", str(VARIANT), "--agents", "greedy", "--players", "2", "--games", "4", "--quiet",
+          "--out", str(tmp_path / "greedy")])  # fmt: skip
+    assert "Agents as played" not in (tmp_path / "greedy" / "REPORT.md").read_text()
