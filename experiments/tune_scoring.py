@@ -968,6 +968,7 @@ def optimise(
         add_base_trial(study, spec, info, study.user_attrs.get("reference_seconds", 0.0))
     t_session = time.perf_counter()
     earlier = list(study.user_attrs.get("sessions", []))
+    commit = S._git_commit()
 
     def record(played: int) -> None:
         # this session's line, rewritten after every trial: a session stopped by Ctrl-C, SIGTERM or kill -9
@@ -975,7 +976,7 @@ def optimise(
         study.set_user_attr("sessions", [*earlier, {
             "ended": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             "seconds": round(time.perf_counter() - t_session, 1), "games": played, "jobs": jobs,
-            "trials": len(finished(study)), "git_commit": S._git_commit(),
+            "trials": len(finished(study)), "git_commit": commit,
         }])  # fmt: skip
 
     try:
@@ -997,7 +998,7 @@ def fail_running(study) -> None:
         storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
 
 
-def _run_trials(study, spec, trials, info, work, jobs, log, progress, where, record=None) -> int:
+def _run_trials(study, spec, trials, info, work, jobs, log, progress, where, record) -> int:
     """Trials until `trials` have finished; returns the games this session played.  `record(games so far)`
     after every trial (the session's line in the study)."""
     played = 0
@@ -1010,8 +1011,7 @@ def _run_trials(study, spec, trials, info, work, jobs, log, progress, where, rec
 
         trial, games = run_trial(study, spec, k, info, work, jobs, tick, **where)
         played += games
-        if record is not None:
-            record(played)
+        record(played)
         best = best_trial(study)
         a = trial.user_attrs
         if "invalid" in a:
@@ -1357,8 +1357,9 @@ def write_outputs(study, spec: TuneSpec, out: Path, work: Path, verification: Ve
     pooled = pool(spec, [play_blocks(spec, unnamed, b, work) for b in range(spec.blocks)])
     lo, hi = bootstrap_tables(spec, pooled)
     base_frames, _ = reference(spec, work)
-    blo, bhi = bootstrap_tables(spec, pool(spec, base_frames))
-    shares = verify_table({"base": pool(spec, base_frames), "best": pooled}, spec)  # on the tuning games
+    base_pooled = pool(spec, base_frames)
+    blo, bhi = bootstrap_tables(spec, base_pooled)
+    shares = verify_table({"base": base_pooled, "best": pooled}, spec)  # on the tuning games
     imp = importances(study, spec)
     charts.tune_loss_chart(trials, out / "loss.png", base_info["loss"])
     charts.importance_chart(imp, out / "importance.png")
