@@ -13,6 +13,8 @@ report), driven one trial at a time (ask and tell):
   project's stand-ins (Citywright: the achievement cards' numbers); a parameter on one
   is refused unless ``--allow-placeholder`` names it or a dotted prefix of it
   (:func:`check_placeholders`), and the allowance is part of the study's settings.
+  A key the base rules switch off (a game's ``unused(rules)``: Citywright's residential
+  points of the scoring mode not in play) is refused outright (:func:`check_unused`).
 * **Tables.**  A trial plays :class:`Table` s: the agents' table (``--agents`` at
   ``--players``; objective ``specialists`` or ``both``) and one seat table per
   ``--seat-players`` count, one agent in every seat (``--seat-agent``, default the
@@ -435,6 +437,15 @@ def check_placeholders(params: list[Param], placeholders: dict[str, str], allowe
     return tuple(sorted(set(allowed)))
 
 
+def check_unused(params: list[Param], unused: dict[str, str]) -> None:
+    """Refuse a parameter on a key that plays no part under the base rules (GameDef.unused): every trial moving
+    it would play the base's game and spend one of --max-changes on nothing."""
+    for p in params:
+        hit = next((k for k in unused if _covers(k, p.key)), None)
+        if hit is not None:
+            raise TuneError(f"--param {p.name}: plays no part under the base rules ({unused[hit]})")
+
+
 def pin_agents(game, agents, rules: Rules) -> tuple[str, ...]:
     """The canonical specs as they play under `rules`, pinned there (the registry's ``pin_rules``: Citywright's
     ``weights=auto`` made the base's weights), so every trial's rules play the same agents."""
@@ -558,6 +569,7 @@ def make_tune_spec(
     sim = S.make_spec(players, agents, block_games, seed, base, "rotate", game=game)
     if objective in ("specialists", "both") and len(set(sim.agents)) < 2:
         raise TuneError(f"--objective {objective} compares agents: give at least two different --agents")
+    check_unused(params, gdef.unused(base))
     allowed = check_placeholders(params, gdef.placeholders(base), list(allow_placeholders))
     seats = _seat_settings(gdef, base, objective, players, agents, games, blocks, seed, seat_players, seat_agent,
                            seat_games)  # fmt: skip

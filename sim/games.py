@@ -68,6 +68,11 @@ def no_placeholders(rules) -> dict[str, str]:
     return {}
 
 
+def none_unused(rules) -> dict[str, str]:
+    """GameDef.unused of a game whose every rule key plays a part under any rules: none."""
+    return {}
+
+
 @dataclass(frozen=True)
 class GameDef:
     """What the toolkit needs to know of one game.
@@ -107,6 +112,11 @@ class GameDef:
         The rule keys whose values are the project's stand-ins, not the designer's (text missing from the
         rulebook): dotted key -> a one-line reason.  ``rules`` marks them, ``tune scoring`` refuses to tune
         them unless named with ``--allow-placeholder``.  Default: none.
+    unused : callable(rules) -> dict[str, str]
+        The rule keys that play no part under these rules, because another key switches them off (a scoring
+        mode that does not read them, a disabled card): dotted key (or a dotted prefix) -> a one-line reason.
+        ``tune scoring`` refuses to tune them, since a trial moving one plays the base's game and spends one
+        of ``--max-changes`` on nothing.  Default: none.
     result_columns : tuple[str, ...]
         The columns of a result table, one row per (game, seat): the core columns every
         game shares (``experiments.schema.CORE_COLUMNS``) among the game's own.
@@ -203,6 +213,7 @@ class GameDef:
     simultaneous: bool = False
     notes: dict = field(default_factory=dict)
     placeholders: Callable[[Any], dict[str, str]] = no_placeholders
+    unused: Callable[[Any], dict[str, str]] = none_unused
     # --- the upper layers' parts, by import path ("module:attr"; None: the game has none) ---
     schema: str | None = None
     chunk_size: str | None = None

@@ -104,6 +104,24 @@ def placeholders(rules) -> dict[str, str]:
     }
 
 
+def unused(rules) -> dict[str, str]:
+    """GameDef.unused: the keys another key switches off (docs/games/citywright.md §6 and §7).  Residential's
+    largest cluster scores by full pairs or by tiles (``scoring.residential.largest``), reading only that mode's
+    points; a disabled card, or every card when achievements are off, scores nothing."""
+    out = {}
+    largest = rules.data["scoring"]["residential"]["largest"]
+    other = {"pairs": "largest_tile_points", "tiles": "pair_points"}.get(largest)
+    if other is not None:
+        out[f"scoring.residential.{other}"] = f'read only when scoring.residential.largest is not "{largest}"'
+    achievements = rules.data["achievements"]
+    for name, card in achievements["cards"].items():
+        if not achievements["enabled"]:
+            out[f"achievements.cards.{name}"] = "achievements.enabled is false"
+        elif not card.get("enabled", True):
+            out[f"achievements.cards.{name}"] = f"achievements.cards.{name}.enabled is false"
+    return out
+
+
 def score_boards(sources: list[tuple[str, str]], rules=None) -> list[tuple[dict, str]]:
     """`score` (GameDef.scorer): every board in the (text, name) sources, scored under `rules` (default: the
     default preset) -- as a JSON-able dict and as printed text.  BoardError (one line) on a malformed board."""
@@ -132,6 +150,7 @@ GAME = register(
         simultaneous=False,
         invariants=invariants,
         placeholders=placeholders,
+        unused=unused,
         result_columns=RESULT_COLUMNS,
         players=(1, MAX_PLAYERS),
         kernel_sources=KERNEL_SOURCES,

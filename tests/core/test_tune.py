@@ -357,6 +357,31 @@ def test_a_placeholder_param_is_refused_unless_allowed_by_key_or_prefix(tmp_path
     assert "allow_placeholders was ['achievements.cards.green_canopy']" in err
 
 
+def test_a_param_the_base_rules_switch_off_is_refused_with_the_switch_named(tmp_path, capsys):
+    """v1.1 scores residential's largest cluster by full pairs, so its per-tile points play no part: a study
+    moving them would play v1.1's game and spend one of --max-changes on nothing."""
+    args = ["tune", "scoring", "--param", "scoring.residential.largest_tile_points=1:4", "--objective", "seats",
+            "--agents", "random", "--players", "2", "--games", "8", "--blocks", "2", "--trials", "1",
+            "--verify-games", "0", "--quiet"]  # fmt: skip
+    err = _one_line_error(capsys, [*args, "--out", str(tmp_path / "a")])
+    assert "scoring.residential.largest_tile_points: plays no part under the base rules" in err
+    assert 'scoring.residential.largest is not "pairs"' in err
+    assert not (tmp_path / "a").exists()
+    tiles = tmp_path / "tiles.toml"  # under the per-tile mode it is the pair points that are switched off
+    tiles.write_text('base = "v1.1"\nname = "tiles"\n[scoring.residential]\nlargest = "tiles"\n')
+    T.check_unused(T.parse_params(["scoring.residential.largest_tile_points=1:4"], load_rules(str(tiles))),
+                   get_game("citywright").unused(load_rules(str(tiles))))  # fmt: skip
+    err = _one_line_error(capsys, [*args[:3], "scoring.residential.pair_points=3:6", *args[4:], "--rules", str(tiles),
+                                   "--out", str(tmp_path / "b")])  # fmt: skip
+    assert "scoring.residential.pair_points: plays no part under the base rules" in err
+    off = tmp_path / "off.toml"  # a disabled card's numbers, and every card's when achievements are off
+    off.write_text('base = "v1.1"\nname = "off"\n[achievements.cards.mastery]\nenabled = false\n')
+    unused = get_game("citywright").unused(load_rules(str(off)))
+    assert "achievements.cards.mastery" in unused and "achievements.cards.versatile" not in unused
+    off.write_text('base = "v1.1"\nname = "off"\n[achievements]\nenabled = false\n')
+    assert {"achievements.cards.mastery", "achievements.cards.versatile"} <= set(get_game("citywright").unused(load_rules(str(off))))
+
+
 # --- seat games ------------------------------------------------------------------------
 
 
