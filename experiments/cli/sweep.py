@@ -35,7 +35,13 @@ from ._app import (
 @app.command()
 def sweep(
     param: Annotated[
-        str, typer.Option("--param", help="Dotted rule path, e.g. scoring.residential.pair_points.", show_default=False)
+        str,
+        typer.Option(
+            "--param",
+            help="Dotted rule path, e.g. scoring.residential.pair_points; a list element by index,"
+            " e.g. scoring.commercial.tier_points[2].",
+            show_default=False,
+        ),
     ],
     values: Annotated[
         str,

@@ -250,12 +250,31 @@ def test_sweep_tabulates_each_value_and_agent(tmp_path):
     assert not a["residential"].equals(b["residential"])
 
 
+def test_sweep_of_a_list_element_changes_that_element_only():
+    """`--param key[i]` (as tune scoring takes it) sets element i and keeps the rest of the base's list: the
+    same rule sets as the whole list given, and a wrong index is an error naming it."""
+    from experiments.sweep import sweep_rules
+    from sim.citywright.rules import preset
+
+    base = preset("v1.1")
+    tiers = base.data["scoring"]["commercial"]["tier_points"]
+    by_element = sweep_rules(base, "scoring.commercial.tier_points[2]", [17, tiers[2]])
+    whole = sweep_rules(base, "scoring.commercial.tier_points", [[*tiers[:2], 17], list(tiers)])
+    assert by_element == whole and by_element[1] == base and by_element[0] != base
+    assert by_element[0].data["scoring"]["commercial"]["tier_points"] == [*tiers[:2], 17]
+    assert base.data["scoring"]["commercial"]["tier_points"] == tiers  # the base is not changed in place
+    with pytest.raises(ValueError, match="index 3 out of range"):
+        sweep_rules(base, "scoring.commercial.tier_points[3]", [1])
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
         (["--param", "scoring.residential.nope", "--values", "3"], "scoring.residential.nope"),
         (["--param", "scoring.residential.pair_points", "--values", "3,,4"], "empty value"),
         (["--param", "scoring.residential.pair_points", "--values", "3", "--agents", "nobody"], "nobody"),
+        (["--param", "scoring.commercial.tier_points[3]", "--values", "3"], "index 3 out of range"),
+        (["--param", "scoring.residential.pair_points[0]", "--values", "3"], "is not a list"),
     ],
 )
 def test_sweep_bad_input_is_one_line(tmp_path, args, needle):
