@@ -7,9 +7,7 @@ numbers, so differences between values are not luck of the deal).
 
 from __future__ import annotations
 
-import copy
 import json
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -38,39 +36,11 @@ def value_label(v) -> str:
     return json.dumps(v) if not isinstance(v, str) else v
 
 
-_INDEXED = re.compile(r"^(?P<key>[^\[\]]+)(?P<index>(?:\[\d+\])+)$")
-
-
 def sweep_rules(base, param: str, values: list) -> list:
     """One rule set per value of any game (raises its rules error naming the key if the path or a value is wrong).
-
-    ``param`` may end in list indices, as ``tune scoring --param`` takes them
-    (``scoring.commercial.tier_points[2]``): each value replaces that element and the rest of the list is the
-    base's.  ValueError, one line, when the key is not a list or an index is out of range."""
-    m = _INDEXED.match(param)
-    if m is None:
-        return [base.with_overrides({param: v}) for v in values]
-    key, index = m["key"], [int(i) for i in re.findall(r"\[(\d+)\]", m["index"])]
-    node = base.data
-    for part in key.split("."):
-        if not isinstance(node, dict) or part not in node:
-            raise ValueError(f"--param: {key}: unknown key")
-        node = node[part]
-    out = []
-    for v in values:
-        whole = copy.deepcopy(node)
-        here, at = whole, key
-        for depth, i in enumerate(index):
-            if not isinstance(here, list):
-                raise ValueError(f"--param: {at} is not a list, so it takes no index")
-            if not 0 <= i < len(here):
-                raise ValueError(f"--param: index {i} out of range ({at} has {len(here)} elements)")
-            if depth == len(index) - 1:
-                here[i] = v
-            else:
-                here, at = here[i], f"{at}[{i}]"
-        out.append(base.with_overrides({key: whole}))
-    return out
+    ``param`` may end in list indices, as ``tune scoring --param`` takes them (``scoring.commercial.tier_points[2]``):
+    each value sets that element and the rest of the list is the base's (``RuleSet.with_overrides``)."""
+    return [base.with_overrides({param: v}) for v in values]
 
 
 def run_sweep(

@@ -97,7 +97,6 @@ trial or an earlier one, reuse their finished blocks.
 
 from __future__ import annotations
 
-import copy
 import datetime as _dt
 import fcntl
 import hashlib
@@ -255,29 +254,12 @@ def parse_params(texts: list[str], base: Rules) -> list[Param]:
 
 
 def rules_for(base: Rules, params: list[Param], values: dict, name: str | None = None) -> Rules:
-    """`base` with each parameter set to `values[name]` (list elements set in a copy of their list)."""
-    overrides: dict = {}
-    lists: dict[str, list] = {}
-    for p in params:
-        v = p.value(values[p.name])
-        if not p.index:
-            overrides[p.key] = v
-            continue
-        lst = lists.setdefault(p.key, copy.deepcopy(_dig(base.data, p.key)))
-        node = lst
-        for i in p.index[:-1]:
-            node = node[i]
-        node[p.index[-1]] = v
-    overrides.update(lists)
+    """`base` with each parameter set to `values[name]` (list elements set in a copy of their list:
+    ``RuleSet.with_overrides`` takes the ``key[i]`` names)."""
+    overrides: dict = {p.name: p.value(values[p.name]) for p in params}
     if name:
         overrides["name"] = name
     return base.with_overrides(overrides)
-
-
-def _dig(data: dict, key: str):
-    for k in key.split("."):
-        data = data[k]
-    return data
 
 
 def excess_changes(params: list[Param], values: dict, max_changes: int | None) -> int:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import tomllib
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -42,6 +43,43 @@ def dig(data: dict, dotted: str) -> Any:
     for k in dotted.split("."):
         data = data[k]
     return data
+
+
+_INDEXED = re.compile(r"^(?P<key>[^\[\]]+)(?P<index>(?:\[\d+\])+)$")
+
+
+def element_overrides(data: dict, overrides: dict[str, Any]) -> dict[str, Any]:
+    """`overrides` with every ``key[i]...`` entry folded into a ``key`` entry: a copy of the list (the one
+    `overrides` gives for `key`, else `data`'s) with those elements set.  RulesError, one line, when the key is
+    unknown, not a list, or an index is out of range."""
+    out: dict[str, Any] = {}
+    elements = []
+    for path, value in overrides.items():
+        m = _INDEXED.match(path)
+        if m is None:
+            out[path] = value
+        else:
+            elements.append((m["key"], [int(i) for i in re.findall(r"\[(\d+)\]", m["index"])], value))
+    for key, index, value in elements:
+        if key not in out:
+            node, done = data, []
+            for part in key.split("."):
+                if not isinstance(node, dict) or part not in node:
+                    valid = f" (valid: {', '.join(sorted(node))})" if isinstance(node, dict) else ""
+                    raise RulesError(f"{'.'.join([*done, part])}: unknown key{valid}")
+                node, done = node[part], [*done, part]
+            out[key] = copy.deepcopy(node)
+        here, at = out[key], key
+        for depth, i in enumerate(index):
+            if not isinstance(here, list):
+                raise RulesError(f"{at} is not a list, so it takes no index")
+            if not 0 <= i < len(here):
+                raise RulesError(f"index {i} out of range ({at} has {len(here)} elements)")
+            if depth == len(index) - 1:
+                here[i] = value
+            else:
+                here, at = here[i], f"{at}[{i}]"
+    return out
 
 
 def dotted_tree(overrides: dict[str, Any]) -> dict[str, Any]:
@@ -164,8 +202,9 @@ class RuleSet:
         return tomlkit.dumps(doc)
 
     def with_overrides(self, overrides: dict[str, Any]) -> RuleSet:
-        """A new rule set with dotted-path overrides, e.g. ``{"coins.cap": 20}``."""
-        return self.book.from_mapping(dotted_tree(overrides), base=self.data)
+        """A new rule set with dotted-path overrides, e.g. ``{"coins.cap": 20}``; a path may end in list
+        indices (``{"scoring.tiers[2]": 17}``: that element set, the rest of the list kept)."""
+        return self.book.from_mapping(dotted_tree(element_overrides(self.data, overrides)), base=self.data)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, RuleSet) and type(other) is type(self) and self.canonical == other.canonical
