@@ -739,6 +739,8 @@ def _quiet_optuna():
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    # after a raced best (fewer blocks), the pruner pairs the blocks both played, as it should: no warning
+    warnings.filterwarnings("ignore", message="WilcoxonPruner finds steps existing in the current trial")
     return optuna
 
 
@@ -1030,6 +1032,8 @@ def _run_trials(study, spec, trials, info, work, jobs, log, progress, where, rec
         what = (
             f"pruned ({a.get('pruned_by', 'wilcoxon')}) after {a['blocks']} of {spec.blocks} blocks"
             if trial.state.name == "PRUNED"
+            else f"complete, raced better after {a['blocks']} of {spec.blocks} blocks"
+            if a.get("raced") == "better"
             else "complete"
         )
         moves = ", ".join(f"{n}={a['played'][n]}" for n in a["changed"]) or "base"
@@ -1429,7 +1433,8 @@ def write_outputs(study, spec: TuneSpec, out: Path, work: Path, verification: Ve
     atomic_write_text(best_toml(rules, spec, best), out / "best.toml")
     base_info = study.user_attrs["base"]
     unnamed = rules_for(spec.base_rules(), list(spec.params), best.user_attrs["played"])  # as the trial played it
-    pooled = pool(spec, [play_blocks(spec, unnamed, b, work) for b in range(spec.blocks)])
+    blocks = sorted(best.intermediate_values)  # every block, but a raced best's own (no block replayed here)
+    pooled = pool(spec, [play_blocks(spec, unnamed, b, work) for b in blocks])
     lo, hi = bootstrap_tables(spec, pooled)
     base_frames, _ = reference(spec, work)
     base_pooled = pool(spec, base_frames)
@@ -1443,7 +1448,10 @@ def write_outputs(study, spec: TuneSpec, out: Path, work: Path, verification: Ve
         charts.before_after_chart(verification.table, out / "win_shares.png")
     summary = {
         "best_trial": best.number,
-        "best_loss": best.user_attrs["loss"],
+        "best_loss": best.user_attrs["loss"] if len(blocks) == spec.blocks else _summary(pooled, spec).loss,
+        "best_blocks": len(blocks),
+        "best_value": best.user_attrs["value"],
+        "blocks": spec.blocks,
         "best_loss_ci": [lo, hi],
         "base_loss": base_info["loss"],
         "base_loss_ci": [blo, bhi],
@@ -1470,7 +1478,7 @@ def summary_text(summary: dict, best, verification: Verification | None) -> str:
     lo, hi = summary["best_loss_ci"]
     lines = [
         f"\nbest: trial {best.number} ({', '.join(changes) or 'the base'}); loss {summary['best_loss']:.1f} pts²"
-        f" [{lo:.1f}, {hi:.1f}] on the tuning games, base {summary['base_loss']:.1f}"
+        f" [{lo:.1f}, {hi:.1f}] on the tuning games{_raced_blocks(summary)}, base {summary['base_loss']:.1f}"
     ]
     if verification is not None:
         t = verification.table
@@ -1581,6 +1589,14 @@ def _loss_text(spec) -> str:
     return "Loss per trial, in points²: the sum " + "; plus the sum ".join(parts) + "."
 
 
+def _raced_blocks(summary: dict) -> str:
+    """Which games a raced best's loss is on (it played fewer blocks than a trial has)."""
+    n = summary.get("best_blocks")
+    if n is None or n >= summary.get("blocks", n + 1):
+        return ""
+    return f"; the best raced: its {n} blocks (the race's value: {summary['best_value']:.1f}, the best it beat plus the gap)"
+
+
 def _report_result(spec, best, summary) -> list[str]:
     changes = [f"`{k}` {_fmt(a)} → {_fmt(b)}" for k, (a, b) in summary["changes"].items() if a != b]
     best_loss = _ci(summary["best_loss"], *summary["best_loss_ci"])
@@ -1588,13 +1604,13 @@ def _report_result(spec, best, summary) -> list[str]:
         "## Result",
         "",
         f"Best: trial {best.number}, written to `best.toml` ({', '.join(changes) or 'no change: the base is best'}).",
-        f"On the tuning games ({spec.games:,} per trial) its loss is {best_loss}"
+        f"On the tuning games ({spec.games:,} per trial{_raced_blocks(summary)}) its loss is {best_loss}"
         f" pts² (95% bootstrap over games), the base's {_ci(summary['base_loss'], *summary['base_loss_ci'])}; its mean"
         f" total is {100 * best.user_attrs['mean_total_change']:+.1f}% from the base's. Sampling noise alone adds"
         f" about {summary['noise_floor']:.1f} pts² at this size, and the best of many trials on the same games is"
         " optimistic: the verification on fresh seeds is the number to quote.",
         "",
-        *_shares_rows(pd.DataFrame(summary["tuning_shares"]), "the tuning games, every block"),
+        *_shares_rows(pd.DataFrame(summary["tuning_shares"]), f"the tuning games, every block{_raced_blocks(summary)}"),
     ]
 
 

@@ -571,7 +571,13 @@ def _raced(rules, b: int, games: int = 400) -> pd.DataFrame:
 
 
 def test_race_makes_a_clearly_better_trial_the_best_after_two_blocks_and_stops_one_as_good(tmp_path, monkeypatch):
-    monkeypatch.setattr(T, "play_block", lambda spec, table, rules, b, *a, **k: _raced(rules, b))
+    played = []  # (park rows, block) of every block played
+
+    def play(spec, table, rules, b, *a, **k):
+        played.append((rules.scoring["park"]["row_points"], b))
+        return _raced(rules, b)
+
+    monkeypatch.setattr(T, "play_block", play)
     base = load_rules("v1.1")
     params = T.parse_params(["scoring.park.row_points=0:4"], base)
     spec = T.make_tune_spec(base, params, "seats", 2, ["random"], 4800, 6, 3, game="citywright", prune_p=0.0,
@@ -596,6 +602,8 @@ def test_race_makes_a_clearly_better_trial_the_best_after_two_blocks_and_stops_o
         assert t["pruned_by"] == ("race" if as_good else "stop-z") and t["blocks"] == 2, t
         assert t["raced"] == ("equivalent" if as_good else "")
         assert f"(best: trial {first_better})" in study.trials[int(t.name)].user_attrs["stopped"]
+    # every later trial played the raced best's two blocks first, so no block was ever played for the best again
+    assert len({b for v, b in played if v == rows[first_better]}) == 2
     early = trials.loc[1 : first_better - 1]
     assert (early[early["scoring.park.row_points"] == 1]["pruned_by"] == "race").all()  # as good as the base
     # no race: the better rules play every block, and so do the ones as good as the best
