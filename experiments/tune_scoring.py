@@ -1171,9 +1171,9 @@ def sequential_stop(
     if gap < 0 and -gap > z * se:
         return "better", f"raced {seen}, better by {score} standard errors of the paired block difference"
     if abs(gap) + z * se < margin:
-        return "equivalent", (
-            f"raced {seen}: the gap {gap:+.1f} ± {z:g} standard errors ({z * se:.1f}) is inside ±{margin:g}"
-            " (--race)"
+        return (
+            "equivalent",
+            f"raced {seen}: the gap {gap:+.1f} ± {z:g} standard errors ({z * se:.1f}) inside ±{margin:g}",
         )
     return "", ""
 
@@ -1225,8 +1225,7 @@ def stop_rates(
     `margin`, both in standard deviations of the paired block difference: Monte Carlo over normal differences,
     the pooled gap taken as their mean.  Without a race (`margin` 0) only "worse" is decided, which at
     `gap` 0 is :func:`false_stop_rate`.  At `gap` = ±`margin` the "equivalent" rate is the race's error of
-    calling a trial as good as the best that is `margin` off it; it is largest for a small standard deviation
-    (a large `margin` in its units), where it tends to the false stop rate (the gap's t statistic alone)."""
+    calling a trial as good as the best that is `margin` off it (:func:`false_equivalence_rate`: its largest)."""
     out = {"worse": 0.0, "better": 0.0, "equivalent": 0.0}
     if z <= 0:
         return out
@@ -1249,6 +1248,16 @@ def false_equivalence_rate(blocks: int, z: float) -> float:
     (:func:`stop_rates`; about 6%, at a margin near one standard deviation, for 10 blocks and Z = 3)."""
     margins = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 5.0)
     return max(stop_rates(blocks, z, side * m, m)["equivalent"] for m in margins for side in (1, -1))
+
+
+def race_rates(spec: TuneSpec) -> dict[str, float]:
+    """The race's error rates for the report: a trial as good as the best raced as better (at a margin of a
+    quarter of the block difference's standard deviation, as in the measured studies), and one a margin off the
+    best stopped as equivalent (:func:`false_equivalence_rate`)."""
+    return {
+        "better_when_as_good": stop_rates(spec.blocks, spec.stop_z, 0.0, 0.25)["better"],
+        "equivalent_when_a_margin_off": false_equivalence_rate(spec.blocks, spec.stop_z),
+    }
 
 
 def best_trial(study):
@@ -1449,9 +1458,7 @@ def write_outputs(study, spec: TuneSpec, out: Path, work: Path, verification: Ve
     summary = {
         "best_trial": best.number,
         "best_loss": best.user_attrs["loss"] if len(blocks) == spec.blocks else _summary(pooled, spec).loss,
-        "best_blocks": len(blocks),
-        "best_value": best.user_attrs["value"],
-        "blocks": spec.blocks,
+        **({"best_blocks": len(blocks), "best_value": best.user_attrs["value"]} if len(blocks) < spec.blocks else {}),
         "best_loss_ci": [lo, hi],
         "base_loss": base_info["loss"],
         "base_loss_ci": [blo, bhi],
@@ -1459,11 +1466,7 @@ def write_outputs(study, spec: TuneSpec, out: Path, work: Path, verification: Ve
         "changes": {p.name: [p.base, best.user_attrs["played"][p.name]] for p in spec.params},
         "false_prune_rate": false_prune_rate(spec.blocks, spec.prune_p, spec.prune_after),
         "false_stop_rate": false_stop_rate(spec.blocks, spec.stop_z),
-        **({"race_rates": {
-            # a margin of a quarter of the block difference's standard deviation, as in the measured studies
-            "better_when_as_good": stop_rates(spec.blocks, spec.stop_z, 0.0, 0.25)["better"],
-            "equivalent_when_a_margin_off": false_equivalence_rate(spec.blocks, spec.stop_z),
-        }} if spec.race > 0 else {}),
+        **({"race_rates": race_rates(spec)} if spec.race > 0 else {}),
         "agents_played": {t.name: list(dict.fromkeys(t.agents)) for t in spec.tables()},
         "tuning_shares": shares.round(4).to_dict(orient="records"),
     }
@@ -1593,9 +1596,10 @@ def _loss_text(spec) -> str:
 def _raced_blocks(summary: dict) -> str:
     """Which games a raced best's loss is on (it played fewer blocks than a trial has)."""
     n = summary.get("best_blocks")
-    if n is None or n >= summary.get("blocks", n + 1):
+    if n is None:
         return ""
-    return f"; the best raced: its {n} blocks (the race's value: {summary['best_value']:.1f}, the best it beat plus the gap)"
+    value = summary["best_value"]
+    return f"; the best raced: its {n} blocks (the race's value: {value:.1f}, the best it beat plus the gap)"
 
 
 def _report_result(spec, best, summary) -> list[str]:
