@@ -65,6 +65,13 @@ report), driven one trial at a time (ask and tell):
   it complements the pruner, which needs ``prune_after`` blocks.  A trial as good as
   the best is stopped anyway with probability :func:`false_stop_rate` (about 13% at
   10 blocks and Z = 3: few blocks give a noisy standard error).
+* **Race** (``--race MARGIN``, points², default 0: off): the early stop also ends a
+  trial below the best by more than Z standard errors (told complete with the best's
+  value plus the paired gap, so it is the new best) and one whose gap ± Z standard
+  errors lies within ±MARGIN (pruned, ``pruned_by = race``) (:func:`sequential_stop`;
+  error rates :func:`stop_rates`, :func:`false_equivalence_rate`).  A raced best played
+  fewer blocks: a later trial plays the best's blocks first, and a block beyond them is
+  played for the best too when needed (cached), so every comparison is paired.
 * **Constraints.**  ``--max-changes K``: every parameter is sampled; when more than K
   differ from the base, only the K with the largest move relative to their range
   (``|value − base| / (HI − LO)``) are played and the rest return to the base.  The
@@ -133,8 +140,10 @@ EXCESS_PENALTY = 10.0  # points² told to the sampler per parameter sampled away
 VERIFY_BLOCK = 1 << 40  # the verification run's seed: a SplitMix64 output no training block uses
 BOOTSTRAP_REPS = 2000
 STOP_Z = 3.0  # --stop-z's default: standard errors of the paired block difference (0: no early stop)
-# What a study stored before these settings existed played: no placeholder allowed, no seat games, no early stop
-LEGACY_SPEC = {"allow_placeholders": [], "seat_players": [], "seat_agent": "", "seat_block_games": [], "stop_z": 0.0}
+# What a study stored before these settings existed played: no placeholder allowed, no seat games, no early stop,
+# no race
+LEGACY_SPEC = {"allow_placeholders": [], "seat_players": [], "seat_agent": "", "seat_block_games": [], "stop_z": 0.0,
+               "race": 0.0}  # fmt: skip
 
 
 class TuneError(ValueError):
@@ -466,6 +475,7 @@ class TuneSpec:
     seat_agent: str = ""  # their every-seat agent (canonical, weights as under the base rules)
     seat_block_games: tuple[int, ...] = ()  # games per block of each seat table
     stop_z: float = STOP_Z  # early stop: standard errors of the paired block difference (0: none)
+    race: float = 0.0  # racing's indifference margin, points² (0: no race; the early stop's worse side only)
 
     def tables(self) -> tuple[Table, ...]:
         """The tables every trial plays, block by block: the agents' (objective specialists or both), then one
@@ -528,6 +538,7 @@ def make_tune_spec(
     seat_agent: str | None = None,
     seat_games: int | None = None,
     stop_z: float = STOP_Z,
+    race: float = 0.0,
     allow_placeholders: list[str] = (),
 ) -> TuneSpec:
     """Validate the study's settings for `game` (a GameDef or id; TuneError or SimulateError, one line each).
@@ -557,6 +568,10 @@ def make_tune_spec(
                            seat_games)  # fmt: skip
     if not (0 <= stop_z < math.inf):
         raise TuneError(f"--stop-z must be a non-negative number of standard errors (0: no early stop), got {stop_z}")
+    if not (0 <= race < math.inf):
+        raise TuneError(f"--race must be a non-negative margin in points² (0: no race), got {race}")
+    if race > 0 and stop_z == 0:
+        raise TuneError("--race decides with --stop-z's standard errors: give --stop-z above 0 (or --race 0)")
     if keep_mean_total is not None and not 0 < keep_mean_total < math.inf:
         raise TuneError(f"--keep-mean-total must be a positive percentage, got {keep_mean_total}")
     if max_changes is not None and max_changes < 1:
@@ -589,6 +604,7 @@ def make_tune_spec(
         game=game,
         allow_placeholders=allowed,
         stop_z=float(stop_z),
+        race=float(race),
         **seats,
     )
 
@@ -723,6 +739,8 @@ def _quiet_optuna():
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    # after a raced best (fewer blocks), the pruner pairs the blocks both played, as it should: no warning
+    warnings.filterwarnings("ignore", message="WilcoxonPruner finds steps existing in the current trial")
     return optuna
 
 
@@ -1014,6 +1032,8 @@ def _run_trials(study, spec, trials, info, work, jobs, log, progress, where, rec
         what = (
             f"pruned ({a.get('pruned_by', 'wilcoxon')}) after {a['blocks']} of {spec.blocks} blocks"
             if trial.state.name == "PRUNED"
+            else f"complete, raced better after {a['blocks']} of {spec.blocks} blocks"
+            if a.get("raced") == "better"
             else "complete"
         )
         moves = ", ".join(f"{n}={a['played'][n]}" for n in a["changed"]) or "base"
@@ -1054,9 +1074,11 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
         # gets the same value twice
         may_prune = not all_cached(spec, rules, work)
         ref = Reference(spec, study, info, work) if may_prune and spec.stop_z > 0 else None
+        if spec.race > 0 and ref is not None and ref.trial is not None:
+            order = ref.first(order)
         frames: list[dict] = []
         told: list[float] = []
-        pruned_by = ""
+        pruned_by = raced = ""
         for step, b in enumerate(order):
             label = f"trial {trial.number}, block {step + 1}/{spec.blocks}"
 
@@ -1073,10 +1095,14 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
             seen = [int(x) for x in order[: step + 1]]
             if ref is not None and ref.trial is not None and step + 1 >= 2:
                 mine = pooled_value(spec, frames, seen, info) + EXCESS_PENALTY * excess
-                reason = early_stop(told, ref.block_values(seen), mine, ref.pooled(seen), spec.stop_z)
-                if reason:
-                    pruned_by = "stop-z"
+                best = ref.pooled(seen)
+                kind, reason = sequential_stop(told, ref.block_values(seen), mine, best, spec.stop_z, spec.race)
+                if kind:
                     trial.set_user_attr("stopped", f"{reason} (best: trial {ref.trial.number})")
+                    if kind == "better":  # told complete, its value on the best's scale: the new best
+                        raced, estimate = kind, ref.trial.value + mine - best
+                        break
+                    pruned_by = "stop-z" if kind == "worse" else "race"
                     break
             if trial.should_prune():
                 pruned_by = "wilcoxon"
@@ -1084,9 +1110,16 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
         res = _summary(pool(spec, frames), spec)
         base_mean = float(np.mean([info["block_mean_total"][b] for b in order[: len(frames)]]))
         value, change = _block_value(spec, res, base_mean)
+        loss_played = res.loss
+        if raced:  # the best's value plus the paired gap on the blocks both played; the loss moves with it
+            shift = estimate - EXCESS_PENALTY * excess - value
+            value, loss_played = value + shift, res.loss + shift
+            trial.set_user_attr("raced", raced)
+        elif pruned_by == "race":
+            trial.set_user_attr("raced", "equivalent")
         games = sum(len(f[t.name]) // t.players for f in frames for t in spec.tables())
         for key, v in (
-            ("loss", res.loss), ("value", value), ("mean_total", res.mean_total), ("mean_total_change", change),
+            ("loss", loss_played), ("value", value), ("mean_total", res.mean_total), ("mean_total_change", change),
             ("games", games), ("blocks", len(frames)), ("seconds", round(time.perf_counter() - t0, 2)),
             ("cpu_seconds", round(time.process_time() - cpu0, 3)),
         ):  # fmt: skip
@@ -1113,19 +1146,36 @@ def early_stop(mine: list[float], best: list[float], pooled_mine: float, pooled_
     """Why a trial should stop now ("" to go on): its pooled value so far is above the best trial's on the same
     blocks by more than `z` standard errors of the paired per-block difference (`mine`, `best`: the two trials'
     values block by block, in the same order; at least two blocks)."""
+    return sequential_stop(mine, best, pooled_mine, pooled_best, z)[1]
+
+
+def sequential_stop(
+    mine: list[float], best: list[float], pooled_mine: float, pooled_best: float, z: float, margin: float = 0.0
+) -> tuple[str, str]:
+    """The early stop's decision after a block and why: ("worse", why) when the pooled gap (mine − best, on the
+    same blocks) is above `z` standard errors of the paired per-block difference (:func:`early_stop`); with a
+    race (`margin` > 0, points²) also ("better", why) when it is below −z standard errors, and ("equivalent",
+    why) when gap ± z standard errors lies inside ±`margin`; ("", "") to go on."""
     n = len(mine)
     if z <= 0 or n < 2:
-        return ""
+        return "", ""
     d = np.asarray(mine, dtype=float) - np.asarray(best, dtype=float)
     se = float(np.std(d, ddof=1)) / math.sqrt(n)
     gap = pooled_mine - pooled_best
-    if gap <= 0 or gap <= z * se:
-        return ""
-    score = f"{gap / se:.1f}" if se > 0 else "infinitely many"
-    return (
-        f"stopped after {n} blocks: pooled value {pooled_mine:.1f} against the best's {pooled_best:.1f} on the same"
-        f" blocks, {score} standard errors of the paired block difference (--stop-z {z:g})"
-    )
+    score = f"{abs(gap) / se:.1f}" if se > 0 else "infinitely many"
+    seen = f"after {n} blocks: pooled value {pooled_mine:.1f} against the best's {pooled_best:.1f} on the same blocks"
+    if gap > 0 and gap > z * se:
+        return "worse", f"stopped {seen}, {score} standard errors of the paired block difference (--stop-z {z:g})"
+    if margin <= 0:
+        return "", ""
+    if gap < 0 and -gap > z * se:
+        return "better", f"raced {seen}, better by {score} standard errors of the paired block difference"
+    if abs(gap) + z * se < margin:
+        return (
+            "equivalent",
+            f"raced {seen}: the gap {gap:+.1f} ± {z:g} standard errors ({z * se:.1f}) inside ±{margin:g}",
+        )
+    return "", ""
 
 
 class Reference:
@@ -1142,8 +1192,16 @@ class Reference:
             self.rules = rules_for(spec.base_rules(), list(spec.params), a.get("played", self.trial.params))
             self.excess = a.get("excess", 0)
 
+    def first(self, order: np.ndarray) -> np.ndarray:
+        """`order` with the blocks the best played first (a raced best played fewer than all), so that a race
+        pairs on the best's own blocks as long as it can."""
+        played = self.trial.intermediate_values
+        return np.array([b for b in order if b in played] + [b for b in order if b not in played])
+
     def block_values(self, blocks: list[int]) -> list[float]:
-        return [self.trial.intermediate_values[b] for b in blocks]
+        """The best's told values on `blocks`; a block a raced best did not play is played now (and cached)."""
+        told = self.trial.intermediate_values
+        return [told[b] if b in told else self.pooled([b]) for b in blocks]
 
     def pooled(self, blocks: list[int]) -> float:
         for b in blocks:
@@ -1156,16 +1214,50 @@ class Reference:
 def false_stop_rate(blocks: int, z: float, sims: int = 20_000, seed: int = 0) -> float:
     """Chance that a trial exactly as good as the best is stopped early at some look (after blocks 2..blocks-1):
     Monte Carlo over normal paired block differences, the pooled difference taken as their mean."""
+    return stop_rates(blocks, z, sims=sims, seed=seed)["worse"]
+
+
+def stop_rates(
+    blocks: int, z: float, gap: float = 0.0, margin: float = 0.0, sims: int = 20_000, seed: int = 0
+) -> dict[str, float]:
+    """How often :func:`sequential_stop` ends a trial as "worse", "better" or "equivalent" (the first decision
+    of the looks after blocks 2..blocks-1) when its true gap to the best is `gap` and the race's margin is
+    `margin`, both in standard deviations of the paired block difference: Monte Carlo over normal differences,
+    the pooled gap taken as their mean.  Without a race (`margin` 0) only "worse" is decided, which at
+    `gap` 0 is :func:`false_stop_rate`.  At `gap` = ±`margin` the "equivalent" rate is the race's error of
+    calling a trial as good as the best that is `margin` off it (:func:`false_equivalence_rate`: its largest)."""
+    out = {"worse": 0.0, "better": 0.0, "equivalent": 0.0}
     if z <= 0:
-        return 0.0
-    rng = np.random.default_rng(seed)
-    d = rng.normal(size=(sims, blocks))
-    stopped = np.zeros(sims, dtype=bool)
+        return out
+    d = np.random.default_rng(seed).normal(size=(sims, blocks)) + gap
+    kind = np.zeros(sims, dtype=int)  # 0: on, 1..3: as `out`'s keys
     for n in range(2, blocks):
         m = d[:, :n].mean(axis=1)
         se = d[:, :n].std(axis=1, ddof=1) / math.sqrt(n)
-        stopped |= (m > 0) & (m > z * se)
-    return float(stopped.mean())
+        rules = [(m > 0) & (m > z * se)]
+        if margin > 0:
+            rules += [(m < 0) & (-m > z * se), np.abs(m) + z * se < margin]
+        for k, hit in enumerate(rules, start=1):
+            kind[(kind == 0) & hit] = k
+    return {name: float((kind == k).mean()) for k, name in enumerate(out, start=1)}
+
+
+def false_equivalence_rate(blocks: int, z: float) -> float:
+    """The race's error: the chance that a trial exactly a margin worse (or better) than the best is stopped as
+    "equivalent", at its largest over margins of 1/4 to 5 standard deviations of the paired block difference
+    (:func:`stop_rates`; about 6%, at a margin near one standard deviation, for 10 blocks and Z = 3)."""
+    margins = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 5.0)
+    return max(stop_rates(blocks, z, side * m, m)["equivalent"] for m in margins for side in (1, -1))
+
+
+def race_rates(spec: TuneSpec) -> dict[str, float]:
+    """The race's error rates for the report: a trial as good as the best raced as better (at a margin of a
+    quarter of the block difference's standard deviation, as in the measured studies), and one a margin off the
+    best stopped as equivalent (:func:`false_equivalence_rate`)."""
+    return {
+        "better_when_as_good": stop_rates(spec.blocks, spec.stop_z, 0.0, 0.25)["better"],
+        "equivalent_when_a_margin_off": false_equivalence_rate(spec.blocks, spec.stop_z),
+    }
 
 
 def best_trial(study):
@@ -1203,6 +1295,8 @@ def trials_table(study, spec: TuneSpec) -> pd.DataFrame:
             "seconds": a.get("seconds", np.nan),
             "cpu_seconds": a.get("cpu_seconds", np.nan),  # this process's CPU time (all of it with --jobs 1)
         }
+        if spec.race > 0:
+            row["raced"] = a.get("raced", "")  # better (told complete, on the best's scale) or equivalent
         for p in spec.params:
             row[p.name] = a.get("played", t.params).get(p.name, t.params.get(p.name))
         for p in spec.params:
@@ -1348,7 +1442,8 @@ def write_outputs(study, spec: TuneSpec, out: Path, work: Path, verification: Ve
     atomic_write_text(best_toml(rules, spec, best), out / "best.toml")
     base_info = study.user_attrs["base"]
     unnamed = rules_for(spec.base_rules(), list(spec.params), best.user_attrs["played"])  # as the trial played it
-    pooled = pool(spec, [play_blocks(spec, unnamed, b, work) for b in range(spec.blocks)])
+    blocks = sorted(best.intermediate_values)  # every block, but a raced best's own (no block replayed here)
+    pooled = pool(spec, [play_blocks(spec, unnamed, b, work) for b in blocks])
     lo, hi = bootstrap_tables(spec, pooled)
     base_frames, _ = reference(spec, work)
     base_pooled = pool(spec, base_frames)
@@ -1362,7 +1457,8 @@ def write_outputs(study, spec: TuneSpec, out: Path, work: Path, verification: Ve
         charts.before_after_chart(verification.table, out / "win_shares.png")
     summary = {
         "best_trial": best.number,
-        "best_loss": best.user_attrs["loss"],
+        "best_loss": best.user_attrs["loss"] if len(blocks) == spec.blocks else _summary(pooled, spec).loss,
+        **({"best_blocks": len(blocks), "best_value": best.user_attrs["value"]} if len(blocks) < spec.blocks else {}),
         "best_loss_ci": [lo, hi],
         "base_loss": base_info["loss"],
         "base_loss_ci": [blo, bhi],
@@ -1370,6 +1466,7 @@ def write_outputs(study, spec: TuneSpec, out: Path, work: Path, verification: Ve
         "changes": {p.name: [p.base, best.user_attrs["played"][p.name]] for p in spec.params},
         "false_prune_rate": false_prune_rate(spec.blocks, spec.prune_p, spec.prune_after),
         "false_stop_rate": false_stop_rate(spec.blocks, spec.stop_z),
+        **({"race_rates": race_rates(spec)} if spec.race > 0 else {}),
         "agents_played": {t.name: list(dict.fromkeys(t.agents)) for t in spec.tables()},
         "tuning_shares": shares.round(4).to_dict(orient="records"),
     }
@@ -1385,7 +1482,7 @@ def summary_text(summary: dict, best, verification: Verification | None) -> str:
     lo, hi = summary["best_loss_ci"]
     lines = [
         f"\nbest: trial {best.number} ({', '.join(changes) or 'the base'}); loss {summary['best_loss']:.1f} pts²"
-        f" [{lo:.1f}, {hi:.1f}] on the tuning games, base {summary['base_loss']:.1f}"
+        f" [{lo:.1f}, {hi:.1f}] on the tuning games{_raced_blocks(summary)}, base {summary['base_loss']:.1f}"
     ]
     if verification is not None:
         t = verification.table
@@ -1496,6 +1593,15 @@ def _loss_text(spec) -> str:
     return "Loss per trial, in points²: the sum " + "; plus the sum ".join(parts) + "."
 
 
+def _raced_blocks(summary: dict) -> str:
+    """Which games a raced best's loss is on (it played fewer blocks than a trial has)."""
+    n = summary.get("best_blocks")
+    if n is None:
+        return ""
+    value = summary["best_value"]
+    return f"; the best raced: its {n} blocks (the race's value: {value:.1f}, the best it beat plus the gap)"
+
+
 def _report_result(spec, best, summary) -> list[str]:
     changes = [f"`{k}` {_fmt(a)} → {_fmt(b)}" for k, (a, b) in summary["changes"].items() if a != b]
     best_loss = _ci(summary["best_loss"], *summary["best_loss_ci"])
@@ -1503,13 +1609,13 @@ def _report_result(spec, best, summary) -> list[str]:
         "## Result",
         "",
         f"Best: trial {best.number}, written to `best.toml` ({', '.join(changes) or 'no change: the base is best'}).",
-        f"On the tuning games ({spec.games:,} per trial) its loss is {best_loss}"
+        f"On the tuning games ({spec.games:,} per trial{_raced_blocks(summary)}) its loss is {best_loss}"
         f" pts² (95% bootstrap over games), the base's {_ci(summary['base_loss'], *summary['base_loss_ci'])}; its mean"
         f" total is {100 * best.user_attrs['mean_total_change']:+.1f}% from the base's. Sampling noise alone adds"
         f" about {summary['noise_floor']:.1f} pts² at this size, and the best of many trials on the same games is"
         " optimistic: the verification on fresh seeds is the number to quote.",
         "",
-        *_shares_rows(pd.DataFrame(summary["tuning_shares"]), "the tuning games, every block"),
+        *_shares_rows(pd.DataFrame(summary["tuning_shares"]), f"the tuning games, every block{_raced_blocks(summary)}"),
     ]
 
 
@@ -1581,9 +1687,8 @@ def _report_search(spec, trials, summary, imp) -> list[str]:
     outside = int(((searched["value"] >= PENALTY) & (searched["state"] != "invalid")).sum())
     saved = int(len(pruned) * spec.games - pruned["games"].sum())
     by = pruned["pruned_by"].value_counts() if "pruned_by" in pruned else pd.Series(dtype=int)
-    how = ", ".join(
-        f"{int(n)} by {'the early stop' if k == 'stop-z' else 'the Wilcoxon pruner'}" for k, n in by.items()
-    )
+    stoppers = {"stop-z": "the early stop", "race": "the race (as good as the best)"}
+    how = ", ".join(f"{int(n)} by {stoppers.get(k, 'the Wilcoxon pruner')}" for k, n in by.items())
     counts = f"{n_complete} complete, {len(pruned)} pruned{f' ({how})' if how else ''}, {n_invalid} invalid rule sets"
     if spec.keep_mean_total is not None:
         counts += f", {outside} outside the mean-total band"
@@ -1610,6 +1715,18 @@ def _report_search(spec, trials, summary, imp) -> list[str]:
             " give a noisy standard error, and every look is another chance); the reason is in `trials.csv`"
             " (`pruned_by`) and in the study."
         )
+        if spec.race > 0:
+            rates = summary["race_rates"]
+            stop += (
+                f" Raced (`--race {spec.race:g}`): a trial also stops when it is below the best by more than"
+                f" {spec.stop_z:g} standard errors (told complete with the best's value plus the paired gap, it is"
+                f" the new best; one as good as the best is raced so with probability about"
+                f" {100 * rates['better_when_as_good']:.1f}%), or when its gap ± {spec.stop_z:g} standard errors lies"
+                f" within ±{spec.race:g} points² of the best's (pruned, `pruned_by = race`; a trial exactly"
+                f" {spec.race:g} off the best is stopped so with probability at most"
+                f" {100 * rates['equivalent_when_a_margin_off']:.1f}%). A trial plays the blocks the best played"
+                " first; `trials.csv`'s `raced` says which trials the race decided."
+            )
     else:
         stop = "none (`--stop-z 0`)."
     if len(imp):

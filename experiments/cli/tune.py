@@ -169,6 +169,15 @@ def tune_scoring(
             " same blocks by more than Z standard errors of the paired block difference (0: no early stop).",
         ),
     ] = 3.0,
+    race: Annotated[
+        float,
+        typer.Option(
+            "--race",
+            metavar="MARGIN",
+            help="Race (needs --stop-z): stop a trial also once it is below the best by --stop-z standard errors (it"
+            " becomes the best) or its gap ± --stop-z standard errors lies within ±MARGIN points² (0: no race).",
+        ),
+    ] = 0.0,
     agents: Annotated[
         str | None,
         typer.Option(
@@ -236,7 +245,7 @@ def tune_scoring(
         spec = T.make_tune_spec(
             base, params, objective, players, specs, games, blocks, seed, keep_mean_total, max_changes, prune_p,
             sampler=sampler, game=g, seat_players=_counts(seat_players), seat_agent=seat_agent,
-            seat_games=seat_games, stop_z=stop_z, allow_placeholders=allow_placeholder or [],
+            seat_games=seat_games, stop_z=stop_z, race=race, allow_placeholders=allow_placeholder or [],
         )  # fmt: skip
     except (ValueError, S.SimulateError) as e:  # TuneError, the rules' errors and SimulateError are ValueErrors
         raise UserError(str(e).splitlines()[0]) from None

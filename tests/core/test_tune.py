@@ -531,6 +531,88 @@ def test_early_stop_ends_a_clearly_worse_trial_after_few_blocks_and_never_one_as
     assert (t0["blocks"] == 6).all() and not t0["pruned"].any()
 
 
+def test_sequential_stop_races_a_clearly_better_trial_and_one_within_the_margin():
+    worse = ([5.0, 1.0], [1.0, 3.0], 11.0, 1.0, 3.0)  # 3.3 standard errors above the best
+    assert T.sequential_stop(*worse) == ("worse", T.early_stop(*worse))
+    assert T.sequential_stop(*worse, margin=50.0)[0] == "worse"
+    # differences -4 and 2: se 3; a pooled gap of -10 is 3.3 se below the best: better, only in a race
+    better = ([1.0, 3.0], [5.0, 1.0], 1.0, 11.0, 3.0)
+    assert T.sequential_stop(*better) == ("", "")
+    kind, why = T.sequential_stop(*better, margin=50.0)
+    assert kind == "better" and why.startswith("raced after 2 blocks") and "3.3 standard errors" in why
+    # a gap of -1 ± 9 lies inside ±12, not inside ±9
+    near = ([1.0, 3.0], [5.0, 1.0], 10.0, 11.0, 3.0)
+    assert T.sequential_stop(*near, margin=12.0)[0] == "equivalent"
+    assert T.sequential_stop(*near, margin=9.0) == ("", "")
+    assert T.sequential_stop([2.0, 3.0], [2.0, 3.0], 2.5, 2.5, 3.0, margin=1.0)[0] == "equivalent"  # the same
+
+
+def test_race_error_rates_are_the_early_stops_mirrored_and_small_at_the_margin():
+    plain = T.stop_rates(10, 3.0)
+    assert plain["worse"] == T.false_stop_rate(10, 3.0) and plain["better"] == plain["equivalent"] == 0.0
+    raced = T.stop_rates(10, 3.0, 0.0, 1.0)
+    assert abs(raced["better"] - raced["worse"]) < 0.01 and raced["worse"] <= plain["worse"]
+    assert T.stop_rates(10, 3.0, 5.0, 5.0)["worse"] > 0.99  # far off the best: stopped as worse, not equivalent
+    assert 0.03 < T.false_equivalence_rate(10, 3.0) < 0.08
+    assert T.false_equivalence_rate(10, 4.0) < T.false_equivalence_rate(10, 3.0)
+
+
+def _raced(rules, b: int, games: int = 400) -> pd.DataFrame:
+    """Two seats, block b: at park rows 2 (the base) seat 1 wins 70%, at 1 the same games with the seats
+    mirrored (as good as the base); at 3 seat 1 wins half (clearly better), at 4 those games mirrored (as good as
+    3); at 0 seat 1 wins 95% (clearly worse than all)."""
+    v = rules.scoring["park"]["row_points"]
+    p, deal = {0: (0.95, 0), 1: (0.7, 1), 2: (0.7, 1), 3: (0.5, 2), 4: (0.5, 2)}[v]
+    first = np.random.default_rng([b, deal]).random(games) < p
+    seat = np.tile([2, 1], games) if v in (1, 4) else np.tile([1, 2], games)
+    share = np.column_stack([first, ~first]).ravel().astype(float)
+    return pd.DataFrame({"game_seed": np.repeat(np.arange(games) + 1000 * b, 2), "seat": seat, "agent": "random",
+                         "win_share": share, "total": 50 + 10 * share})  # fmt: skip
+
+
+def test_race_makes_a_clearly_better_trial_the_best_after_two_blocks_and_stops_one_as_good(tmp_path, monkeypatch):
+    played = []  # (park rows, block) of every block played
+
+    def play(spec, table, rules, b, *a, **k):
+        played.append((rules.scoring["park"]["row_points"], b))
+        return _raced(rules, b)
+
+    monkeypatch.setattr(T, "play_block", play)
+    base = load_rules("v1.1")
+    params = T.parse_params(["scoring.park.row_points=0:4"], base)
+    spec = T.make_tune_spec(base, params, "seats", 2, ["random"], 4800, 6, 3, game="citywright", prune_p=0.0,
+                            race=100.0)  # fmt: skip
+    (tmp_path / "o").mkdir()
+    study = T.optimise(spec, tmp_path / "o", tmp_path / "w", 20, log=lambda _: None)
+    trials = T.trials_table(study, spec).set_index("trial")
+    rows = trials["scoring.park.row_points"]
+    first_better = int(rows[rows.isin([3, 4])].index[0])  # the first trial of the better rules
+    assert trials.loc[first_better, ["state", "blocks", "raced"]].tolist() == ["complete", 2, "better"]
+    assert "(best: trial 0)" in study.trials[first_better].user_attrs["stopped"]
+    best = T.best_trial(study)
+    assert best.number == first_better
+    # its value: the base's plus the paired gap on its two blocks (the base's loss there is about 800 a block)
+    assert best.user_attrs["value"] < study.trials[0].value - 500
+    later = trials.loc[first_better + 1 :]
+    assert len(later) >= 5, trials
+    for _, t in later.iterrows():
+        if t["state"] == "base" or (t["scoring.park.row_points"] == 2):
+            continue  # the base's rules: read back whole
+        as_good = t["scoring.park.row_points"] in (3, 4)
+        assert t["pruned_by"] == ("race" if as_good else "stop-z") and t["blocks"] == 2, t
+        assert t["raced"] == ("equivalent" if as_good else "")
+        assert f"(best: trial {first_better})" in study.trials[int(t.name)].user_attrs["stopped"]
+    # every later trial played the raced best's two blocks first, so no block was ever played for the best again
+    assert len({b for v, b in played if v == rows[first_better]}) == 2
+    early = trials.loc[1 : first_better - 1]
+    assert (early[early["scoring.park.row_points"] == 1]["pruned_by"] == "race").all()  # as good as the base
+    # no race: the better rules play every block, and so do the ones as good as the best
+    spec0 = T.make_tune_spec(base, params, "seats", 2, ["random"], 4800, 6, 3, game="citywright", prune_p=0.0)
+    (tmp_path / "o0").mkdir()
+    t0 = T.trials_table(T.optimise(spec0, tmp_path / "o0", tmp_path / "w0", 20, log=lambda _: None), spec0)
+    assert "raced" not in t0 and (t0[t0["scoring.park.row_points"].isin([3, 4])]["blocks"] == 6).all()
+
+
 # --- --objective specialists as before -----------------------------------------------------
 
 # This command's trials as main's code before seat games and the early stop played them (afb99c0, trials.csv:

@@ -180,6 +180,14 @@ COMMANDS = {
             "--stop-z must be a non-negative number of standard errors .*, got nan",
             lambda p: [*TUNE, *RANDOM, "--stop-z", "nan", "--out", p.here / "t"],
         ),
+        "a negative --race": (
+            "--race must be a non-negative margin in points² .*, got -1",
+            lambda p: [*TUNE, *RANDOM, "--race", "-1", "--out", p.here / "t"],
+        ),
+        "--race without the early stop": (
+            "--race decides with --stop-z's standard errors: give --stop-z above 0",
+            lambda p: [*TUNE, *RANDOM, "--race", "50", "--stop-z", "0", "--out", p.here / "t"],
+        ),
         "a placeholder --param": (
             "achievements.cards.versatile.points is a placeholder .*--allow-placeholder",
             lambda p: [*TUNE[:3], "achievements.cards.versatile.points=0:8", *TUNE[4:], *RANDOM, "--out", p.here / "t"],
