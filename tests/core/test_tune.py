@@ -379,7 +379,8 @@ def test_a_param_the_base_rules_switch_off_is_refused_with_the_switch_named(tmp_
     unused = get_game("citywright").unused(load_rules(str(off)))
     assert "achievements.cards.mastery" in unused and "achievements.cards.versatile" not in unused
     off.write_text('base = "v1.1"\nname = "off"\n[achievements]\nenabled = false\n')
-    assert {"achievements.cards.mastery", "achievements.cards.versatile"} <= set(get_game("citywright").unused(load_rules(str(off))))
+    unused = get_game("citywright").unused(load_rules(str(off)))
+    assert {"achievements.cards.mastery", "achievements.cards.versatile"} <= set(unused)
 
 
 # --- seat games ------------------------------------------------------------------------

@@ -180,6 +180,10 @@ COMMANDS = {
             "--stop-z must be a non-negative number of standard errors .*, got nan",
             lambda p: [*TUNE, *RANDOM, "--stop-z", "nan", "--out", p.here / "t"],
         ),
+        "NaN in --race": (
+            "--race must be a non-negative margin in points² .*, got nan",
+            lambda p: [*TUNE, *RANDOM, "--race", "nan", "--out", p.here / "t"],
+        ),
         "a negative --race": (
             "--race must be a non-negative margin in points² .*, got -1",
             lambda p: [*TUNE, *RANDOM, "--race", "-1", "--out", p.here / "t"],
