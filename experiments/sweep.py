@@ -19,7 +19,13 @@ from experiments.pipelines import mean_ci, win_share
 
 
 def parse_values(text: str) -> list:
-    """'3,4,5' -> [3, 4, 5]; JSON per value (numbers, true/false, "text"); ';' separates values holding commas."""
+    """'3,4,5' -> [3, 4, 5]; JSON per value (numbers, true/false, "text"); ';' separates values holding commas.
+    A lone list ('[5,18,13]') is one value: there is nothing to separate it from."""
+    if ";" not in text and text.strip().startswith("["):
+        try:
+            return [json.loads(text)]
+        except json.JSONDecodeError:
+            pass
     sep = ";" if ";" in text else ","
     out = []
     for tok in (t.strip() for t in text.split(sep)):

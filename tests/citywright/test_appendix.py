@@ -141,6 +141,7 @@ def test_parse_values():
     assert parse_values("3,4,5") == [3, 4, 5]
     assert parse_values("1.5, true") == [1.5, True]
     assert parse_values("[1,2];[3,4]") == [[1, 2], [3, 4]]
+    assert parse_values("[5,18,13]") == [[5, 18, 13]]  # one list: one value, not three
     with pytest.raises(ValueError, match="empty value"):
         parse_values("3,,4")
 
