@@ -1,22 +1,15 @@
 # Usage: python price.py GAMES.parquet [...] > seats.csv  (2-player tables from `boardlab simulate`)
-# Prices two rules outside scoring numbers on stored 2-player games: "a tie on points goes to the second seat"
-# "a tie on points is a shared victory" (no tie-break), and "fewest empty squares, then seat 2" (seat 2 replaces
-# v1.2's last tie-break, most distinct shapes).
+# Prices three tie rules on stored 2-player games: "a tie on points goes to the second seat", "a tie on points is
+# a shared victory" (no tie-break), and "fewest empty squares, then seat 2" (seat 2 replaces v1.2's last
+# tie-break, most distinct shapes).
 # No tier's play looks at tie-breaks (greedy, strong and the expert's margin reward use points only), so the
 # games are the games this rule would give, and only their ranking changes.
 import json
 import sys
 
-import numpy as np
 import pandas as pd
 
-
-def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
+from sim.stats import wilson
 
 rows = []
 for path in sys.argv[1:]:
