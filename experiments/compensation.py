@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -44,14 +44,18 @@ class SeatCompensation:
     check : callable(rules mapping) -> str or None, optional
         A one-line reason why games played under these rules cannot be re-ranked by `rank_key` (e.g. a
         tie-break rule it does not model), or None.
+    rank_options : callable(rules mapping) -> dict, optional
+        The keyword arguments `rank_key` takes from the rules the games were played under (a tie-break
+        rule it models); without it, or without the rules, `rank_key` runs on its defaults.
     """
 
     column: str
     rule_key: str
-    rank_key: Callable[[dict], np.ndarray]
+    rank_key: Callable[..., np.ndarray]
     rank_columns: tuple[str, ...]
     score: str = "total"
     check: Callable[[dict], str | None] | None = None
+    rank_options: Callable[[dict], dict] | None = None
 
 
 def seat_compensation(game) -> SeatCompensation:
@@ -70,6 +74,7 @@ class GameArrays:
     columns: dict[str, np.ndarray]  # the rank key's other columns
     stored: np.ndarray  # the compensation the games were played with, per seat
     how: SeatCompensation
+    options: dict = field(default_factory=dict)  # rank_key's keywords from the games' rules (rank_options)
 
     @property
     def games(self) -> int:
@@ -80,10 +85,13 @@ class GameArrays:
         return self.raw.shape[1]
 
 
-def game_arrays(df: pd.DataFrame, game) -> GameArrays:
+def game_arrays(df: pd.DataFrame, game, rules: dict | None = None) -> GameArrays:
     """The stored games of `game` (a GameDef or id) in `df` as arrays; ValueError (one line) on a table
-    that lacks a column the re-ranking needs, mixes player counts or does not hold whole games."""
+    that lacks a column the re-ranking needs, mixes player counts or does not hold whole games.  `rules`
+    (the mapping the games were played under) sets the ranking's tie-break rules (``rank_options``);
+    None ranks by the game's default tie-breaks."""
     how = seat_compensation(game)
+    options = how.rank_options(rules) if how.rank_options is not None and rules is not None else {}
     need = ["game", "game_seed", "players", "seat", how.column, *how.rank_columns]
     missing = [c for c in dict.fromkeys(need) if c not in df.columns]
     if missing:
@@ -107,13 +115,13 @@ def game_arrays(df: pd.DataFrame, game) -> GameArrays:
     comp = grid(how.column)
     raw = grid(how.score) - comp
     columns = {c: grid(c) for c in how.rank_columns if c != how.score}
-    return GameArrays(raw=raw, columns=columns, stored=comp[0], how=how)
+    return GameArrays(raw=raw, columns=columns, stored=comp[0], how=how, options=options)
 
 
 def seat_shares(arrays: GameArrays, comp) -> np.ndarray:
     """Win share of each seat (mean over games) when `comp` is added to the raw scores."""
     total = arrays.raw + np.asarray(comp, dtype=np.int64)[None, :]
-    key = arrays.how.rank_key({arrays.how.score: total, **arrays.columns})
+    key = arrays.how.rank_key({arrays.how.score: total, **arrays.columns}, **arrays.options)
     best = key.max(axis=1, keepdims=True)
     win = key == best
     return (win / win.sum(axis=1, keepdims=True)).mean(axis=0)
@@ -133,9 +141,10 @@ def _record(comp, s: np.ndarray, games: int) -> dict:
     return rec
 
 
-def search(df: pd.DataFrame, game, max_points: int = 5, top: int = 5) -> pd.DataFrame:
-    """The `top` vectors with the smallest largest deviation from 1/N, with each seat's share and interval."""
-    a = game_arrays(df, game)
+def search(df: pd.DataFrame, game, max_points: int = 5, top: int = 5, rules: dict | None = None) -> pd.DataFrame:
+    """The `top` vectors with the smallest largest deviation from 1/N, with each seat's share and interval
+    (`rules`: the mapping the games were played under, for its tie-break rules; see :func:`game_arrays`)."""
+    a = game_arrays(df, game, rules)
     fair = 1.0 / a.players
     rows = []
     for comp in itertools.product(range(max_points + 1), repeat=a.players):
@@ -147,9 +156,9 @@ def search(df: pd.DataFrame, game, max_points: int = 5, top: int = 5) -> pd.Data
     return pd.DataFrame([_record(comp, s, a.games) for comp, _, s in rows[:top]])
 
 
-def current(df: pd.DataFrame, game) -> pd.DataFrame:
+def current(df: pd.DataFrame, game, rules: dict | None = None) -> pd.DataFrame:
     """Seat win shares as stored (the run's own compensation), in the same layout as `search`."""
-    a = game_arrays(df, game)
+    a = game_arrays(df, game, rules)
     return pd.DataFrame([_record(a.stored, seat_shares(a, a.stored), a.games)])
 
 
@@ -177,4 +186,4 @@ def verify(
     spec = S.make_spec(n, meta["agents"], games, meta["seed"], rules, meta["seating"], game=g.id)
     with tempfile.TemporaryDirectory() as d:
         S.run(spec, Path(d) / "verify.parquet", jobs=jobs, backend=backend, scheduler=scheduler)
-        return current(pd.read_parquet(Path(d) / "verify.parquet"), g)
+        return current(pd.read_parquet(Path(d) / "verify.parquet"), g, rules.data)

@@ -16,8 +16,9 @@ content hash (:func:`rules_hash`); a variant with none is a one-line error namin
 
 The presets keep the committed weights (v1.0 included: every table of it in results/ was played with them,
 and play under the presets stays as it was); a variant is any other rule data.  Seat compensation is left
-out of the hash: no agent that self-play uses sees it (their objectives and the value's target are board
-points), so weights fitted under two compensations are the same weights.
+out of the hash, and so is the 2-player tie rule (``game.two_player_tie``): no agent that self-play uses sees
+them (their objectives and the value's target are board points), so weights fitted under two compensations or
+two tie rules are the same weights.
 """
 
 from __future__ import annotations
@@ -409,10 +410,11 @@ split_specs = REGISTRY.split_specs
 
 def rules_hash(rules) -> str:
     """The rules' content hash, what weights fitted under them are named by: 12 hex digits of SHA-256 over
-    their canonical JSON without their name and seat compensation (module docstring) -- the same for the
-    same rule data whatever the file or name, another for any other number."""
+    their canonical JSON without their name, seat compensation and 2-player tie rule (module docstring) --
+    the same for the same rule data whatever the file or name, another for any other number."""
     data = {key: v for key, v in rules.data.items() if key != "name"}
-    data["game"] = {key: v for key, v in data["game"].items() if key != "compensation"}
+    # what the learned value cannot depend on: points added to totals and the last tie-break
+    data["game"] = {key: v for key, v in data["game"].items() if key not in ("compensation", "two_player_tie")}
     return hashlib.sha256(canonical_json(data).encode()).hexdigest()[:12]
 
 

@@ -296,8 +296,8 @@ def waste_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
     return t.sort_values(["order", "version"]).drop(columns="order").reset_index(drop=True)
 
 
-def _seat_rows(df: pd.DataFrame, comp, players: int, family: str, label: str, book) -> list[dict]:
-    arrays = C.game_arrays(df, "citywright")
+def _seat_rows(df: pd.DataFrame, comp, players: int, family: str, label: str, book, rules: Rules) -> list[dict]:
+    arrays = C.game_arrays(df, "citywright", rules.data)
     s = C.seat_shares(arrays, comp)
     games = arrays.games
     rows = []
@@ -339,22 +339,26 @@ def seat_table(
         comp = rules.data["game"]["compensation"][str(p)]
         # agents blind to compensation: the same games re-ranked; others (mcts): games played without it
         before = own_before.get((p, job.family), df)
-        rows += _seat_rows(before, [0] * p, p, job.family, "before (none)", book[p]["before"] if book else None)
-        rows += _seat_rows(df, comp, p, job.family, after, book[p]["after"] if book else None)
+        rows += _seat_rows(before, [0] * p, p, job.family, "before (none)", book[p]["before"] if book else None, rules)
+        rows += _seat_rows(df, comp, p, job.family, after, book[p]["after"] if book else None, rules)
     for job, df in frames.items():
         if job.figure == "verify":
             comp = list(dict(job.overrides)[f"game.compensation.{job.players}"])
-            rows += _seat_rows(df, comp, job.players, job.family, "solver (re-simulated)", None)
+            rows += _seat_rows(df, comp, job.players, job.family, "solver (re-simulated)", None, rules)
     return pd.DataFrame(rows)
 
 
-def solver_table(frames: dict[Job, pd.DataFrame], top: int = 3, max_points: int = 5) -> pd.DataFrame:
-    """The solver's best compensation vectors per family and player count (re-ranked stored games)."""
+def solver_table(
+    frames: dict[Job, pd.DataFrame], top: int = 3, max_points: int = 5, rules: Rules | None = None
+) -> pd.DataFrame:
+    """The solver's best compensation vectors per family and player count (re-ranked stored games, under the
+    tie-break rules of `rules`, default v1.1)."""
+    rules = rules or load_rules("v1.1")
     parts = []
     for job, df in frames.items():
         if job.figure != "seats":
             continue
-        best = C.search(df, "citywright", max_points=max_points, top=top)
+        best = C.search(df, "citywright", max_points=max_points, top=top, rules=rules.data)
         best.insert(0, "choice", np.arange(1, len(best) + 1))
         best.insert(0, "family", job.family)
         best.insert(0, "players", job.players)

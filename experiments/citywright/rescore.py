@@ -114,8 +114,8 @@ def rescore(df: pd.DataFrame, rules: Rules) -> pd.DataFrame:
         comp[sel] = vec[out.loc[sel, "seat"].to_numpy() - 1]
     out["compensation"] = comp.astype(np.int16)
     out["total"] = (out[DISTRICT_COLUMNS].sum(axis=1) + out["achievements"] + out["compensation"]).astype(np.int16)
-    # rank: 1 + players strictly ahead (rules.RANKING)
-    key = rank_key(out)
+    # rank: 1 + players strictly ahead (rules.RANKING, with the rules' two_player_tie)
+    key = rank_key(out, rules.game["two_player_tie"])
     ahead = np.zeros(len(out), dtype=np.int64)
     for _, idx in out.groupby("game").indices.items():
         k = key[idx]

@@ -3,7 +3,8 @@ agent of the seat games ``tune scoring`` measures (GameDef.seat_agent).
 
 Each seat's compensation is in the result's ``compensation`` column and in ``total``; the rules hold the
 N-player vector at ``game.compensation.N``; players rank by :data:`sim.citywright.rules.RANKING` (more
-points, then fewer empty cells, then more distinct shapes, then a shared win), one int64 key per player
+points, then fewer empty cells, then more distinct shapes -- or, at 2 players under ``game.two_player_tie =
+"second_seat"``, the later seat -- then a shared win), one int64 key per player
 (:func:`sim.citywright.ranking.rank_key`).
 """
 
@@ -13,12 +14,21 @@ from experiments.compensation import SeatCompensation
 from sim.citywright.ranking import rank_key
 from sim.citywright.rules import RANKING
 
+
+def rank_options(rules: dict) -> dict:
+    """rank_key's keyword from the rules the games were played under: ``game.two_player_tie`` (absent in
+    rule sets stored before the rule existed: the rulebook's tie-break)."""
+    return {"two_player_tie": rules.get("game", {}).get("two_player_tie", "distinct_shapes")}
+
+
 SEAT_COMPENSATION = SeatCompensation(
     column="compensation",
     rule_key="game.compensation.{players}",
     rank_key=rank_key,
-    rank_columns=tuple(name for name, _ in RANKING),
+    # the seat and player count: the last tie-break of a 2-player game under game.two_player_tie
+    rank_columns=(*(name for name, _ in RANKING), "seat", "players"),
     score="total",
+    rank_options=rank_options,
 )
 
 

@@ -474,7 +474,7 @@ def variant_reproduce(
     balance targets, its tables and REPORT.md."""
     t0 = time.perf_counter()
     frames = run_jobs(GAME, plan(games, tiers, rules), work, seed, n_jobs, log, backend, scheduler, progress)
-    solver = A.solver_table(frames)
+    solver = A.solver_table(frames, rules=rules)
     more = verify_jobs(solver, games, tiers, rules)
     frames.update(run_jobs(GAME, more, work, seed, n_jobs, log, backend, scheduler, progress))
     after = f"after ({rules.name})"

@@ -67,10 +67,16 @@ def tune_seats(
             raise UserError(f"{path}: {reason}")
     if verify_games and "spec" not in metas[0]:
         raise UserError(f"--verify-games: {results[0]} is not a run of simulate (a rescored table?): nothing to re-run")
+    played = metas[0].get("rules") if isinstance(metas[0].get("rules"), dict) else None  # its tie-break rules
+    if how.rank_options is not None:
+        ranked = [how.rank_options(m["rules"]) if isinstance(m.get("rules"), dict) else {} for m in metas]
+        for path, r in zip(results, ranked, strict=True):
+            if r != ranked[0]:
+                raise UserError(f"{path}: played under other tie-break rules ({r}) than {results[0]} ({ranked[0]})")
     try:
         df = load_results(results)
-        cur = C.current(df, g)
-        best = C.search(df, g, max_points=max_points, top=top)
+        cur = C.current(df, g, played)
+        best = C.search(df, g, max_points=max_points, top=top, rules=played)
     except (ValueError, S.SimulateError, OSError) as e:
         raise UserError(str(e).splitlines()[0]) from None
     n = int(df["players"].iloc[0])

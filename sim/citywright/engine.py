@@ -84,6 +84,7 @@ from .tables import (
     RP_RES_SECOND_TILE_PTS,
     RP_ROUNDS,
     RP_SOLO_RIVAL,
+    RP_TIE_SECOND_SEAT,
     RP_TURNS,
     SHP_PL_END,
     SHP_PL_START,
@@ -365,18 +366,23 @@ def final_scores(boards, st, rp, ach, out):
         out[p, SC_ACH] = pts
         out[p, SC_COMP] = rp[RP_COMP + p]
         out[p, SC_TOTAL] = out[p, SC_DISTRICTS] + pts + rp[RP_COMP + p]
+    seat_last = rp[RP_TIE_SECOND_SEAT] != 0  # set only for 2 players (tables.py)
     for p in range(n):
         ahead = 0
         for q in range(n):
-            if _better(out, q, p):
+            if _better(out, q, p, seat_last):
                 ahead += 1
         out[p, SC_RANK] = 1 + ahead
 
 
 @njit(cache=True, inline="always")
-def _better(out, q, p):
-    """Seat q strictly ahead of seat p (rules.RANKING: total, then fewer empty cells, then more shapes)."""
+def _better(out, q, p, seat_last):
+    """Seat q strictly ahead of seat p (rules.RANKING: total, then fewer empty cells, then more shapes;
+    with seat_last, rule `game.two_player_tie` = "second_seat", the later seat instead of the shapes)."""
+    last = len(RANK_COLUMNS) - 1
     for j in range(len(RANK_COLUMNS)):
+        if j == last and seat_last:
+            return q > p
         col = RANK_COLUMNS[j]
         if out[q, col] != out[p, col]:
             return (out[q, col] - out[p, col]) * RANK_SIGNS[j] > 0

@@ -725,11 +725,16 @@ class RefGame:
             row["shapes_distinct"] = sum(1 for n in self.placed[seat].values() if n > 0)
             out.append(row)
 
-        def standing(row):  # larger is better: total high, empty low, distinct shapes high
-            return (row["total"], -row["empty"], row["shapes_distinct"])
+        # the last tie-break: more distinct shapes, or in a 2-player game under `game.two_player_tie` =
+        # "second_seat" the later seat (docs/games/citywright.md section 8)
+        by_seat = self.players == 2 and self.rules.game["two_player_tie"] == "second_seat"
 
-        for row in out:
-            row["rank"] = 1 + sum(1 for other in out if standing(other) > standing(row))
+        def standing(seat):  # larger is better: total high, empty low, then distinct shapes high (or seat)
+            row = out[seat]
+            return (row["total"], -row["empty"], seat if by_seat else row["shapes_distinct"])
+
+        for seat, row in enumerate(out):
+            row["rank"] = 1 + sum(1 for other in range(self.players) if standing(other) > standing(seat))
         winners = sum(1 for row in out if row["rank"] == 1)
         for row in out:
             row["win_share"] = 1.0 / winners if row["rank"] == 1 else 0.0

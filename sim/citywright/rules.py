@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.rulesets import RuleBook, RulesError, RuleSet, canonical_json, dig
+from sim.rulesets import check_choice as _choice
 from sim.rulesets import check_int as _int
 
 DISTRICTS = ("R", "C", "P", "I")
@@ -103,8 +104,13 @@ KIND_HIGHEST_DISTRICT = ACHIEVEMENT_CODES["highest_district"]
 # (True where more is better): highest total, then fewer empty cells, then more distinct
 # shapes placed.  A player's rank is 1 + the number of players strictly ahead; the players
 # of rank 1 share the win.  The engine (sim.citywright.engine._better) and the re-rankers
-# (sim.citywright.ranking.rank_key) both read this.
+# (sim.citywright.ranking.rank_key) both read this.  In a 2-player game the rule
+# `game.two_player_tie` may replace the last column by the seat (TWO_PLAYER_TIES).
 RANKING = (("total", True), ("empty", False), ("shapes_distinct", True))
+# `game.two_player_tie`: what decides a 2-player game still tied on total and empty cells.
+# "distinct_shapes": more distinct shapes placed, then a shared win (the rulebook, every player count);
+# "second_seat": the second player wins (a variant rule: results/v1.2/tie-rule prices it).
+TWO_PLAYER_TIES = ("distinct_shapes", "second_seat")
 
 _V11: dict[str, Any] = {
     "name": "v1.1",
@@ -145,6 +151,9 @@ _V11: dict[str, Any] = {
         # until cleanup; a slot gives only tiles still on its line; the free pick must
         # be a district still on the market.  Off in both presets.
         "market_depletes": False,
+        # A 2-player game tied on total and empty cells: "distinct_shapes" (the rulebook) or
+        # "second_seat" (the second player wins; a variant rule, not in the rulebook).  See RANKING.
+        "two_player_tie": "distinct_shapes",
     },
     "scoring": {
         "residential": {
@@ -351,6 +360,7 @@ def _check(data: dict) -> Rules:
     _int(g["market_tiles_per_district"], "game.market_tiles_per_district", 4, 4)
     for x in g["swap_players"]:
         _int(x, "game.swap_players", 1, 4)
+    _choice(g["two_player_tie"], "game.two_player_tie", TWO_PLAYER_TIES)
     sc = data["scoring"]
     if sc["residential"]["largest"] not in ("pairs", "tiles"):
         raise RulesError("scoring.residential.largest: expected 'pairs' or 'tiles'")

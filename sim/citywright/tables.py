@@ -116,6 +116,7 @@ RP_RES_BIG = _rp.add("res_big", BOARD_CELLS + 1)  # points of a largest cluster 
 RP_C_TABLE = _rp.add("c_table", BOARD_CELLS + 1)  # tier + extra points for n commercial tiles (derived)
 RP_DECK_N = _rp.add("deck_sizes", 2)  # shapes in the tetromino (edge) and pentomino (corner) decks
 RP_DECK_SHAPES = _rp.add("deck_shapes", 2 * MAX_SHAPES)  # those shapes, in rule-set order, MAX_SHAPES per deck
+RP_TIE_SECOND_SEAT = _rp.add("tie_second_seat")  # 1: a 2-player game's last tie-break is the seat (two_player_tie)
 RP_LEN = _rp.size
 
 # --- shp ----------------------------------------------------------------------------
@@ -260,6 +261,7 @@ def _tables(rules: Rules, players: int) -> Tables:
     rp[RP_SWAP_NEEDS_EMPTY] = g["swap_requires_empty_cell"]
     rp[RP_SOLO_RIVAL] = g["solo_rival"]
     rp[RP_DEPLETES] = g["market_depletes"]
+    rp[RP_TIE_SECOND_SEAT] = players == 2 and g["two_player_tie"] == "second_seat"
     res = rules.scoring["residential"]
     rp[RP_RES_PAIRS] = res["largest"] == "pairs"
     rp[RP_RES_PAIR_PTS] = res["pair_points"]

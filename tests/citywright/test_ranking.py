@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -44,6 +46,7 @@ def test_every_achievement_kind_has_a_code():
 # --- the tie-breaks on constructed score sheets: the expected ranks are written out, not derived from RANKING ---
 # No seat compensation, so equal boards give equal totals; the achievements (6 distinct shapes, 4 of one
 # shape, the highest park score: every seat has the same parks) are earned alike by every seat below.
+ROOT = Path(__file__).resolve().parents[2]
 TIE_RULES = load_rules("v1.1").with_overrides({"game.compensation.4": [0, 0, 0, 0]})
 BOARD = "RRCCPPII" + "." * 41
 BOARD_ONE_MORE = "RRCCPPIII" + "." * 40  # a third industrial tile scores nothing more: one empty cell fewer
@@ -117,3 +120,96 @@ def test_tie_breaks_rank_as_the_rules_say(case):
 
     key = rank_key({name: out[:, E.RANK_COLUMNS[j]] for j, (name, _) in enumerate(RANKING)})
     assert [1 + int((key > k).sum()) for k in key] == ranks
+
+
+# --- the variant rule game.two_player_tie: at 2 players the seat replaces the distinct shapes as the last tie-break ---
+def two_player_sheet(rules, boards: list[str], placed: list[dict]) -> np.ndarray:
+    tb = tables_for(rules, 2)
+    names = [sh.name for sh in rules.shapes]
+    bb = np.stack([board_from_string(b) for b in boards])
+    st = np.zeros(E.ST_LEN, dtype=np.int32)
+    for p, counts in enumerate(placed):
+        for name, n in counts.items():
+            st[E.ST_PLACED + p * E.MAX_SHAPES + names.index(name)] = n
+    out = np.zeros((2, E.SC_LEN), dtype=np.int32)
+    E.final_scores(bb, st, tb.rp, tb.ach, out)
+    return out
+
+
+TWO_PLAYER_CASES = {
+    # total and empty cells tie; the first player placed more distinct shapes
+    "shapes favour the first player": ([BOARD, BOARD], [{"I": 1, "L": 1, "T": 1}, {"O": 2}], [1, 2], [2, 1]),
+    # the second player placed more distinct shapes: it wins under either rule
+    "shapes favour the second player": ([BOARD, BOARD], [{"O": 2}, {"I": 1, "L": 1}], [2, 1], [2, 1]),
+    # even distinct shapes: a shared win, or the second player's
+    "shapes tie": ([BOARD, BOARD], [{"O": 2}, {"I": 2}], [1, 1], [2, 1]),
+    # fewer empty cells still comes first: the seat never overrides it
+    "empty cells decide": ([BOARD_ONE_MORE, BOARD], [{"O": 2}, {"I": 1, "L": 1, "T": 1}], [1, 2], [1, 2]),
+}
+
+
+@pytest.mark.parametrize("case", list(TWO_PLAYER_CASES))
+def test_two_player_tie(case):
+    """game.two_player_tie: "distinct_shapes" (the rulebook) ranks a 2-player game tied on total and empty
+    cells by distinct shapes; "second_seat" gives it to the second player.  The engine's kernel, the
+    reference and the re-rankers' key agree on both; the expected ranks are written out."""
+    boards, placed, by_shapes, by_seat = TWO_PLAYER_CASES[case]
+    base = load_rules("v1.1").with_overrides({"game.compensation.2": [0, 0]})
+    for tie, ranks in (("distinct_shapes", by_shapes), ("second_seat", by_seat)):
+        rules = base.with_overrides({"game.two_player_tie": tie})
+        out = two_player_sheet(rules, boards, placed)
+        assert out[0, E.SC_TOTAL] == out[1, E.SC_TOTAL]  # the premise: only the tie-breaks decide
+        assert list(out[:, E.SC_RANK]) == ranks, tie
+
+        g = RefGame(2, rules, 0)
+        for p, (board, counts) in enumerate(zip(boards, placed, strict=True)):
+            g.set_board(p, board)
+            g.placed[p] = {name: counts.get(name, 0) for name in g.shape_names}
+        ref = g.scores()
+        assert [r["rank"] for r in ref] == ranks, tie
+        assert [r["win_share"] for r in ref] == [1.0 / ranks.count(1) if r == 1 else 0.0 for r in ranks]
+
+        cols = {name: out[:, E.RANK_COLUMNS[j]] for j, (name, _) in enumerate(RANKING)}
+        key = rank_key({**cols, "seat": [1, 2], "players": [2, 2]}, tie)
+        assert [1 + int((key > k).sum()) for k in key] == ranks, tie
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_two_player_tie_leaves_larger_games_alone(case):
+    """Under "second_seat" a 4-player game still ranks by distinct shapes (the rule is for 2 players)."""
+    boards, placed, _, ranks = CASES[case]
+    rules = TIE_RULES.with_overrides({"game.two_player_tie": "second_seat"})
+    tb = tables_for(rules, 4)
+    names = [sh.name for sh in rules.shapes]
+    bb = np.stack([board_from_string(b) for b in boards])
+    st = np.zeros(E.ST_LEN, dtype=np.int32)
+    for p, counts in enumerate(placed):
+        for name, n in counts.items():
+            st[E.ST_PLACED + p * E.MAX_SHAPES + names.index(name)] = n
+    out = np.zeros((4, E.SC_LEN), dtype=np.int32)
+    E.final_scores(bb, st, tb.rp, tb.ach, out)
+    assert list(out[:, E.SC_RANK]) == ranks
+    g = RefGame(4, rules, 0)
+    for p, (board, counts) in enumerate(zip(boards, placed, strict=True)):
+        g.set_board(p, board)
+        g.placed[p] = {name: counts.get(name, 0) for name in g.shape_names}
+    assert [r["rank"] for r in g.scores()] == ranks
+    key = rank_key({**{name: out[:, E.RANK_COLUMNS[j]] for j, (name, _) in enumerate(RANKING)},
+                    "seat": [1, 2, 3, 4], "players": [4] * 4}, "second_seat")  # fmt: skip
+    assert [1 + int((key > k).sum()) for k in key] == ranks
+
+
+def test_two_player_tie_is_checked_and_left_out_of_the_weights_hash():
+    from agents.citywright.registry import rules_hash
+    from sim.rulesets import RulesError
+
+    with pytest.raises(RulesError, match=r"^game.two_player_tie: expected one of distinct_shapes, second_seat"):
+        load_rules("v1.1").with_overrides({"game.two_player_tie": "first_seat"})
+    with pytest.raises(ValueError, match="two_player_tie"):
+        rank_key({"total": [1], "empty": [0], "shapes_distinct": [0]}, "first_seat")
+    v11 = load_rules("v1.1")
+    # the learned value reads board points only: weights fitted under either tie rule are the same weights
+    assert rules_hash(v11.with_overrides({"game.two_player_tie": "second_seat"})) == rules_hash(v11)
+    # and the rule sets weights were trained under keep their hash (the file v1.2's weights are named by)
+    assert rules_hash(load_rules(ROOT / "results/v1.2/v1.2.toml")) == "2d169e51f5ad"
+    assert (ROOT / "results/v1.2/weights/citywright/2d169e51f5ad.json").exists()

@@ -96,6 +96,36 @@ def test_rescore_under_the_same_rules_reproduces_the_table(tmp_path):
         assert r10.groupby("game")["win_share"].sum().round(12).eq(1.0).all()
 
 
+def test_two_player_tie_rescored_and_reranked_as_played(tmp_path):
+    """game.two_player_tie = "second_seat": 2-player games played under it (the engine's ranks) equal the same
+    seeds played under the rulebook's tie-break and then rescored under it, and the seat-compensation
+    re-ranking of those games, given the rules, gives the engine's seat shares.  Greedy play never reads the
+    tie-breaks, so the games are the same games; some of them are tied, so the rule changes winners."""
+    from experiments import simulate as S
+    from experiments.citywright.rescore import rescore
+    from experiments.compensation import current
+    from sim.citywright.rules import load_rules
+
+    rulebook = load_rules("v1.1").with_overrides({"game.compensation.2": [0, 0]})
+    seat_rule = rulebook.with_overrides({"game.two_player_tie": "second_seat"})
+    tables = {}
+    for name, rules in (("rulebook", rulebook), ("seat", seat_rule)):
+        out = tmp_path / f"{name}.parquet"
+        S.run(S.make_spec(2, ["greedy"], 600, 5, rules, "fixed", 100), out)
+        tables[name] = pd.read_parquet(out).sort_values(["game", "seat"]).reset_index(drop=True)
+    a, b = tables["rulebook"], tables["seat"]
+    assert (a["board"] == b["board"]).all()  # the same play
+    changed = (a["rank"] != b["rank"]).sum()
+    assert changed > 0  # the premise: some games tie on total and empty cells
+    assert (b.loc[(a["rank"] != b["rank"]) & (b["rank"] == 1), "seat"] == 2).all()  # the second player gains
+    pd.testing.assert_frame_equal(rescore(a, seat_rule), b, check_dtype=False)
+    pd.testing.assert_frame_equal(rescore(b, rulebook), a, check_dtype=False)
+    for table, rules in ((a, seat_rule), (b, seat_rule), (b, rulebook), (a, rulebook)):
+        want = (b if rules is seat_rule else a).groupby("seat")["win_share"].mean()
+        cur = current(table, "citywright", rules.data).iloc[0]
+        assert [cur["seat1"], cur["seat2"]] == pytest.approx(list(want))
+
+
 def test_rescore_cli_says_play_is_held_fixed(tmp_path, capsys):
     from experiments import simulate as S
     from experiments.cli import main
