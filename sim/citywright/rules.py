@@ -417,7 +417,21 @@ def _check(data: dict) -> Rules:
     if len([c for c in data["achievements"]["cards"].values()]) > MAX_ACHIEVEMENTS:
         raise RulesError(f"achievements.cards: at most {MAX_ACHIEVEMENTS} achievements")
     # Order matters (shapes are dealt in rule-set order), so keys are not sorted.
-    return Rules(name=data["name"], data=data, canonical=canonical_json(data), shapes=shapes)
+    return Rules(name=data["name"], data=data, canonical=canonical_json(_identity(data)), shapes=shapes)
+
+
+# Keys added after rule sets were first stored, with the value every earlier rule set had: at that value a
+# key is left out of the rule set's identity (its canonical JSON: equality, run files' names, results'
+# metadata), so a rule set means the same thing before and after the key existed.
+_LATER_KEYS = {("game", "two_player_tie"): "distinct_shapes"}
+
+
+def _identity(data: dict) -> dict:
+    out = data
+    for (section, key), default in _LATER_KEYS.items():
+        if out[section].get(key) == default:
+            out = {**out, section: {k: v for k, v in out[section].items() if k != key}}
+    return out
 
 
 BOOK = RuleBook("Citywright", PRESETS, DEFAULT_PRESET, _check, Rules, open_mappings=_OPEN_MAPPINGS)

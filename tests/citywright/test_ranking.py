@@ -213,3 +213,20 @@ def test_two_player_tie_is_checked_and_left_out_of_the_weights_hash():
     # and the rule sets weights were trained under keep their hash (the file v1.2's weights are named by)
     assert rules_hash(load_rules(ROOT / "results/v1.2/v1.2.toml")) == "2d169e51f5ad"
     assert (ROOT / "results/v1.2/weights/citywright/2d169e51f5ad.json").exists()
+
+
+def test_two_player_tie_at_its_default_keeps_a_rule_sets_identity():
+    """A rule set stored before game.two_player_tie existed (its JSON without the key) is the same rule set,
+    with the same canonical JSON, as one with the default; "second_seat" is another rule set."""
+    import json
+
+    from sim.citywright.rules import from_mapping
+
+    v11 = load_rules("v1.1")
+    assert v11.data["game"]["two_player_tie"] == "distinct_shapes"
+    stored = json.loads(v11.to_json())
+    assert "two_player_tie" not in stored["game"]
+    assert from_mapping(stored, base=None) == v11
+    seat = v11.with_overrides({"game.two_player_tie": "second_seat"})
+    assert seat != v11 and json.loads(seat.to_json())["game"]["two_player_tie"] == "second_seat"
+    assert from_mapping(json.loads(seat.to_json()), base=None) == seat
