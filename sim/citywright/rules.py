@@ -332,6 +332,7 @@ def _check_shapes(data: dict) -> tuple[Shape, ...]:
 def _check(data: dict) -> Rules:
     if not isinstance(data.get("name"), str):
         raise RulesError("name: expected a string")
+    data = _with_later_keys(data)
     shapes = _check_shapes(data)
     g = data["game"]
     for n in ("1", "2", "3", "4"):
@@ -424,6 +425,15 @@ def _check(data: dict) -> Rules:
 # key is left out of the rule set's identity (its canonical JSON: equality, run files' names, results'
 # metadata), so a rule set means the same thing before and after the key existed.
 _LATER_KEYS = {("game", "two_player_tie"): "distinct_shapes"}
+
+
+def _with_later_keys(data: dict) -> dict:
+    """`data` with every later key it lacks at that earlier value (a rule set stored before the key existed)."""
+    out = data
+    for (section, key), default in _LATER_KEYS.items():
+        if isinstance(out.get(section), dict) and key not in out[section]:
+            out = {**out, section: {**out[section], key: default}}
+    return out
 
 
 def _identity(data: dict) -> dict:
