@@ -76,22 +76,24 @@ CASES = {
 }
 
 
-def engine_sheet(boards: list[str], placed: list[dict]) -> np.ndarray:
-    """E.final_scores on constructed boards and placed counts: the score sheet int32[4, SC_LEN]."""
-    tb = tables_for(TIE_RULES, 4)
-    names = [sh.name for sh in TIE_RULES.shapes]
+def engine_sheet(boards: list[str], placed: list[dict], rules=TIE_RULES) -> np.ndarray:
+    """E.final_scores on constructed boards and placed counts, one seat per board: the score sheet
+    int32[seats, SC_LEN]."""
+    n = len(boards)
+    tb = tables_for(rules, n)
+    names = [sh.name for sh in rules.shapes]
     bb = np.stack([board_from_string(b) for b in boards])
     st = np.zeros(E.ST_LEN, dtype=np.int32)
     for p, counts in enumerate(placed):
-        for name, n in counts.items():
-            st[E.ST_PLACED + p * E.MAX_SHAPES + names.index(name)] = n
-    out = np.zeros((4, E.SC_LEN), dtype=np.int32)
+        for name, k in counts.items():
+            st[E.ST_PLACED + p * E.MAX_SHAPES + names.index(name)] = k
+    out = np.zeros((n, E.SC_LEN), dtype=np.int32)
     E.final_scores(bb, st, tb.rp, tb.ach, out)
     return out
 
 
-def reference_rows(boards: list[str], placed: list[dict]) -> list[dict]:
-    g = RefGame(4, TIE_RULES, 0)
+def reference_rows(boards: list[str], placed: list[dict], rules=TIE_RULES) -> list[dict]:
+    g = RefGame(len(boards), rules, 0)
     for p, (board, counts) in enumerate(zip(boards, placed, strict=True)):
         g.set_board(p, board)
         g.placed[p] = {name: counts.get(name, 0) for name in g.shape_names}
@@ -123,19 +125,6 @@ def test_tie_breaks_rank_as_the_rules_say(case):
 
 
 # --- the variant rule game.two_player_tie: at 2 players the seat replaces the distinct shapes as the last tie-break ---
-def two_player_sheet(rules, boards: list[str], placed: list[dict]) -> np.ndarray:
-    tb = tables_for(rules, 2)
-    names = [sh.name for sh in rules.shapes]
-    bb = np.stack([board_from_string(b) for b in boards])
-    st = np.zeros(E.ST_LEN, dtype=np.int32)
-    for p, counts in enumerate(placed):
-        for name, n in counts.items():
-            st[E.ST_PLACED + p * E.MAX_SHAPES + names.index(name)] = n
-    out = np.zeros((2, E.SC_LEN), dtype=np.int32)
-    E.final_scores(bb, st, tb.rp, tb.ach, out)
-    return out
-
-
 TWO_PLAYER_CASES = {
     # total and empty cells tie; the first player placed more distinct shapes
     "shapes favour the first player": ([BOARD, BOARD], [{"I": 1, "L": 1, "T": 1}, {"O": 2}], [1, 2], [2, 1]),
@@ -157,15 +146,11 @@ def test_two_player_tie(case):
     base = load_rules("v1.1").with_overrides({"game.compensation.2": [0, 0]})
     for tie, ranks in (("distinct_shapes", by_shapes), ("second_seat", by_seat)):
         rules = base.with_overrides({"game.two_player_tie": tie})
-        out = two_player_sheet(rules, boards, placed)
+        out = engine_sheet(boards, placed, rules)
         assert out[0, E.SC_TOTAL] == out[1, E.SC_TOTAL]  # the premise: only the tie-breaks decide
         assert list(out[:, E.SC_RANK]) == ranks, tie
 
-        g = RefGame(2, rules, 0)
-        for p, (board, counts) in enumerate(zip(boards, placed, strict=True)):
-            g.set_board(p, board)
-            g.placed[p] = {name: counts.get(name, 0) for name in g.shape_names}
-        ref = g.scores()
+        ref = reference_rows(boards, placed, rules)
         assert [r["rank"] for r in ref] == ranks, tie
         assert [r["win_share"] for r in ref] == [1.0 / ranks.count(1) if r == 1 else 0.0 for r in ranks]
 
@@ -179,21 +164,9 @@ def test_two_player_tie_leaves_larger_games_alone(case):
     """Under "second_seat" a 4-player game still ranks by distinct shapes (the rule is for 2 players)."""
     boards, placed, _, ranks = CASES[case]
     rules = TIE_RULES.with_overrides({"game.two_player_tie": "second_seat"})
-    tb = tables_for(rules, 4)
-    names = [sh.name for sh in rules.shapes]
-    bb = np.stack([board_from_string(b) for b in boards])
-    st = np.zeros(E.ST_LEN, dtype=np.int32)
-    for p, counts in enumerate(placed):
-        for name, n in counts.items():
-            st[E.ST_PLACED + p * E.MAX_SHAPES + names.index(name)] = n
-    out = np.zeros((4, E.SC_LEN), dtype=np.int32)
-    E.final_scores(bb, st, tb.rp, tb.ach, out)
+    out = engine_sheet(boards, placed, rules)
     assert list(out[:, E.SC_RANK]) == ranks
-    g = RefGame(4, rules, 0)
-    for p, (board, counts) in enumerate(zip(boards, placed, strict=True)):
-        g.set_board(p, board)
-        g.placed[p] = {name: counts.get(name, 0) for name in g.shape_names}
-    assert [r["rank"] for r in g.scores()] == ranks
+    assert [r["rank"] for r in reference_rows(boards, placed, rules)] == ranks
     key = rank_key({**{name: out[:, E.RANK_COLUMNS[j]] for j, (name, _) in enumerate(RANKING)},
                     "seat": [1, 2, 3, 4], "players": [4] * 4}, "second_seat")  # fmt: skip
     assert [1 + int((key > k).sum()) for k in key] == ranks
