@@ -36,3 +36,4 @@ for s in 1 2; do
     play expert results/v1.2/$r.toml $s 600
   done
 done
+play expert results/v1.2/market-card/market-1.toml 1 600
