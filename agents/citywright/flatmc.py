@@ -69,7 +69,7 @@ from .kernels import (
     evaluator_move,
     evaluator_search,
     own_achievements,
-    search_offer,
+    search_offer_apart,
     search_setup,
 )
 from .mcts import _greedy_row
@@ -577,8 +577,8 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
         for s in range(N_SLOTS):
             st_one[E.ST_SLOTS + s] = shape if s == slot else -1
         if shared:
-            _, n1 = search_offer(st_one, rng, mv, prm, tables, one, one_val, placed0, board0, ws, base, facts,
-                                 prunable, ach_open)  # fmt: skip
+            _, n1 = search_offer_apart(st_one, rng, mv, prm, tables, one, one_val, placed0, board0, ws, base, facts,
+                                       prunable, ach_open)  # fmt: skip
         else:
             _, n1 = evaluator_search(boards, st_one, rng, mv, prm, tables, one, one_val)
         for i in range(n1):

@@ -36,7 +36,7 @@ from sim.citywright.tables import MAX_SHAPES, NONE_TILE, PL_BITS, RP_DEPLETES, R
 from sim.rng import GOLDEN_GAMMA, POLICY, rand_below
 from sim.rng import _mix as splitmix
 
-from .kernels import P_K, evaluator_search, free_options, search_offer, search_setup
+from .kernels import P_K, evaluator_search, free_options, search_offer_apart, search_setup
 from .value import N_FEATURES, WEIGHTS_DIR, board_features, load_weights, opponents_best, turn_bucket, turns_left_after
 
 _ONE = np.uint64(1)
@@ -157,8 +157,8 @@ def strong_move(boards, st, rng, mv, prm, tables, vw, shared=False, rulers=None)
                 if not set_up:
                     placed0, board0, ws, base, facts, prunable, ach_open = search_setup(boards, st, prm, tables)
                     set_up = True
-                _, ncand = search_offer(one, rng, mv, prm, tables, cand, cand_val, placed0, board0, ws, base,
-                                        facts, prunable, ach_open)  # fmt: skip
+                _, ncand = search_offer_apart(one, rng, mv, prm, tables, cand, cand_val, placed0, board0, ws, base,
+                                              facts, prunable, ach_open)  # fmt: skip
             else:
                 _, ncand = evaluator_search(boards, one, rng, mv, prm, tables, cand, cand_val)
             if use_memo:
