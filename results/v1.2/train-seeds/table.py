@@ -10,17 +10,29 @@ import pandas as pd
 
 from experiments.pipelines import win_share
 
-rows = []
-for f in sorted(glob.glob(f"{sys.argv[1]}/*-w*.parquet")):
-    tier, rules, seed = re.fullmatch(r"(strong|expert)-(.+)-w(\d+)\.parquet", f.rsplit("/", 1)[1]).groups()
-    df = pd.read_parquet(f, columns=["game", "agent", "board", "total", "win_share"])
-    df["d"] = df.agent.str.extract(r"specialist:(\w)")[0]
-    c_tiles = df[df.d == "C"].board.str.count("C")
-    shares = win_share(df, "d").set_index("d")
-    for d in "RCPI":
-        g, w = df[df.d == d], shares.loc[d]
-        rows.append(dict(tier=tier, rules=rules, train_seed=int(seed), weights=g.agent.iloc[0].rsplit("weights=", 1)[1],
-                         specialist=d, games=df.game.nunique(), win_pct=100 * w.win_share, lo=100 * w.lo,
-                         hi=100 * w.hi, mean_total=g.total.mean(),
-                         c_stops_at_14_pct=100 * (c_tiles == 14).mean()))  # fmt: skip
-print(pd.DataFrame(rows).round(2).to_csv(index=False), end="")
+
+def runs(folder: str, columns: list[str]):
+    """(tier, rules, training seed, table with the specialist's district in column d) per run file in folder."""
+    for f in sorted(glob.glob(f"{folder}/*-w*.parquet")):
+        tier, rules, seed = re.fullmatch(r"(strong|expert)-(.+)-w(\d+)\.parquet", f.rsplit("/", 1)[1]).groups()
+        df = pd.read_parquet(f, columns=columns)
+        df["d"] = df.agent.str.extract(r"specialist:(\w)")[0]
+        yield tier, rules, int(seed), df
+
+
+def main(folder: str) -> None:
+    rows = []
+    for tier, rules, seed, df in runs(folder, ["game", "agent", "board", "total", "win_share"]):
+        c_tiles = df[df.d == "C"].board.str.count("C")
+        shares = win_share(df, "d").set_index("d")
+        for d in "RCPI":
+            g, w = df[df.d == d], shares.loc[d]
+            rows.append(dict(tier=tier, rules=rules, train_seed=seed, weights=g.agent.iloc[0].rsplit("weights=", 1)[1],
+                             specialist=d, games=df.game.nunique(), win_pct=100 * w.win_share, lo=100 * w.lo,
+                             hi=100 * w.hi, mean_total=g.total.mean(),
+                             c_stops_at_14_pct=100 * (c_tiles == 14).mean()))  # fmt: skip
+    print(pd.DataFrame(rows).round(2).to_csv(index=False), end="")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
