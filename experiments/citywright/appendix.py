@@ -101,13 +101,17 @@ def specialist_agents(weight: float, progress: float) -> tuple[str, ...]:
 
 
 def sizes(games: int) -> dict[str, int]:
-    """Games per run for a reproduction of size `games` (the big tables' count)."""
+    """Games per run for a reproduction of size `games` (the big tables' count).
+
+    The smaller runs scale from it with a floor (200, 100, 20 games), itself capped at `games` (mcts's,
+    the slowest, at a quarter of it): a smoke-size reproduction is not made larger than it asked for.
+    """
     return {
         "main": games,
-        "variant": max(games // 5, 200),
-        "calibration": max(games // 20, 100),
-        "mcts": max(games // 100, 20),
-        "verify": max(games // 5, 200),
+        "variant": max(games // 5, min(200, games)),
+        "calibration": max(games // 20, min(100, games)),
+        "mcts": max(games // 100, min(20, games // 4)),
+        "verify": max(games // 5, min(200, games)),
     }
 
 

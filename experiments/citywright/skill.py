@@ -81,9 +81,11 @@ TIERS = (
 
 def sizes(games: int) -> dict[str, int]:
     """Games per table for a skill reproduction of size `games`: greedy and strong play `games`, the expert a
-    quarter (at the full size, 20,000 and 5,000); the solver's re-simulation half a table."""
-    return {"big": games, "expert": max(games // 4, 20), "verify_big": max(games // 2, 20),
-            "verify_expert": max(games // 8, 20)}  # fmt: skip
+    quarter (at the full size, 20,000 and 5,000); the solver's re-simulation half a table.  No table is
+    smaller than 20 games unless `games` is (a smoke-size run is not made larger than it asked for)."""
+    least = min(20, games)
+    return {"big": games, "expert": max(games // 4, least), "verify_big": max(games // 2, least),
+            "verify_expert": max(games // 8, least)}  # fmt: skip
 
 
 def plan(games: int, tiers=TIERS, rules: Rules | None = None) -> list[A.Job]:

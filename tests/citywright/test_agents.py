@@ -113,11 +113,11 @@ RULE_SETS = {
 AGENT_SPECS = ["greedy", "specialist:R", "specialist:C,weight=10,progress=2", "specialist:P", "specialist:I,weight=0"]
 
 
-def test_greedy_finds_the_brute_force_best_on_1000_positions():
-    rnd = random.Random(2024)
+def _greedy_against_the_brute_force(seed, positions):
+    rnd = random.Random(seed)
     checked = 0
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
-    while checked < 1000:
+    while checked < positions:
         rules = RULE_SETS[rnd.choice(list(RULE_SETS))]
         g = _random_position(rnd, rules, rnd.randint(1, 4))
         if g.done:
@@ -140,6 +140,15 @@ def test_greedy_finds_the_brute_force_best_on_1000_positions():
         after = K.objective(*h.boards[p], placed_after, prm, tb.rp, tb.ach)
         assert after - before == pytest.approx(fast), move
         checked += 1
+
+
+def test_greedy_finds_the_brute_force_best_on_200_positions():
+    _greedy_against_the_brute_force(2024, 200)
+
+
+@pytest.mark.slow
+def test_greedy_finds_the_brute_force_best_on_1000_more_positions():
+    _greedy_against_the_brute_force(2025, 1000)
 
 
 def test_greedy_swaps_only_in_two_player_games_and_does_swap_there():

@@ -54,6 +54,13 @@ def test_draw_pool_size_is_checked():
     assert spec.agents == ("random", "greedy")
 
 
+def test_the_smaller_runs_scale_from_the_main_size_and_never_exceed_it():
+    assert A.sizes(2000) == {"main": 2000, "variant": 400, "calibration": 100, "mcts": 20, "verify": 400}  # make run
+    assert A.sizes(100_000) == {"main": 100_000, "variant": 20_000, "calibration": 5000, "mcts": 1000, "verify": 20_000}
+    assert A.sizes(500) == {"main": 500, "variant": 200, "calibration": 100, "mcts": 20, "verify": 200}  # the floors
+    assert A.sizes(20) == {"main": 20, "variant": 20, "calibration": 20, "mcts": 5, "verify": 20}
+
+
 # --- run cache ------------------------------------------------------------------------
 
 

@@ -20,6 +20,7 @@ from sim.citywright.rules import load_rules
 from tests.citywright.test_weights import cache_weights
 from tests.cli import cli
 
+SMALL = 8  # games per table of the end-to-end runs (every table, chart and section; not their figures)
 # the real tiers' shape with a cheap search in the expert's place (the plan does not depend on the agents' speed)
 CHEAP = (
     K.TIERS[0],
@@ -51,12 +52,14 @@ def test_plan_sizes_and_the_compensation_aware_tier_gets_its_own_before_games():
         assert figures.count("specialists") == 2 and figures.count("seats") == 3 and figures.count("solo") == 1
         assert figures.count("seats-before") == (3 if t.compensation_aware else 0)
     assert len({j.key for j in jobs}) == len(jobs)  # one cache file per run
+    assert K.sizes(20) == {"big": 20, "expert": 20, "verify_big": 20, "verify_expert": 20}  # the least table
+    assert K.sizes(8) == {"big": 8, "expert": 8, "verify_big": 8, "verify_expert": 8}  # never more than asked
 
 
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("skill")
-    tables = K.skill_reproduce(20, tmp / "out", tmp / "work", seed=1, n_jobs=1, log=lambda s: None, tiers=CHEAP)
+    tables = K.skill_reproduce(SMALL, tmp / "out", tmp / "work", seed=1, n_jobs=1, log=lambda s: None, tiers=CHEAP)
     return tmp, tables
 
 
@@ -98,8 +101,8 @@ def test_a_compensation_aware_tier_gets_its_own_games_before_compensation(small)
 def test_a_second_run_reuses_every_run(small, capsys):
     tmp, tables = small
     lines = []
-    again = K.skill_reproduce(20, tmp / "out", tmp / "work", seed=1, n_jobs=1, log=lines.append, tiers=CHEAP)
-    assert all("reused" in line for line in lines) and len(lines) == len(K.plan(20, CHEAP)) + 9
+    again = K.skill_reproduce(SMALL, tmp / "out", tmp / "work", seed=1, n_jobs=1, log=lines.append, tiers=CHEAP)
+    assert all("reused" in line for line in lines) and len(lines) == len(K.plan(SMALL, CHEAP)) + 9
     pd.testing.assert_frame_equal(again["dominance"], tables["dominance"])
 
 
@@ -165,9 +168,9 @@ def test_the_variant_plan_plays_every_table_under_the_variant_and_nothing_of_v10
 
 def test_a_changed_rules_file_changes_every_run_key_and_its_runs_are_played_again(tmp_path):
     path = _variant(tmp_path)
-    first = K.plan(20, CHEAP, load_rules(path))
+    first = K.plan(SMALL, CHEAP, load_rules(path))
     path.write_text(VARIANT_TOML.replace("row_points = 3", "row_points = 4"))
-    second = K.plan(20, CHEAP, load_rules(path))
+    second = K.plan(SMALL, CHEAP, load_rules(path))
     assert not {j.key for j in first} & {j.key for j in second}
     assert all(a.rule_set() != b.rule_set() for a, b in zip(first, second, strict=True))
     # the greedy solo run of each: the first played, then reused; the changed file's is played, not reused
@@ -204,7 +207,7 @@ def variant(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(R.WEIGHTS_CACHE_ENV, str(tmp / "weights"))
         cache_weights(load_rules(path))
-        tables = K.skill_reproduce(20, tmp / "out", tmp / "work", seed=12, log=lambda s: None, tiers=CHEAP,
+        tables = K.skill_reproduce(SMALL, tmp / "out", tmp / "work", seed=12, log=lambda s: None, tiers=CHEAP,
                                    command="boardlab reproduce --skill --rules tiny", rules=str(path))  # fmt: skip
     return tmp, path, tables
 
@@ -243,7 +246,7 @@ def test_a_variant_report_has_the_targets_per_tier_and_names_its_rules(variant):
 def test_every_run_of_a_variant_report_played_its_rules_with_the_seed_given(variant):
     tmp, path, _ = variant
     files = sorted((tmp / "work").glob("*.parquet"))
-    assert len(files) == len(K.plan(20, CHEAP, load_rules(path))) + 9
+    assert len(files) == len(K.plan(SMALL, CHEAP, load_rules(path))) + 9
     for f in files:
         spec = S.read_metadata(f)["spec"]
         assert spec["seed"] == 12 and json.loads(spec["rules"])["name"] == "tiny-variant", f.name
