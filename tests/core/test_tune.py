@@ -629,6 +629,7 @@ GOLDEN_TRIALS = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow  # two 12-trial studies; the early stop's own checks are in make test (above)
 def test_specialists_without_the_early_stop_is_the_study_it_was_and_the_stop_only_cuts_trials(tmp_path, capsys):
     for z in ("0", "3"):
         main([*GOLDEN, "--stop-z", z, "--out", str(tmp_path / z), "--work", str(tmp_path / "runs")])
