@@ -477,7 +477,9 @@ def search_offer_apart(st, rng, mv, prm, tables, cand, cand_val, placed, board, 
     only numbers, and every array it sees belongs to its caller for the whole call, so the atomic increments
     and decrements of its arrays' counts (its tuples of work-space arrays unpacked per candidate, the views
     made per placement: a fifth to a quarter of the tier's time) do nothing it needs.  The same code, the same
-    moves.  Anything added to it must not allocate (numba then refuses to compile it: "NRT required")."""
+    moves.  Numba compiles the functions it calls with the same flag (unless a caller with NRT compiled them
+    first), so neither it nor they may allocate or copy a slice into an array (numba then refuses: "NRT
+    required"); `_offer` copies its rows element by element for that reason."""
     return search_offer(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, base, facts, prunable,
                         board_ach_open)  # fmt: skip
 
@@ -1306,7 +1308,8 @@ def _offer(v, kind, slot, pl, tiles_or_cell, perm_row, free, cand, cand_val, nca
     while pos > 0 and cand_val[pos - 1] < v:
         if pos < cap:
             cand_val[pos] = cand_val[pos - 1]
-            cand[pos, :] = cand[pos - 1, :]
+            for j in range(cand.shape[1]):  # (element by element: compiles without NRT, see search_offer_apart)
+                cand[pos, j] = cand[pos - 1, j]
         pos -= 1
     cand_val[pos] = v
     cand[pos, E.MV_KIND] = kind
