@@ -458,19 +458,28 @@ def search_offer(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, ba
         mv[E.MV_KIND] = E.K_PASS
         mv[E.MV_SLOT] = -1
         if cap > 0:
-            cand[0, :] = mv
+            for j in range(E.MV_LEN):  # (element by element: search_offer_apart compiles without NRT)
+                cand[0, j] = mv[j]
             cand_val[0] = 0.0
             ncand = 1
         return 0.0, ncand
     return best, ncand
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_offer_apart(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, base, facts, prunable,
                        board_ach_open):  # fmt: skip
     """search_offer compiled as a function of its own, for a caller that searches several offers of one setup
     in a loop (strong_move and flatmc's candidates with a shared setup): the same search, but inlined into
-    such a loop beside the loop's own work it ran about a tenth slower (docs/search.md, "Exact speedups")."""
+    such a loop beside the loop's own work it ran about a tenth slower (docs/search.md, "Exact speedups").
+
+    Compiled without numba's reference counting (``_nrt=False``): the search allocates nothing and returns
+    only numbers, and every array it sees belongs to its caller for the whole call, so the atomic increments
+    and decrements of its arrays' counts (its tuples of work-space arrays unpacked per candidate, the views
+    made per placement: a fifth to a quarter of the tier's time) do nothing it needs.  The same code, the same
+    moves.  Numba compiles the functions it calls with the same flag (unless a caller with NRT compiled them
+    first), so neither it nor they may allocate or copy a slice into an array (numba then refuses: "NRT
+    required"); `_offer` copies its rows element by element for that reason."""
     return search_offer(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, base, facts, prunable,
                         board_ach_open)  # fmt: skip
 
@@ -1025,7 +1034,7 @@ def _evaluate_placements(
                             placed[shape] -= 1
                     elif land > 0:
                         v += ach_shape_gain
-                    if cap > 0:
+                    if cap > 0 and (ncand < cap or v > cand_val[cap - 1]):  # else _offer keeps the list as it is
                         fr = f if star_on else _first_free(free_opts)
                         ncand = _offer(
                             v,
@@ -1299,7 +1308,8 @@ def _offer(v, kind, slot, pl, tiles_or_cell, perm_row, free, cand, cand_val, nca
     while pos > 0 and cand_val[pos - 1] < v:
         if pos < cap:
             cand_val[pos] = cand_val[pos - 1]
-            cand[pos, :] = cand[pos - 1, :]
+            for j in range(cand.shape[1]):  # (element by element: compiles without NRT, see search_offer_apart)
+                cand[pos, j] = cand[pos - 1, j]
         pos -= 1
     cand_val[pos] = v
     cand[pos, E.MV_KIND] = kind
