@@ -26,7 +26,7 @@ reproduce-full: $(STAMP)
 
 ## test: the test suite without the long statistical and differential tests (under 6 minutes on 2 cores)
 test: $(STAMP)
-	$(PY) -m pytest -q -n 2 -m "not slow"
+	$(PY) -m pytest -q -n 2 --dist loadgroup -m "not slow"
 
 ## test-slow: the long statistical and differential tests (marked slow); CI runs them after make test
 test-slow: $(STAMP)

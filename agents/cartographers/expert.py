@@ -140,7 +140,7 @@ def candidates(bb, st, rng, prm, rp, cards, forms, form_anchors, masks, vw, ws, 
     value, the plateau sampled from the policy stream) is strong_move's, step for step."""
     out, vals, cand, w, pl, f, hist = ws
     objective_weights(st, rp, A_PLANNER, w)
-    n = E.enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, -1, out)
+    n = E.enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, np.int64(-1), out)
     best = -(1 << 62)
     for i in range(n):
         v = move_value(bb, st, rp, cards, forms, masks, out[i], w, pl)

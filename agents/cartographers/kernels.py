@@ -172,7 +172,7 @@ def _fill(pl, i, terrain):
 @njit(cache=True)
 def evaluate_moves(bb, st, rp, cards, forms, form_anchors, masks, w, sign, out, vals):
     """List every legal move into out (listing order) and its value times `sign` into vals; returns the count."""
-    n = E.enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, -1, out)
+    n = E.enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, np.int64(-1), out)
     pl = np.empty((E.N_PLANES, 2), dtype=np.uint64)
     for i in range(n):
         vals[i] = sign * move_value(bb, st, rp, cards, forms, masks, out[i], w, pl)

@@ -174,7 +174,7 @@ def strong_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks, vw,
         return 0.0
     sign = -1 if monster else 1
     objective_weights(st, rp, A_PLANNER, w)
-    n = E.enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, -1, out)
+    n = E.enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, np.int64(-1), out)
     best = -(1 << 62)
     for i in range(n):
         v = sign * move_value(bb, st, rp, cards, forms, masks, out[i], w, pl)

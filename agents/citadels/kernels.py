@@ -967,8 +967,8 @@ class Chooser:
             if not game.st[E.ST_LOG]:
                 raise ValueError("a built-in agent's memory is read from the event log: this game keeps none")
             memory_from_log(game.ev, int(game.st[E.ST_N_EVENTS]), p, self.mem)
-        choose_move(
-            game.st, game.rng, *game.tables.kernel_args(), p, row, np.uint64(game.seed),
+        choose_move(  # (p as int32, as the loop passes it: one compilation of the agents for both)
+            game.st, game.rng, *game.tables.kernel_args(), np.int32(p), row, np.uint64(game.seed),
             self.arng, self.mem, self.moves, self.vals, self.mv, self.work, self.fwork, self.wrng, self.swork,
         )  # fmt: skip
         return move_tuple(self.mv)

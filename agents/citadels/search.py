@@ -264,7 +264,7 @@ def halving(st, rng, rp, dt, p, row, mem, work, moves, vals, m, base, budget, ho
     while (1 << rounds) < m:
         rounds += 1
     left = m
-    j = 0
+    j = np.int64(0)  # (not a literal 0: one compilation of _one_playout)
     for _ in range(rounds):
         per = max(1, budget // (left * rounds))
         for _k in range(per):

@@ -338,7 +338,7 @@ def playout(
                     rnd = st[E.ST_ROUND]
                     offer = _offer_key(st)
                 _memo_move(boards, view, rng, mv, row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
-                           tables, False, memo_stamp, trace, counters)  # fmt: skip
+                           tables, False, memo_stamp, trace, counters, shared, rulers, weights)  # fmt: skip
             else:
                 evaluator_move(boards, view, rng, mv, row, tables)
                 if counters is not None:

@@ -366,13 +366,15 @@ def evaluator_search(boards, st, rng, mv, prm, tables, cand, cand_val):
     `_offer`, `_consider`).  The tables the passes share come from one work space per
     move (`_work_space`).
 
-    The passes are functions for the reader only: numba inlines them all here
-    (``inline="always"``), so the search compiles as one function, as fast as when it was
-    written as one (called, with their tuples of arrays, they cost about 5% of a move).
+    The passes are functions for the reader only: numba inlines them all (``inline="always"``)
+    into two functions, as fast as when the search was written as one (called, with their
+    tuples of arrays, they cost about 5% of a move): the setup here, and the rest in
+    `search_offer_apart`, which is compiled without reference counting and which the strong
+    tier's loop over rulers calls too, so its machine code is compiled once for both.
     """
     placed, board, ws, base, facts, prunable, board_ach_open = search_setup(boards, st, prm, tables)
-    return search_offer(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, base, facts, prunable,
-                        board_ach_open)  # fmt: skip
+    return search_offer_apart(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, base, facts, prunable,
+                              board_ach_open)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -580,8 +582,8 @@ def _bound_facts(board, rp, bounds):
     b0, b1, b2, b3 = board
     masks, sizes, r_best, c_best, _ = bounds
     ncl = _r_clusters(b0, masks, sizes)
-    s1 = 0
-    s2 = 0
+    s1 = np.int64(0)  # (not a literal 0: one type for the returned facts, one compilation of their users)
+    s2 = np.int64(0)
     for j in range(ncl):
         if sizes[j] > s1:
             s2 = s1

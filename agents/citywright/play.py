@@ -21,7 +21,7 @@ from sim.layout import Layout
 from .flatmc import flatmc_move
 from .kernels import A_FLATMC, A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, A_STRONG, P_CODE, P_VALUE, evaluator_move
 from .mcts import mcts_move
-from .strong import STRONG_WEIGHTS, strong_move, value_weights
+from .strong import STRONG_WEIGHTS, readonly_weights, strong_move, value_weights
 
 N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed count per shape (E.STAT_*)
 
@@ -130,7 +130,7 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank):
 
 def default_bank() -> np.ndarray:
     """The weight bank of rows whose P_VALUE is 0: the committed weights alone."""
-    return np.array(STRONG_WEIGHTS)[None]
+    return readonly_weights(STRONG_WEIGHTS[None])
 
 
 def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = False, bank: np.ndarray | None = None):
@@ -153,6 +153,6 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = Fal
         boards,
         stats,
         logs,
-        np.ascontiguousarray(default_bank() if bank is None else bank, dtype=np.float64),
+        readonly_weights(default_bank() if bank is None else bank),
     )
     return scores, boards, stats, (logs if log_moves else None)

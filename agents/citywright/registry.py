@@ -39,7 +39,7 @@ from sim.citywright.rules import DEFAULT_PRESET, DISTRICT_NAMES, DISTRICTS, PRES
 from sim.rulesets import canonical_json
 
 from . import kernels as K
-from .strong import STRONG_K, STRONG_WEIGHTS, WEIGHTS_VERSION
+from .strong import STRONG_K, STRONG_WEIGHTS, WEIGHTS_VERSION, readonly_weights
 from .value import load_weights
 
 __all__ = ["AGENTS", "TIERS", "AgentDef", "AgentError", "AgentSpec", "Param", "parse_agent", "rows", "split_specs"]
@@ -489,10 +489,10 @@ def load_named_weights(name: str) -> np.ndarray:
     """float64[TURN_BUCKETS, N_FEATURES] of a weight set: the committed strong-v1, or a cached rules hash's
     (refused when the file's rules hash is not its name)."""
     if name == WEIGHTS_VERSION:
-        return np.array(STRONG_WEIGHTS)
+        return readonly_weights(STRONG_WEIGHTS)
     path = cached_weights(name)
     try:
-        return _load_cached(str(path), name, path.stat().st_mtime_ns).copy()
+        return readonly_weights(_load_cached(str(path), name, path.stat().st_mtime_ns))
     except OSError:
         raise AgentError(f"weights={name}: no such weights in {weights_cache()} (`train --rules`)") from None
 

@@ -37,8 +37,8 @@ def _greedy_row(prm):
 @njit(cache=True)
 def selfplay_moments(seeds, prms, tables, vw, scores, xtx, xty, yty, count):
     """Play one game per seed with agents prms[g] (float64[G, players, P_LEN]) and tables
-    ``Tables.kernel_args()``; `strong` seats use
-    weights vw (float64[TURN_BUCKETS, N_FEATURES]); add every move's sample to the moments
+    ``Tables.kernel_args()``; `strong` (and `flatmc`) seats use
+    weights vw (read-only float64[TURN_BUCKETS, N_FEATURES]); add every move's sample to the moments
     (float64 xtx[B, F, F], xty[B, F], yty[B]; int64 count[B]) and write the final score
     sheets into scores int32[G, players, SC_LEN]."""
     rp, shp, _, pl_info, _, _, _, ach = tables
@@ -63,7 +63,7 @@ def selfplay_moments(seeds, prms, tables, vw, scores, xtx, xty, yty, count):
             if int(prm[P_CODE]) == A_STRONG:
                 strong_move(boards, st, rng, mv, prm, tables, vw)
             else:
-                policy_move(boards, st, rng, mv, prm, tables)
+                policy_move(boards, st, rng, mv, prm, tables, vw)
             E.apply_move(boards, st, rng, mv, rp, shp, pl_info)
             placed = st[E.ST_PLACED + p * MAX_SHAPES : E.ST_PLACED + (p + 1) * MAX_SHAPES]
             opponents_best(boards, p, rp, opp)

@@ -52,6 +52,17 @@ def value_weights(vw):
     return STRONG_WEIGHTS if vw is None else vw
 
 
+def readonly_weights(w) -> np.ndarray:
+    """A C-contiguous float64 read-only copy of weights w, the one type every kernel is given weights in.
+
+    The kernels never write their weights, and the committed weights inside a kernel (`value_weights` of
+    None) are a read-only constant: passing every weight set read-only too means numba compiles each kernel
+    once for weights, not once for read-only and once for writable arrays (docs/search.md, "Compile time")."""
+    out = np.array(w, dtype=np.float64, order="C")
+    out.setflags(write=False)
+    return out
+
+
 @overload(value_weights)
 def _value_weights(vw):
     # chosen when compiling: the omitted argument's kernels read the committed weights as a constant, as before

@@ -101,6 +101,24 @@ def cold_compile_s() -> float:
         return time_subprocess("from experiments.citywright.bench import warm_up_all; warm_up_all()", env)
 
 
+def warm_up_agents() -> None:
+    """Play one 4-player game of greedy seats through the built-in agents' game loop (compiles or loads it, and with
+    it every built-in agent: the loop dispatches to each)."""
+    from agents.citywright.play import run_games
+    from agents.citywright.registry import parse_agent, rows
+
+    prm = rows([parse_agent("greedy")] * 4)[None]
+    run_games(np.arange(1, dtype=np.uint64), prm, tables_for(load_rules(), 4))
+
+
+def cold_agents_compile_s() -> float:
+    """Wall time of a fresh process that compiles the agents' game loop with an empty numba cache: a user's first
+    `simulate --agents greedy` on a new machine (the engine's compile, cold_compile_s, included)."""
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, NUMBA_CACHE_DIR=d)
+        return time_subprocess("from experiments.citywright.bench import warm_up_agents; warm_up_agents()", env)
+
+
 def warm_start_s() -> float:
     """Wall time of a fresh process that loads the cached engine and plays a game."""
     code = "from experiments.citywright.bench import warm_up_all; warm_up_all()"
@@ -189,6 +207,7 @@ def timed_games(spec: str, opponent: str, players: int, rules: Rules | str, seed
     """
     from agents.citywright.play import policy_move
     from agents.citywright.registry import parse_agent
+    from agents.citywright.strong import STRONG_WEIGHTS
     from sim.citywright.api import Game
 
     me_row = parse_agent(spec).row()
@@ -205,7 +224,7 @@ def timed_games(spec: str, opponent: str, players: int, rules: Rules | str, seed
         while not game.done:
             p = game.current
             t = time.process_time_ns()
-            policy_move(game.boards, game.st, game.rng, mv, me_row if p == me else opp_row, args)
+            policy_move(game.boards, game.st, game.rng, mv, me_row if p == me else opp_row, args, STRONG_WEIGHTS)
             dt = time.process_time_ns() - t
             if p == me:
                 times.append(dt / 1e6)
@@ -303,6 +322,8 @@ def run(
         run_agents(rules, agent_games, res)
     if subprocesses:
         res["cold_compile_s"] = round(cold_compile_s(), 2)
+        if agents:
+            res["cold_agents_compile_s"] = round(cold_agents_compile_s(), 2)
         res["warm_start_s"] = round(warm_start_s(), 2)
         res["score_one_board_s"] = round(score_one_board_s(), 2)
     return dict(res)

@@ -57,6 +57,7 @@ def timing(specs: list[str], rounds: int = 3, rules_name: str = "v1.1") -> pd.Da
     from agents.citywright import flatmc as F
     from agents.citywright.play import policy_move
     from agents.citywright.registry import EXPERT_V1, parse_agent
+    from agents.citywright.strong import STRONG_WEIGHTS
     from sim.citywright import engine as E
     from sim.citywright.api import Game
 
@@ -71,13 +72,13 @@ def timing(specs: list[str], rounds: int = 3, rules_name: str = "v1.1") -> pd.Da
             me = game.current == g % 4
             if me:
                 positions.append((game.boards.copy(), game.st.copy(), game.rng.copy()))
-            policy_move(game.boards, game.st, game.rng, mv, expert if me else greedy, args)
+            policy_move(game.boards, game.st, game.rng, mv, expert if me else greedy, args, STRONG_WEIGHTS)
             game.apply(game.decode(mv))
     counters = {s: np.zeros(F.N_COUNTERS, dtype=np.int64) for s in specs}
     cpu = np.zeros((rounds, len(specs)))
     for b, st, rng in positions[:1]:  # warm-up (compile or load)
         for s in specs:
-            F.flatmc_search(b.copy(), st.copy(), rng.copy(), mv, prm[s], args, counters[s])
+            F.flatmc_search(b.copy(), st.copy(), rng.copy(), mv, prm[s], args, counters[s], STRONG_WEIGHTS)
     for s in specs:
         counters[s][:] = 0
     for r in range(rounds):
@@ -87,7 +88,7 @@ def timing(specs: list[str], rounds: int = 3, rules_name: str = "v1.1") -> pd.Da
                 b2, st2, rng2 = b.copy(), st.copy(), rng.copy()
                 c = np.zeros(F.N_COUNTERS, dtype=np.int64)
                 t = time.process_time()
-                F.flatmc_search(b2, st2, rng2, mv, prm[specs[j]], args, c)
+                F.flatmc_search(b2, st2, rng2, mv, prm[specs[j]], args, c, STRONG_WEIGHTS)
                 cpu[r, j] += time.process_time() - t
                 if r == 0:
                     counters[specs[j]] += c

@@ -39,7 +39,7 @@ import numpy as np
 
 from agents.citywright import selfplay
 from agents.citywright.registry import cached_weights, official_hash, parse_agent, rows, rules_hash
-from agents.citywright.strong import STRONG_K, WEIGHTS_VERSION
+from agents.citywright.strong import STRONG_K, WEIGHTS_VERSION, readonly_weights
 from agents.citywright.value import FEATURES, N_FEATURES, TURN_BUCKETS, WEIGHTS_DIR
 from sim.citywright import engine as E
 from sim.citywright.rules import load_rules
@@ -98,7 +98,7 @@ def play_chunk(
     prms = np.tile(rows([parse_agent(round_agent(r, k))] * PLAYERS), (len(seeds), 1, 1))
     m = Moments.zeros()
     scores = np.zeros((len(seeds), PLAYERS, E.SC_LEN), dtype=np.int32)
-    vw = np.ascontiguousarray(weights, dtype=np.float64)
+    vw = readonly_weights(weights)
     selfplay.selfplay_moments(seeds, prms, tb.kernel_args(), vw, scores, m.xtx, m.xty, m.yty, m.count)
     return m, scores
 

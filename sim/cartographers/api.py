@@ -104,7 +104,7 @@ def score_card(card_id: int, grid: str | list[int], rules: Rules | str | None = 
     """Points of scoring card `card_id` (26..41) on a map (121 letters or codes) under `rules`."""
     rules = load_rules(rules)
     tb = tables_for(rules, 1)
-    return int(E.score_card(int(card_id), grid_to_planes(grid, rules), tb.rp, tb.masks))
+    return int(E.score_card(np.int32(card_id), grid_to_planes(grid, rules), tb.rp, tb.masks))
 
 
 def monster_penalty(grid: str | list[int], rules: Rules | str | None = None) -> int:

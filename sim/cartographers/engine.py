@@ -493,7 +493,7 @@ def score_cards(planes, cards_out, rp, masks):
     """Every scoring card 26..41 on many maps: planes uint64[M, N_PLANES, 2] -> cards_out int32[M, 16]."""
     for m in range(planes.shape[0]):
         for c in range(16):
-            cards_out[m, c] = score_card(26 + c, planes[m], rp, masks)
+            cards_out[m, c] = score_card(np.int32(26 + c), planes[m], rp, masks)  # (a card id as in the state: int32)
 
 
 # --- maps ---------------------------------------------------------------------------------------
@@ -948,7 +948,7 @@ def random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks):
                     return
                 j -= c
     out = mv.reshape(1, MV_LEN)  # the 1x1 fallback: as listed
-    total = enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, -2, out)
+    total = enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, np.int64(-2), out)  # (typed: one signature)
     enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, rand_below(rng, POLICY, total), out)
 
 

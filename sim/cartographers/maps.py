@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from .rules import MOUNTAIN, N_CELLS, SIZE, STATE_LETTERS, WASTELAND, Rules, load_rules
 
 _TERRAIN_LETTERS = STATE_LETTERS[1:6]  # T V F W G
@@ -173,7 +175,7 @@ def score_map(m: ParsedMap, rules: Rules) -> dict:
     pl = grid_to_planes(m.grid, rules)
     names = {c.id: c.name for c in rules.scoring_cards}
     cards = [
-        {"edict": "ABCD"[e], "card": c, "name": names[c], "points": int(E.score_card(c, pl, tb.rp, tb.masks))}
+        {"edict": "ABCD"[e], "card": c, "name": names[c], "points": int(E.score_card(np.int32(c), pl, tb.rp, tb.masks))}
         for e, c in enumerate(m.cards)
     ]
     return {

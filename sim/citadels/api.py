@@ -577,7 +577,7 @@ class Game:
         self._decode_log()
         g = self.copy()
         scratch = np.zeros(I.SCRATCH_LEN, dtype=np.int32)
-        I.redeal(g.st, g.rng, g.tables.rp, p, arng, canonical, scratch)
+        I.redeal(g.st, g.rng, g.tables.rp, np.int32(p), arng, canonical, scratch)  # (p as the agents pass it)
         if scratch[I.WK_STATUS]:
             raise RuntimeError(f"redeal: the kernel could not read this position (status {int(scratch[I.WK_STATUS])})")
         rows = int(g.st[E.ST_N_EVENTS])

@@ -351,7 +351,20 @@ def kernel_rewards(g: Game, spec: str, cands: list, pairs: list[tuple[int, int]]
             bb, st, rng = g.bb.copy(), g.st.copy(), np.array(pair, dtype=np.uint64)
             X.redeal(st, rng, g.tables.cards, pool)
             E.apply_move(bb, st, rng, g._encode(c).copy(), *args)
-            X.playout(bb, st, rng, me, season, prow, int(q["horizon"]), q["seats"] == "all", *args, vw, ws, mv)
+            X.playout(
+                bb,
+                st,
+                rng,
+                np.int32(me),
+                np.int32(season),
+                prow,
+                int(q["horizon"]),
+                q["seats"] == "all",
+                *args,
+                vw,
+                ws,
+                mv,
+            )
             out[i, j] = X.reward(bb, st, me, scored, args[0], args[5], vw, ws)
     return out
 

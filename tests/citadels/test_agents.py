@@ -225,7 +225,7 @@ def test_basic_moves_alike_on_the_canonical_redeal(preset):
         for g in mixed_positions(preset, n, seed=100 + n, every=0.05):
             p = g.current
             c = g.copy()
-            infoset.redeal(c.st, c.rng, c.tables.rp, p, arng, True, scratch)
+            infoset.redeal(c.st, c.rng, c.tables.rp, np.int32(p), arng, True, scratch)
             assert scratch[infoset.WK_STATUS] == 0
             assert basic_move(c) == basic_move(g), (n, g.observation(p)["decision"])
             checked += 1

@@ -116,7 +116,7 @@ class Oracle:
         b[E.ST_LOG] = 0
         r = rng.copy()
         d = np.array([state, 0], dtype=np.uint64)
-        I.redeal(b, r, self.rp, self.p, d, canonical, self.scratch)
+        I.redeal(b, r, self.rp, np.int32(self.p), d, canonical, self.scratch)
         return b, r, d
 
     def after(self, b, r, c):

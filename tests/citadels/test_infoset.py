@@ -111,7 +111,7 @@ def kernel(g: Game, p: int, arng_state: int | None):
     st, rng = g.st.copy(), g.rng.copy()
     arng = np.array([0 if arng_state is None else arng_state], dtype=np.uint64)
     scratch = np.zeros(I.SCRATCH_LEN, dtype=np.int32)
-    I.redeal(st, rng, g.tables.rp, p, arng, arng_state is None, scratch)
+    I.redeal(st, rng, g.tables.rp, np.int32(p), arng, arng_state is None, scratch)
     return st, rng, int(arng[0]), int(scratch[I.WK_STATUS])
 
 

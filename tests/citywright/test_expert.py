@@ -12,6 +12,7 @@ from agents.citywright import flatmc as F
 from agents.citywright import kernels as K
 from agents.citywright.mcts import mcts_move
 from agents.citywright.registry import EXPERT_LEVERS, EXPERT_V1, TIERS, AgentError, parse_agent, rows, split_specs
+from agents.citywright.strong import STRONG_WEIGHTS, new_ruler_memo
 from sim.citywright import engine as E
 from sim.citywright.api import Game
 from sim.citywright.rules import load_rules
@@ -90,7 +91,7 @@ def _search(g: Game, spec: str):
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     rng = g.rng.copy()
     n = F.flatmc_move(
-        g.boards, g.st, rng, mv, parse_agent(spec).row(), tb.kernel_args(),
+        g.boards, g.st, rng, mv, parse_agent(spec).row(), tb.kernel_args(), STRONG_WEIGHTS,
     )  # fmt: skip
     return g.decode(mv), n, rng
 
@@ -137,8 +138,11 @@ def test_flatmc_with_ucb_and_independent_playouts_is_todays_mcts():
                 ):
                     mv = np.zeros(E.MV_LEN, dtype=np.int32)
                     rng = g.rng.copy()
-                    kernel = mcts_move if spec.startswith("mcts") else F.flatmc_move
-                    kernel(g.boards, g.st, rng, mv, parse_agent(spec).row(), tb.kernel_args())
+                    row = parse_agent(spec).row()
+                    if spec.startswith("mcts"):
+                        mcts_move(g.boards, g.st, rng, mv, row, tb.kernel_args())
+                    else:
+                        F.flatmc_move(g.boards, g.st, rng, mv, row, tb.kernel_args(), STRONG_WEIGHTS)
                     moves.append((mv.copy(), rng.copy()))
                 assert (moves[0][0] == moves[1][0]).all() and (moves[0][1] == moves[1][1]).all(), (rollout, reward)
 
@@ -186,7 +190,9 @@ def test_halving_keeps_the_better_half(k, extra):
                 values.append(h.scores()[0]["total"])
             best = values.index(max(values))
             mv = np.zeros(E.MV_LEN, dtype=np.int32)
-            played = F.flatmc_move(g.boards.copy(), g.st.copy(), g.rng.copy(), mv, prm, tb.kernel_args())
+            played = F.flatmc_move(
+                g.boards.copy(), g.st.copy(), g.rng.copy(), mv, prm, tb.kernel_args(), STRONG_WEIGHTS
+            )
             chosen = [i for i in range(n) if (cand[i] == mv).all()]
             assert chosen == [best], (values, chosen)
             assert played == _halving_playouts(k, 30)
@@ -238,7 +244,8 @@ def test_the_memo_returns_a_best_move_whatever_the_open_slots(rules):
             known = int((key != 0).sum())
             F._memo_move(
                 h.boards, h.st, h.rng, mv, prm, key, opened, val, moves, offer, st_tmp,
-                tb.kernel_args(),
+                tb.kernel_args(), False, np.zeros(0, dtype=np.int64), np.zeros(F._TRACE, dtype=np.int64),
+                np.zeros(F.N_COUNTERS, dtype=np.int64), False, new_ruler_memo(0, 1), STRONG_WEIGHTS,
             )  # fmt: skip
             hits += int((key != 0).sum()) == known
             best = K.evaluator_move(
@@ -280,7 +287,7 @@ def test_candidates_per_slot_are_the_best_per_slot():
 def test_candidates_by_value_are_worth_plus_learned_value_best_first():
     """Each candidate's value is its worth plus the learned value of the mover's board after it, recomputed
     here from the objective and the features; best first; legal; at most per_slot per ruler."""
-    from agents.citywright.strong import STRONG_WEIGHTS, board_after
+    from agents.citywright.strong import board_after
     from agents.citywright.value import N_FEATURES, board_features, opponents_best, turn_bucket, turns_left_after
 
     rnd = random.Random(9)
@@ -296,7 +303,9 @@ def test_candidates_by_value_are_worth_plus_learned_value_best_first():
         cand = np.zeros((12, E.MV_LEN), dtype=np.int32)
         val = np.zeros(12)
         mv = np.zeros(E.MV_LEN, dtype=np.int32)
-        n = F.candidates_by_value(g.boards, g.st, g.rng.copy(), mv, prm, per_slot, tb.kernel_args(), cand, val)
+        n = F.candidates_by_value(
+            g.boards, g.st, g.rng.copy(), mv, prm, per_slot, tb.kernel_args(), cand, val, False, STRONG_WEIGHTS
+        )
         p = g.current
         opp = np.zeros(4, dtype=np.int64)
         opponents_best(g.boards, p, tb.rp, opp)
@@ -331,14 +340,16 @@ def test_expert_specialist_plays_only_its_specialist_candidates(district):
         tb = g.tables
         mv = np.zeros(E.MV_LEN, dtype=np.int32)
         F.flatmc_move(
-            g.boards, g.st, g.rng.copy(), mv, prm, tb.kernel_args(),
+            g.boards, g.st, g.rng.copy(), mv, prm, tb.kernel_args(), STRONG_WEIGHTS,
         )  # fmt: skip
         cand = np.zeros((k, E.MV_LEN), dtype=np.int32)
         val = np.zeros(k)
         scratch = np.zeros(E.MV_LEN, dtype=np.int32)
         args = (tb.kernel_args(), cand, val)
         if spec.params["rank"] == "value":
-            n = F.candidates_by_value(g.boards, g.st, g.rng.copy(), scratch, prm, per_slot, *args)
+            n = F.candidates_by_value(
+                g.boards, g.st, g.rng.copy(), scratch, prm, per_slot, *args, False, STRONG_WEIGHTS
+            )
         elif per_slot > 0:
             n = F.candidates_per_slot(g.boards, g.st, g.rng.copy(), scratch, prm, per_slot, *args)
         else:

@@ -66,8 +66,29 @@ def _search(g: Game, prm: np.ndarray):
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     rng = g.rng.copy()
     counters = np.zeros(F.N_COUNTERS, dtype=np.int64)
-    played = F.flatmc_search(g.boards.copy(), g.st.copy(), rng, mv, prm, g.tables.kernel_args(), counters)
+    played = F.flatmc_search(
+        g.boards.copy(), g.st.copy(), rng, mv, prm, g.tables.kernel_args(), counters, STRONG_WEIGHTS
+    )
     return mv, rng, played, counters
+
+
+# The kernels below are called with the argument types the search itself passes (the committed weights read-only,
+# a ruler memo of no entries for none, arrays for the stamps, trace and counters, the mover as int32), so the tests
+# run the compiled code the agents run instead of compiling other signatures of it (docs/search.md, "Compile time").
+NO_RULERS = new_ruler_memo(0, 1)
+
+
+def _playout(b, st, rng, me, own, grow, memo, offer, tb, own_turns, own_strong, own_memo, stamp=None, trace=None,
+             counters=None, strong_last_round=-1, later_turns=-1, cut_at_move=False):  # fmt: skip
+    """F.playout, greedy rollouts, every seat's slots, to the end of the game, not shared; (moved, clean)."""
+    return F.playout(
+        b, st, rng, np.int32(me), own, grow, K.A_GREEDY, 1_000_000, 0, *memo, np.uint64(offer),
+        tb.kernel_args(), int(own_turns), own_strong, own_memo,
+        np.zeros(0, dtype=np.int64) if stamp is None else stamp,
+        np.zeros(F._TRACE, dtype=np.int64) if trace is None else trace,
+        np.zeros(F.N_COUNTERS, dtype=np.int64) if counters is None else counters,
+        False, int(strong_last_round), NO_RULERS, int(later_turns), cut_at_move, STRONG_WEIGHTS,
+    )  # fmt: skip
 
 
 # --- specs ---------------------------------------------------------------------------------------
@@ -135,10 +156,12 @@ def test_shared_setup_is_the_same_strong_move_and_the_same_candidates():
         for shared in (False, True):
             mv = np.zeros(E.MV_LEN, dtype=np.int32)
             rng = g.rng.copy()
-            v = strong_move(g.boards, g.st, rng, mv, prm, tb.kernel_args(), STRONG_WEIGHTS, shared)
+            v = strong_move(g.boards, g.st, rng, mv, prm, tb.kernel_args(), STRONG_WEIGHTS, shared, NO_RULERS)
             cand = np.zeros((5, E.MV_LEN), dtype=np.int32)
             val = np.zeros(5)
-            n = F.candidates_by_value(g.boards, g.st, rng, mv, prm, 1 + i % 3, tb.kernel_args(), cand, val, shared)
+            n = F.candidates_by_value(
+                g.boards, g.st, rng, mv, prm, 1 + i % 3, tb.kernel_args(), cand, val, shared, STRONG_WEIGHTS
+            )
             out.append((v, mv.copy(), rng.copy(), n, cand[:n].copy(), val[:n].copy()))
         (v0, m0, r0, n0, c0, w0), (v1, m1, r1, n1, c1, w1) = out
         assert v0 == v1 and (m0 == m1).all() and (r0 == r1).all()
@@ -187,7 +210,7 @@ def test_the_memo_keeps_the_best_strong_move_of_the_slots_it_covers(rules):
         rng = h.rng.copy()
         F._memo_move(
             h.boards, h.st, rng, mv, prm, key, opened, val, moves, offer, st_tmp,
-            h.tables.kernel_args(), strong, stamp, trace, counters,
+            h.tables.kernel_args(), strong, stamp, trace, counters, False, NO_RULERS, STRONG_WEIGHTS,
         )  # fmt: skip
         return mv.copy(), rng
 
@@ -267,13 +290,10 @@ def test_a_clean_playout_is_a_function_of_its_start_and_the_memo():
             rng = np.array([seed * 7919, seed * 104729], dtype=np.uint64)
             trace = np.zeros(F._TRACE, dtype=np.int64)
             writes = stamp[-1]
-            _, clean = F.playout(
-                b, st, rng, p, own, grow, K.A_GREEDY, 1_000_000, 0, *memo, offer,
-                tb.kernel_args(), 2, True, True, stamp, trace, np.zeros(F.N_COUNTERS, dtype=np.int64),
-            )  # fmt: skip
+            _, clean = _playout(b, st, rng, p, own, grow, memo, offer, tb, 2, True, True, stamp, trace)
             est = np.zeros(g.players)
             out = np.zeros((g.players, E.SC_LEN), dtype=np.int32)
-            reward = F._reward(b, st, p, True, True, out, est, rp, ach)
+            reward = F._reward(b, st, np.int32(p), True, True, out, est, rp, ach, STRONG_WEIGHTS)
             results.append((clean, stamp[-1] == writes, b, st[E.ST_TURNS : E.ST_TURNS + 4].copy(), reward))
         for (clean, no_writes, b, turns, reward), later in itertools.pairwise(results):
             if clean:
@@ -364,10 +384,7 @@ def test_own_rounds_changes_only_the_moves_after_its_rounds():
             b, st, rng = g.boards.copy(), g.st.copy(), g.rng.copy()
             memo = [np.zeros(0, dtype=t) for t in (np.uint64, np.int64, np.float64)]
             memo.append(np.zeros((0, E.MV_LEN), dtype=np.int32))
-            F.playout(
-                b, st, rng, g.current, own, grow, K.A_GREEDY, 1_000_000, 0, *memo, np.uint64(1),
-                tb.kernel_args(), 2, own_strong, False, None, None, None, False, last,
-            )  # fmt: skip
+            _playout(b, st, rng, g.current, own, grow, memo, 1, tb, 2, own_strong, False, strong_last_round=last)
             out.append((b, st, rng))
         assert all((x == y).all() for x, y in zip(out[0], out[1], strict=True))
 
@@ -473,10 +490,7 @@ def test_later_turns_cuts_only_own_moves_in_later_rounds():
             memo = [np.zeros(0, dtype=t) for t in (np.uint64, np.int64, np.float64)]
             memo.append(np.zeros((0, E.MV_LEN), dtype=np.int32))
             turns0 = g.st[E.ST_TURNS + g.current]
-            F.playout(
-                b, st, rng, g.current, own, grow, K.A_GREEDY, 1_000_000, 0, *memo, np.uint64(1),
-                tb.kernel_args(), 3, True, False, None, None, None, False, -1, None, later,
-            )  # fmt: skip
+            _playout(b, st, rng, g.current, own, grow, memo, 1, tb, 3, True, False, later_turns=later)
             own_moves = st[E.ST_TURNS + g.current] - turns0
             if st[E.ST_DONE] == 0 and own_moves < 3:  # stopped by the limit, not by turns
                 assert st[E.ST_CUR] == g.current and st[E.ST_ROUND] > g.st[E.ST_ROUND]
@@ -506,10 +520,7 @@ def test_cut_at_move_ends_the_playout_right_after_the_movers_last_own_move():
             b, st, rng = g.boards.copy(), g.st.copy(), g.rng.copy()
             memo = [np.zeros(0, dtype=t) for t in (np.uint64, np.int64, np.float64)]
             memo.append(np.zeros((0, E.MV_LEN), dtype=np.int32))
-            F.playout(
-                b, st, rng, p, own, grow, K.A_GREEDY, 1_000_000, 0, *memo, np.uint64(1),
-                tb.kernel_args(), 2, True, False, None, None, None, False, -1, None, -1, at_move,
-            )  # fmt: skip
+            _playout(b, st, rng, p, own, grow, memo, 1, tb, 2, True, False, cut_at_move=at_move)
             out[at_move] = (b, st)
         (b_turn, st_turn), (b_move, st_move) = out[False], out[True]
         if st_move[E.ST_DONE]:

@@ -140,7 +140,9 @@ def _strong(g, prm, vw=None):
     tb = g.tables
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     rng = g.rng.copy()
-    S.strong_move(g.boards, g.st, rng, mv, prm, tb.kernel_args(), S.STRONG_WEIGHTS if vw is None else vw)
+    S.strong_move(
+        g.boards, g.st, rng, mv, prm, tb.kernel_args(), S.readonly_weights(S.STRONG_WEIGHTS if vw is None else vw)
+    )
     return mv
 
 

@@ -174,6 +174,23 @@ def test_a_variant_with_trained_weights_resolves_to_its_cached_file(cache, tmp_p
     assert R.weights_name(parse_agent("strong"), load_rules("v1.1")) == "strong-v1"
 
 
+def test_every_weight_set_reaches_the_kernels_read_only_and_contiguous(cache):
+    """One type for weights in every kernel (docs/architecture.md, "Compile time"): the committed set, a cached
+    variant's set, the game loop's bank and training's weights are read-only C-contiguous float64 arrays, as the
+    committed weights are inside a kernel; and a copy, so the caller's array is left writable."""
+    from agents.citywright.play import default_bank
+    from agents.citywright.strong import STRONG_WEIGHTS, readonly_weights
+
+    key = R.rules_hash(load_rules(VARIANT))
+    cache_weights(load_rules(VARIANT))
+    bank, index = R.weight_bank([parse_agent(f"strong:weights={key}"), parse_agent("greedy")], load_rules(VARIANT))
+    writable = np.asfortranarray(np.array(STRONG_WEIGHTS))
+    for w in (R.load_named_weights("strong-v1"), R.load_named_weights(key), default_bank(), readonly_weights(writable)):
+        assert w.dtype == np.float64 and w.flags.c_contiguous and not w.flags.writeable
+    assert index == [1, 0] and bank.shape[0] == 2
+    assert writable.flags.writeable and np.array_equal(readonly_weights(writable), STRONG_WEIGHTS)
+
+
 def test_results_record_the_weights_that_played_and_each_seat_plays_its_own(cache):
     """A table of strong with v1.1's weights against strong with the variant's: each seat's spec names its
     weights, the game loop plays each seat's (the same games as the public API's per-move players), and the

@@ -1,0 +1,41 @@
+"""The suite's one hook: which worker runs which game's tests under ``make test`` (``-n 2 --dist loadgroup``).
+
+Most of a first run's time is numba compiling the kernels, and each worker process compiles what it needs itself
+(the disk cache helps only once a kernel is written there). Spread test by test, both workers compiled most of
+every game's kernels. Here one worker takes Citywright's tests and the other Citadels' and Cartographers', so each
+kernel is compiled once; every other test (``tests/core`` and the rest) is its own unit, shared out as the workers
+free up (README.md, "Tests").
+
+The groups are given to pytest-xdist as a scheduler (its ``pytest_xdist_make_scheduler`` hook) rather than as
+``xdist_group`` marks: with pytest 9.2 the marks are silently ignored (pytest-xdist issue 1386). Without
+``--dist loadgroup`` (plain ``pytest``, or ``-n`` alone) nothing changes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+_GROUPS = {"citywright": "citywright", "citadels": "citadels+cartographers", "cartographers": "citadels+cartographers"}
+
+
+def game_group(nodeid: str) -> str:
+    """The unit of work a test belongs to: its game's group for tests/<game>/, else the test alone."""
+    parts = nodeid.split("/")
+    if len(parts) > 2 and parts[0] == "tests" and parts[1] in _GROUPS:
+        return _GROUPS[parts[1]]
+    return nodeid
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByGame(LoadScopeScheduling):
+        """LoadScope's scheduling (largest units first, a unit to one worker) with game_group as the unit."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return game_group(nodeid)
+
+    return ByGame(config, log)
