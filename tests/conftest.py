@@ -26,7 +26,7 @@ def game_group(nodeid: str) -> str:
     return nodeid
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # (optional: the suite also runs without pytest-xdist)
 def pytest_xdist_make_scheduler(config, log):
     if config.getvalue("dist") != "loadgroup":
         return None
