@@ -57,7 +57,7 @@ def readonly_weights(w) -> np.ndarray:
 
     The kernels never write their weights, and the committed weights inside a kernel (`value_weights` of
     None) are a read-only constant: passing every weight set read-only too means numba compiles each kernel
-    once for weights, not once for read-only and once for writable arrays (docs/search.md, "Compile time")."""
+    once for weights, not once for read-only and once for writable arrays (docs/architecture.md, "Compile time")."""
     out = np.array(w, dtype=np.float64, order="C")
     out.setflags(write=False)
     return out

@@ -74,7 +74,8 @@ def _search(g: Game, prm: np.ndarray):
 
 # The kernels below are called with the argument types the search itself passes (the committed weights read-only,
 # a ruler memo of no entries for none, arrays for the stamps, trace and counters, the mover as int32), so the tests
-# run the compiled code the agents run instead of compiling other signatures of it (docs/search.md, "Compile time").
+# run the compiled code the agents run instead of compiling other signatures of it (docs/architecture.md,
+# "Compile time").
 NO_RULERS = new_ruler_memo(0, 1)
 
 
