@@ -46,6 +46,21 @@ def policy_move(boards, st, rng, mv, prm, tables, vw=None):
         E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
 
 
+@njit(cache=True)
+def evaluator_policy_move(boards, st, rng, mv, prm, tables):
+    """policy_move for the agents that search nothing ahead (random, greedy, the specialists): the loop for a
+    table of them compiles this alone, not every agent (play_games' bank None)."""
+    rp, shp, pl_mask, _, _, _, _, _ = tables
+    code = int(prm[P_CODE])
+    if code == A_GREEDY or code == A_SPECIALIST:
+        evaluator_move(boards, st, rng, mv, prm, tables)
+    else:
+        E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
+
+
+EVALUATOR_CODES = (A_RANDOM, A_GREEDY, A_SPECIALIST)
+
+
 # move-log record (one row per turn): seat, kind, slot, shape, placement or swap cell,
 # the 4 plain cells' tiles (or the swap's district), free pick, waste, score change
 _log = Layout("move log")
@@ -72,7 +87,10 @@ def play_game(boards, st, rng, seed, prms, tables, log, bank):
     t = 0
     while st[E.ST_DONE] == 0:
         p = st[E.ST_CUR]
-        policy_move(boards, st, rng, mv, prms[p], tables, bank[int(prms[p, P_VALUE])])
+        if bank is None:  # (numba drops the other branch when bank is None: the searching agents are not compiled)
+            evaluator_policy_move(boards, st, rng, mv, prms[p], tables)
+        else:
+            policy_move(boards, st, rng, mv, prms[p], tables, bank[int(prms[p, P_VALUE])])
         if logging:
             before = E.score_districts(boards[p, 0], boards[p, 1], boards[p, 2], boards[p, 3], rp)
             waste0 = st[E.ST_WASTE + p]
@@ -99,7 +117,10 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank):
     scores int32[G, players, SC_LEN]; boards_out uint64[G, players, 4];
     stats int32[G, players, N_STATS]: tiles taken, waste, forced discards, turns, placed per shape (E.STAT_*);
     logs int32[G, max_turns, LOG_LEN] for a move log, or an empty array;
-    bank float64[sets, TURN_BUCKETS, N_FEATURES]: the learned value's weight sets, a seat's by its row's P_VALUE.
+    bank float64[sets, TURN_BUCKETS, N_FEATURES]: the learned value's weight sets, a seat's by its row's P_VALUE;
+    or None when every seat is random, greedy or a specialist (EVALUATOR_CODES): the loop is then compiled
+    without the searching agents, and a first greedy run on a new machine compiles much less
+    (docs/architecture.md, "Compile time").
     """
     rp, shp, pl_mask, pl_info, _, _, _, ach = tables
     n = boards_out.shape[1]
@@ -133,9 +154,14 @@ def default_bank() -> np.ndarray:
     return readonly_weights(STRONG_WEIGHTS[None])
 
 
+def evaluators_only(prms: np.ndarray) -> bool:
+    """Whether every seat of prms (float64[..., P_LEN]) is random, greedy or a specialist."""
+    return bool(np.isin(prms[..., P_CODE].astype(np.int64), EVALUATOR_CODES).all())
+
+
 def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = False, bank: np.ndarray | None = None):
     """Python convenience: allocate outputs and play (prms float64[G, players, P_LEN]; bank: play_games', by
-    default default_bank()).
+    default default_bank(); not passed on when every seat is random, greedy or a specialist).
 
     Returns scores, boards, stats, and the move log (int32[G, turns, LOG_LEN]) or None.
     """
@@ -153,6 +179,6 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = Fal
         boards,
         stats,
         logs,
-        readonly_weights(default_bank() if bank is None else bank),
+        None if evaluators_only(prms) else readonly_weights(default_bank() if bank is None else bank),
     )
     return scores, boards, stats, (logs if log_moves else None)

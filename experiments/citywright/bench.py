@@ -102,8 +102,8 @@ def cold_compile_s() -> float:
 
 
 def warm_up_agents() -> None:
-    """Play one 4-player game of greedy seats through the built-in agents' game loop (compiles or loads it, and with
-    it every built-in agent: the loop dispatches to each)."""
+    """Play one 4-player game of greedy seats through the built-in agents' game loop (compiles or loads the loop for
+    tables of evaluators: greedy's search and the engine, not the searching agents)."""
     from agents.citywright.play import run_games
     from agents.citywright.registry import parse_agent, rows
 

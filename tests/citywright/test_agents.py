@@ -15,6 +15,7 @@ from agents.citywright.registry import AgentError, available_agents, parse_agent
 from sim.citywright import engine as E
 from sim.citywright.api import Game
 from sim.citywright.rules import load_rules
+from sim.citywright.tables import tables_for
 
 # --- registry ------------------------------------------------------------------
 
@@ -257,3 +258,30 @@ def test_a_tier_is_a_name_for_a_full_spec_and_results_store_both(monkeypatch, tm
     assert meta["agents"] == ["specialist:P,weight=2,progress=0.5", "greedy"]
     assert meta["agent_tiers"] == {"specialist:P,weight=2,progress=0.5": "steady"}
     assert set(S.read_metadata(tmp_path / "t.parquet")["agent_tiers"].values()) == {"steady"}
+
+
+def test_a_table_of_evaluators_plays_the_same_games_in_the_loop_compiled_without_the_searches():
+    """play_games with bank None (every seat random, greedy or a specialist: the loop run_games compiles for such a
+    table) plays the same moves, scores, boards, statistics and move log as the full loop with its bank."""
+    from agents.citywright import play as PL
+
+    rules = load_rules()
+    for players, specs in ((4, ["greedy", "specialist:R", "random", "specialist:I"]), (2, ["greedy", "random"])):
+        tb = tables_for(rules, players)
+        prm = np.tile(rows([parse_agent(s) for s in specs]), (6, 1, 1))
+        assert PL.evaluators_only(prm)
+        seeds = np.arange(100, 106, dtype=np.uint64)
+        turns = players * int(tb.rp[E.RP_ROUNDS]) * int(tb.rp[E.RP_TURNS])
+        out = []
+        for bank in (None, PL.default_bank()):
+            res = (
+                np.zeros((6, players, E.SC_LEN), dtype=np.int32),
+                np.zeros((6, players, 4), dtype=np.uint64),
+                np.zeros((6, players, PL.N_STATS), dtype=np.int32),
+                np.zeros((6, turns, PL.LOG_LEN), dtype=np.int32),
+            )
+            PL.play_games(seeds, prm, tb.kernel_args(), *res, bank)
+            out.append(res)
+        assert all(np.array_equal(a, b) for a, b in zip(*out, strict=True))
+        assert out[0][3].any()  # the move log was written
+    assert not PL.evaluators_only(rows([parse_agent("greedy"), parse_agent("strong")]))
