@@ -167,8 +167,6 @@ def test_greedy_swaps_only_in_two_player_games_and_does_swap_there():
 
 def _table(specs, players, games, rules="v1.1", log_moves=False):
     rs = load_rules(rules)
-    from sim.citywright.tables import tables_for
-
     prms = np.tile(rows([parse_agent(s) for s in specs]), (games, 1, 1))
     return run_games(np.arange(games, dtype=np.uint64) + 1000, prms, tables_for(rs, players), log_moves=log_moves)
 
