@@ -27,26 +27,6 @@ N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed c
 
 
 @njit(cache=True)
-def policy_move(boards, st, rng, mv, prm, tables, vw=None):
-    """Dispatch on the agent code of the seat to move (prm is that seat's row; tables is Tables.kernel_args();
-    vw the learned value's weights float64[TURN_BUCKETS, N_FEATURES] of strong and flatmc, None: the committed)."""
-    rp, shp, pl_mask, _, _, _, _, _ = tables
-    code = int(prm[P_CODE])
-    if code == A_RANDOM:
-        E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
-    elif code == A_GREEDY or code == A_SPECIALIST:
-        evaluator_move(boards, st, rng, mv, prm, tables)
-    elif code == A_MCTS:
-        mcts_move(boards, st, rng, mv, prm, tables)
-    elif code == A_STRONG:
-        strong_move(boards, st, rng, mv, prm, tables, value_weights(vw))
-    elif code == A_FLATMC:
-        flatmc_move(boards, st, rng, mv, prm, tables, value_weights(vw))
-    else:
-        E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
-
-
-@njit(cache=True)
 def evaluator_policy_move(boards, st, rng, mv, prm, tables):
     """policy_move for the agents that search nothing ahead (random, greedy, the specialists): the loop for a
     table of them compiles this alone, not every agent (play_games' bank None)."""
@@ -59,6 +39,22 @@ def evaluator_policy_move(boards, st, rng, mv, prm, tables):
 
 
 EVALUATOR_CODES = (A_RANDOM, A_GREEDY, A_SPECIALIST)
+
+
+@njit(cache=True)
+def policy_move(boards, st, rng, mv, prm, tables, vw=None):
+    """Dispatch on the agent code of the seat to move (prm is that seat's row; tables is Tables.kernel_args();
+    vw the learned value's weights float64[TURN_BUCKETS, N_FEATURES] of strong and flatmc, None: the committed).
+    Random, greedy, the specialists and an unknown code: evaluator_policy_move's move."""
+    code = int(prm[P_CODE])
+    if code == A_MCTS:
+        mcts_move(boards, st, rng, mv, prm, tables)
+    elif code == A_STRONG:
+        strong_move(boards, st, rng, mv, prm, tables, value_weights(vw))
+    elif code == A_FLATMC:
+        flatmc_move(boards, st, rng, mv, prm, tables, value_weights(vw))
+    else:
+        evaluator_policy_move(boards, st, rng, mv, prm, tables)
 
 
 # move-log record (one row per turn): seat, kind, slot, shape, placement or swap cell,

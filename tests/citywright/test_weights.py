@@ -176,8 +176,9 @@ def test_a_variant_with_trained_weights_resolves_to_its_cached_file(cache, tmp_p
 
 def test_every_weight_set_reaches_the_kernels_read_only_and_contiguous(cache):
     """One type for weights in every kernel (docs/architecture.md, "Compile time"): the committed set, a cached
-    variant's set, the game loop's bank and training's weights are read-only C-contiguous float64 arrays, as the
-    committed weights are inside a kernel; and a copy, so the caller's array is left writable."""
+    variant's set, the game loop's default bank and readonly_weights of any array (what run_games and training
+    pass) are read-only C-contiguous float64 arrays, as the committed weights are inside a kernel; and a copy, so
+    the caller's array is left writable."""
     from agents.citywright.play import default_bank
     from agents.citywright.strong import STRONG_WEIGHTS, readonly_weights
 
