@@ -1,5 +1,5 @@
 #!/bin/bash
-# Usage: bash results/v1.2/structure-screen/runs.sh RUNS_FOLDER   (from the repository's root; about 30 min on 2 cores)
+# Usage: bash results/v1.2/structure-screen/runs.sh RUNS_FOLDER   (from the repository's root; about 100 min on 2 cores: 2.5 min per rule set and training seed)
 # Rule forms outside the scoring numbers, each played by agents trained under it: per rule set, training seeds
 # 1 and 2 (10,000 + 10,000 games, k 3, into RUNS_FOLDER/w<seed>), then the four specialists at strong (4,000 games)
 # and expert (600) play, 4 players, seats rotated, run seed 41 (the games of ../train-seeds/). The print is
