@@ -175,6 +175,6 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = Fal
         boards,
         stats,
         logs,
-        None if evaluators_only(prms) else readonly_weights(default_bank() if bank is None else bank),
+        None if evaluators_only(prms) else (default_bank() if bank is None else readonly_weights(bank)),
     )
     return scores, boards, stats, (logs if log_moves else None)
