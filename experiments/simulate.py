@@ -133,9 +133,14 @@ def make_spec(
     chunk_size: int | None = None,
     moves: bool = False,
     game: GameDef | str | None = None,
+    resolve: bool = True,
 ) -> RunSpec:
     """A checked run of `game` (its definition, resolved at the command's edge; an id is looked up here;
-    None: the registry's default game).  SimulateError, one line, on anything the run cannot do."""
+    None: the registry's default game).  SimulateError, one line, on anything the run cannot do.
+
+    `resolve`: the agents as they play under `rules` (the registry's ``for_rules``: Citywright's
+    ``weights=auto`` made the rules' weights, an error when there are none); False keeps the specs as given,
+    for a caller that checks them before their rules' weights exist (``tune scoring --train``)."""
     g = get_game(game if game is not None else default_game())
     lo, hi = g.players
     if not lo <= players <= hi:
@@ -151,10 +156,10 @@ def make_spec(
         parsed = [reg.parse_agent(a) for a in agents]
     except reg.AgentError as e:
         raise SimulateError(f"--agents: {e}") from None
-    resolve = getattr(reg, "for_rules", None)  # a registry's agents whose play depends on the rules (weights)
-    if resolve is not None:
+    for_rules = getattr(reg, "for_rules", None)  # a registry's agents whose play depends on the rules (weights)
+    if for_rules is not None and resolve:
         try:
-            parsed = [resolve(a, rules) for a in parsed]
+            parsed = [for_rules(a, rules) for a in parsed]
         except reg.AgentError as e:
             raise SimulateError(f"--agents: {e}") from None
     if len(parsed) == 1 and seating != "draw":

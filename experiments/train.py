@@ -33,11 +33,17 @@ class Trainer:
         The weight file the game's agent reads.
     default_k : int
         The searching agent's k in the self-play rounds.
+    default_ridge : float
+        The fit's ridge penalty by default (``train --ridge``).
     error : type[Exception]
         What ``train`` raises on options it cannot use (one line for the user).
     out_for : callable(rules) -> Path, optional
         Where the weights fitted under a rule set go (where the game's agents look them up for those
         rules); None: the game fits its weights under its default rules only (``--rules`` is refused).
+    trained_with : callable(rules) -> dict or None, optional
+        The training settings (``seed``, ``games``, ``k``, ``ridge``) of the weights the game's agents play
+        under a rule set, None when none are trained; with ``out_for``, what lets ``tune scoring --train`` fit
+        each trial's weights and reuse only those fitted as it would fit them.
     """
 
     what: str
@@ -47,3 +53,5 @@ class Trainer:
     default_k: int
     error: type[Exception]
     out_for: Callable[[object], Path] | None = None
+    default_ridge: float = 1e-3
+    trained_with: Callable[[object], dict | None] | None = None

@@ -21,7 +21,10 @@ report), driven one trial at a time (ask and tell):
   game's ``seat_agent`` part; objective ``seats`` or ``both``), so seats are measured
   without the specialists' tilt, as the skill report measures them.  Agents are pinned
   under the base rules (:func:`pin_agents`: learned weights resolved there), so every
-  trial plays the same agents.
+  trial plays the same agents; or, with ``--train``, every trial's rules get weights
+  fitted under them by the game's trainer (:func:`ensure_weights`: the same seed and
+  rounds for every trial, kept in the weight cache by the rules' hash and reused when
+  a trial asks rules whose weights were fitted so), and its agents play those.
 * **Common random numbers.**  A trial's games are ``B`` seed blocks; block b of every
   table is a simulate run with run seed ``block_seed(seed, b)`` and seats rotated, the
   same for every trial, so two trials differ by their rules and not by their deals.
@@ -143,7 +146,7 @@ STOP_Z = 3.0  # --stop-z's default: standard errors of the paired block differen
 # What a study stored before these settings existed played: no placeholder allowed, no seat games, no early stop,
 # no race
 LEGACY_SPEC = {"allow_placeholders": [], "seat_players": [], "seat_agent": "", "seat_block_games": [], "stop_z": 0.0,
-               "race": 0.0}  # fmt: skip
+               "race": 0.0, "train_games": [], "train_seed": 0, "train_k": 0, "train_ridge": 0.0}  # fmt: skip
 
 
 class TuneError(ValueError):
@@ -476,6 +479,12 @@ class TuneSpec:
     seat_block_games: tuple[int, ...] = ()  # games per block of each seat table
     stop_z: float = STOP_Z  # early stop: standard errors of the paired block difference (0: none)
     race: float = 0.0  # racing's indifference margin, points² (0: no race; the early stop's worse side only)
+    # --train: weights fitted under each trial's rules by the game's trainer (games per round; () = agents pinned
+    # under the base rules), with its seed, k and ridge
+    train_games: tuple[int, ...] = ()
+    train_seed: int = 0
+    train_k: int = 0
+    train_ridge: float = 0.0
 
     def tables(self) -> tuple[Table, ...]:
         """The tables every trial plays, block by block: the agents' (objective specialists or both), then one
@@ -502,6 +511,15 @@ class TuneSpec:
 
     def game_def(self):
         return get_game(self.game)
+
+    @property
+    def trains(self) -> bool:
+        """Whether every trial's rules play weights fitted under them (--train)."""
+        return bool(self.train_games)
+
+    def train_settings(self) -> dict:
+        """The training settings of --train, as the game's trainer records them (``Trainer.trained_with``)."""
+        return {"seed": self.train_seed, "games": list(self.train_games), "k": self.train_k, "ridge": self.train_ridge}
 
     def base_rules(self) -> Rules:
         return self.game_def().rules_from_mapping(json.loads(self.rules))
@@ -540,13 +558,18 @@ def make_tune_spec(
     stop_z: float = STOP_Z,
     race: float = 0.0,
     allow_placeholders: list[str] = (),
+    train: list[int] | None = None,
+    train_seed: int = 1,
 ) -> TuneSpec:
     """Validate the study's settings for `game` (a GameDef or id; TuneError or SimulateError, one line each).
 
     `seat_players`, `seat_agent`, `seat_games`: the seat games of objective seats or both (None: the study's
-    players, the game's seat agent for `agents` (GameDef.seat_agent, else the first agent), `games`)."""
+    players, the game's seat agent for `agents` (GameDef.seat_agent, else the first agent), `games`).
+    `train`, `train_seed`: games per self-play round and seed of the weights fitted under each trial's rules
+    (:func:`ensure_weights`; None: the agents pinned under the base rules, :func:`pin_agents`)."""
     gdef = get_game(game)
     game = gdef.id
+    training = _train_settings(gdef, base, train, train_seed)
     if objective not in OBJECTIVES:
         raise TuneError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     if blocks < 2:
@@ -559,13 +582,13 @@ def make_tune_spec(
             f" at least {blocks * players} games; give more --games or fewer --blocks"
         )
     block_games = -(-games // (blocks * players)) * players  # whole rotations of the seats
-    sim = S.make_spec(players, agents, block_games, seed, base, "rotate", game=game)
+    sim = S.make_spec(players, agents, block_games, seed, base, "rotate", game=game, resolve=not training)
     if objective in ("specialists", "both") and len(set(sim.agents)) < 2:
         raise TuneError(f"--objective {objective} compares agents: give at least two different --agents")
     check_unused(params, gdef.unused(base))
     allowed = check_placeholders(params, gdef.placeholders(base), list(allow_placeholders))
     seats = _seat_settings(gdef, base, objective, players, agents, games, blocks, seed, seat_players, seat_agent,
-                           seat_games)  # fmt: skip
+                           seat_games, pin=not training)  # fmt: skip
     if not (0 <= stop_z < math.inf):
         raise TuneError(f"--stop-z must be a non-negative number of standard errors (0: no early stop), got {stop_z}")
     if not (0 <= race < math.inf):
@@ -584,7 +607,7 @@ def make_tune_spec(
         sampler = "cmaes" if len(params) >= 2 else "tpe"  # CMA-ES needs two dimensions at least
     elif sampler == "cmaes" and len(params) < 2:
         raise TuneError("--sampler cmaes needs at least two --param (use tpe for one)")
-    pinned = pin_agents(gdef, sim.agents, base)
+    pinned = sim.agents if training else pin_agents(gdef, sim.agents, base)
     return TuneSpec(
         params=tuple(params),
         objective=objective,
@@ -606,11 +629,78 @@ def make_tune_spec(
         stop_z=float(stop_z),
         race=float(race),
         **seats,
+        **training,
     )
 
 
-def _seat_settings(gdef, base, objective, players, agents, games, blocks, seed, seat_players, seat_agent, seat_games):
-    """The seat games' TuneSpec fields, checked (none for --objective specialists, which refuses them)."""
+def _trainer(gdef):
+    """The game's trainer, when it fits weights per rule set and says how a rule set's were fitted."""
+    if not gdef.has("trainer"):
+        return None
+    t = gdef.part("trainer")
+    return t if t.out_for is not None and t.trained_with is not None else None
+
+
+def _train_settings(gdef, base: Rules, train: list[int] | None, seed: int) -> dict:
+    """TuneSpec's --train fields, checked: the game's trainer fits weights per rule set, the rounds are positive,
+    and the base's weights (the committed ones under a preset), if any, were fitted with these settings."""
+    if train is None:
+        return {}
+    t = _trainer(gdef)
+    if t is None:
+        raise TuneError(f"--train: {gdef.id} fits no learned weights per rule set (its agents play the same ones"
+                        " under any rules)")  # fmt: skip
+    if not train or any(g < 1 for g in train):
+        raise TuneError(f"--train: one positive number of games per self-play round, e.g. 10000,10000; got {train}")
+    fields = {"train_games": tuple(int(g) for g in train), "train_seed": int(seed), "train_k": int(t.default_k),
+              "train_ridge": float(t.default_ridge)}  # fmt: skip
+    have = t.trained_with(base)
+    want = {"seed": fields["train_seed"], "games": list(fields["train_games"]), "k": fields["train_k"],
+            "ridge": fields["train_ridge"]}  # fmt: skip
+    if have is not None and have != want:
+        raise TuneError(_mismatch("the base rules", base, have, want, t))
+    return fields
+
+
+def _mismatch(what: str, rules: Rules, have: dict, want: dict, t) -> str:
+    def text(d):
+        return f"seed {d['seed']}, games {','.join(str(g) for g in d['games'])}, k {d['k']}, ridge {d['ridge']:g}"
+
+    return (f"--train: {what}' weights ({t.out_for(rules)}) were fitted with {text(have)}, not this study's"
+            f" {text(want)}; give --train and --train-seed as they were fitted, or point BOARDLAB_WEIGHTS at"
+            " another folder")  # fmt: skip
+
+
+def ensure_weights(spec: TuneSpec, rules: Rules, jobs: int = 1, progress=None, **where) -> float:
+    """With --train, the weights of `rules` fitted (by the game's trainer, into the folder where its agents
+    look them up) unless they are there already, fitted with the study's settings; TuneError, one line, when
+    they are there but fitted otherwise.  Returns the seconds spent fitting (0 when nothing was fitted).
+
+    `progress(done, total, rate, label)` counts the self-play games; `where`: the backend and scheduler."""
+    if not spec.trains:
+        return 0.0
+    t = _trainer(spec.game_def())
+    want = spec.train_settings()
+    have = t.trained_with(rules)
+    if have == want:
+        return 0.0
+    if have is not None:
+        raise TuneError(_mismatch("these rules", rules, have, want, t))
+    t0 = time.perf_counter()
+    try:
+        content = t.train(spec.train_seed, spec.train_games, k=spec.train_k, ridge=spec.train_ridge, jobs=jobs,
+                          progress=progress, rules=rules, **where)  # fmt: skip
+    except t.error as e:
+        raise TuneError(f"--train: {e}") from None
+    t.write(content, t.out_for(rules))
+    return time.perf_counter() - t0
+
+
+def _seat_settings(
+    gdef, base, objective, players, agents, games, blocks, seed, seat_players, seat_agent, seat_games, pin=True
+):
+    """The seat games' TuneSpec fields, checked (none for --objective specialists, which refuses them); `pin`:
+    the seat agent pinned under the base rules (False with --train: resolved under each trial's)."""
     if objective == "specialists":
         for flag, v in (("--seat-players", seat_players), ("--seat-agent", seat_agent), ("--seat-games", seat_games)):
             if v is not None:
@@ -638,12 +728,12 @@ def _seat_settings(gdef, base, objective, players, agents, games, blocks, seed, 
     if seat_agent is None:
         seat_agent = gdef.part("seat_agent")(list(agents)) if gdef.has("seat_agent") else agents[0]
     try:
-        sim = S.make_spec(counts[0], [seat_agent], counts[0], seed, base, "rotate", game=gdef)
+        sim = S.make_spec(counts[0], [seat_agent], counts[0], seed, base, "rotate", game=gdef, resolve=pin)
     except S.SimulateError as e:
         raise TuneError(str(e).replace("--agents:", "--seat-agent:", 1)) from None
     return {
         "seat_players": tuple(counts),
-        "seat_agent": pin_agents(gdef, sim.agents[:1], base)[0],
+        "seat_agent": pin_agents(gdef, sim.agents[:1], base)[0] if pin else sim.agents[0],
         "seat_block_games": tuple(-(-n // (blocks * p)) * p for p in counts),
     }
 
@@ -694,7 +784,16 @@ def play_block(
     sim, path = _block(spec, table, rules, b, work, jobs)
     path.parent.mkdir(parents=True, exist_ok=True)
     _run_cached(sim, path, jobs, progress, **where)
-    return pd.read_parquet(path, columns=RESULT_COLUMNS)
+    return _as_table(pd.read_parquet(path, columns=RESULT_COLUMNS), sim, table)
+
+
+def _as_table(df: pd.DataFrame, sim: S.RunSpec, table: Table) -> pd.DataFrame:
+    """The frame's agents named as the table names them: with --train a run records each agent with the weights
+    it resolved under the trial's rules (``weights=<hash>``), another name per trial for the same agent."""
+    names = dict(zip(sim.agents, table.agents * (len(sim.agents) // len(table.agents)), strict=True))
+    if any(k != v for k, v in names.items()):
+        df["agent"] = df["agent"].map(lambda a: names.get(a, a))
+    return df
 
 
 def play_blocks(spec: TuneSpec, rules: Rules, b: int, work: Path, jobs: int = 1, progress=None, **where) -> dict:
@@ -728,7 +827,7 @@ def play_verification(
     name = "verify" if table.name == "agents" else f"verify-{table.name}"
     path = Path(work) / f"{name}-{_rules_key(rules)}.parquet"
     _run_cached(sim, path, jobs, progress, **where)
-    return pd.read_parquet(path)
+    return _as_table(pd.read_parquet(path), sim, table)
 
 
 # --- the study ---------------------------------------------------------------------------
@@ -950,6 +1049,7 @@ def add_base_trial(study, spec: TuneSpec, info: dict, seconds: float) -> None:
                 "base": True, "played": values, "changed": [], "loss": info["loss"], "value": info["loss"],
                 "mean_total": info["mean_total"], "mean_total_change": 0.0, "games": spec.games,
                 "blocks": spec.blocks, "seconds": seconds,
+                "train_seconds": study.user_attrs.get("reference_train_seconds", 0.0),
             },
         )
     )  # fmt: skip
@@ -972,10 +1072,14 @@ def optimise(
     backend and scheduler (experiments.simulate.run)."""
     study = open_study(spec, out, resume)
     t0 = time.perf_counter()
+    fitted = ensure_weights(spec, spec.base_rules(), jobs, progress=_train_progress(progress, "base rules"), **where)
+    if fitted:
+        log(f"base rules: weights fitted under them in {fitted:.0f} s")
     _, info = reference(spec, work, jobs, **where)
     if "base" not in study.user_attrs:
         study.set_user_attr("base", info)
         study.set_user_attr("reference_seconds", round(time.perf_counter() - t0, 2))
+        study.set_user_attr("reference_train_seconds", round(fitted, 2))
     if not finished(study):
         add_base_trial(study, spec, info, study.user_attrs.get("reference_seconds", 0.0))
     t_session = time.perf_counter()
@@ -999,6 +1103,14 @@ def optimise(
         fail_running(study)
         raise
     return study
+
+
+def _train_progress(progress, what: str):
+    """The trainer's progress reported on the tuner's bar: no games of the study done, the label says which
+    rules' weights are being fitted and how far."""
+    if progress is None:
+        return None
+    return lambda done, total, rate, label: progress(0, total, rate, f"{what}: fitting weights, {label} {done:,}/{total:,}")
 
 
 def fail_running(study) -> None:
@@ -1069,6 +1181,8 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
             trial.set_user_attr("seconds", 0.0)
             study.tell(trial, INVALID)
             return study.trials[trial.number], 0
+        fit = _train_progress(lambda d, t, rate, label: tick(0, rate, label), f"trial {trial.number}")
+        trial.set_user_attr("train_seconds", round(ensure_weights(spec, rules, jobs, progress=fit, **where), 2))
         order = np.random.default_rng([spec.seed & 0xFFFFFFFF, k]).permutation(spec.blocks)
         # pruning only saves simulation: rules played before are evaluated whole, so a point asked twice
         # gets the same value twice
@@ -1295,6 +1409,8 @@ def trials_table(study, spec: TuneSpec) -> pd.DataFrame:
             "seconds": a.get("seconds", np.nan),
             "cpu_seconds": a.get("cpu_seconds", np.nan),  # this process's CPU time (all of it with --jobs 1)
         }
+        if spec.trains:
+            row["train_seconds"] = a.get("train_seconds", 0.0)  # of "seconds": fitting the trial's weights
         if spec.race > 0:
             row["raced"] = a.get("raced", "")  # better (told complete, on the best's scale) or equivalent
         for p in spec.params:
@@ -1401,6 +1517,7 @@ def verify(spec: TuneSpec, best: Rules, games: int, work: Path, jobs: int = 1, p
     """Base and best on fresh seeds, `games` games in each table (the same seeds for both)."""
     frames = {}
     for label, rules in (("base", spec.base_rules()), ("best", best)):
+        ensure_weights(spec, rules, jobs, **where)  # fitted by their trials (or a --resume's earlier session)
         frames[label] = {
             t.name: play_verification(spec, t, rules, games, work, jobs, progress=progress, **where)
             for t in spec.tables()
@@ -1545,15 +1662,29 @@ def _players_text(spec) -> str:
 def _report_setup(spec, best) -> list[str]:
     L = ["## What was tuned", "", f"Base rules `{spec.rules_name}`. {_loss_text(spec)}", ""]
     played = sorted({a for t in spec.tables() for a in t.agents})
-    L += [
-        "Agents as played, in every trial and the verification: "
-        + ", ".join(f"`{a}`" for a in played)
-        + f". Agents whose play depends on the rules (learned weights) are resolved under the base rules"
-        f" `{spec.rules_name}` and play those in every trial (a trial's variant has no weights of its own);"
-        " verify the chosen variant with weights trained under it"
-        + (f" (`{COMMAND} train --game {spec.game} --rules best.toml`)." if spec.game_def().has("trainer") else "."),
-        "",
-    ]
+    if spec.trains:
+        rounds = ",".join(str(g) for g in spec.train_games)
+        L += [
+            "Agents as played, in every trial and the verification: "
+            + ", ".join(f"`{a}`" for a in played)
+            + ". Agents whose play depends on the rules (learned weights) play **weights fitted under each trial's"
+            f" rules** (`--train {rounds} --train-seed {spec.train_seed}`: `{COMMAND} train --game {spec.game}"
+            f" --rules FILE --seed {spec.train_seed} --games {rounds} --k {spec.train_k}` for every rule set a"
+            " trial asked, kept in the weight cache by the rules' hash); the best's are the ones its verification"
+            " played.",
+            "",
+        ]
+    else:
+        L += [
+            "Agents as played, in every trial and the verification: "
+            + ", ".join(f"`{a}`" for a in played)
+            + f". Agents whose play depends on the rules (learned weights) are resolved under the base rules"
+            f" `{spec.rules_name}` and play those in every trial (a trial's variant has no weights of its own);"
+            " verify the chosen variant with weights trained under it"
+            + (f" (`{COMMAND} train --game {spec.game} --rules best.toml`)." if spec.game_def().has("trainer") else ".")
+            + " With `--train` every trial fits its own.",
+            "",
+        ]
     if spec.allow_placeholders:
         L += [
             "Placeholder keys allowed (`--allow-placeholder`; the game marks them as not the designer's): "

@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.citywright import selfplay
-from agents.citywright.registry import cached_weights, official_hash, parse_agent, rows, rules_hash
+from agents.citywright.registry import cached_weights, official_hash, parse_agent, preset_hashes, rows, rules_hash
 from agents.citywright.strong import STRONG_K, WEIGHTS_VERSION, readonly_weights
 from agents.citywright.value import FEATURES, N_FEATURES, TURN_BUCKETS, WEIGHTS_DIR
 from sim.citywright import engine as E
@@ -127,6 +127,21 @@ def out_for(rules) -> Path:
     """Where the weights fitted under `rules` go: the committed file for the official rules, else the cache."""
     key = rules_hash(rules)
     return DEFAULT_OUT if key == official_hash() else cached_weights(key)
+
+
+TRAINING_SETTINGS = ("seed", "games", "k", "ridge")  # what decides a weight file besides the rules
+
+
+def trained_with(rules) -> dict | None:
+    """The training settings of the weights `weights=auto` plays under `rules` (the committed file under a
+    preset, else the cache's file of the rules' hash), None when the cache has none."""
+    key = rules_hash(rules)
+    path = DEFAULT_OUT if key in preset_hashes() else cached_weights(key)
+    try:
+        head = json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+    return {name: head[name] for name in TRAINING_SETTINGS}
 
 
 def train(
@@ -257,6 +272,8 @@ def _trainer():
         default_k=STRONG_K,
         error=TrainError,
         out_for=out_for,
+        default_ridge=DEFAULT_RIDGE,
+        trained_with=trained_with,
     )
 
 

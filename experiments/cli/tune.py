@@ -100,16 +100,16 @@ def tune_seats(
         print(f"(verification re-simulated {verify_games:,} games with compensation {best['compensation'].iloc[0]})")
 
 
-def _counts(text: str | None) -> list[int] | None:
+def _counts(
+    text: str | None, flag: str = "--seat-players", what: str = "player counts separated by commas (e.g. 2,3,4)"
+) -> list[int] | None:
     """--seat-players 2,3,4 -> [2, 3, 4] (UserError, one line, on anything else)."""
     if text is None:
         return None
     try:
         return [int(x) for x in text.split(",") if x.strip()]
     except ValueError:
-        raise UserError(
-            f"--seat-players: expected player counts separated by commas (e.g. 2,3,4), got {text!r}"
-        ) from None
+        raise UserError(f"{flag}: expected {what}, got {text!r}") from None
 
 
 @tune_app.command("scoring")
@@ -190,6 +190,18 @@ def tune_scoring(
             "--agents", help=f"One spec per seat, or one for all (as in simulate). {AGENTS_DEFAULT}", show_default=False
         ),
     ] = None,
+    train: Annotated[
+        str | None,
+        typer.Option(
+            "--train",
+            metavar="N0,N1",
+            help="Fit learned weights under every trial's rules (games per self-play round, as `train --games`)"
+            " and play the agents with them; without it they play the base's weights in every trial. Weights are"
+            " kept in the weight cache by the rules' hash (BOARDLAB_WEIGHTS) and reused.",
+            show_default=False,
+        ),
+    ] = None,
+    train_seed: Annotated[int, typer.Option("--train-seed", help="Seed of --train's self-play.")] = 1,
     players: PlayersOpt = None,
     rules: RulesOpt = None,
     game: GameOpt = None,
@@ -252,6 +264,8 @@ def tune_scoring(
             base, params, objective, players, specs, games, blocks, seed, keep_mean_total, max_changes, prune_p,
             sampler=sampler, game=g, seat_players=_counts(seat_players), seat_agent=seat_agent,
             seat_games=seat_games, stop_z=stop_z, race=race, allow_placeholders=allow_placeholder or [],
+            train=_counts(train, "--train", "games per round separated by commas (e.g. 10000,10000)"),
+            train_seed=train_seed,
         )  # fmt: skip
     except (ValueError, S.SimulateError) as e:  # TuneError, the rules' errors and SimulateError are ValueErrors
         raise UserError(str(e).splitlines()[0]) from None
