@@ -1110,7 +1110,11 @@ def _train_progress(progress, what: str):
     rules' weights are being fitted and how far."""
     if progress is None:
         return None
-    return lambda done, total, rate, label: progress(0, total, rate, f"{what}: fitting weights, {label} {done:,}/{total:,}")
+
+    def fit(done, total, rate, label):
+        progress(0, total, rate, f"{what}: fitting weights, {label} {done:,}/{total:,}")
+
+    return fit
 
 
 def fail_running(study) -> None:
