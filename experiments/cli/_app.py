@@ -286,3 +286,20 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(getattr(e, "exit_code", getattr(e, "code", 0)))
     except BrokenPipeError:
         sys.exit(0)
+    except Exception as e:
+        if not _worker_died(e):
+            raise
+        print(
+            f"{prog}: error: a worker process died ({type(e).__name__}: killed from outside or out of memory);"
+            " finished work is kept: run the same command again to go on (simulate: with --resume)",
+            file=sys.stderr,
+        )
+        sys.exit(1)
+
+
+def _worker_died(e: BaseException) -> bool:
+    """Whether `e` says a worker process of the run was lost: a process pool broken (joblib's loky reports a
+    killed worker as TerminatedWorkerError, a BrokenExecutor) or a task Dask gave up on (KilledWorker)."""
+    import concurrent.futures
+
+    return isinstance(e, concurrent.futures.BrokenExecutor) or type(e).__name__ == "KilledWorker"

@@ -246,6 +246,39 @@ def test_interrupted_run_resumes_to_the_same_table(tmp_path, how):
     assert not Path(f"{out}.parts").exists()
 
 
+def _loky_workers(pid: int) -> list[int]:
+    """The loky worker processes among the children of `pid` (Linux: /proc/PID/task/*/children), not its
+    resource tracker."""
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for c in (task / "children").read_text().split():
+            cmd = Path(f"/proc/{c}/cmdline").read_bytes().replace(b"\0", b" ")
+            if b"loky" in cmd and b"resource_tracker" not in cmd:
+                out.append(int(c))
+    return out
+
+
+@pytest.mark.slow
+def test_a_worker_killed_from_outside_is_one_line_and_the_run_resumes_to_the_same_table(tmp_path):
+    run = [*RUN[:6], "2400", *RUN[7:]]  # long enough to be cut in the middle
+    full = tmp_path / "full.parquet"
+    p = _cli([*run, "--out", str(full)])
+    assert p.wait(timeout=600) == 0, p.stderr.read()
+    out = tmp_path / "cut.parquet"
+    p = _cli([*run, "--jobs", "2", "--out", str(out)])
+    _wait_for_chunks(Path(f"{out}.parts"), 3, p)
+    workers = _loky_workers(p.pid)
+    assert workers, "no worker processes"
+    os.kill(workers[0], signal.SIGKILL)  # as an OOM killer or a user's kill would
+    assert p.wait(timeout=120) == 1
+    err = p.stderr.read()
+    assert "a worker process died" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert not out.exists()
+    p = _cli([*run, "--jobs", "2", "--out", str(out), "--resume"])
+    assert p.wait(timeout=600) == 0, p.stderr.read()
+    pd.testing.assert_frame_equal(_read(full), _read(out))
+
+
 def test_resume_with_other_parameters_is_refused(tmp_path):
     out = tmp_path / "r.parquet"
     spec = _spec(games=40)

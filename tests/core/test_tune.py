@@ -704,3 +704,107 @@ def test_the_committed_study_command_names_its_placeholder_and_so_still_passes_t
         T.check_placeholders(parsed, marks, [])
     readme = (ROOT / "README.md").read_text()
     assert "--param achievements.cards.green_canopy.points=0:16 --allow-placeholder achievements.cards" in readme
+
+
+# --- --train: weights fitted under every trial's rules -------------------------------------------------------
+
+
+def _variant(tmp_path, name="rows3") -> Path:
+    """A variant of v1.1 (park rows 3 points): rules with no committed weights."""
+    path = tmp_path / f"{name}.toml"
+    path.write_text(f'base = "v1.1"\nname = "{name}"\n\n[scoring.park]\nrow_points = 3\n')
+    return path
+
+
+def test_train_fits_weights_under_every_trials_rules_and_plays_them(tmp_path, capsys, monkeypatch):
+    from agents.citywright.registry import WEIGHTS_CACHE_ENV, rules_hash
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv(WEIGHTS_CACHE_ENV, str(cache))
+    out = tmp_path / "t"
+    main(["tune", "scoring", "--rules", str(_variant(tmp_path)), "--param", "scoring.park.column_points=0:3",
+          "--agents", STRONG, "--players", "4", "--train", "40,40", "--train-seed", "3", "--games", "8",
+          "--blocks", "2", "--trials", "4", "--verify-games", "0", "--seed", "1", "--quiet",
+          "--out", str(out)])  # fmt: skip
+    capsys.readouterr()
+    trials = pd.read_csv(out / "trials.csv")
+    base = load_rules(str(_variant(tmp_path)))
+    params = T.parse_params(["scoring.park.column_points=0:3"], base)
+    played = {int(v) for v in trials["scoring.park.column_points"]}
+    assert len(played) >= 2  # the base and at least one variant
+    files = sorted(p.stem for p in (cache / "citywright").glob("*.json"))
+    for v in played:
+        rules = T.rules_for(base, params, {params[0].name: v})
+        key = rules_hash(rules)
+        assert key in files  # fitted under those rules, with the study's settings
+        head = json.loads((cache / "citywright" / f"{key}.json").read_text())
+        assert (head["seed"], head["games"], head["rules_hash"]) == (3, [40, 40], key)
+        # and its games were played with them: the run records the weights each agent resolved
+        df = pd.read_parquet(next((out / "runs" / T._rules_key(rules)).glob("block-*.parquet")))
+        assert set(df["agent"]) == {f"strong-specialist:{d},weight=3,progress=0.5,k=3,weights={key}" for d in "RCPI"}
+    assert len(files) == len(played)  # one fit per rule set, none for a rule set asked again
+    first = trials.drop_duplicates("scoring.park.column_points")
+    assert (first["train_seconds"] > 0).all()  # every rule set's first trial fitted its weights
+    assert (trials.loc[~trials.index.isin(first.index), "train_seconds"] == 0).all()  # the others reused them
+    summary = json.loads((out / "tune.json").read_text())["summary"]
+    assert summary["agents_played"]["agents"] == [
+        f"strong-specialist:{d},weight=3,progress=0.5,k=3,weights=auto" for d in "RCPI"
+    ]
+    assert "weights fitted under each trial's rules" in (out / "REPORT.md").read_text()
+
+
+def test_train_reuses_weights_fitted_so_and_refuses_ones_fitted_otherwise(tmp_path, monkeypatch):
+    from agents.citywright.registry import WEIGHTS_CACHE_ENV, rules_hash
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv(WEIGHTS_CACHE_ENV, str(cache))
+    base = load_rules(str(_variant(tmp_path)))
+    params = T.parse_params(["scoring.park.column_points=0:3"], base)
+    experts = [f"expert-specialist:{d},budget=4" for d in "RCPI"]
+    spec = T.make_tune_spec(base, params, "both", 4, experts, 8, 2, 0, game="citywright", train=[30, 30])
+    # checked before its weights exist: the agents stay weights=auto, resolved under each trial's rules
+    # (the expert's weights parameter is quiet: auto is left out of its spec)
+    assert all("weights=" not in a or a.endswith("weights=auto") for a in [*spec.agents, spec.seat_agent])
+    assert spec.train_settings() == {"seed": 1, "games": [30, 30], "k": 3, "ridge": 0.001}
+    assert T.ensure_weights(spec, base) > 0  # fitted
+    path = cache / "citywright" / f"{rules_hash(base)}.json"
+    stamp = path.stat().st_mtime_ns
+    assert T.ensure_weights(spec, base) == 0.0 and path.stat().st_mtime_ns == stamp  # reused as they are
+    # compensation is not in the weights' key: a trial that moves only it fits nothing
+    other = T.make_tune_spec(base, T.parse_params(["game.compensation.4[3]=0:3"], base), "specialists", 4, experts,
+                             8, 2, 0, game="citywright", train=[30, 30])  # fmt: skip
+    assert T.ensure_weights(other, T.rules_for(base, other.params, {other.params[0].name: 2})) == 0.0
+    # fitted otherwise: refused in one line, before any work (the base's) or at the trial (a variant's)
+    head = json.loads(path.read_text())
+    path.write_text(json.dumps({**head, "seed": 2}))
+    with pytest.raises(T.TuneError, match=r"^--train: the base rules' weights .* were fitted with seed 2, games"):
+        T.make_tune_spec(base, params, "specialists", 4, experts, 8, 2, 0, game="citywright", train=[30, 30])
+    with pytest.raises(T.TuneError, match=r"^--train: these rules' weights .* seed 2, .*not this study's seed 1"):
+        T.ensure_weights(spec, base)
+    # the committed weights under a preset are v1.1's training: a study of other settings cannot refit them
+    v11 = load_rules("v1.1")
+    fitted = r"seed 1, games 10000,10000, k 3, ridge 0.001, not this study's seed 1, games 30"
+    with pytest.raises(T.TuneError, match=fitted):
+        T.make_tune_spec(v11, T.parse_params(["scoring.park.row_points=1:4"], v11), "specialists", 4, experts, 8, 2, 0,
+                         game="citywright", train=[30, 30])  # fmt: skip
+    assert T.make_tune_spec(v11, T.parse_params(["scoring.park.row_points=1:4"], v11), "specialists", 4, experts, 8,
+                            2, 0, game="citywright", train=[10000, 10000]).trains  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--train", "40,x"], "--train: expected games per round separated by commas"),
+        (["--train", "40,0"], "--train: one positive number of games per self-play round"),
+        (["--game", "cartographers", "--param", "scoring.golden_granary.water_points=0:2", "--train", "40"],
+         "--train: cartographers fits no learned weights per rule set"),
+    ],
+)  # fmt: skip
+def test_bad_train_is_one_line_and_writes_nothing(tmp_path, capsys, args, needle):
+    out = tmp_path / "tune"
+    base = [] if "--game" in args else ["--rules", str(_variant(tmp_path)), "--param", "scoring.park.column_points=0:3"]
+    with pytest.raises(SystemExit) as e:
+        main(["tune", "scoring", *base, *args, "--trials", "2", "--games", "8", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and needle in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()

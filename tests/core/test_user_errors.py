@@ -435,3 +435,27 @@ def test_a_huge_number_of_games_starts_at_once_and_stops_cleanly(tmp_path):
     assert proc.returncode == 130, err
     assert "interrupted; finished chunks are kept" in err
     assert (parts / "run.json").exists() and not out.exists()
+
+
+@pytest.mark.parametrize("kind", ["loky", "dask"])
+def test_a_lost_worker_is_one_line_saying_the_finished_work_is_kept(tmp_path, capsys, monkeypatch, kind):
+    """A worker process killed from outside (or by the OOM killer) mid-run: not a traceback but one line, exit
+    code 1 (the input was fine), saying how to go on (`simulate`'s test_a_worker_killed_from_outside... kills one
+    for real)."""
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+    from experiments import simulate as S
+
+    KilledWorker = type("KilledWorker", (Exception,), {})  # distributed's, by name (no import of distributed)
+    error = TerminatedWorkerError("A worker process managed by the executor was unexpectedly terminated.")
+
+    def run(*a, **kw):
+        raise error if kind == "loky" else KilledWorker("('run_chunk-1', <WorkerState ...>)")
+
+    monkeypatch.setattr(S, "run", run)
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--players", "2", "--agents", "greedy", "--games", "8", "--quiet",
+              "--out", str(tmp_path / "r.parquet")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert e.value.code == 1 and len(err.strip().splitlines()) == 1
+    assert "a worker process died" in err and "run the same command again" in err and "--resume" in err
