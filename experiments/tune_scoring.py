@@ -519,7 +519,7 @@ class TuneSpec:
 
     def train_settings(self) -> dict:
         """The training settings of --train, as the game's trainer records them (``Trainer.trained_with``)."""
-        return {"seed": self.train_seed, "games": list(self.train_games), "k": self.train_k, "ridge": self.train_ridge}
+        return _trained_with(asdict(self))
 
     def base_rules(self) -> Rules:
         return self.game_def().rules_from_mapping(json.loads(self.rules))
@@ -655,11 +655,16 @@ def _train_settings(gdef, base: Rules, train: list[int] | None, seed: int) -> di
     fields = {"train_games": tuple(int(g) for g in train), "train_seed": int(seed), "train_k": int(t.default_k),
               "train_ridge": float(t.default_ridge)}  # fmt: skip
     have = t.trained_with(base)
-    want = {"seed": fields["train_seed"], "games": list(fields["train_games"]), "k": fields["train_k"],
-            "ridge": fields["train_ridge"]}  # fmt: skip
+    want = _trained_with(fields)
     if have is not None and have != want:
         raise TuneError(_mismatch("the base rules", base, have, want, t))
     return fields
+
+
+def _trained_with(fields: dict) -> dict:
+    """TuneSpec's --train fields as ``Trainer.trained_with`` gives a weight file's settings."""
+    return {"seed": fields["train_seed"], "games": list(fields["train_games"]), "k": fields["train_k"],
+            "ridge": fields["train_ridge"]}  # fmt: skip
 
 
 def _mismatch(what: str, rules: Rules, have: dict, want: dict, t) -> str:
