@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from experiments.cli import main
+from boardlab.experiments.cli import main
 
 
 def cli(capsys, *args) -> tuple[int, str, str]:

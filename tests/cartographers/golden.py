@@ -34,15 +34,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from agents.cartographers.play import policy_move
-from agents.cartographers.registry import parse_agent, rows, split_specs
-from agents.cartographers.strong import STRONG_WEIGHTS, workspace
-from experiments.cartographers.runner import chunk_table
-from experiments.seating import seat_orders
-from sim.cartographers import engine as E
-from sim.cartographers.api import Game
-from sim.cartographers.rules import load_rules
-from sim.seeds import game_seeds
+from boardlab.agents.cartographers.play import policy_move
+from boardlab.agents.cartographers.registry import parse_agent, rows, split_specs
+from boardlab.agents.cartographers.strong import STRONG_WEIGHTS, workspace
+from boardlab.experiments.cartographers.runner import chunk_table
+from boardlab.experiments.seating import seat_orders
+from boardlab.sim.cartographers import engine as E
+from boardlab.sim.cartographers.api import Game
+from boardlab.sim.cartographers.rules import load_rules
+from boardlab.sim.seeds import game_seeds
 
 GAMES_PATH = Path(__file__).parent / "data" / "golden_games.csv"
 

@@ -1,4 +1,4 @@
-"""Cartographers' agents (agents/cartographers/): the exact evaluator agents against the brute-force
+"""Cartographers' agents (boardlab/agents/cartographers/): the exact evaluator agents against the brute-force
 oracle, determinism and legality, the ambush policies, and the registry."""
 
 from __future__ import annotations
@@ -6,14 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.cartographers import kernels as K
-from agents.cartographers import oracle
-from agents.cartographers.play import choose_move, run_games
-from agents.cartographers.registry import AgentError, available_agents, parse_agent, rows, split_specs
-from sim.cartographers import engine as E
-from sim.cartographers.api import Game
-from sim.cartographers.rules import preset
-from sim.cartographers.tables import tables_for
+from boardlab.agents.cartographers import kernels as K
+from boardlab.agents.cartographers import oracle
+from boardlab.agents.cartographers.play import choose_move, run_games
+from boardlab.agents.cartographers.registry import AgentError, available_agents, parse_agent, rows, split_specs
+from boardlab.sim.cartographers import engine as E
+from boardlab.sim.cartographers.api import Game
+from boardlab.sim.cartographers.rules import preset
+from boardlab.sim.cartographers.tables import tables_for
 
 
 def positions(n_games: int, every: int = 5, first_seed: int = 0):

@@ -1,5 +1,5 @@
 """`boardlab compare --game cartographers A B`: Cartographers' own sections (GameDef.compare_sections,
-experiments/cartographers/compare.py) -- points per scoring card in play, solo titles and thresholds -- paired
+boardlab/experiments/cartographers/compare.py) -- points per scoring card in play, solo titles and thresholds -- paired
 on the same seeds; the solo numbers change titles and never play."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.cartographers import compare as CC
-from sim.cartographers.rules import load_rules
+from boardlab.experiments.cartographers import compare as CC
+from boardlab.sim.cartographers.rules import load_rules
 from tests.cli import cli
 
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.cartographers import engine as E
-from sim.cartographers import reference as R
-from sim.cartographers.api import Game, grid_to_planes
-from sim.cartographers.reference import RefGame
-from sim.cartographers.rules import STATE_LETTERS, load_rules
-from sim.cartographers.tables import tables_for
+from boardlab.sim.cartographers import engine as E
+from boardlab.sim.cartographers import reference as R
+from boardlab.sim.cartographers.api import Game, grid_to_planes
+from boardlab.sim.cartographers.reference import RefGame
+from boardlab.sim.cartographers.rules import STATE_LETTERS, load_rules
+from boardlab.sim.cartographers.tables import tables_for
 
 GAMES_PER_CASE = 300
 LIST_EVERY = 8  # compare the full listing of legal moves every LIST_EVERY-th decision

@@ -1,4 +1,4 @@
-"""Cartographers' numba engine (sim/cartographers/engine.py) and its API against the contract
+"""Cartographers' numba engine (boardlab/sim/cartographers/engine.py) and its API against the contract
 (docs/cartographers-engine.md) and the rules (docs/games/cartographers.md), with hand-computed values:
 the worked setup examples, the solo-ambush vectors of §6.1, each of the 16 scoring cards on
 hand-drawn maps, the monster penalty, coins, the flow of a game and the move checks of the API.
@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.cartographers import engine as E
-from sim.cartographers.api import Game, IllegalMove, grid_to_planes, monster_penalty, score_card
-from sim.cartographers.moves import Move
-from sim.cartographers.rules import cell_index, cell_label, load_rules, parse_label
-from sim.cartographers.tables import ring_walk, tables_for
+from boardlab.sim.cartographers import engine as E
+from boardlab.sim.cartographers.api import Game, IllegalMove, grid_to_planes, monster_penalty, score_card
+from boardlab.sim.cartographers.moves import Move
+from boardlab.sim.cartographers.rules import cell_index, cell_label, load_rules, parse_label
+from boardlab.sim.cartographers.tables import ring_walk, tables_for
 
 A = load_rules("base-a")
 B = load_rules("base-b")
@@ -538,7 +538,7 @@ def test_copy_is_independent():
 
 
 def test_random_move_is_listing_indexed_by_the_policy_stream():
-    from sim.rng import POLICY
+    from boardlab.sim.rng import POLICY
 
     g = Game(4, A, 8)
     while not g.done:
@@ -557,7 +557,7 @@ def test_random_move_is_listing_indexed_by_the_policy_stream():
 
 
 def test_solo_title_and_rating():
-    from sim.cartographers.api import solo_rating
+    from boardlab.sim.cartographers.api import solo_rating
 
     edicts = [26, 30, 34, 38]  # solo numbers 25 + 24 + 16 + 24 = 89
     assert solo_rating(89 + 30, edicts, A) == (30, "Legendary Cartographer")
@@ -593,7 +593,7 @@ def test_ties_broken_by_monster_penalty():
     ],
 )
 def test_invariants_hold_in_every_position(overrides):
-    from sim.cartographers.game import invariants
+    from boardlab.sim.cartographers.game import invariants
 
     for side in (A, B):
         rules = side.with_overrides(overrides) if overrides else side

@@ -1,4 +1,4 @@
-"""Cartographers' `expert` agent (agents/cartographers/expert.py): its redeal draws only decks the seat could be
+"""Cartographers' `expert` agent (boardlab/agents/cartographers/expert.py): its redeal draws only decks the seat could be
 facing, its move depends only on what the seat has seen, it is a Python oracle's search step for step,
 successive halving keeps the better half, and it is deterministic."""
 
@@ -7,17 +7,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.cartographers import expert as X
-from agents.cartographers import kernels as K
-from agents.cartographers import oracle
-from agents.cartographers.play import choose_move, run_games
-from agents.cartographers.registry import available_agents, builtin_player, parse_agent, rows
-from agents.cartographers.strong import STRONG_K, STRONG_MARGIN, STRONG_WEIGHTS, WEIGHTS_VERSION
-from sim.cartographers import engine as E
-from sim.cartographers.api import Game
-from sim.cartographers.rules import preset
-from sim.cartographers.tables import CARD_AMBUSH, CD_KIND, MAX_DECK, N_AMBUSH, tables_for
-from sim.rng import CHANCE, POLICY, rand_below, rng_next
+from boardlab.agents.cartographers import expert as X
+from boardlab.agents.cartographers import kernels as K
+from boardlab.agents.cartographers import oracle
+from boardlab.agents.cartographers.play import choose_move, run_games
+from boardlab.agents.cartographers.registry import available_agents, builtin_player, parse_agent, rows
+from boardlab.agents.cartographers.strong import STRONG_K, STRONG_MARGIN, STRONG_WEIGHTS, WEIGHTS_VERSION
+from boardlab.sim.cartographers import engine as E
+from boardlab.sim.cartographers.api import Game
+from boardlab.sim.cartographers.rules import preset
+from boardlab.sim.cartographers.tables import CARD_AMBUSH, CD_KIND, MAX_DECK, N_AMBUSH, tables_for
+from boardlab.sim.rng import CHANCE, POLICY, rand_below, rng_next
 
 RNG = np.array([0x9E3779B97F4A7C15, 0xD1B54A32D192ED03], dtype=np.uint64)  # one fixed pair of streams
 SMALL = "expert:budget=8,k=3"
@@ -413,7 +413,7 @@ def test_halving_runs_the_budget_as_the_docstring_says():
 
 
 def _ws():
-    from agents.cartographers.strong import workspace
+    from boardlab.agents.cartographers.strong import workspace
 
     return workspace()
 

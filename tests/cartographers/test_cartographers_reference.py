@@ -1,4 +1,4 @@
-"""The Cartographers reference (sim/cartographers/reference.py) against docs/games/cartographers.md and
+"""The Cartographers reference (boardlab/sim/cartographers/reference.py) against docs/games/cartographers.md and
 docs/cartographers-engine.md: every scoring card's worked meaning on small hand-made maps, the solo
 ambush walk and its test vectors, one test per [interpretation] (named after it; each fails if the
 preset's parameter is changed to the alternative), the order of chance, and random games with their
@@ -11,8 +11,8 @@ from collections import Counter
 
 import pytest
 
-from sim.cartographers.moves import Move
-from sim.cartographers.reference import (
+from boardlab.sim.cartographers.moves import Move
+from boardlab.sim.cartographers.reference import (
     RefGame,
     SplitMix64,
     canonical_orientations,
@@ -23,7 +23,7 @@ from sim.cartographers.reference import (
     solo_ambush_cells,
     solo_title,
 )
-from sim.cartographers.rules import (
+from boardlab.sim.cartographers.rules import (
     N_CELLS,
     STATE_LETTERS,
     RulesError,

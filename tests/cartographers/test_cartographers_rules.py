@@ -1,4 +1,4 @@
-"""Cartographers' rule set (sim/cartographers/rules.py) against docs/games/cartographers.md: contents of the
+"""Cartographers' rule set (boardlab/sim/cartographers/rules.py) against docs/games/cartographers.md: contents of the
 presets, TOML variants and their round trip, and one-line errors naming the key."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from sim.cartographers.rules import (
+from boardlab.sim.cartographers.rules import (
     CHOICES,
     PRESETS,
     RulesError,

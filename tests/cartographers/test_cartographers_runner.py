@@ -7,11 +7,11 @@ import math
 
 import pytest
 
-from agents.cartographers.registry import AgentError, parse_agent, split_specs
-from experiments.cartographers.runner import play_chunk
-from sim.cartographers.api import Game
-from sim.cartographers.game import EDICT_KEYS, RESULT_COLUMNS, SEASON_KEYS
-from sim.cartographers.rules import load_rules
+from boardlab.agents.cartographers.registry import AgentError, parse_agent, split_specs
+from boardlab.experiments.cartographers.runner import play_chunk
+from boardlab.sim.cartographers.api import Game
+from boardlab.sim.cartographers.game import EDICT_KEYS, RESULT_COLUMNS, SEASON_KEYS
+from boardlab.sim.cartographers.rules import load_rules
 
 
 @pytest.mark.parametrize(("players", "side"), [(1, "base-a"), (2, "base-b"), (5, "base-a")])

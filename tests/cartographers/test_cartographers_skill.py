@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.cartographers import report as R
-from experiments.cartographers import skill as K
-from sim.cartographers.rules import load_rules
+from boardlab.experiments.cartographers import report as R
+from boardlab.experiments.cartographers import skill as K
+from boardlab.sim.cartographers.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY_TIERS = ("greedy", "planner")
@@ -179,6 +179,6 @@ def test_the_variant_file_loads_and_sets_only_the_solo_numbers(tmp_path):
     assert {k: v for k, v in rules.data["cards"].items() if k != "scoring"} == {
         k: v for k, v in base.data["cards"].items() if k != "scoring"
     }
-    r = subprocess.run([sys.executable, "-m", "experiments.cli", "rules", "--game", "cartographers", str(path)],
+    r = subprocess.run([sys.executable, "-m", "boardlab.experiments.cli", "rules", "--game", "cartographers", str(path)],
                        capture_output=True, text=True, cwd=ROOT)  # fmt: skip
     assert r.returncode == 0, r.stderr

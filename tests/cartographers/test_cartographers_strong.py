@@ -1,5 +1,5 @@
-"""Cartographers' `strong` agent (agents/cartographers/strong.py, value.py, selfplay.py) and its training
-(experiments/cartographers/train.py): the features and the move against the slow oracle, every tier's
+"""Cartographers' `strong` agent (boardlab/agents/cartographers/strong.py, value.py, selfplay.py) and its training
+(boardlab/experiments/cartographers/train.py): the features and the move against the slow oracle, every tier's
 information, the coin cap, determinism, the registry and the weights."""
 
 from __future__ import annotations
@@ -10,17 +10,17 @@ import json
 import numpy as np
 import pytest
 
-from agents.cartographers import kernels as K
-from agents.cartographers import oracle
-from agents.cartographers import strong as S
-from agents.cartographers import value as V
-from agents.cartographers.play import choose_move, run_games
-from agents.cartographers.registry import available_agents, builtin_player, parse_agent, rows
-from sim.cartographers import engine as E
-from sim.cartographers.api import Game
-from sim.cartographers.rules import preset
-from sim.cartographers.tables import tables_for
-from sim.rng import POLICY
+from boardlab.agents.cartographers import kernels as K
+from boardlab.agents.cartographers import oracle
+from boardlab.agents.cartographers import strong as S
+from boardlab.agents.cartographers import value as V
+from boardlab.agents.cartographers.play import choose_move, run_games
+from boardlab.agents.cartographers.registry import available_agents, builtin_player, parse_agent, rows
+from boardlab.sim.cartographers import engine as E
+from boardlab.sim.cartographers.api import Game
+from boardlab.sim.cartographers.rules import preset
+from boardlab.sim.cartographers.tables import tables_for
+from boardlab.sim.rng import POLICY
 
 TIERS = ("random", "greedy", "planner", "strong")
 RNG = np.array([0x9E3779B97F4A7C15, 0xD1B54A32D192ED03], dtype=np.uint64)  # one fixed pair of streams
@@ -240,8 +240,8 @@ SMALL_SHA256 = "d54e899469a0dc01721c3129d71746adc975a3756889348efe4c7ea79ad7b030
 def test_training_is_deterministic_and_matches_the_committed_small_run(tmp_path):
     """The same small run twice (in process, and through the CLI) writes the same bytes, those of the small
     reference run; another seed gives other weights."""
-    from experiments.cartographers import train as T
-    from experiments.cli import main
+    from boardlab.experiments.cartographers import train as T
+    from boardlab.experiments.cli import main
 
     out1 = tmp_path / "w1.json"
     content = T.train(SMALL["seed"], SMALL["games"], SMALL["k"], SMALL["ridge"])
@@ -270,7 +270,7 @@ def test_training_is_deterministic_and_matches_the_committed_small_run(tmp_path)
     ],
 )
 def test_train_errors_are_one_line(args, fragment, capsys, tmp_path):
-    from experiments.cli import main
+    from boardlab.experiments.cli import main
 
     with pytest.raises(SystemExit) as e:
         main(["train", "--game", "cartographers", "--quiet", "--out", str(tmp_path / "w.json"), *args])

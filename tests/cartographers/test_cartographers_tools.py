@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from experiments.cli import main
-from sim.cartographers import reference as R
-from sim.cartographers.maps import MapError, format_map, parse_maps, random_map_text, rules_for, score_map
-from sim.cartographers.rules import load_rules
+from boardlab.experiments.cli import main
+from boardlab.sim.cartographers import reference as R
+from boardlab.sim.cartographers.maps import MapError, format_map, parse_maps, random_map_text, rules_for, score_map
+from boardlab.sim.cartographers.rules import load_rules
 
 
 def run(args, capsys):

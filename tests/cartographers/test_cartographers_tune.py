@@ -8,7 +8,7 @@ import json
 
 import pandas as pd
 
-from sim.cartographers.rules import load_rules
+from boardlab.sim.cartographers.rules import load_rules
 from tests.cli import cli
 
 

@@ -1,4 +1,4 @@
-"""Citadels' built-in agents (agents/citadels): the game loop against the engine's, the per-move player
+"""Citadels' built-in agents (boardlab/agents/citadels): the game loop against the engine's, the per-move player
 against the loop, what ``basic`` may see, its rules on set positions, its strength, and the registry."""
 
 from __future__ import annotations
@@ -10,17 +10,17 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from agents.citadels import kernels as K
-from agents.citadels.registry import AgentError, builtin_player, parse_agent, rows, split_specs
-from experiments.citadels.runner import SCHEMA, chunk_table, run_random_games
-from experiments.cli import main
-from experiments.play import play_game, play_table
-from sim.citadels import engine as E
-from sim.citadels.api import Game, parse_move
-from sim.citadels.game import GAME, RESULT_COLUMNS
-from sim.citadels.rules import DECKS, WARLORD, load_rules
-from sim.citadels.tables import tables_for
-from sim.stats import wilson
+from boardlab.agents.citadels import kernels as K
+from boardlab.agents.citadels.registry import AgentError, builtin_player, parse_agent, rows, split_specs
+from boardlab.experiments.citadels.runner import SCHEMA, chunk_table, run_random_games
+from boardlab.experiments.cli import main
+from boardlab.experiments.play import play_game, play_table
+from boardlab.sim.citadels import engine as E
+from boardlab.sim.citadels.api import Game, parse_move
+from boardlab.sim.citadels.game import GAME, RESULT_COLUMNS
+from boardlab.sim.citadels.rules import DECKS, WARLORD, load_rules
+from boardlab.sim.citadels.tables import tables_for
+from boardlab.sim.stats import wilson
 
 T = {d.name: d.id for d in DECKS["classic66"]}
 PRESETS = ("official", "seed-summary")
@@ -69,7 +69,7 @@ def test_a_basic_seat_changes_the_game_and_only_through_its_own_stream():
 
 def test_the_agent_stream_formula():
     """position_stream: the (p+1)-th SplitMix64 output from seed ^ AGENT_XOR, plus d * 2**16 steps."""
-    from sim.rng import GOLDEN_GAMMA, mix
+    from boardlab.sim.rng import GOLDEN_GAMMA, mix
 
     arng = np.zeros(2, dtype=np.uint64)
     seed, p, d = np.uint64(0x1234_5678_9ABC_DEF0), 3, 17
@@ -121,7 +121,7 @@ def test_the_games_chunk_player_plays_now_and_builds_its_table_when_called():
 
 
 def test_the_chunk_player_agrees_with_the_generic_one_for_basic():
-    """chunk_table (the kernels' loop) and experiments.play (the public API, builtin_player) give the same
+    """chunk_table (the kernels' loop) and boardlab.experiments.play (the public API, builtin_player) give the same
     table for a mix of basic and random."""
     rules = load_rules("official")
     agents = [parse_agent(s) for s in ("basic", "random", "basic:purple=3", "random")]
@@ -213,10 +213,10 @@ def passive_move(legal: list[tuple]) -> tuple:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_basic_moves_alike_on_the_canonical_redeal(preset):
-    """basic's move on the kernels' canonical redeal for the seat to decide (sim.citadels.infoset: every
+    """basic's move on the kernels' canonical redeal for the seat to decide (boardlab.sim.citadels.infoset: every
     hidden part in a fixed order, both streams zero) is its move on the true position: what feeding it the
     canonical redeal at the start of its move would change is nothing."""
-    from sim.citadels import infoset
+    from boardlab.sim.citadels import infoset
 
     scratch = np.zeros(infoset.SCRATCH_LEN, dtype=np.int32)
     arng = np.zeros(2, dtype=np.uint64)
@@ -335,7 +335,7 @@ def test_one_basic_beats_three_random_players():
 def test_basic_spec_and_row():
     spec = parse_agent("basic")
     assert str(spec).startswith("basic:arch_hand=3,") and parse_agent(str(spec)) == replace(spec, tier="")  # canonical
-    assert spec.tier == "basic"  # the name is also the basic tier (agents.citadels.registry.TIERS)
+    assert spec.tier == "basic"  # the name is also the basic tier (boardlab.agents.citadels.registry.TIERS)
     assert tuple(p.name for p in spec.definition.params) == tuple(K.BASIC_PARAMS)
     row = spec.row()
     assert row.shape == (K.P_LEN,) and row[K.P_CODE] == K.A_BASIC

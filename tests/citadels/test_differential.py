@@ -1,4 +1,4 @@
-"""The engine against the plain-Python reference (sim/citadels/reference.py), written independently from the
+"""The engine against the plain-Python reference (boardlab/sim/citadels/reference.py), written independently from the
 rules contract: random games of the contract's reference random player, compared move by move.
 
 At every decision both must agree on who decides and on the canonical legal list; the reference's own
@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import pytest
 
-from sim.citadels.api import Game, move_text
-from sim.citadels.rules import load_rules
+from boardlab.sim.citadels.api import Game, move_text
+from boardlab.sim.citadels.rules import load_rules
 
-R = pytest.importorskip("sim.citadels.reference")
+R = pytest.importorskip("boardlab.sim.citadels.reference")
 
 CONFIGS = [("official", n) for n in range(2, 8)] + [("seed-summary", n) for n in range(2, 9)]
 

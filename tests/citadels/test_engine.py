@@ -13,10 +13,10 @@ import random
 import numpy as np
 import pytest
 
-from sim.citadels import engine as E
-from sim.citadels.api import Game, IllegalMove, move_text, parse_move
-from sim.citadels.game import RESULT_COLUMNS, invariants
-from sim.citadels.rules import DECKS, PARAMETERS, PRESETS, RulesError, load_rules
+from boardlab.sim.citadels import engine as E
+from boardlab.sim.citadels.api import Game, IllegalMove, move_text, parse_move
+from boardlab.sim.citadels.game import RESULT_COLUMNS, invariants
+from boardlab.sim.citadels.rules import DECKS, PARAMETERS, PRESETS, RulesError, load_rules
 
 T = {d.name: d.id for d in DECKS["classic66"]}
 MANOR, CASTLE, PALACE = T["Manor"], T["Castle"], T["Palace"]
@@ -1034,7 +1034,7 @@ def test_copy_independence():
 def test_play_random_games_matches_the_api():
     rules = load_rules("official")
     seeds = np.arange(40, 60, dtype=np.uint64)
-    from experiments.citadels.runner import run_random_games
+    from boardlab.experiments.citadels.runner import run_random_games
 
     res = run_random_games(seeds, rules, 4)
     for i, seed in enumerate(seeds):
@@ -1045,8 +1045,8 @@ def test_play_random_games_matches_the_api():
 
 
 def test_chunk_rows():
-    from agents.citadels.registry import parse_agent
-    from experiments.citadels.runner import play_chunk
+    from boardlab.agents.citadels.registry import parse_agent
+    from boardlab.experiments.citadels.runner import play_chunk
 
     df = play_chunk(load_rules("official"), 3, [parse_agent("random")] * 3, "rotate", 5, 10, 30)
     assert tuple(df.columns) == RESULT_COLUMNS and len(df) == 60

@@ -1,4 +1,4 @@
-"""Citadels' expert (agents/citadels/search.py) and the restricted-play specialists (``prefers``).
+"""Citadels' expert (boardlab/agents/citadels/search.py) and the restricted-play specialists (``prefers``).
 
 Positions come from games of ``basic`` through the public API, stopped at a random decision.  The expert is
 run with small budgets here (the tier's budget is measured by the bench, its strength by simulate tables).
@@ -11,16 +11,16 @@ import random
 import numpy as np
 import pytest
 
-from agents.citadels import kernels as K
-from agents.citadels import search as S
-from agents.citadels.registry import TIERS, AgentError, parse_agent, rows
-from sim.citadels import engine as E
-from sim.citadels import infoset as I
-from sim.citadels.api import Game
-from sim.citadels.rules import load_rules
-from sim.citadels.tables import tables_for
-from sim.rng import rng_next
-from sim.stats import wilson
+from boardlab.agents.citadels import kernels as K
+from boardlab.agents.citadels import search as S
+from boardlab.agents.citadels.registry import TIERS, AgentError, parse_agent, rows
+from boardlab.sim.citadels import engine as E
+from boardlab.sim.citadels import infoset as I
+from boardlab.sim.citadels.api import Game
+from boardlab.sim.citadels.rules import load_rules
+from boardlab.sim.citadels.tables import tables_for
+from boardlab.sim.rng import rng_next
+from boardlab.sim.stats import wilson
 
 SMALL = "expert:budget=12,k=4"
 

@@ -1,4 +1,4 @@
-"""Citadels' information sets (sim/citadels/infoset.py): a redeal for seat p keeps all that p sees and
+"""Citadels' information sets (boardlab/sim/citadels/infoset.py): a redeal for seat p keeps all that p sees and
 replaces all that it does not.
 
 From random positions of every phase (pick, discard, turn, keep, redraw, graveyard), 2-8 players, both
@@ -19,12 +19,12 @@ from collections import Counter
 import numpy as np
 from scipy import stats
 
-from sim.citadels import engine as E
-from sim.citadels import infoset as I
-from sim.citadels.api import Game, parse_move
-from sim.citadels.game import invariants
-from sim.citadels.rules import DECKS, MAX_TYPES, N_RANKS
-from sim.citadels.tables import RP_ABCCBA, RP_BLIND, RP_FACEDOWN, RP_N_CARDS, RP_REMOVE_LAB, RP_REMOVE_ROUND1
+from boardlab.sim.citadels import engine as E
+from boardlab.sim.citadels import infoset as I
+from boardlab.sim.citadels.api import Game, parse_move
+from boardlab.sim.citadels.game import invariants
+from boardlab.sim.citadels.rules import DECKS, MAX_TYPES, N_RANKS
+from boardlab.sim.citadels.tables import RP_ABCCBA, RP_BLIND, RP_FACEDOWN, RP_N_CARDS, RP_REMOVE_LAB, RP_REMOVE_ROUND1
 
 CONFIGS = [("official", n) for n in range(2, 8)] + [("seed-summary", n) for n in range(2, 9)]
 T = {d.name: d.id for d in DECKS["classic66"]}
@@ -117,7 +117,7 @@ def kernel(g: Game, p: int, arng_state: int | None):
 
 # --- the plain-Python oracle ------------------------------------------------------------------------
 class SplitMix64:
-    """sim.rng's generator on Python ints: the agent's stream 0."""
+    """boardlab.sim.rng's generator on Python ints: the agent's stream 0."""
 
     def __init__(self, state: int):
         self.state = int(state) & MASK64

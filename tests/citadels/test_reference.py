@@ -1,4 +1,4 @@
-"""The Citadels reference (sim/citadels/reference.py) against docs/games/citadels.md.
+"""The Citadels reference (boardlab/sim/citadels/reference.py) against docs/games/citadels.md.
 
 Sections: the random number generator and the order of chance; the component tables and parameters; the
 worked round (§9 of the rules contract, reproduced step by step); every test vector of the contract's §10 as
@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from sim.citadels.reference import (
+from boardlab.sim.citadels.reference import (
     ARCHITECT,
     ASSASSIN,
     BUILD,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.citadels.registry import parse_agent
-from experiments.citadels import report as R
-from experiments.citadels.runner import chunk_table
-from sim.citadels.rules import load_rules
+from boardlab.agents.citadels.registry import parse_agent
+from boardlab.experiments.citadels import report as R
+from boardlab.experiments.citadels.runner import chunk_table
+from boardlab.sim.citadels.rules import load_rules
 
 
 @pytest.fixture(scope="module")
@@ -149,7 +149,7 @@ def test_rounds_text_is_the_plain_join():
     of 0 rounds, of every round and of more rounds than the matrix holds included."""
     import pyarrow as pa
 
-    from experiments.citadels.runner import rounds_text
+    from boardlab.experiments.citadels.runner import rounds_text
 
     rng = np.random.default_rng(5)
     for w in (1, 2):
@@ -164,13 +164,13 @@ def test_rounds_text_is_the_plain_join():
 
 @pytest.mark.parametrize("preset", ["official", "seed-summary"])
 def test_the_round_counts_kernel_equals_its_numpy_oracle(preset):
-    """sim.citadels.summary.round_counts (one pass per game, numba) against the whole-array oracle, on the raw
+    """boardlab.sim.citadels.summary.round_counts (one pass per game, numba) against the whole-array oracle, on the raw
     history of basic and random games at every player count: every count and every offer."""
-    from experiments.citadels.columns import offers_open, round_counts_numpy
-    from experiments.citadels.runner import run_random_games
-    from sim.citadels import engine as E
-    from sim.citadels import summary
-    from sim.seeds import game_seeds
+    from boardlab.experiments.citadels.columns import offers_open, round_counts_numpy
+    from boardlab.experiments.citadels.runner import run_random_games
+    from boardlab.sim.citadels import engine as E
+    from boardlab.sim.citadels import summary
+    from boardlab.sim.seeds import game_seeds
 
     rules = load_rules(preset)
     hits = np.zeros(summary.RC_LEN, dtype=np.int64)

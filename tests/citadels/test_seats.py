@@ -6,11 +6,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from agents.citadels.registry import parse_agent
-from experiments import compensation as C
-from experiments.citadels.runner import chunk_table
-from experiments.cli import main
-from sim.citadels.rules import RulesError, load_rules
+from boardlab.agents.citadels.registry import parse_agent
+from boardlab.experiments import compensation as C
+from boardlab.experiments.citadels.runner import chunk_table
+from boardlab.experiments.cli import main
+from boardlab.sim.citadels.rules import RulesError, load_rules
 
 VECTOR = [0, 1, 2, 3]
 

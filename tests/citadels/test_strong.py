@@ -1,4 +1,4 @@
-"""Citadels' ``strong`` agent (agents/citadels/strong.py): what it may see, its features against a plain-Python
+"""Citadels' ``strong`` agent (boardlab/agents/citadels/strong.py): what it may see, its features against a plain-Python
 reading of the observation, its training command, its strength against basic, and ``prefers``."""
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ import random
 import numpy as np
 import pytest
 
-from agents.citadels import kernels as K
-from agents.citadels import strong as S
-from agents.citadels.registry import AgentError, builtin_player, parse_agent, rows
-from experiments.citadels import train as T
-from experiments.cli import main
-from experiments.play import play_game
-from sim.citadels import engine as E
-from sim.citadels.api import Game
-from sim.citadels.game import GAME
-from sim.citadels.rules import (
+from boardlab.agents.citadels import kernels as K
+from boardlab.agents.citadels import strong as S
+from boardlab.agents.citadels.registry import AgentError, builtin_player, parse_agent, rows
+from boardlab.experiments.citadels import train as T
+from boardlab.experiments.cli import main
+from boardlab.experiments.play import play_game
+from boardlab.sim.citadels import engine as E
+from boardlab.sim.citadels.api import Game
+from boardlab.sim.citadels.game import GAME
+from boardlab.sim.citadels.rules import (
     ARCHITECT,
     ASSASSIN,
     BISHOP,
@@ -33,8 +33,8 @@ from sim.citadels.rules import (
     YELLOW,
     load_rules,
 )
-from sim.citadels.tables import DT_COLOUR, DT_COST, DT_POINTS, RP_SCHOOL, tables_for
-from sim.stats import wilson
+from boardlab.sim.citadels.tables import DT_COLOUR, DT_COST, DT_POINTS, RP_SCHOOL, tables_for
+from boardlab.sim.stats import wilson
 from tests.citadels.test_agents import shuffle_hidden_ranks
 
 PRESETS = ("official", "seed-summary")
@@ -112,7 +112,7 @@ _INCOME = {KING: YELLOW, BISHOP: BLUE, MERCHANT: GREEN, WARLORD: RED}
 
 
 def oracle_features(obs: dict, rules, dt, rp) -> dict[str, float]:
-    """strong's features of seat obs["seat"], in plain Python from its observation (agents.citadels.strong's
+    """strong's features of seat obs["seat"], in plain Python from its observation (boardlab.agents.citadels.strong's
     docstring); dt / rp only for the printed district data (points, cost, colour) and the School's id."""
     p, n = obs["seat"], obs["players"]
     complete = rules["complete_size"]

@@ -32,12 +32,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from agents.citywright import kernels as K
-from agents.citywright.registry import EXPERT_LEVERS, EXPERT_V1, parse_agent, split_specs
-from experiments.citywright.runner import play_chunk_with_moves
-from sim.citywright import engine as E
-from sim.citywright.api import Game
-from sim.citywright.rules import load_rules
+from boardlab.agents.citywright import kernels as K
+from boardlab.agents.citywright.registry import EXPERT_LEVERS, EXPERT_V1, parse_agent, split_specs
+from boardlab.experiments.citywright.runner import play_chunk_with_moves
+from boardlab.sim.citywright import engine as E
+from boardlab.sim.citywright.api import Game
+from boardlab.sim.citywright.rules import load_rules
 
 GAMES_PATH = Path(__file__).parent / "data" / "golden_games.csv"
 SEARCH_PATH = Path(__file__).parent / "data" / "golden_search.json"

@@ -7,15 +7,15 @@ import random
 import numpy as np
 import pytest
 
-from agents.citywright import kernels as K
-from agents.citywright.mcts import mcts_move
-from agents.citywright.play import run_games
-from agents.citywright.python import play_game
-from agents.citywright.registry import AgentError, available_agents, parse_agent, parse_agents, rows, split_specs
-from sim.citywright import engine as E
-from sim.citywright.api import Game
-from sim.citywright.rules import load_rules
-from sim.citywright.tables import tables_for
+from boardlab.agents.citywright import kernels as K
+from boardlab.agents.citywright.mcts import mcts_move
+from boardlab.agents.citywright.play import run_games
+from boardlab.agents.citywright.python import play_game
+from boardlab.agents.citywright.registry import AgentError, available_agents, parse_agent, parse_agents, rows, split_specs
+from boardlab.sim.citywright import engine as E
+from boardlab.sim.citywright.api import Game
+from boardlab.sim.citywright.rules import load_rules
+from boardlab.sim.citywright.tables import tables_for
 
 # --- registry ------------------------------------------------------------------
 
@@ -154,7 +154,7 @@ def test_greedy_finds_the_brute_force_best_on_1000_more_positions():
 
 def test_greedy_swaps_only_in_two_player_games_and_does_swap_there():
     """The swap is one of greedy's candidates at two players (it uses it when nothing fits well) and never elsewhere."""
-    from agents.citywright.play import LOG_KIND
+    from boardlab.agents.citywright.play import LOG_KIND
 
     for players in (2, 3):
         *_, log = _table(["greedy"] * players, players, 40, log_moves=True)
@@ -229,7 +229,7 @@ def test_python_agent_plays_against_built_ins_reproducibly():
 
 
 def test_python_agent_illegal_move_is_refused():
-    from sim.citywright.api import IllegalMove
+    from boardlab.sim.citywright.api import IllegalMove
 
     class Cheater:
         def act(self, game, legal_moves, rng):
@@ -241,9 +241,9 @@ def test_python_agent_illegal_move_is_refused():
 
 
 def test_a_tier_is_a_name_for_a_full_spec_and_results_store_both(monkeypatch, tmp_path):
-    from agents.citywright import registry as REG
-    from experiments import simulate as S
-    from sim.citywright.rules import load_rules
+    from boardlab.agents.citywright import registry as REG
+    from boardlab.experiments import simulate as S
+    from boardlab.sim.citywright.rules import load_rules
 
     monkeypatch.setitem(REG.TIERS, "steady", ("specialist:P,weight=2", "a test tier"))
     a = REG.parse_agent("steady")
@@ -261,7 +261,7 @@ def test_a_tier_is_a_name_for_a_full_spec_and_results_store_both(monkeypatch, tm
 def test_a_table_of_evaluators_plays_the_same_games_in_the_loop_compiled_without_the_searches():
     """play_games with bank None (every seat random, greedy or a specialist: the loop run_games compiles for such a
     table) plays the same moves, scores, boards, statistics and move log as the full loop with its bank."""
-    from agents.citywright import play as PL
+    from boardlab.agents.citywright import play as PL
 
     rules = load_rules()
     for players, specs in ((4, ["greedy", "specialist:R", "random", "specialist:I"]), (2, ["greedy", "random"])):

@@ -10,17 +10,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from agents.citywright.registry import parse_agent
-from experiments import compensation as C
-from experiments import simulate as S
-from experiments.citywright import appendix as A
-from experiments.citywright.runner import draw_orders, play_chunk
-from experiments.sweep import parse_values
-from sim.citywright.rules import load_rules
-from sim.seeds import game_seeds
+from boardlab.agents.citywright.registry import parse_agent
+from boardlab.experiments import compensation as C
+from boardlab.experiments import simulate as S
+from boardlab.experiments.citywright import appendix as A
+from boardlab.experiments.citywright.runner import draw_orders, play_chunk
+from boardlab.experiments.sweep import parse_values
+from boardlab.sim.citywright.rules import load_rules
+from boardlab.sim.seeds import game_seeds
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-m", "experiments.cli"]
+CLI = [sys.executable, "-m", "boardlab.experiments.cli"]
 
 
 def cli(*args, cwd=None):
@@ -261,8 +261,8 @@ def test_sweep_tabulates_each_value_and_agent(tmp_path):
 def test_sweep_of_a_list_element_changes_that_element_only():
     """`--param key[i]` (as tune scoring takes it) sets element i and keeps the rest of the base's list: the
     same rule sets as the whole list given, and a wrong index is an error naming it."""
-    from experiments.sweep import sweep_rules
-    from sim.citywright.rules import preset
+    from boardlab.experiments.sweep import sweep_rules
+    from boardlab.sim.citywright.rules import preset
 
     base = preset("v1.1")
     tiers = base.data["scoring"]["commercial"]["tier_points"]

@@ -13,11 +13,11 @@ import random
 import numpy as np
 import pytest
 
-from sim.citywright import engine as E
-from sim.citywright.api import Game, board_from_string
-from sim.citywright.reference import RefGame, score_board
-from sim.citywright.rules import load_rules
-from sim.citywright.tables import tables_for
+from boardlab.sim.citywright import engine as E
+from boardlab.sim.citywright.api import Game, board_from_string
+from boardlab.sim.citywright.reference import RefGame, score_board
+from boardlab.sim.citywright.rules import load_rules
+from boardlab.sim.citywright.tables import tables_for
 
 GAMES_PER_CASE = 300
 

@@ -8,15 +8,15 @@ import random
 import numpy as np
 import pytest
 
-from agents.citywright import flatmc as F
-from agents.citywright import kernels as K
-from agents.citywright.mcts import mcts_move
-from agents.citywright.registry import EXPERT_LEVERS, EXPERT_V1, TIERS, AgentError, parse_agent, rows, split_specs
-from agents.citywright.strong import STRONG_WEIGHTS, new_ruler_memo
-from sim.citywright import engine as E
-from sim.citywright.api import Game
-from sim.citywright.rules import load_rules
-from sim.citywright.tables import tables_for
+from boardlab.agents.citywright import flatmc as F
+from boardlab.agents.citywright import kernels as K
+from boardlab.agents.citywright.mcts import mcts_move
+from boardlab.agents.citywright.registry import EXPERT_LEVERS, EXPERT_V1, TIERS, AgentError, parse_agent, rows, split_specs
+from boardlab.agents.citywright.strong import STRONG_WEIGHTS, new_ruler_memo
+from boardlab.sim.citywright import engine as E
+from boardlab.sim.citywright.api import Game
+from boardlab.sim.citywright.rules import load_rules
+from boardlab.sim.citywright.tables import tables_for
 
 # --- specs and tiers -----------------------------------------------------------------
 
@@ -287,8 +287,8 @@ def test_candidates_per_slot_are_the_best_per_slot():
 def test_candidates_by_value_are_worth_plus_learned_value_best_first():
     """Each candidate's value is its worth plus the learned value of the mover's board after it, recomputed
     here from the objective and the features; best first; legal; at most per_slot per ruler."""
-    from agents.citywright.strong import board_after
-    from agents.citywright.value import N_FEATURES, board_features, opponents_best, turn_bucket, turns_left_after
+    from boardlab.agents.citywright.strong import board_after
+    from boardlab.agents.citywright.value import N_FEATURES, board_features, opponents_best, turn_bucket, turns_left_after
 
     rnd = random.Random(9)
     checked = 0
@@ -359,7 +359,7 @@ def test_expert_specialist_plays_only_its_specialist_candidates(district):
 
 def _district_tiles(specs, players, games, seed=3000):
     prms = np.tile(rows([parse_agent(s) for s in specs]), (games, 1, 1))
-    from agents.citywright.play import run_games
+    from boardlab.agents.citywright.play import run_games
 
     seeds = np.arange(games, dtype=np.uint64) + seed
     _, boards, _, _ = run_games(seeds, prms, tables_for(load_rules("v1.1"), players))
@@ -380,7 +380,7 @@ def test_expert_specialist_places_more_of_its_district_than_the_expert(district)
 
 
 def test_bench_reports_the_experts_time_per_move():
-    from experiments.citywright.bench import expert_figures
+    from boardlab.experiments.citywright.bench import expert_figures
 
     res = expert_figures(load_rules("v1.1"), spec="flatmc:budget=4,k=3", games=1, before=None, rounds=1)
     assert set(res) == {"expert_ms_per_move_mean", "expert_ms_per_move_max"}
@@ -388,7 +388,7 @@ def test_bench_reports_the_experts_time_per_move():
 
 
 def test_bench_times_the_v1_expert_beside_the_tier():
-    from experiments.citywright.bench import expert_figures
+    from boardlab.experiments.citywright.bench import expert_figures
 
     res = expert_figures(
         load_rules("v1.1"), spec="flatmc:budget=2,k=2", games=2, before="flatmc:budget=4,k=3", rounds=1
@@ -408,7 +408,7 @@ def test_bench_times_the_v1_expert_beside_the_tier():
 def test_the_margin_reward_never_sees_compensation():
     """Play does not depend on compensation (the margin is of board points), so seat tables of expert games
     re-ranked under another vector are exact: the same seeds give the same boards under v1.1's vector and none."""
-    from agents.citywright.play import run_games
+    from boardlab.agents.citywright.play import run_games
 
     rules = load_rules("v1.1")
     none = rules.with_overrides({f"game.compensation.{n}": [0] * n for n in (2, 3, 4)})

@@ -9,12 +9,12 @@ import random
 import numpy as np
 import pytest
 
-from agents.citywright import flatmc as F
-from agents.citywright import kernels as K
-from agents.citywright.registry import EXPERT_LEVERS, EXPERT_V1, TIERS, parse_agent
-from agents.citywright.strong import STRONG_WEIGHTS, _ruler_lookup, new_ruler_memo, ruler_key, strong_move
-from sim.citywright import engine as E
-from sim.citywright.api import Game
+from boardlab.agents.citywright import flatmc as F
+from boardlab.agents.citywright import kernels as K
+from boardlab.agents.citywright.registry import EXPERT_LEVERS, EXPERT_V1, TIERS, parse_agent
+from boardlab.agents.citywright.strong import STRONG_WEIGHTS, _ruler_lookup, new_ruler_memo, ruler_key, strong_move
+from boardlab.sim.citywright import engine as E
+from boardlab.sim.citywright.api import Game
 from tests.citywright.golden import rules_named
 
 EXPERT = EXPERT_V1  # the levers are measured against the expert without them (the tier until issue 20)
@@ -131,7 +131,7 @@ def test_the_expert_tier_is_the_v1_expert_with_its_levers():
 def test_the_skill_reports_expert_specialists_search_as_the_tier():
     """The skill report's expert-specialists take the tier's levers: the same flatmc row as the tier's, only
     the objective (the district's weight and progress) differs."""
-    from experiments.citywright.skill import TIERS as SKILL_TIERS
+    from boardlab.experiments.citywright.skill import TIERS as SKILL_TIERS
 
     t = {x.name: x for x in SKILL_TIERS}["expert"]
     tier = parse_agent("expert").row()
@@ -544,7 +544,7 @@ def test_cut_at_move_ends_the_playout_right_after_the_movers_last_own_move():
 
 
 def test_expert_levers_expands_tier_shorthand_and_times_specs_side_by_side():
-    from experiments.citywright.expert_levers import expand, timing
+    from boardlab.experiments.citywright.expert_levers import expand, timing
 
     assert expand("greedy") == "greedy" and expand("expert-v1") == EXPERT_V1
     assert parse_agent(expand("expert+budget=24,own_memo=on")) == parse_agent(_expert(",budget=24,own_memo=on"))

@@ -1,6 +1,6 @@
 """One test per [interpretation] of docs/games/citywright.md, plus rule-set errors and TOML variants.
 
-Every interpretation is a named parameter of the rule set (sim/citywright/rules.py); each test
+Every interpretation is a named parameter of the rule set (boardlab/sim/citywright/rules.py); each test
 checks the preset value, what a played game shows, and (where it makes sense) that
 changing the parameter changes the game.
 """
@@ -12,11 +12,11 @@ from collections import Counter
 
 import pytest
 
-from sim.citywright.api import Game, IllegalMove
-from sim.citywright.moves import Move
-from sim.citywright.reference import score_board
-from sim.citywright.rules import N_EDGE_SLOTS, N_SLOTS, RulesError, from_mapping, load_rules, slot_line
-from sim.citywright.tables import PL_NON
+from boardlab.sim.citywright.api import Game, IllegalMove
+from boardlab.sim.citywright.moves import Move
+from boardlab.sim.citywright.reference import score_board
+from boardlab.sim.citywright.rules import N_EDGE_SLOTS, N_SLOTS, RulesError, from_mapping, load_rules, slot_line
+from boardlab.sim.citywright.tables import PL_NON
 
 V11 = load_rules("v1.1")
 V10 = load_rules("v1.0")

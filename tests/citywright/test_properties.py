@@ -1,4 +1,4 @@
-"""Property tests of the engine through its public API (sim.citywright.api), with hypothesis.
+"""Property tests of the engine through its public API (boardlab.sim.citywright.api), with hypothesis.
 
 Hypothesis draws a game seed, a player count (1-4), a rule set (the two presets,
 v1.0 with ``market_depletes``, and v1.1 with twice the turns, so that boards fill
@@ -13,7 +13,7 @@ up and forced discards -- of edge and corner rulers -- are common) and a driver:
   and forced discards (and, at two players, swaps into holes) happen.
 
 Each property is checked after every move of the game.  The district scorer is
-checked against the plain-Python reference ``sim.citywright.reference.score_board`` on
+checked against the plain-Python reference ``boardlab.sim.citywright.reference.score_board`` on
 hypothesis-drawn boards.  Beyond the brief's list: tiles come from the slot's
 line, the chance stream does not depend on the players' choices, final scores
 add up and rank by total / empty cells / shapes, and a one-copy-per-ruler rule
@@ -31,12 +31,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.citywright import engine as E
-from sim.citywright.api import Game, IllegalMove, board_from_string, board_to_string
-from sim.citywright.moves import Move
-from sim.citywright.reference import score_board
-from sim.citywright.rules import DISTRICT_NAMES, DISTRICTS, N_EDGE_SLOTS, N_SLOTS, load_rules, opposite_slot, slot_line
-from sim.citywright.tables import PL_AC, PL_AR, PL_NON, PL_ORIENT, SHP_PL_END, SHP_PL_START, VALID, tables_for
+from boardlab.sim.citywright import engine as E
+from boardlab.sim.citywright.api import Game, IllegalMove, board_from_string, board_to_string
+from boardlab.sim.citywright.moves import Move
+from boardlab.sim.citywright.reference import score_board
+from boardlab.sim.citywright.rules import DISTRICT_NAMES, DISTRICTS, N_EDGE_SLOTS, N_SLOTS, load_rules, opposite_slot, slot_line
+from boardlab.sim.citywright.tables import PL_AC, PL_AR, PL_NON, PL_ORIENT, SHP_PL_END, SHP_PL_START, VALID, tables_for
 
 V11 = load_rules("v1.1")
 V10 = load_rules("v1.0")

@@ -7,12 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.citywright import engine as E
-from sim.citywright.api import board_from_string
-from sim.citywright.ranking import rank_key
-from sim.citywright.reference import RefGame
-from sim.citywright.rules import ACHIEVEMENT_CODES, ACHIEVEMENT_KINDS, RANKING, load_rules
-from sim.citywright.tables import tables_for
+from boardlab.sim.citywright import engine as E
+from boardlab.sim.citywright.api import board_from_string
+from boardlab.sim.citywright.ranking import rank_key
+from boardlab.sim.citywright.reference import RefGame
+from boardlab.sim.citywright.rules import ACHIEVEMENT_CODES, ACHIEVEMENT_KINDS, RANKING, load_rules
+from boardlab.sim.citywright.tables import tables_for
 
 
 def test_rank_key_orders_players_as_ranking_says():
@@ -173,8 +173,8 @@ def test_two_player_tie_leaves_larger_games_alone(case):
 
 
 def test_two_player_tie_is_checked_and_left_out_of_the_weights_hash():
-    from agents.citywright.registry import rules_hash
-    from sim.rulesets import RulesError
+    from boardlab.agents.citywright.registry import rules_hash
+    from boardlab.sim.rulesets import RulesError
 
     with pytest.raises(RulesError, match=r"^game.two_player_tie: expected one of distinct_shapes, second_seat"):
         load_rules("v1.1").with_overrides({"game.two_player_tie": "first_seat"})
@@ -193,7 +193,7 @@ def test_two_player_tie_at_its_default_keeps_a_rule_sets_identity():
     with the same canonical JSON, as one with the default; "second_seat" is another rule set."""
     import json
 
-    from sim.citywright.rules import from_mapping
+    from boardlab.sim.citywright.rules import from_mapping
 
     v11 = load_rules("v1.1")
     assert v11.data["game"]["two_player_tie"] == "distinct_shapes"

@@ -1,4 +1,4 @@
-"""Tests of the reference implementation on its own (sim/citywright/reference.py).
+"""Tests of the reference implementation on its own (boardlab/sim/citywright/reference.py).
 
 The worked examples of docs/games/citywright.md section 6, residential cluster rules in both
 presets, the chance stream, full random games at every player count with ruler
@@ -12,9 +12,9 @@ from dataclasses import replace
 
 import pytest
 
-from sim.citywright.moves import Move
-from sim.citywright.reference import RefGame, SplitMix64, on_board, orientations, score_board
-from sim.citywright.rules import DISTRICTS, N_EDGE_SLOTS, N_SLOTS, load_rules, opposite_slot
+from boardlab.sim.citywright.moves import Move
+from boardlab.sim.citywright.reference import RefGame, SplitMix64, on_board, orientations, score_board
+from boardlab.sim.citywright.rules import DISTRICTS, N_EDGE_SLOTS, N_SLOTS, load_rules, opposite_slot
 
 V11 = load_rules("v1.1")
 V10 = load_rules("v1.0")

@@ -9,14 +9,14 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from agents.citywright import registry as R
-from agents.citywright.registry import parse_agent
-from experiments import simulate as S
-from experiments.citywright import appendix as A
-from experiments.citywright import skill as K
-from experiments.report import rules_tag, run_jobs
-from sim.citywright.game import GAME
-from sim.citywright.rules import load_rules
+from boardlab.agents.citywright import registry as R
+from boardlab.agents.citywright.registry import parse_agent
+from boardlab.experiments import simulate as S
+from boardlab.experiments.citywright import appendix as A
+from boardlab.experiments.citywright import skill as K
+from boardlab.experiments.report import rules_tag, run_jobs
+from boardlab.sim.citywright.game import GAME
+from boardlab.sim.citywright.rules import load_rules
 from tests.citywright.test_weights import cache_weights
 from tests.cli import cli
 

@@ -8,14 +8,14 @@ import random
 import numpy as np
 import pytest
 
-from agents.citywright import kernels as K
-from agents.citywright import strong as S
-from agents.citywright import value as V
-from agents.citywright.registry import TIERS, parse_agent, rows
-from sim.citywright import engine as E
-from sim.citywright.api import Game
-from sim.citywright.rules import load_rules
-from sim.citywright.tables import MAX_SHAPES, tables_for
+from boardlab.agents.citywright import kernels as K
+from boardlab.agents.citywright import strong as S
+from boardlab.agents.citywright import value as V
+from boardlab.agents.citywright.registry import TIERS, parse_agent, rows
+from boardlab.sim.citywright import engine as E
+from boardlab.sim.citywright.api import Game
+from boardlab.sim.citywright.rules import load_rules
+from boardlab.sim.citywright.tables import MAX_SHAPES, tables_for
 
 # --- the features, cell by cell ------------------------------------------------------------
 
@@ -45,7 +45,7 @@ def _clusters(cells):
 
 def naive_features(boards, p, placed, rules, players) -> dict[str, float]:
     """FEATURES of seat p's board, from their definitions, one cell at a time."""
-    from sim.citywright.reference import score_board
+    from boardlab.sim.citywright.reference import score_board
 
     R, C, P, IND = (_cells(boards[p, d]) for d in range(4))
     board = {(r, c) for r in range(7) for c in range(7)}
@@ -209,7 +209,7 @@ def test_with_zero_weights_strong_plays_a_move_worth_greedys_best():
 
 
 def test_strong_is_deterministic_given_the_seed():
-    from agents.citywright.play import run_games
+    from boardlab.agents.citywright.play import run_games
 
     prms = np.tile(rows([parse_agent(s) for s in ("strong", "greedy", "strong-specialist:R")]), (3, 1, 1))
     tb = tables_for(load_rules("v1.1"), 3)
@@ -237,7 +237,7 @@ def test_strong_tier_is_the_full_spec_and_the_agent_takes_parameters():
 
 
 def _table(specs, players, games, seed=2000):
-    from agents.citywright.play import run_games
+    from boardlab.agents.citywright.play import run_games
 
     prms = np.tile(rows([parse_agent(s) for s in specs]), (games, 1, 1))
     return run_games(np.arange(games, dtype=np.uint64) + seed, prms, tables_for(load_rules("v1.1"), players))
@@ -265,8 +265,8 @@ SMALL = {"seed": 5, "games": (24, 16), "k": 4, "ridge": 1e-3}
 
 def test_training_is_deterministic_and_matches_the_committed_small_run(tmp_path):
     """A small `citywright train` gives, byte for byte, the committed small reference, on 1 and 2 processes."""
-    from experiments.citywright import train as T
-    from experiments.cli import main
+    from boardlab.experiments.citywright import train as T
+    from boardlab.experiments.cli import main
 
     ref = (__import__("pathlib").Path(__file__).parent / "data" / "strong-small.json").read_text()
     out1 = tmp_path / "w1.json"
@@ -286,7 +286,7 @@ def test_training_is_deterministic_and_matches_the_committed_small_run(tmp_path)
 @pytest.mark.slow
 def test_strong_beats_three_greedy_players():
     """1 strong + 3 greedy at 4 players, seats rotated: strong's win share interval is above the fair 25%."""
-    from sim.stats import wilson
+    from boardlab.sim.stats import wilson
 
     games = 200
     wins = 0.0
@@ -309,7 +309,7 @@ def test_strong_beats_three_greedy_players():
     ],
 )
 def test_train_errors_are_one_line(args, fragment, capsys):
-    from experiments.cli import main
+    from boardlab.experiments.cli import main
 
     with pytest.raises(SystemExit) as e:
         main(["train", "--quiet", *args])

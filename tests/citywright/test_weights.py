@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.citywright import registry as R
-from agents.citywright.registry import TIERS, for_rules, parse_agent
-from sim.citywright.rules import load_rules
+from boardlab.agents.citywright import registry as R
+from boardlab.agents.citywright.registry import TIERS, for_rules, parse_agent
+from boardlab.sim.citywright.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANT = ROOT / "results" / "tune-v1.1-specialists" / "best.toml"
@@ -38,13 +38,13 @@ def cache_weights(rules) -> Path:
 
 
 def _committed() -> Path:
-    from agents.citywright.value import WEIGHTS_DIR
+    from boardlab.agents.citywright.value import WEIGHTS_DIR
 
     return WEIGHTS_DIR / "strong-v1.json"
 
 
 def _train_variant(rules, jobs: int = 1) -> Path:
-    from experiments.citywright import train as T
+    from boardlab.experiments.citywright import train as T
 
     out = T.out_for(rules)
     T.write(T.train(SMALL["seed"], SMALL["games"], SMALL["k"], SMALL["ridge"], jobs=jobs, rules=rules), out)
@@ -80,7 +80,7 @@ def test_the_rules_hash_is_of_their_data_not_their_file_or_name(tmp_path):
 def test_self_play_does_not_see_seat_compensation():
     """Why the hash leaves compensation out: the training's games, moves and samples are the same under
     another compensation (only the final totals, which no sample's target counts, differ)."""
-    from experiments.citywright import train as T
+    from boardlab.experiments.citywright import train as T
 
     comp = load_rules("v1.1").with_overrides({"game.compensation.4": [9, 0, 5, 0]})
     w = np.zeros((T.TURN_BUCKETS, T.N_FEATURES))
@@ -115,8 +115,8 @@ def test_auto_is_the_default_and_resolves_to_the_committed_weights_under_the_off
 
 
 def test_a_variant_without_trained_weights_is_a_one_line_error_naming_the_command(cache, capsys):
-    from experiments import simulate as S
-    from experiments.cli import main
+    from boardlab.experiments import simulate as S
+    from boardlab.experiments.cli import main
 
     rules = load_rules(VARIANT)
     with pytest.raises(R.AgentError) as e:
@@ -179,8 +179,8 @@ def test_every_weight_set_reaches_the_kernels_read_only_and_contiguous(cache):
     variant's set, the game loop's default bank and readonly_weights of any array (what run_games and training
     pass) are read-only C-contiguous float64 arrays, as the committed weights are inside a kernel; and a copy, so
     the caller's array is left writable."""
-    from agents.citywright.play import default_bank
-    from agents.citywright.strong import STRONG_WEIGHTS, readonly_weights
+    from boardlab.agents.citywright.play import default_bank
+    from boardlab.agents.citywright.strong import STRONG_WEIGHTS, readonly_weights
 
     key = R.rules_hash(load_rules(VARIANT))
     cache_weights(load_rules(VARIANT))
@@ -196,8 +196,8 @@ def test_results_record_the_weights_that_played_and_each_seat_plays_its_own(cach
     """A table of strong with v1.1's weights against strong with the variant's: each seat's spec names its
     weights, the game loop plays each seat's (the same games as the public API's per-move players), and the
     variant's weights play other games than v1.1's on the same seeds."""
-    from experiments.citywright.runner import play_chunk_table
-    from experiments.play import play_table
+    from boardlab.experiments.citywright.runner import play_chunk_table
+    from boardlab.experiments.play import play_table
 
     rules = load_rules(VARIANT)
     key = R.rules_hash(rules)
@@ -222,7 +222,7 @@ def test_results_record_the_weights_that_played_and_each_seat_plays_its_own(cach
 def test_training_under_a_variant_is_deterministic_and_goes_to_the_cache(cache, tmp_path):
     """`train --rules FILE` at a small size, on 1 and 2 processes: byte-identical files in the cache, named
     by the rules' hash, holding the rules they were fitted under."""
-    from experiments.cli import main
+    from boardlab.experiments.cli import main
 
     rules = load_rules(VARIANT)
     key = R.rules_hash(rules)
@@ -242,14 +242,14 @@ def test_training_under_a_variant_is_deterministic_and_goes_to_the_cache(cache, 
     assert meta["rules_data"]["scoring"]["park"]["row_points"] == 3
     assert R.rules_hash(load_rules(renamed)) == key
     # another seed: other weights, in the same place
-    from experiments.citywright import train as T
+    from boardlab.experiments.citywright import train as T
 
     other = T.train(6, SMALL["games"], SMALL["k"], SMALL["ridge"], rules=rules)
     assert other["weights"] != meta["weights"]
 
 
 def test_train_rules_errors_are_one_line(cache, capsys):
-    from experiments.cli import main
+    from boardlab.experiments.cli import main
 
     for args, fragment in (
         (["--rules", "no-such.toml"], "no-such.toml"),
@@ -267,7 +267,7 @@ def test_compare_says_which_weights_each_rule_set_played(cache, tmp_path, capsys
     """compare v1.1 against a variant with trained weights: B's rows carry A's labels, so the page names the
     weights each side played (strong-v1 under v1.1, the variant's hash under it); with the same agents on
     both sides (greedy) there is no such line."""
-    from experiments.cli import main
+    from boardlab.experiments.cli import main
 
     rules = load_rules(VARIANT)
     key = R.rules_hash(rules)

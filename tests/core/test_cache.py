@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim import _cache
+from boardlab.sim import _cache
 
 
 def test_a_changed_kernel_source_drops_the_cache_of_every_subpackage(tmp_path, monkeypatch):

@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from experiments.cli import main
-from sim.citywright.reference import score_board
-from sim.citywright.rules import load_rules
-from sim.games import GameError
+from boardlab.experiments.cli import main
+from boardlab.sim.citywright.reference import score_board
+from boardlab.sim.citywright.rules import load_rules
+from boardlab.sim.games import GameError
 
 BOARD_A = """\
 RRCCPPI
@@ -49,7 +49,7 @@ def test_score_json_has_exactly_the_keys_and_matches_reference(tmp_path, capsys)
     for line, board in zip(lines, (BOARD_A, BOARD_B), strict=True):
         obj = json.loads(line)
         assert list(obj) == ["residential", "commercial", "park", "industrial", "districts", "empty"]
-        from sim.citywright.rules import load_rules
+        from boardlab.sim.citywright.rules import load_rules
 
         assert obj == score_board(board.replace("\n", "").upper(), load_rules("v1.1"))
 
@@ -169,7 +169,7 @@ def test_rules_toml_round_trips(name, tmp_path, capsys):
 def test_console_script_entry_point_runs():
     """The installed `citywright` entry point (through python -m) exits 2 with one line on bad input."""
     p = subprocess.run(
-        [sys.executable, "-m", "experiments.cli", "score", "-"],
+        [sys.executable, "-m", "boardlab.experiments.cli", "score", "-"],
         input="RRC\n",
         text=True,
         capture_output=True,
@@ -195,7 +195,7 @@ def test_bench_json_reports_every_figure(capsys):
 
 
 def test_every_games_analysis_parts_resolve_and_name_its_columns():
-    from sim.games import available_games
+    from boardlab.sim.games import available_games
 
     for g in available_games():
         reg = g.agents()
@@ -217,7 +217,7 @@ def test_every_games_analysis_parts_resolve_and_name_its_columns():
 def test_output_checks_one_rule_for_every_command(tmp_path, monkeypatch):
     """A given output needs its folder; the default's folders are created later; files and folders are not
     mistaken for each other; an unwritable folder and an existing output without --force are refused."""
-    from experiments.cli._app import UserError, check_output
+    from boardlab.experiments.cli._app import UserError, check_output
 
     f = tmp_path / "file"
     f.write_text("x")
@@ -243,14 +243,14 @@ def test_output_checks_one_rule_for_every_command(tmp_path, monkeypatch):
 
 
 def test_a_command_defaults_to_the_registrys_game(capsys):
-    from sim.games import DEFAULT_GAME
+    from boardlab.sim.games import DEFAULT_GAME
 
     assert run(["agents"], capsys)[1] == run(["agents", "--game", DEFAULT_GAME], capsys)[1]
 
 
 @pytest.mark.parametrize("game", ["citywright", "cartographers"])
 def test_demo_serves_every_game_at_each_player_count(game, capsys):
-    from sim.games import get_game
+    from boardlab.sim.games import get_game
 
     g = get_game(game)
     code, out, err = run(["demo", "--game", game, "--games", "12"], capsys)

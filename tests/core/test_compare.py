@@ -38,7 +38,7 @@ def test_compare_two_rule_sets_pairs_the_same_games(tmp_path, capsys):
 
 
 def test_compare_serves_another_game_with_its_own_summary(tmp_path, capsys):
-    from sim.games import get_game
+    from boardlab.sim.games import get_game
 
     g = get_game("cartographers")
     code, _, err = cli(capsys, "compare", "base-a", "base-b", "--game", "cartographers", "--players", 2,

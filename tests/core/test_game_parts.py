@@ -1,4 +1,4 @@
-"""The plugin contract (sim.games.GameDef): every part a game names resolves; a part a game has not is one
+"""The plugin contract (boardlab.sim.games.GameDef): every part a game names resolves; a part a game has not is one
 line from the command that needs it; the result schema is the core's columns plus the game's, typed.
 
 A "bare" game -- Citywright's rules, engine, agents and chunk player with no optional part -- stands for a
@@ -15,11 +15,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-import sim.games as G
-from experiments import simulate as S
-from experiments.cli import main
-from experiments.schema import CORE_COLUMNS, CORE_TYPES, conform, plain_columns, result_schema, schema_of, table
-from sim.games import PARTS, GameError, available_games, get_game
+import boardlab.sim.games as G
+from boardlab.experiments import simulate as S
+from boardlab.experiments.cli import main
+from boardlab.experiments.schema import CORE_COLUMNS, CORE_TYPES, conform, plain_columns, result_schema, schema_of, table
+from boardlab.sim.games import PARTS, GameError, available_games, get_game
 
 GAMES = [g.id for g in available_games()]
 OPTIONAL = [p for p in PARTS if p != "chunk_player"]

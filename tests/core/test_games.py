@@ -12,7 +12,7 @@ pgx's api_test do for theirs).  A new game passes these before anything is built
 * hidden information: an observation is plain data; positions that differ only in what a player cannot
   see (redealt) give that player the same observation, and a generic agent the same move (same seed);
   an imperfect-information game's redeal does change the hidden part;
-* the generic chunk player (experiments.play: Python agents through the public API) gives the same rows
+* the generic chunk player (boardlab.experiments.play: Python agents through the public API) gives the same rows
   on one process and on two, and, with the game's built-in agents, the game's own chunk player's rows.
 
 The example game (examples/pig) is served through its entry point: it runs here when installed.
@@ -27,11 +27,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from agents.generic import registry as generic
-from agents.generic.base import agent_moves, agent_rng
-from experiments import play as P
-from experiments import simulate as S
-from sim.games import available_games, get_game
+from boardlab.agents.generic import registry as generic
+from boardlab.agents.generic.base import agent_moves, agent_rng
+from boardlab.experiments import play as P
+from boardlab.experiments import simulate as S
+from boardlab.sim.games import available_games, get_game
 
 GAMES = [g.id for g in available_games()]
 SEEDS = (3, 11, 2024)

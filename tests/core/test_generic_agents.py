@@ -1,4 +1,4 @@
-"""The generic agents (agents.generic): legal, reproducible, given only their observation, and the search
+"""The generic agents (boardlab.agents.generic): legal, reproducible, given only their observation, and the search
 searches (it beats random play at the example game)."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import time
 import numpy as np
 import pytest
 
-from agents.generic.base import agent_moves, agent_rng, decide
-from agents.generic.ismcts import ISMCTS
-from agents.generic.uniform import RandomAgent
-from experiments import play as P
-from sim.games import get_game
+from boardlab.agents.generic.base import agent_moves, agent_rng, decide
+from boardlab.agents.generic.ismcts import ISMCTS
+from boardlab.agents.generic.uniform import RandomAgent
+from boardlab.experiments import play as P
+from boardlab.sim.games import get_game
 from tests.core.user_agents import FirstMove
 
 

@@ -1,7 +1,7 @@
 """Hostile input, one table: every case of the integrity audit, for every command and game it applies to.
 
 Each case builds a command line in a fresh folder (its ``args``), runs it as the installed command would
-(``experiments.cli.main``, in this process, or in a subprocess where the case needs one) and checks the
+(``boardlab.experiments.cli.main``, in this process, or in a subprocess where the case needs one) and checks the
 promise: exit code 2 for bad input, 1 for a failure during work, each with exactly one line on stderr that
 matches ``says``; or exit 0 with the right result.  ``check`` then looks at what is (and is not) on disk.
 The table is grouped by what the case attacks; every group feeds the one parametrised test below.

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.games import available_games, kernel_sources
+from boardlab.sim.games import available_games, kernel_sources
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("sim", "agents", "experiments")
@@ -51,7 +51,7 @@ def imports_of(name: str, path: Path) -> set[str]:
 
 
 def games_of(name: str) -> str | None:
-    """The game a module belongs to (sim.citywright.x -> citywright), or None for the core."""
+    """The game a module belongs to (boardlab.sim.citywright.x -> citywright), or None for the core."""
     parts = name.split(".")
     return parts[1] if len(parts) > 1 and parts[0] in PACKAGES and parts[1] in GAME_IDS else None
 
@@ -87,25 +87,25 @@ def test_the_check_catches_an_upward_import(tmp_path):
     """The checker itself: an engine module importing an agent or an experiment, or the core a game, is caught."""
     bad = tmp_path / "engine.py"
     bad.write_text(
-        "import numpy\nfrom agents.citywright import kernels\n\ndef f():\n    import experiments.citywright.runner\n"
+        "import numpy\nfrom boardlab.agents.citywright import kernels\n\ndef f():\n    import boardlab.experiments.citywright.runner\n"
     )
-    assert violations("sim.citywright.engine", bad) == [
-        "sim.citywright.engine (sim) imports agents.citywright (agents, a higher layer)",
-        "sim.citywright.engine (sim) imports agents.citywright.kernels (agents, a higher layer)",
-        "sim.citywright.engine (sim) imports experiments.citywright.runner (experiments, a higher layer)",
+    assert violations("boardlab.sim.citywright.engine", bad) == [
+        "boardlab.sim.citywright.engine (sim) imports boardlab.agents.citywright (agents, a higher layer)",
+        "boardlab.sim.citywright.engine (sim) imports boardlab.agents.citywright.kernels (agents, a higher layer)",
+        "boardlab.sim.citywright.engine (sim) imports boardlab.experiments.citywright.runner (experiments, a higher layer)",
     ]
     other = tmp_path / "report.py"
-    other.write_text("from experiments.citywright.report import _md\n")
-    assert violations("experiments.cartographers.report", other) == [
-        "experiments.cartographers.report (game cartographers) imports experiments.citywright.report (game citywright)",
-        "experiments.cartographers.report (game cartographers) imports experiments.citywright.report._md "
+    other.write_text("from boardlab.experiments.citywright.report import _md\n")
+    assert violations("boardlab.experiments.cartographers.report", other) == [
+        "boardlab.experiments.cartographers.report (game cartographers) imports boardlab.experiments.citywright.report (game citywright)",
+        "boardlab.experiments.cartographers.report (game cartographers) imports boardlab.experiments.citywright.report._md "
         "(game citywright)",
     ]
     core = tmp_path / "stats.py"
     core.write_text("from .citywright import rules\n")
-    assert violations("sim.stats", core) == [
-        "sim.stats (the core) imports sim.citywright (game citywright)",
-        "sim.stats (the core) imports sim.citywright.rules (game citywright)",
+    assert violations("boardlab.sim.stats", core) == [
+        "boardlab.sim.stats (the core) imports boardlab.sim.citywright (game citywright)",
+        "boardlab.sim.stats (the core) imports boardlab.sim.citywright.rules (game citywright)",
     ]
 
 

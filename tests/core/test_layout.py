@@ -1,15 +1,15 @@
-"""The flat arrays' layouts (sim.layout): every field has its own entries, one after another."""
+"""The flat arrays' layouts (boardlab.sim.layout): every field has its own entries, one after another."""
 
 from __future__ import annotations
 
 import pytest
 
-from agents.citywright import kernels as K
-from agents.citywright import play as P
-from agents.citywright import value as V
-from sim.citywright import engine as E
-from sim.citywright import tables as T
-from sim.layout import Layout
+from boardlab.agents.citywright import kernels as K
+from boardlab.agents.citywright import play as P
+from boardlab.agents.citywright import value as V
+from boardlab.sim.citywright import engine as E
+from boardlab.sim.citywright import tables as T
+from boardlab.sim.layout import Layout
 
 LAYOUTS = (*T.LAYOUTS, *E.LAYOUTS, *K.LAYOUTS, *P.LAYOUTS, *V.LAYOUTS)
 

@@ -1,16 +1,16 @@
 """No game is named outside its own folders: a generic module knows games only through the registry.
 
 Every module of ``sim``, ``agents`` and ``experiments`` outside a folder named by a registered game
-(``sim/<game>/``, ``agents/<game>/``, ``experiments/<game>/``) -- the cores, ``experiments/cli/``,
-``agents/generic/`` and the generic experiments -- is read as a syntax tree, and fails on
+(``sim/<game>/``, ``agents/<game>/``, ``experiments/<game>/``) -- the cores, ``boardlab/experiments/cli/``,
+``boardlab/agents/generic/`` and the generic experiments -- is read as a syntax tree, and fails on
 
 * a string literal (f-strings included; docstrings are documentation and exempt) that holds a
   registered game id as a word, in any case: ``"citywright"``, ``get_game("cartographers")``, a
-  part's import path ``"experiments.citywright.runner:chunk_table"``, a help text naming a game;
+  part's import path ``"boardlab.experiments.citywright.runner:chunk_table"``, a help text naming a game;
 * an import of a game's module (``sim.<game>``, ``agents.<game>``, ``experiments.<game>``), those
   inside functions too.
 
-The registry (``sim/games.py``) may name the built-in games in its list of them (``_BUILTIN``) and
+The registry (``boardlab/sim/games.py``) may name the built-in games in its list of them (``_BUILTIN``) and
 its default (``DEFAULT_GAME``): that list is the one place a new game is added outside its folders.
 The one other exemption is a name, not a game: the metadata key of result files written while the
 toolkit bore its first game's name, which simulate still reads.
@@ -24,16 +24,16 @@ from pathlib import Path
 
 import pytest
 
-from sim.games import available_games
+from boardlab.sim.games import available_games
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("sim", "agents", "experiments")
 GAME_IDS = sorted(g.id for g in available_games())
 # (file, assigned name) whose literals may hold a game id, and why
 EXEMPT = {
-    ("sim/games.py", "_BUILTIN"): "the registry's list of the built-in games",
-    ("sim/games.py", "DEFAULT_GAME"): "the registry's default game",
-    ("experiments/simulate.py", "METADATA_KEYS"): "the metadata key of files written under the toolkit's old name",
+    ("boardlab/sim/games.py", "_BUILTIN"): "the registry's list of the built-in games",
+    ("boardlab/sim/games.py", "DEFAULT_GAME"): "the registry's default game",
+    ("boardlab/experiments/simulate.py", "METADATA_KEYS"): "the metadata key of files written under the toolkit's old name",
 }
 
 
@@ -118,7 +118,7 @@ def test_no_game_is_named_in_a_generic_module(name):
 
 
 def test_the_registry_is_scanned_and_only_its_lists_are_exempt():
-    assert "sim.games" in MODULES and "experiments.simulate" in MODULES and "experiments.cli.simulate" in MODULES
+    assert "boardlab.sim.games" in MODULES and "boardlab.experiments.simulate" in MODULES and "boardlab.experiments.cli.simulate" in MODULES
     assert not any(m.split(".")[1:2] == [gid] for m in MODULES for gid in GAME_IDS)  # the games' folders are not
 
 
@@ -155,5 +155,5 @@ def test_the_registry_lists_are_exempt_elsewhere_not(tmp_path):
     gid = GAME_IDS[0]
     reg = tmp_path / "games.py"
     reg.write_text(f'DEFAULT_GAME = "{gid}"\n_BUILTIN = {{"{gid}": "sim.{gid}.game"}}\nOTHER = "{gid}"\n')
-    assert game_names("sim.games", reg, "sim/games.py") == [f"sim/games.py:3: game id {gid!r} in the string {gid!r}"]
+    assert game_names("boardlab.sim.games", reg, "boardlab/sim/games.py") == [f"boardlab/sim/games.py:3: game id {gid!r} in the string {gid!r}"]
     assert len(game_names("sim.other", reg, "sim/other.py")) == 4  # the same text in another module: all caught

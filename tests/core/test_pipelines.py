@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.pipelines import paired_difference, rank_distribution, score_breakdown, win_share
+from boardlab.experiments.pipelines import paired_difference, rank_distribution, score_breakdown, win_share
 
 
 def _table():
@@ -57,9 +57,9 @@ def test_paired_difference_matches_games():
 
 def test_compensation_rerank_equals_the_engine(tmp_path):
     """Re-ranking stored games under their own compensation reproduces the engine's seat win shares."""
-    from experiments import simulate as S
-    from experiments.compensation import current, game_arrays, search, seat_shares
-    from sim.citywright.rules import load_rules
+    from boardlab.experiments import simulate as S
+    from boardlab.experiments.compensation import current, game_arrays, search, seat_shares
+    from boardlab.sim.citywright.rules import load_rules
 
     out = tmp_path / "seats.parquet"
     S.run(S.make_spec(3, ["greedy"], 150, 4, load_rules("v1.1"), "fixed", 50), out)
@@ -78,9 +78,9 @@ def test_compensation_rerank_equals_the_engine(tmp_path):
 
 def test_rescore_under_the_same_rules_reproduces_the_table(tmp_path):
     """Scores, achievements, compensation, ranks and win shares all come back from boards and shapes."""
-    from experiments import simulate as S
-    from experiments.citywright.rescore import rescore
-    from sim.citywright.rules import load_rules
+    from boardlab.experiments import simulate as S
+    from boardlab.experiments.citywright.rescore import rescore
+    from boardlab.sim.citywright.rules import load_rules
 
     for players, agents in ((1, ["greedy"]), (3, ["greedy", "specialist:P", "random"])):
         out = tmp_path / f"r{players}.parquet"
@@ -101,10 +101,10 @@ def test_two_player_tie_rescored_and_reranked_as_played(tmp_path):
     seeds played under the rulebook's tie-break and then rescored under it, and the seat-compensation
     re-ranking of those games, given the rules, gives the engine's seat shares.  Greedy play never reads the
     tie-breaks, so the games are the same games; some of them are tied, so the rule changes winners."""
-    from experiments import simulate as S
-    from experiments.citywright.rescore import rescore
-    from experiments.compensation import current
-    from sim.citywright.rules import load_rules
+    from boardlab.experiments import simulate as S
+    from boardlab.experiments.citywright.rescore import rescore
+    from boardlab.experiments.compensation import current
+    from boardlab.sim.citywright.rules import load_rules
 
     rulebook = load_rules("v1.1").with_overrides({"game.compensation.2": [0, 0]})
     seat_rule = rulebook.with_overrides({"game.two_player_tie": "second_seat"})
@@ -127,9 +127,9 @@ def test_two_player_tie_rescored_and_reranked_as_played(tmp_path):
 
 
 def test_rescore_cli_says_play_is_held_fixed(tmp_path, capsys):
-    from experiments import simulate as S
-    from experiments.cli import main
-    from sim.citywright.rules import load_rules
+    from boardlab.experiments import simulate as S
+    from boardlab.experiments.cli import main
+    from boardlab.sim.citywright.rules import load_rules
 
     src = tmp_path / "a.parquet"
     S.run(S.make_spec(2, ["greedy", "random"], 20, 1, load_rules("v1.1"), "rotate", 20), src)
@@ -143,9 +143,9 @@ def test_rescore_cli_says_play_is_held_fixed(tmp_path, capsys):
 
 
 def test_rescore_cli_ranks_each_file_separately(tmp_path, capsys):
-    from experiments import simulate as S
-    from experiments.cli import main
-    from sim.citywright.rules import load_rules
+    from boardlab.experiments import simulate as S
+    from boardlab.experiments.cli import main
+    from boardlab.sim.citywright.rules import load_rules
 
     files = []
     for players in (1, 2):

@@ -1,4 +1,4 @@
-"""The generic chunk player (experiments.play): Python agents -- generic and a user's own -- seated with a
+"""The generic chunk player (boardlab.experiments.play): Python agents -- generic and a user's own -- seated with a
 game's built-in agents, reproducibly."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from experiments import play as P
-from sim.games import get_game
+from boardlab.experiments import play as P
+from boardlab.sim.games import get_game
 
 USER = "py:tests.core.user_agents:Shuffler"
 
@@ -46,7 +46,7 @@ def test_a_python_agent_is_made_afresh_for_every_game_and_a_built_in_once():
 
 
 def test_an_illegal_move_of_a_python_agent_is_refused():
-    from sim.cartographers.api import IllegalMove
+    from boardlab.sim.cartographers.api import IllegalMove
 
     game = get_game("cartographers")
     reg = game.agents()
@@ -61,7 +61,7 @@ def test_an_illegal_move_of_a_python_agent_is_refused():
 
 
 def test_citywright_play_game_takes_generic_and_user_specs():
-    from agents.citywright.python import play_game
+    from boardlab.agents.citywright.python import play_game
 
     a = play_game(["ismcts:iters=2", USER, "greedy"], "v1.1", seed=3)
     b = play_game(["ismcts:iters=2", USER, "greedy"], "v1.1", seed=3)

@@ -1,4 +1,4 @@
-"""Games from installed packages: the entry-point group boardlab.games (sim.games), and the example game
+"""Games from installed packages: the entry-point group boardlab.games (boardlab.sim.games), and the example game
 (examples/pig, installed by `make` with `pip install -e examples/pig`) found through it."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-import sim.games as G
+import boardlab.sim.games as G
 
 
 def test_the_example_game_is_installed_and_found_through_its_entry_point():
@@ -18,7 +18,7 @@ def test_the_example_game_is_installed_and_found_through_its_entry_point():
     game = G.get_game("pig")
     assert eps["pig"].load() is game and game.id in [g.id for g in G.available_games()]
     assert [g.id for g in G.available_games()][: len(G._BUILTIN)] == list(G._BUILTIN)  # built-ins first
-    assert game.agents_module == "agents.generic.registry" and game.kernel_sources == ()
+    assert game.agents_module == "boardlab.agents.generic.registry" and game.kernel_sources == ()
     builtin = {f for gid in G._BUILTIN for f in G.get_game(gid).kernel_sources}
     assert set(G.kernel_sources()) == builtin  # the cache guard hashes the built-in games' files only
 
@@ -59,7 +59,7 @@ def test_a_plugin_module_that_registers_its_game_on_import(fresh_registry, tmp_p
         textwrap.dedent(
             """
             from dataclasses import replace
-            from sim.games import get_game, register
+            from boardlab.sim.games import get_game, register
 
             GAME = register(replace(get_game("pig"), id="toy", title="Toy"))
             """

@@ -1,4 +1,4 @@
-"""Plackett–Luce ratings (experiments/ratings.py) on games whose true strengths are known."""
+"""Plackett–Luce ratings (boardlab/experiments/ratings.py) on games whose true strengths are known."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.ratings import fit, rating_table
+from boardlab.experiments.ratings import fit, rating_table
 
 TRUE = {"a": 1.2, "b": 0.4, "greedy": 0.0, "d": -0.9}
 
@@ -83,7 +83,7 @@ def test_where_ilsr_does_not_converge_it_is_retried_with_more_regularisation(mon
     """A small lopsided resample (an 11-agent ladder of 40 four-player games met one) can stop ILSR at the
     regularisation ALPHA; the fit is then retried with more regularisation, which moves the ratings of a
     table that does converge by less than 0.001."""
-    import experiments.ratings as R
+    import boardlab.experiments.ratings as R
 
     df = pl_games(1500, 4, seed=8)
     converged = fit(df)
@@ -102,7 +102,7 @@ def test_where_ilsr_does_not_converge_it_is_retried_with_more_regularisation(mon
 
 
 def test_ladder_command_rates_a_pool_and_refuses_a_pool_of_one(tmp_path, capsys):
-    from experiments.cli import main
+    from boardlab.experiments.cli import main
 
     with pytest.raises(SystemExit) as e:
         main(["ladder", "--agents", "greedy", "--players", "2", "--games", "20", "--out", str(tmp_path / "x")])

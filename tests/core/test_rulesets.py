@@ -1,4 +1,4 @@
-"""The rule-set machinery every game shares (sim.rulesets) and the bit helpers (sim.bits)."""
+"""The rule-set machinery every game shares (boardlab.sim.rulesets) and the bit helpers (boardlab.sim.bits)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from sim import bits
-from sim.games import available_games, get_game
-from sim.rulesets import RuleBook, RulesError, RuleSet, canonical_json, check_int, dig, dotted_tree, merge
+from boardlab.sim import bits
+from boardlab.sim.games import available_games, get_game
+from boardlab.sim.rulesets import RuleBook, RulesError, RuleSet, canonical_json, check_int, dig, dotted_tree, merge
 
 BASE = {"name": "base", "game": {"target": 10, "fair": True, "mode": "a", "list": [1, 2]}, "cards": {"x": {"n": 1}}}
 

@@ -16,11 +16,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from experiments import simulate as S
-from experiments.citywright.moves import MOVE_COLUMNS, moves_table
-from experiments.citywright.runner import COLUMNS, SCHEMA, board_strings, seat_orders, shapes_placed_strings
-from experiments.cli import main
-from sim.citywright.rules import load_rules
+from boardlab.experiments import simulate as S
+from boardlab.experiments.citywright.moves import MOVE_COLUMNS, moves_table
+from boardlab.experiments.citywright.runner import COLUMNS, SCHEMA, board_strings, seat_orders, shapes_placed_strings
+from boardlab.experiments.cli import main
+from boardlab.sim.citywright.rules import load_rules
 
 AGENTS = ["greedy", "random", "specialist:P"]
 
@@ -86,8 +86,8 @@ def _naive_board(districts) -> str:
 
 
 def test_board_strings_equal_the_naive_reading():
-    from experiments.citywright.bench import uniform_random_boards
-    from sim.citywright.tables import VALID
+    from boardlab.experiments.citywright.bench import uniform_random_boards
+    from boardlab.sim.citywright.tables import VALID
 
     boards = uniform_random_boards(400, seed=3)
     full = np.zeros((4, 4), dtype=np.uint64)
@@ -116,10 +116,10 @@ def test_shapes_placed_strings_equal_the_naive_join():
 
 def test_move_log_strings_equal_a_per_turn_reading():
     """tiles and anchor, built from byte matrices and look-ups, against the log read one turn at a time."""
-    from agents.citywright import play as P
-    from agents.citywright.registry import parse_agent
-    from experiments.citywright.runner import play_chunk_table
-    from sim.citywright.tables import PL_AC, PL_AR, SHP_PLAIN, SHP_STAR, tables_for
+    from boardlab.agents.citywright import play as P
+    from boardlab.agents.citywright.registry import parse_agent
+    from boardlab.experiments.citywright.runner import play_chunk_table
+    from boardlab.sim.citywright.tables import PL_AC, PL_AR, SHP_PLAIN, SHP_STAR, tables_for
 
     rules = load_rules("v1.1")
     agents = [parse_agent("greedy"), parse_agent("random")]  # greedy swaps at two players
@@ -194,7 +194,7 @@ def sigint_default() -> None:
 
 def _cli(args: list[str], **kw) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "experiments.cli", *args],
+        [sys.executable, "-m", "boardlab.experiments.cli", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -368,7 +368,7 @@ def test_chunks_are_written_atomically(tmp_path):
 
 def test_rules_survive_the_run_spec_round_trip_in_order():
     """Shapes are dealt in rule-set order: a run's stored rules must keep that order exactly."""
-    from sim.citywright.tables import tables_for
+    from boardlab.sim.citywright.tables import tables_for
 
     rules = load_rules("v1.1")
     back = _spec().rule_set()
@@ -379,7 +379,7 @@ def test_rules_survive_the_run_spec_round_trip_in_order():
 
 
 def test_bench_reports_simulate_beside_the_kernel():
-    from experiments.citywright import bench as B
+    from boardlab.experiments.citywright import bench as B
 
     lines = []
     res = B.run(games=200, boards=2000, subprocesses=False, agents=False, log=lines.append)
@@ -393,7 +393,7 @@ def test_bench_reports_simulate_beside_the_kernel():
 
 @pytest.mark.parametrize("moves", [False, True])
 def test_streamed_file_is_the_assembled_file_byte_for_byte(tmp_path, moves):
-    """--jobs 1 encodes the final file while the chunks play (experiments.simulate._StreamedAssembly);
+    """--jobs 1 encodes the final file while the chunks play (boardlab.experiments.simulate._StreamedAssembly);
     other runs encode it from the parts at the end (_assemble).  Same metadata, same bytes: the
     metadata set at the end, the row groups, dictionaries and values; also when an earlier session
     left some chunks as parts (read back in their turn) and the parts are there at the end only."""
@@ -461,9 +461,9 @@ def test_streamed_run_interrupted_leaves_parts_and_no_output(tmp_path, monkeypat
 
 def test_searching_agents_get_small_chunks():
     """A run of slow searches is cut into many chunks (progress, both processes busy, little lost on a stop)."""
-    from agents.citywright.registry import parse_agent
-    from experiments.simulate import default_chunk_size
-    from sim.games import get_game
+    from boardlab.agents.citywright.registry import parse_agent
+    from boardlab.experiments.simulate import default_chunk_size
+    from boardlab.sim.games import get_game
 
     game = get_game("citywright")
     for spec in ("expert", "expert-specialist:C", "mcts"):
@@ -533,8 +533,8 @@ def _corrupt(path: Path, to: Path) -> None:
 
 def test_a_corrupted_result_file_is_named(tmp_path):
     """A zstd error says nothing of its file: every reader of results names it, in one line."""
-    from experiments.io import ResultsError, read_results
-    from experiments.pipelines import load_results
+    from boardlab.experiments.io import ResultsError, read_results
+    from boardlab.experiments.pipelines import load_results
 
     good = tmp_path / "good.parquet"
     S.run(_spec(games=40), good)
@@ -551,9 +551,9 @@ def test_a_corrupted_result_file_is_named(tmp_path):
 
 
 def test_a_report_names_a_corrupted_run_of_its_cache(tmp_path):
-    from experiments.citywright.appendix import Job
-    from experiments.io import ResultsError
-    from experiments.report import run_jobs
+    from boardlab.experiments.citywright.appendix import Job
+    from boardlab.experiments.io import ResultsError
+    from boardlab.experiments.report import run_jobs
 
     job = Job("tiny", "seats", "greedy", 2, ("random",), "rotate", "v1.1", games=20)
     assert len(run_jobs("citywright", [job], tmp_path, 0, 1, log=lambda line: None)[job]) == 40

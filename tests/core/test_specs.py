@@ -1,4 +1,4 @@
-"""Agent specs (agents.specs): the grammar every game's registry shares, the checks of its values, and a
+"""Agent specs (boardlab.agents.specs): the grammar every game's registry shares, the checks of its values, and a
 user's own Python agents (py:module:Name)."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from agents.cartographers import registry as CARTO
-from agents.citywright import registry as CITY
-from agents.generic import registry as GENERIC
-from agents.specs import AgentError, PythonSpec, module_version
+from boardlab.agents.cartographers import registry as CARTO
+from boardlab.agents.citywright import registry as CITY
+from boardlab.agents.generic import registry as GENERIC
+from boardlab.agents.specs import AgentError, PythonSpec, module_version
 from tests.core import user_agents
 
 REGISTRIES = [CITY, CARTO, GENERIC]
@@ -125,7 +125,7 @@ def test_a_bad_python_agent_is_a_one_line_error(spec, fragment):
 def test_a_module_s_version_is_its_version_or_its_distribution_s_or_a_hash_of_its_file():
     import numpy
 
-    import agents.generic.uniform as plain_module
+    import boardlab.agents.generic.uniform as plain_module
 
     assert module_version(user_agents) == "1.2.3"
     assert module_version(numpy) == numpy.__version__

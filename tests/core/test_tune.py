@@ -15,15 +15,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments import compensation as C
-from experiments import tune_scoring as T
-from experiments.cli import main
-from sim.citywright.rules import load_rules
-from sim.games import get_game
+from boardlab.experiments import compensation as C
+from boardlab.experiments import tune_scoring as T
+from boardlab.experiments.cli import main
+from boardlab.sim.citywright.rules import load_rules
+from boardlab.sim.games import get_game
 from tests.core.test_simulate import sigint_default
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-m", "experiments.cli"]
+CLI = [sys.executable, "-m", "boardlab.experiments.cli"]
 
 
 def cli(*args, **kw):
@@ -137,7 +137,7 @@ def test_false_prune_rate_exceeds_the_per_look_threshold_only_by_the_repeated_lo
 # --- a known answer -----------------------------------------------------------------------
 
 # Random players' moves do not depend on the seat compensation, so on the tuning games the loss of every
-# compensation value can be computed exactly by re-ranking the base's games (experiments.compensation): the
+# compensation value can be computed exactly by re-ranking the base's games (boardlab.experiments.compensation): the
 # oracle.  The base gives seat 2 six points, far from balanced; a second, irrelevant parameter and
 # --max-changes 1 make the search pick which one to move.
 KNOWN = ["--param", "game.compensation.2[1]=-8:8", "--param", "scoring.park.adjacent_points=0:3",
@@ -387,8 +387,8 @@ def test_a_param_the_base_rules_switch_off_is_refused_with_the_switch_named(tmp_
 
 
 def test_seat_agent_is_the_tier_plain_agent():
-    from agents.citywright.registry import parse_agent
-    from experiments.citywright.skill import TIERS
+    from boardlab.agents.citywright.registry import parse_agent
+    from boardlab.experiments.citywright.skill import TIERS
 
     game = get_game("citywright")
     for tier in TIERS:  # the skill report's seat tables are played by these
@@ -673,7 +673,7 @@ def test_strong_specialists_tune_end_to_end_with_the_base_rules_weights(tmp_path
 
 
 def test_the_expert_tier_is_pinned_to_the_base_weights_too():
-    from experiments import simulate as S
+    from boardlab.experiments import simulate as S
 
     base = load_rules("v1.1")
     params = T.parse_params(["scoring.park.row_points=1:4"], base)
@@ -717,7 +717,7 @@ def _variant(tmp_path, name="rows3") -> Path:
 
 
 def test_train_fits_weights_under_every_trials_rules_and_plays_them(tmp_path, capsys, monkeypatch):
-    from agents.citywright.registry import WEIGHTS_CACHE_ENV, rules_hash
+    from boardlab.agents.citywright.registry import WEIGHTS_CACHE_ENV, rules_hash
 
     cache = tmp_path / "cache"
     monkeypatch.setenv(WEIGHTS_CACHE_ENV, str(cache))
@@ -754,7 +754,7 @@ def test_train_fits_weights_under_every_trials_rules_and_plays_them(tmp_path, ca
 
 
 def test_train_reuses_weights_fitted_so_and_refuses_ones_fitted_otherwise(tmp_path, monkeypatch):
-    from agents.citywright.registry import WEIGHTS_CACHE_ENV, rules_hash
+    from boardlab.agents.citywright.registry import WEIGHTS_CACHE_ENV, rules_hash
 
     cache = tmp_path / "cache"
     monkeypatch.setenv(WEIGHTS_CACHE_ENV, str(cache))

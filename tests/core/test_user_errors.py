@@ -5,7 +5,7 @@ output that cannot be written, another game's result files, a NaN where a number
 serve the command.  ``test_the_table_covers_every_command_and_option`` reads the application itself: a new
 command, or a command that gains ``--out``, ``--agents``, ``--game``, a float option or result-file arguments,
 fails it until its cases are added here.  Each case must fail before any game is played (so the module is
-fast); all but one run in this process, as the installed command would (``experiments.cli.main``).
+fast); all but one run in this process, as the installed command would (``boardlab.experiments.cli.main``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from experiments.cli import app, main
+from boardlab.experiments.cli import app, main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -342,8 +342,8 @@ def test_the_table_covers_every_command_and_option():
 @pytest.fixture(scope="module")
 def stored(tmp_path_factory):
     """Result files of both games, damaged copies and a playtest board (made once; read-only to the cases)."""
-    from experiments import simulate as S
-    from sim.games import get_game
+    from boardlab.experiments import simulate as S
+    from boardlab.sim.games import get_game
 
     d = tmp_path_factory.mktemp("stored")
     paths = {}
@@ -418,7 +418,7 @@ def test_a_huge_number_of_games_starts_at_once_and_stops_cleanly(tmp_path):
     from tests.core.test_simulate import sigint_default
 
     out = tmp_path / "r.parquet"
-    cmd = [sys.executable, "-m", "experiments.cli", *SIM[:3], "--games", "1000000000000", "--agents", "random",
+    cmd = [sys.executable, "-m", "boardlab.experiments.cli", *SIM[:3], "--games", "1000000000000", "--agents", "random",
            "--chunk-size", "1000", "--quiet", "--out", str(out)]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_default)
     parts = out.with_name(out.name + ".parts")
@@ -444,7 +444,7 @@ def test_a_lost_worker_is_one_line_saying_the_finished_work_is_kept(tmp_path, ca
     for real)."""
     from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-    from experiments import simulate as S
+    from boardlab.experiments import simulate as S
 
     KilledWorker = type("KilledWorker", (Exception,), {})  # distributed's, by name (no import of distributed)
     error = TerminatedWorkerError("A worker process managed by the executor was unexpectedly terminated.")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.observation import Observation, fresh_streams
+from boardlab.sim.observation import Observation, fresh_streams
 
 from .rules import MAX_PLAYERS, Rules, load_rules
 

@@ -1,7 +1,7 @@
 """Pig's entry in boardlab's game registry, found through the entry point ``boardlab.games`` (pyproject.toml).
 
 Its agents are boardlab's generic ones (``random``, ``ismcts``, and any ``py:module:Name``), its chunk
-player boardlab's generic one (:mod:`experiments.play`, bound to this game below), its result columns
+player boardlab's generic one (:mod:`boardlab.experiments.play`, bound to this game below), its result columns
 the ten every game shares and its own (:func:`rows`).
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games import GameDef, register
-from sim.rulesets import RulesError
+from boardlab.sim.games import GameDef, register
+from boardlab.sim.rulesets import RulesError
 
 from .api import Game, invariants
 from .rules import MAX_PLAYERS, PRESETS, from_mapping, load_rules
@@ -24,7 +24,7 @@ RESULT_COLUMNS = (
 def _schema():
     import pyarrow as pa
 
-    from experiments.schema import result_schema  # the experiments layer, imported when a run asks for it
+    from boardlab.experiments.schema import result_schema  # the experiments layer, imported when a run asks for it
 
     return result_schema(RESULT_COLUMNS, {c: pa.int32() for c in OWN_COLUMNS})
 
@@ -44,7 +44,7 @@ def rows(game: Game) -> dict[str, np.ndarray]:
 
 def play_chunk(rules, players, agents, seating, run_seed, start, stop):
     """Games start..stop-1 of a run: boardlab's generic chunk player, for this game."""
-    from experiments.play import play_table
+    from boardlab.experiments.play import play_table
 
     return play_table(GAME, rules, players, agents, seating, run_seed, start, stop)
 
@@ -68,7 +68,7 @@ GAME = register(
         result_columns=RESULT_COLUMNS,
         players=(1, MAX_PLAYERS),
         kernel_sources=(),
-        agents_module="agents.generic.registry",
+        agents_module="boardlab.agents.generic.registry",
         chunk_player="boardlab_pig.game:play_chunk",
         api_rows="boardlab_pig.game:rows",
         schema="boardlab_pig.game:SCHEMA",

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.rulesets import RuleBook, RulesError, RuleSet, canonical_json, check_choice, check_int
+from boardlab.sim.rulesets import RuleBook, RulesError, RuleSet, canonical_json, check_choice, check_int
 
 MAX_PLAYERS = 6
 ENDS = ("immediate", "round")
@@ -45,7 +45,7 @@ DEFAULT_PRESET = "standard"
 
 @dataclass(frozen=True, eq=False)
 class Rules(RuleSet):
-    """A validated rule set (sim.rulesets.RuleSet) with Pig's views of it."""
+    """A validated rule set (boardlab.sim.rulesets.RuleSet) with Pig's views of it."""
 
     @property
     def target(self) -> int:

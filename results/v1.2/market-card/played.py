@@ -7,7 +7,7 @@ import sys
 
 import pandas as pd
 
-from experiments.pipelines import win_share
+from boardlab.experiments.pipelines import win_share
 
 rows = []
 for folder in sys.argv[1:]:

@@ -9,9 +9,9 @@ import sys
 
 import pandas as pd
 
-from experiments.citywright.rescore import rescore
-from sim.citywright.rules import load_rules
-from sim.stats import wilson
+from boardlab.experiments.citywright.rescore import rescore
+from boardlab.sim.citywright.rules import load_rules
+from boardlab.sim.stats import wilson
 
 BASE = load_rules("results/v1.2/tier-screen/tiers-18-13.toml")
 tables = {"strong": pd.read_parquet(sys.argv[1]), "expert": pd.read_parquet(sys.argv[2])}

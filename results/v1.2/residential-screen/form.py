@@ -8,9 +8,9 @@ import sys
 
 import pandas as pd
 
-from experiments.citywright.rescore import rescore
-from experiments.pipelines import win_share
-from sim.citywright.rules import load_rules
+from boardlab.experiments.citywright.rescore import rescore
+from boardlab.experiments.pipelines import win_share
+from boardlab.sim.citywright.rules import load_rules
 
 PRINT = load_rules("results/v1.2/v1.2-no-compensation.toml").with_overrides({"game.two_player_tie": "second_seat"})
 RUNS = [("strong", 1), ("strong", 2), ("strong", 3), ("expert", 1), ("expert", 2)]

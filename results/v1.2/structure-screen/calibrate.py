@@ -13,9 +13,9 @@ import sys
 
 import pandas as pd
 
-from experiments.citywright.rescore import rescore
-from experiments.pipelines import win_share
-from sim.citywright.rules import load_rules
+from boardlab.experiments.citywright.rescore import rescore
+from boardlab.experiments.pipelines import win_share
+from boardlab.sim.citywright.rules import load_rules
 
 D = "results/v1.2/structure-screen"
 RUNS = [("strong", 1), ("strong", 2), ("expert", 1), ("expert", 2)]

@@ -4,7 +4,7 @@ import sys
 
 import pandas as pd
 
-from sim.stats import wilson
+from boardlab.sim.stats import wilson
 
 rows = []
 for path in sys.argv[1:]:

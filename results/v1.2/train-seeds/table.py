@@ -8,7 +8,7 @@ import sys
 
 import pandas as pd
 
-from experiments.pipelines import win_share
+from boardlab.experiments.pipelines import win_share
 
 
 def runs(folder: str, columns: list[str]):

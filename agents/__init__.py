@@ -1,3 +1,0 @@
-"""The middle layer: one subpackage of agents per game, over that game's public moves and kernels."""
-
-import sim  # noqa: F401  (checks the kernels' cache before any agent kernel loads)

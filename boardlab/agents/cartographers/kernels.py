@@ -1,0 +1,208 @@
+"""numba policies for Cartographers: the evaluator agents (greedy, planner) and their ambush policies.
+
+An agent is an integer code plus a float64 parameter row (``P_*`` offsets);
+:mod:`boardlab.agents.cartographers.registry` turns spec strings into them.  Every policy
+fills a kernel move (``boardlab.sim.cartographers.engine.MV_*``) for the seat to decide and
+draws its random numbers from the game's policy stream only.
+
+**The objective.**  The value of a map (its cells, coins and paid mountains) for a
+set of integer weights is::
+
+    value(map) = sum_e w[e] * points of edict e's scoring card on the map     (e = A..D)
+               + w_coins * coins of the map's owner
+               - w_monster * monster penalty of the map
+
+i.e. what the season ends still to come would add if the map stayed as it is.
+
+* ``greedy``: only the current season's end: ``w[e]`` = 1 for each of the season's two
+  edicts (Spring A, B; Summer B, C; Fall C, D; Winter D, A), ``w_coins = w_monster = 1``.
+  Its draw maximises the season score the map would have after the draw -- the
+  "immediate gain" of the current season's two edicts plus coins minus monster
+  penalty (the value before the draw is the same for every move).
+* ``planner``: every season end still ahead, the current one included: ``w[e]`` = how
+  many of edict e's two scorings are still ahead (seasons s..Winter), ``w_coins =
+  w_monster`` = the number of season ends ahead (4 - s).  It maximises the rest of the
+  game's points if the map were frozen after the draw.
+
+Coins after a move: the mover's card coin (a coin shape), then one per mountain newly
+surrounded on the map (to the map's owner when ``coins.mountain_to_owner``), capped at
+``coins.cap`` -- exactly as the engine applies them.
+
+**The ambush** (monster phase, 2+ players: the mover draws the monster on a neighbour's
+map, the "victim"), parameter ``ambush``:
+
+* ``adversarial``: the legal monster move (or 1x1 fallback) that **minimises the victim's
+  value** under the mover's own weights (greedy: the victim's current-season score if its
+  map stayed as it is after the monster -- so it maximises the penalty and the edict
+  points lost, net of any coin the monster completes for the victim; planner: the rest of
+  the game's points).
+* ``random``: uniform over the listed legal moves (the random agent's choice).
+
+**Ties.**  Every legal move is evaluated, in the listing order of
+docs/cartographers-engine.md §5.3; with ``n`` moves sharing the best value, one number
+``k = policy.rand(n)`` is drawn and the k-th of them in listing order is played (a number
+is drawn even when ``n = 1``, so each decision uses exactly one).
+:mod:`boardlab.agents.cartographers.oracle` does the same from the public API alone, and tests hold
+the two together.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from boardlab.sim.cartographers import engine as E
+from boardlab.sim.cartographers.rules import EMPTY
+from boardlab.sim.cartographers.tables import (
+    CD_COIN,
+    FM_N,
+    FM_OFF,
+    MK_MTN_NBR,
+    N_EDICTS,
+    N_SEASONS,
+    RP_COIN_CAP,
+    RP_MOUNTAINS,
+    RP_MTN_TO_OWNER,
+    RP_N_MOUNTAINS,
+    RP_SEASON_EDICTS,
+)
+from boardlab.sim.layout import Layout
+from boardlab.sim.rng import POLICY, rand_below
+
+# --- agent codes and parameter rows ---------------------------------------------------------------
+A_RANDOM = 0
+A_GREEDY = 1
+A_PLANNER = 2
+A_STRONG = 3  # boardlab.agents.cartographers.strong
+A_EXPERT = 4  # boardlab.agents.cartographers.expert
+
+AMBUSH_ADVERSARIAL = 0
+AMBUSH_RANDOM = 1
+
+_p = Layout("agent row")
+P_CODE = _p.add("agent code (A_*)")
+P_AMBUSH = _p.add("ambush policy (AMBUSH_*)")
+P_K = _p.add("strong: candidates re-ranked by the learned value")
+P_MARGIN = _p.add("strong: a candidate's planner value is at least the best's minus this")
+P_BUDGET = _p.add("expert: playouts per decision")
+P_CANDS = _p.add("expert: candidates searched (strong's best)")
+P_HORIZON = _p.add("expert: draws a playout runs before its cut, 0 = to the end of the season")
+P_ROLLOUT_K = _p.add("expert: strong's k in the playouts")
+P_SEATS = _p.add("expert: the playouts play every seat (1) or only what reaches the mover's map (0)")
+P_LEN = _p.size
+
+# Weights: the four edicts, then coins and monster penalty.
+W_COINS = N_EDICTS
+W_MONSTER = N_EDICTS + 1
+W_LEN = N_EDICTS + 2
+
+_Z = np.uint64(0)
+
+
+@njit(cache=True)
+def objective_weights(st, rp, code, w):
+    """Fill w int64[W_LEN] with the weights of agent `code` in the current season (see the module doc)."""
+    s = st[E.ST_SEASON]
+    last = s if code == A_GREEDY else N_SEASONS - 1
+    for j in range(W_LEN):
+        w[j] = 0
+    for q in range(s, last + 1):
+        w[rp[RP_SEASON_EDICTS + 2 * q]] += 1
+        w[rp[RP_SEASON_EDICTS + 2 * q + 1]] += 1
+        w[W_COINS] += 1
+        w[W_MONSTER] += 1
+
+
+@njit(cache=True)
+def map_value(pl, coins, w, st, rp, masks):
+    """value(map) for weights w: planes pl uint64[N_PLANES, 2], the owner's coins."""
+    v = w[W_COINS] * coins
+    if w[W_MONSTER] != 0:
+        v -= w[W_MONSTER] * E.monster_penalty(pl, rp, masks)
+    for e in range(N_EDICTS):
+        if w[e] != 0:
+            v += w[e] * E.score_card(st[E.ST_EDICTS + e], pl, rp, masks)
+    return v
+
+
+@njit(cache=True)
+def move_value(bb, st, rp, cards, forms, masks, mv, w, pl):
+    """The value of the target map after kernel move mv (pl uint64[N_PLANES, 2] is scratch)."""
+    t = mv[E.MV_MAP]
+    for k in range(E.N_PLANES):
+        pl[k, 0] = bb[t, k, 0]
+        pl[k, 1] = bb[t, k, 1]
+    coins = st[E.ST_COINS + t]
+    kind = mv[E.MV_KIND]
+    if kind == E.K_SKIP:
+        return map_value(pl, coins, w, st, rp, masks)
+    terrain = mv[E.MV_TERRAIN]
+    if kind == E.K_FALLBACK:
+        _fill(pl, mv[E.MV_ANCHOR], terrain)
+    else:
+        f = mv[E.MV_FORM]
+        a = mv[E.MV_ANCHOR]
+        for c in range(forms[f, FM_N]):
+            _fill(pl, a + forms[f, FM_OFF + c], terrain)
+    gain = 0
+    mover = st[E.ST_CURRENT]
+    if kind == E.K_DRAW and cards[st[E.ST_CARD], CD_COIN + mv[E.MV_OPTION]] and mover == t:
+        gain += 1
+    if rp[RP_MTN_TO_OWNER] or mover == t:
+        elo = pl[EMPTY, 0]
+        ehi = pl[EMPTY, 1]
+        for j in range(rp[RP_N_MOUNTAINS]):
+            if (masks[MK_MTN_NBR + j, 0] & elo) | (masks[MK_MTN_NBR + j, 1] & ehi) != _Z:
+                continue
+            m = rp[RP_MOUNTAINS + j]
+            if not E.has_cell(pl[E.PAID, 0], pl[E.PAID, 1], m):
+                gain += 1
+    coins = min(coins + gain, rp[RP_COIN_CAP]) if coins < rp[RP_COIN_CAP] else coins
+    return map_value(pl, coins, w, st, rp, masks)
+
+
+@njit(cache=True, inline="always")
+def _fill(pl, i, terrain):
+    w = 0 if i < 64 else 1
+    bit = np.uint64(1) << np.uint64(i - 64 * w)
+    pl[EMPTY, w] &= ~bit
+    pl[terrain, w] |= bit
+
+
+@njit(cache=True)
+def evaluate_moves(bb, st, rp, cards, forms, form_anchors, masks, w, sign, out, vals):
+    """List every legal move into out (listing order) and its value times `sign` into vals; returns the count."""
+    n = E.enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, np.int64(-1), out)
+    pl = np.empty((E.N_PLANES, 2), dtype=np.uint64)
+    for i in range(n):
+        vals[i] = sign * move_value(bb, st, rp, cards, forms, masks, out[i], w, pl)
+    return n
+
+
+@njit(cache=True)
+def evaluator_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks):
+    """greedy / planner (and their ambush policy): the best listed move, ties by the policy stream."""
+    monster = st[E.ST_PHASE] == E.PHASE_MONSTER
+    if monster and int(prm[P_AMBUSH]) == AMBUSH_RANDOM:
+        E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
+        return
+    w = np.empty(W_LEN, dtype=np.int64)
+    objective_weights(st, rp, int(prm[P_CODE]), w)
+    out = np.empty((E.MAX_MOVES, E.MV_LEN), dtype=np.int32)
+    vals = np.empty(E.MAX_MOVES, dtype=np.int64)
+    n = evaluate_moves(bb, st, rp, cards, forms, form_anchors, masks, w, -1 if monster else 1, out, vals)
+    best = vals[0]
+    for i in range(1, n):
+        if vals[i] > best:
+            best = vals[i]
+    ties = 0
+    for i in range(n):
+        ties += vals[i] == best
+    k = rand_below(rng, POLICY, ties)
+    for i in range(n):
+        if vals[i] == best:
+            if k == 0:
+                for j in range(E.MV_LEN):
+                    mv[j] = out[i, j]
+                return
+            k -= 1

@@ -1,0 +1,123 @@
+"""The game loop for Cartographers' built-in agents: a batch of games without returning to Python.
+
+An agent is an integer code plus a float64 parameter row (``P_*`` offsets); the code picks
+the policy.  ``play_games`` takes one row per seat per game and writes, per game and seat,
+the final scores (``boardlab.sim.cartographers.engine.SC_*``), the season records, the coins held and
+the final map; per game, the four edicts.  Seating plans (rotation, permutation) are the
+caller's business.
+
+Every policy fills a kernel move (``boardlab.sim.cartographers.engine.MV_*``) for the seat to decide
+and draws its random numbers from the game's policy stream only.  A new policy is a new code,
+its parameters in the row, and a branch in :func:`policy_move`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from boardlab.sim.cartographers import engine as E
+from boardlab.sim.cartographers.tables import RP_PLAYERS
+
+from .expert import expert_move
+from .kernels import A_EXPERT, A_GREEDY, A_PLANNER, A_RANDOM, A_STRONG, P_AMBUSH, P_CODE, P_LEN, evaluator_move
+from .strong import STRONG_WEIGHTS, strong_move, workspace
+
+__all__ = [
+    "A_EXPERT", "A_GREEDY", "A_PLANNER", "A_RANDOM", "A_STRONG", "P_AMBUSH", "P_CODE", "P_LEN",
+    "play_games", "run_games",
+]  # fmt: skip
+
+
+@njit(cache=True)
+def policy_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, masks, vw, ws):
+    """Fill mv with the move of the agent of the seat to decide (prm is its row; vw the strong agent's
+    learned weights, ws its scratch: boardlab.agents.cartographers.strong.workspace)."""
+    code = int(prm[P_CODE])
+    if code == A_RANDOM:
+        E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
+    elif code == A_GREEDY or code == A_PLANNER:
+        evaluator_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks)
+    elif code == A_STRONG:
+        strong_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks, vw, ws)
+    elif code == A_EXPERT:
+        expert_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, masks, vw, ws)
+    else:  # unknown codes play at random rather than stall a batch
+        E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
+
+
+@njit(cache=True)
+def play_game(bb, st, rng, seed, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws):
+    """One game from its seed; seat s's agent is prms[s]."""
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    E.setup(bb, st, rng, seed, rp, cards, forms, form_anchors, walk, masks)
+    while st[E.ST_PHASE] != E.PHASE_DONE:
+        policy_move(bb, st, rng, mv, prms[st[E.ST_CURRENT]], rp, cards, forms, form_anchors, walk, masks, vw, ws)
+        E.apply_move(bb, st, rng, mv, rp, cards, forms, form_anchors, walk, masks)
+
+
+@njit(cache=True)
+def play_games(
+    seeds, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws, scores, records, coins, edicts, planes
+):
+    """One game per seed with agents prms (float64[G, players, P_LEN]); vw and ws are the strong agent's
+    weights and scratch (policy_move).
+
+    scores int32[G, players, SC_LEN]; records int32[G, players, 4, REC_LEN] (the season records);
+    coins int32[G, players] (coins held at the end); edicts int32[G, 4]; planes
+    uint64[G, players, N_PLANES, 2] (the final maps).
+    """
+    n = rp[RP_PLAYERS]
+    bb = np.zeros((n, E.N_PLANES, 2), dtype=np.uint64)
+    st = np.zeros(E.ST_LEN, dtype=np.int32)
+    rng = np.zeros(2, dtype=np.uint64)
+    for g in range(seeds.shape[0]):
+        play_game(bb, st, rng, seeds[g], prms[g], rp, cards, forms, form_anchors, walk, masks, vw, ws)
+        E.final_scores(st, rp, scores[g])
+        for e in range(4):
+            edicts[g, e] = st[E.ST_EDICTS + e]
+        for p in range(n):
+            coins[g, p] = st[E.ST_COINS + p]
+            for s in range(E.N_SEASONS):
+                for j in range(E.REC_LEN):
+                    records[g, p, s, j] = st[E.ST_RECORDS + (p * E.N_SEASONS + s) * E.REC_LEN + j]
+            planes[g, p] = bb[p]
+
+
+def run_games(seeds: np.ndarray, prms: np.ndarray, tables, weights: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Python convenience: allocate the outputs and play (prms float64[G, players, P_LEN]; weights: the strong
+    agent's learned weights, default the committed ones)."""
+    g, n = prms.shape[0], prms.shape[1]
+    out = {
+        "scores": np.zeros((g, n, E.SC_LEN), dtype=np.int32),
+        "records": np.zeros((g, n, E.N_SEASONS, E.REC_LEN), dtype=np.int32),
+        "coins": np.zeros((g, n), dtype=np.int32),
+        "edicts": np.zeros((g, 4), dtype=np.int32),
+        "planes": np.zeros((g, n, E.N_PLANES, 2), dtype=np.uint64),
+    }
+    play_games(
+        np.ascontiguousarray(seeds, dtype=np.uint64),
+        np.ascontiguousarray(prms, dtype=np.float64),
+        *tables.kernel_args(),
+        _weights(weights),
+        workspace(),
+        out["scores"], out["records"], out["coins"], out["edicts"], out["planes"],
+    )  # fmt: skip
+    return out
+
+
+def _weights(weights) -> np.ndarray:
+    # always a writable copy: numba compiles read-only arrays apart, so one type keeps one compilation
+    return np.array(STRONG_WEIGHTS if weights is None else weights, dtype=np.float64)
+
+
+def choose_move(game, prm: np.ndarray, weights: np.ndarray | None = None):
+    """The move agent row prm (float64[P_LEN]) plays in a public-API position (boardlab.sim.cartographers.api.Game).
+
+    Draws from the game's policy stream (game.rng advances) as the game loop would; the game is not moved.
+    """
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    tb = game.tables
+    row = np.asarray(prm, dtype=np.float64)
+    policy_move(game.bb, game.st, game.rng, mv, row, *tb.kernel_args(), _weights(weights), workspace())
+    return game.decode(mv)

@@ -1,0 +1,273 @@
+"""Citadels' agents by spec string (``boardlab agents --game citadels`` lists them).
+
+A spec is ``NAME`` or ``NAME:key=value,...``; the grammar, the parser and the Python agents every game
+has (``ismcts``, ``py:module:Name``) are :mod:`boardlab.agents.specs` and :mod:`boardlab.agents.generic`.  This module is
+Citadels' list of agents and its built-in agents' parameter rows (``available_agents``, ``parse_agent``,
+``split_specs``, ``AgentError``, ``SPEC_EXAMPLES``, ``builtin_player``): parsing gives an
+:class:`AgentSpec` whose :meth:`~AgentSpec.row` is the float64 row the numba game loop
+(:func:`boardlab.agents.citadels.kernels.play_games`) reads.
+
+``random`` is the rules contract's **reference random player** (docs/games/citadels.md §9): its
+own SplitMix64 stream seeded with ``seed ^ 0xA5A5A5A5A5A5A5A5``, shared by all seats, and
+``legal[rand_below(len(legal))]`` over the canonical legal list at every decision -- so a game of
+random players is a function of (rules, players, seed) alone, and any independent engine can be
+compared with ours seed by seed.
+
+``basic`` is a rule-based player of the kind players describe (take the Architect when rich in cards,
+the Merchant when the city is green, the Assassin against a city about to complete, build the costliest
+district, the Warlord against the leader's cheapest, ...): its rules, each with its reason, are the
+docstring of :mod:`boardlab.agents.citadels.kernels`; its thresholds and weights are the parameters below.  It
+sees only what its seat sees (docs/games/citadels.md §7.1) and draws from a stream of its own, seeded
+from the game seed and its seat.
+
+``strong`` is basic with its characters chosen by a learned value (:mod:`boardlab.agents.citadels.strong`): at each
+pick it plays every offered rank on a canonical redeal of its own view and takes the one whose position
+scores best; ``weights`` names the weight file (``boardlab/agents/citadels/weights/VERSION.json``, written by
+``boardlab train --game citadels``), whose weights go into the row.  ``prefers=R`` (1..8) takes rank R
+whenever it is offered at a selection decision and plays as strong otherwise -- the restricted-play
+specialist of a balance study.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from boardlab.agents.generic.registry import GENERIC
+from boardlab.agents.specs import AgentDef, AgentError, Param, Registry, merged
+from boardlab.agents.specs import AgentSpec as _Spec
+
+from . import kernels as K
+from . import strong as S
+
+E_MAX_MOVES = 352  # boardlab.sim.citadels.engine.MAX_MOVES (the registry imports no engine)
+
+__all__ = ["AGENTS", "TIERS", "AgentDef", "AgentError", "AgentSpec", "Param", "parse_agent", "rows", "split_specs"]
+
+# The row's codes and length (kept under these names for the callers of the first registry).
+P_CODE = K.P_CODE
+P_LEN = K.P_LEN
+A_RANDOM = K.A_RANDOM
+A_BASIC = K.A_BASIC
+A_STRONG = K.A_STRONG
+
+# basic's parameters, in the order of boardlab.agents.citadels.kernels.BASIC_PARAMS (its rules say where each acts)
+_BASIC_PARAMS = (
+    Param("arch_hand", 3, "Architect: buildable cards in hand from which it is worth arch_bonus more", lo=0, hi=30),
+    Param("arch_bonus", 3.0, "Architect: its extra worth (gold) with arch_hand buildable cards", lo=0.0, hi=100.0),
+    Param("draw_below", 2, "DRAW rather than GOLD with fewer buildable cards in hand than this", lo=0, hi=30),
+    Param("rich", 4, "Thief: worth half the richest rival's gold when he has at least this much", lo=0, hi=100),
+    Param(
+        "swap_gain",
+        2,
+        "Magician: swap when the biggest other hand has this many more cards than its own buildable ones",
+        lo=1,
+        hi=30,
+    ),
+    Param("threat", 1, "a rival this many districts or fewer from completing is about to complete", lo=0, hi=8),
+    Param("urgent", 4.0, "Assassin / Warlord: extra worth (gold) against a rival about to complete", lo=0.0, hi=100.0),
+    Param("shield", 2.0, "Bishop: extra worth when it leads and the Warlord is not face up", lo=0.0, hi=100.0),
+    Param("crown", 1.0, "King: the crown's worth (gold), besides his yellow income", lo=0.0, hi=100.0),
+    Param(
+        "destroy_max",
+        1,
+        "Warlord: the most it pays to destroy (against a rival close to completing: any cost it can pay)",
+        lo=0,
+        hi=10,
+    ),
+    Param("grave_min", 2, "Graveyard: take a destroyed card costing at least this (for 1 gold)", lo=0, hi=10),
+    Param("smithy_hand", 1, "Smithy: pay 2, draw 3 with at most this many buildable cards", lo=0, hi=30),
+    Param("hand_max", 5, "Laboratory: discard the worst card of a hand bigger than this", lo=0, hi=70),
+    Param("reach", 4, "card worth: a price above its gold + reach costs the excess", lo=0, hi=30),
+    Param("purple", 1.0, "card worth: extra for a purple district", lo=0.0, hi=100.0),
+    Param(
+        "new_colour",
+        1.0,
+        "card worth: extra for a colour the city lacks (twice in the final stretch)",
+        lo=0.0,
+        hi=100.0,
+    ),
+    # expert / specialists (branch cit-expert): restricted play
+    Param("prefers", 0, "specialist: takes this rank whenever offered, never discards it (0: none)", lo=0, hi=8),
+)
+
+# --- expert / specialists (branch cit-expert) -------------------------------------------------------------------
+# expert's search parameters (boardlab.agents.citadels.search); the defaults are the expert tier's
+_REWARDS = ("win", "margin")  # boardlab.agents.citadels.search.REWARD_WIN, REWARD_MARGIN
+_SEARCH_PARAMS = (
+    Param("budget", 256, "playouts per decision (over every candidate, by successive halving)", lo=1, hi=1_000_000),
+    Param("k", 6, "candidates: basic's move and the k - 1 best others by a one-move prior", lo=1, hi=E_MAX_MOVES),
+    Param("horizon", 2, "round changes a playout covers, then a cheap evaluation (0: to the end)", lo=0, hi=30),
+    Param(
+        "reward",
+        "margin",
+        "a playout's reward: the win share, or the score margin over the best rival",
+        choices=_REWARDS,
+    ),
+)
+_PREFERS_RANK = Param("rank", None, "the rank it prefers (1 Assassin .. 8 Warlord)", positional=True, lo=1, hi=8)
+_EXPERT_DEFS = {
+    "expert": AgentDef(
+        "expert",
+        K.A_EXPERT,
+        "determinised flat Monte Carlo: basic's move and the prior's best, each tried in playouts of basic from"
+        " redeals of what the seat cannot see (common random numbers, successive halving)",
+        params=(
+            *_SEARCH_PARAMS,
+            Param("prefers", 0, "specialist: takes this rank whenever offered (0: none)", lo=0, hi=8),
+        ),
+    ),
+    "expert-prefers": AgentDef(
+        "expert-prefers",
+        K.A_EXPERT,
+        "expert restricted to a character: takes rank R whenever offered, never discards it, else searches",
+        params=(_PREFERS_RANK, *_SEARCH_PARAMS),
+    ),
+    "basic-prefers": AgentDef(
+        "basic-prefers",
+        K.A_BASIC,
+        "basic restricted to a character: takes rank R whenever offered, never discards it, else basic",
+        params=(_PREFERS_RANK,),
+    ),
+}
+# --- end expert / specialists -----------------------------------------------------------------------------------
+
+_BUILTIN = {
+    "random": AgentDef(
+        "random",
+        K.A_RANDOM,
+        "the reference random player: uniform over the canonical legal list at every decision, from one "
+        "stream seeded with seed ^ 0xA5A5A5A5A5A5A5A5 shared by all seats",
+    ),
+    "basic": AgentDef(
+        "basic",
+        K.A_BASIC,
+        "rules of thumb: the character worth most gold this round (Architect with cards, Merchant with green, "
+        "King with yellow, Assassin / Warlord against a city about to complete, Thief on the rich), gold unless "
+        "short of cards, the costliest district it can build, income at the best moment, strikes at the leader",
+        params=_BASIC_PARAMS,
+    ),
+    # --- strong (boardlab.agents.citadels.strong) ---
+    "strong": AgentDef(
+        "strong",
+        K.A_STRONG,
+        "basic, but each character by a one-move lookahead on its own view (a canonical redeal): every offered "
+        "rank picked in turn and the position after scored by a learned linear value of what the seat sees "
+        "(fitted by `boardlab train --game citadels`)",
+        params=(
+            Param(
+                "weights",
+                S.WEIGHTS_VERSION,
+                "the learned value's weight file (boardlab/agents/citadels/weights/)",
+                choices=S.weight_versions() or (S.WEIGHTS_VERSION,),
+            ),
+            Param("prefers", 0, "take this rank whenever offered at a selection decision (0: none)", lo=0, hi=8),
+        ),
+        objective="pick: weights . features of the position after the pick (fitted on the final score margin over the"
+        " best rival); the turn: basic's rules",
+    ),
+}
+_BUILTIN.update(_EXPERT_DEFS)  # expert / specialists (branch cit-expert)
+AGENTS: dict[str, AgentDef] = merged(_BUILTIN.values(), GENERIC)  # ismcts beside the built-ins
+
+SPEC_EXAMPLES = (
+    "random, basic, basic:draw_below=1,crown=2, strong, strong:prefers=6, expert, expert-prefers:6, ismcts:iters=50"
+)
+
+# Skill tiers: a name for a full spec, so tables and reports can say "expert" while every result stores the full
+# spec it played (the agent column) and the tier it was asked for (run metadata).  name: (full spec, description)
+TIERS: dict[str, tuple[str, str]] = {}
+TIERS["basic"] = (
+    "basic:" + ",".join(f"{p.name}={p.default:g}" for p in _BASIC_PARAMS),  # the canonical text (%g)
+    "for 100,000-game tables: basic's rules of thumb",
+)
+TIERS["strong"] = (
+    "strong:weights=" + S.WEIGHTS_VERSION + ",prefers=0",
+    "for 100,000-game tables: basic's turns, each character picked by a one-move lookahead scored by a learned value",
+)
+TIERS["expert"] = (
+    "expert:budget=256,k=6,horizon=2,reward=margin,prefers=0",
+    "for 2,000-game tables, about 3 ms per decision: basic's move and the prior's 5 best, each tried in 256"
+    " playouts of basic over two round changes from redeals of the hidden part, scored by the margin of points +"
+    " gold and cards over the best rival (common random numbers, successive halving)",
+)
+
+
+@dataclass(frozen=True)
+class AgentSpec(_Spec):
+    """A parsed agent (boardlab.agents.specs.AgentSpec) and, for a built-in agent, its numba parameter row."""
+
+    def row(self) -> np.ndarray:
+        """The float64 parameter row of the numba game loop (boardlab.agents.citadels.kernels.P_*)."""
+        if self.python:
+            raise AgentError(f"{self}: a Python agent has no parameter row (it plays through boardlab.experiments.play)")
+        r = np.zeros(K.P_LEN, dtype=np.float64)
+        r[K.P_CODE] = self.definition.code
+        if self.name == "basic":
+            for name, off in K.BASIC_PARAMS.items():
+                r[off] = self.params[name]
+        # expert / specialists (branch cit-expert): basic's defaults under the search's and the preference
+        if self.name in ("expert", "expert-prefers", "basic-prefers"):
+            for p in _BASIC_PARAMS:
+                r[K.BASIC_PARAMS[p.name]] = p.default
+            q = self.params
+            r[K.P_PREFERS] = q["rank"] if "rank" in q else q.get("prefers", 0)
+            if self.name != "basic-prefers":
+                r[K.P_BUDGET] = q["budget"]
+                r[K.P_K] = q["k"]
+                r[K.P_HORIZON] = q["horizon"]
+                r[K.P_REWARD] = _REWARDS.index(q["reward"])
+        if self.name == "strong":
+            r[:] = strong_row(_weights(self.params["weights"]), self.params["prefers"])
+        return r
+
+
+def strong_row(weights: np.ndarray, prefers: int = 0) -> np.ndarray:
+    """strong's parameter row with the given weights (float64[strong.N_FEATURES]) -- a weight file's or, in
+    training, a fit's not yet written."""
+    r = np.zeros(K.P_LEN, dtype=np.float64)
+    r[K.P_CODE] = K.A_STRONG
+    for p in _BASIC_PARAMS:  # the decisions it leaves to basic are basic's with its defaults
+        r[K.BASIC_PARAMS[p.name]] = p.default
+    r[K.P_PREFERS] = prefers
+    r[K.P_WEIGHTS : K.P_WEIGHTS + S.N_FEATURES] = weights
+    return r
+
+
+@functools.cache
+def _weights(version: str) -> np.ndarray:
+    """strong's weights of file `version` (read once)."""
+    w = S.load_weights(version)
+    w.setflags(write=False)
+    return w
+
+
+REGISTRY = Registry(AGENTS, AgentSpec, TIERS)
+available_agents = REGISTRY.available_agents
+available_tiers = REGISTRY.available_tiers
+parse_agent = REGISTRY.parse_agent
+parse_agents = REGISTRY.parse_agents
+split_specs = REGISTRY.split_specs
+
+
+def rows(specs: list[AgentSpec]) -> np.ndarray:
+    """float64[len(specs), P_LEN]: the parameter rows of a list of agents."""
+    return np.stack([s.row() for s in specs])
+
+
+def builtin_player(spec: AgentSpec):
+    """A built-in agent as a per-move player of a public-API game (boardlab.sim.citadels.api.Game): play(game) makes
+    the seat's move in place, exactly as the numba game loop would (boardlab.agents.citadels.kernels.choose_move on
+    the game's arrays: the reference random player's draw from the game's policy stream, basic's from its
+    seat's own stream, its memory read from the game's event log)."""
+    if spec.python:
+        raise AgentError(f"{spec}: not a built-in Citadels agent")
+    row = spec.row()
+    chooser = K.Chooser()
+
+    def play(game) -> None:
+        game.apply(chooser.move(game, row))
+
+    return play

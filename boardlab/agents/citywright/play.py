@@ -1,0 +1,180 @@
+"""The game loop for built-in agents: a whole batch of games without returning to Python.
+
+``play_games`` takes one parameter row per seat (``boardlab.agents.citywright.kernels.P_*``; the
+code in column 0 picks the policy) and writes, per game and seat, the final
+score breakdown, the boards, and the waste statistics.  Seats are given in
+seat order; seating plans (rotation, permutation) are the caller's business.
+A bank of learned-value weights holds every weight set the seats play with; a
+row's ``P_VALUE`` is its set's index (``run_games``' default bank: the committed
+weights alone, index 0).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from boardlab.sim.citywright import engine as E
+from boardlab.sim.citywright.tables import MAX_SHAPES, PLAIN_CELLS
+from boardlab.sim.layout import Layout
+
+from .flatmc import flatmc_move
+from .kernels import A_FLATMC, A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, A_STRONG, P_CODE, P_VALUE, evaluator_move
+from .mcts import mcts_move
+from .strong import STRONG_WEIGHTS, readonly_weights, strong_move, value_weights
+
+N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed count per shape (E.STAT_*)
+
+
+@njit(cache=True)
+def evaluator_policy_move(boards, st, rng, mv, prm, tables):
+    """policy_move for the agents that search nothing ahead (random, greedy, the specialists): the loop for a
+    table of them compiles this alone, not every agent (play_games' bank None)."""
+    rp, shp, pl_mask, _, _, _, _, _ = tables
+    code = int(prm[P_CODE])
+    if code == A_GREEDY or code == A_SPECIALIST:
+        evaluator_move(boards, st, rng, mv, prm, tables)
+    else:
+        E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
+
+
+EVALUATOR_CODES = (A_RANDOM, A_GREEDY, A_SPECIALIST)
+
+
+@njit(cache=True)
+def policy_move(boards, st, rng, mv, prm, tables, vw=None):
+    """Dispatch on the agent code of the seat to move (prm is that seat's row; tables is Tables.kernel_args();
+    vw the learned value's weights float64[TURN_BUCKETS, N_FEATURES] of strong and flatmc, None: the committed).
+    Random, greedy, the specialists and an unknown code: evaluator_policy_move's move."""
+    code = int(prm[P_CODE])
+    if code == A_MCTS:
+        mcts_move(boards, st, rng, mv, prm, tables)
+    elif code == A_STRONG:
+        strong_move(boards, st, rng, mv, prm, tables, value_weights(vw))
+    elif code == A_FLATMC:
+        flatmc_move(boards, st, rng, mv, prm, tables, value_weights(vw))
+    else:
+        evaluator_policy_move(boards, st, rng, mv, prm, tables)
+
+
+# move-log record (one row per turn): seat, kind, slot, shape, placement or swap cell,
+# the 4 plain cells' tiles (or the swap's district), free pick, waste, score change
+_log = Layout("move log")
+LOG_SEAT = _log.add("seat")
+LOG_KIND = _log.add("kind")
+LOG_SLOT = _log.add("slot")
+LOG_SHAPE = _log.add("shape")
+LOG_PL = _log.add("placement")
+LOG_TILES = _log.add("tiles", PLAIN_CELLS)
+LOG_FREE = _log.add("free")
+LOG_WASTE = _log.add("waste")
+LOG_GAIN = _log.add("gain")  # change of the mover's district points
+LOG_LEN = _log.size
+LAYOUTS = (_log,)
+
+
+@njit(cache=True)
+def play_game(boards, st, rng, seed, prms, tables, log, bank):
+    """One game; with log int32[max_turns, LOG_LEN] (rows > 0) every turn is recorded; bank as play_games'."""
+    rp, shp, _, pl_info, _, _, _, _ = tables
+    mv = np.zeros(E.MV_LEN, dtype=np.int32)
+    E.setup(boards, st, rng, seed, rp, shp)
+    logging = log.shape[0] > 0
+    t = 0
+    while st[E.ST_DONE] == 0:
+        p = st[E.ST_CUR]
+        if bank is None:  # (numba drops the other branch when bank is None: the searching agents are not compiled)
+            evaluator_policy_move(boards, st, rng, mv, prms[p], tables)
+        else:
+            policy_move(boards, st, rng, mv, prms[p], tables, bank[int(prms[p, P_VALUE])])
+        if logging:
+            before = E.score_districts(boards[p, 0], boards[p, 1], boards[p, 2], boards[p, 3], rp)
+            waste0 = st[E.ST_WASTE + p]
+            log[t, LOG_SEAT] = p
+            log[t, LOG_KIND] = mv[E.MV_KIND]
+            log[t, LOG_SLOT] = mv[E.MV_SLOT]
+            log[t, LOG_SHAPE] = st[E.ST_SLOTS + mv[E.MV_SLOT]] if mv[E.MV_SLOT] >= 0 else -1
+            log[t, LOG_PL] = mv[E.MV_PL]
+            for k in range(4):
+                log[t, LOG_TILES + k] = mv[E.MV_TILES + k]
+            log[t, LOG_FREE] = mv[E.MV_FREE]
+        E.apply_move(boards, st, rng, mv, rp, shp, pl_info)
+        if logging:
+            after = E.score_districts(boards[p, 0], boards[p, 1], boards[p, 2], boards[p, 3], rp)
+            log[t, LOG_WASTE] = st[E.ST_WASTE + p] - waste0
+            log[t, LOG_GAIN] = after[0] + after[1] + after[2] + after[3] - before[0] - before[1] - before[2] - before[3]
+        t += 1
+
+
+@njit(cache=True, nogil=True)  # releases the GIL: simulate --jobs 1 encodes the previous chunk meanwhile
+def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank):
+    """One game per seed with agents prms[g] (float64[G, players, P_LEN]); tables is Tables.kernel_args().
+
+    scores int32[G, players, SC_LEN]; boards_out uint64[G, players, 4];
+    stats int32[G, players, N_STATS]: tiles taken, waste, forced discards, turns, placed per shape (E.STAT_*);
+    logs int32[G, max_turns, LOG_LEN] for a move log, or an empty array;
+    bank float64[sets, TURN_BUCKETS, N_FEATURES]: the learned value's weight sets, a seat's by its row's P_VALUE;
+    or None when every seat is random, greedy or a specialist (EVALUATOR_CODES): the loop is then compiled
+    without the searching agents, and a first greedy run on a new machine compiles much less
+    (docs/architecture.md, "Compile time").
+    """
+    rp, shp, pl_mask, pl_info, _, _, _, ach = tables
+    n = boards_out.shape[1]
+    boards = np.zeros((n, 4), dtype=np.uint64)
+    st = np.zeros(E.ST_LEN, dtype=np.int32)
+    rng = np.zeros(2, dtype=np.uint64)
+    no_log = np.zeros((0, LOG_LEN), dtype=np.int32)
+    for g in range(seeds.shape[0]):
+        all_random = logs.shape[0] == 0
+        for p in range(n):
+            all_random = all_random and int(prms[g, p, P_CODE]) == A_RANDOM
+        if all_random:  # the engine's own random loop: the same moves, without the policy dispatch per move
+            E.play_random_game(boards, st, rng, seeds[g], rp, shp, pl_mask, pl_info)
+        else:
+            log = logs[g] if logs.shape[0] > 0 else no_log
+            play_game(boards, st, rng, seeds[g], prms[g], tables, log, bank)
+        E.final_scores(boards, st, rp, ach, scores[g])
+        for p in range(n):
+            for d in range(4):
+                boards_out[g, p, d] = boards[p, d]
+            stats[g, p, E.STAT_TAKEN] = st[E.ST_TAKEN + p]
+            stats[g, p, E.STAT_WASTE] = st[E.ST_WASTE + p]
+            stats[g, p, E.STAT_FORCED] = st[E.ST_FORCED + p]
+            stats[g, p, E.STAT_TURNS] = st[E.ST_TURNS + p]
+            for sh in range(MAX_SHAPES):
+                stats[g, p, E.STAT_PLACED + sh] = st[E.ST_PLACED + p * MAX_SHAPES + sh]
+
+
+def default_bank() -> np.ndarray:
+    """The weight bank of rows whose P_VALUE is 0: the committed weights alone."""
+    return readonly_weights(STRONG_WEIGHTS[None])
+
+
+def evaluators_only(prms: np.ndarray) -> bool:
+    """Whether every seat of prms (float64[..., P_LEN]) is random, greedy or a specialist."""
+    return bool(np.isin(prms[..., P_CODE].astype(np.int64), EVALUATOR_CODES).all())
+
+
+def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = False, bank: np.ndarray | None = None):
+    """Python convenience: allocate outputs and play (prms float64[G, players, P_LEN]; bank: play_games', by
+    default default_bank(); not passed on when every seat is random, greedy or a specialist).
+
+    Returns scores, boards, stats, and the move log (int32[G, turns, LOG_LEN]) or None.
+    """
+    g, n = prms.shape[0], prms.shape[1]
+    scores = np.zeros((g, n, E.SC_LEN), dtype=np.int32)
+    boards = np.zeros((g, n, 4), dtype=np.uint64)
+    stats = np.zeros((g, n, N_STATS), dtype=np.int32)
+    turns = n * int(tables.rp[E.RP_ROUNDS]) * int(tables.rp[E.RP_TURNS])
+    logs = np.zeros((g if log_moves else 0, turns, LOG_LEN), dtype=np.int32)
+    play_games(
+        np.ascontiguousarray(seeds, dtype=np.uint64),
+        np.ascontiguousarray(prms, dtype=np.float64),
+        tables.kernel_args(),
+        scores,
+        boards,
+        stats,
+        logs,
+        None if evaluators_only(prms) else (default_bank() if bank is None else readonly_weights(bank)),
+    )
+    return scores, boards, stats, (logs if log_moves else None)

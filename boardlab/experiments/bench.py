@@ -1,0 +1,105 @@
+"""`boardlab bench`: a game's throughput on this machine (GameDef.bench), and the timing helpers its bench uses.
+
+Every figure is measured after warm-up on one core (the kernels are single-threaded), best of several
+repeats, so a busy machine shows up as a lower figure rather than a failure.  Each game's bench lives in
+its own folder (``experiments/<game>/bench.py``) as a :class:`Bench`: the function that measures its
+figures and the figures' targets.  Figures are collected in :class:`Figures`, which reports each as it
+is measured (a full bench takes minutes, and a silent one looks hung).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Bench:
+    """A game's bench.
+
+    run : callable(games, boards, rules, subprocesses, agents, agent_games, log) -> dict
+        Measure every figure: `games` per player count, `boards` boards or maps scored, under `rules`
+        (a rule set, or None for the default), with the figures that need fresh processes when
+        `subprocesses` and the agents' figures (`agent_games` games each) when `agents`; `log(line)`
+        reports each figure as it comes.  Returns the figures, "rules" (its name) first.
+    targets : figure -> the target it should meet (text, e.g. ">= 30,000").
+    """
+
+    run: Callable[..., dict]
+    targets: Mapping[str, str] = field(default_factory=dict)
+
+
+class Figures(dict):
+    """A bench's figures, in order of measurement; each one set is reported by `log` as it comes, with the
+    time since the bench started."""
+
+    def __init__(self, log: Callable[[str], None] | None = None, **first):
+        super().__init__(first)
+        self.log = log
+        self.t0 = time.perf_counter()
+
+    def __setitem__(self, key: str, value) -> None:
+        super().__setitem__(key, value)
+        if self.log is not None:
+            shown = f"{value:,}" if isinstance(value, int | float) and not isinstance(value, bool) else value
+            self.log(f"  {key} = {shown}  ({time.perf_counter() - self.t0:.0f} s)")
+
+    def update(self, other=(), **kw) -> None:  # every figure through __setitem__, so each is reported
+        for k, v in dict(other, **kw).items():
+            self[k] = v
+
+
+def best_rate(fn: Callable[[], object], n: int, repeats: int, clock=time.perf_counter) -> float:
+    """n / the best time of `repeats` calls of fn (wall time, or another clock)."""
+    best = float("inf")
+    for _ in range(repeats):
+        t = clock()
+        fn()
+        best = min(best, clock() - t)
+    return n / best
+
+
+def best_cpu_rate(fn: Callable[[], object], n: int, repeats: int) -> float:
+    """best_rate in process CPU time: on a shared machine wall time mostly measures the neighbours."""
+    return best_rate(fn, n, repeats, clock=time.process_time)
+
+
+def time_subprocess(code: str, env: dict | None = None) -> float:
+    """Wall time of a fresh Python process running `code`."""
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, capture_output=True)
+    return time.perf_counter() - t
+
+
+def child_cpu_s(cmd: list[str], text: str) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one run of cmd with `text` on stdin."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(cmd, input=text, text=True, check=True, capture_output=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
+
+
+def simulate_games_per_s(game, rules, players: int, games: int, repeats: int = 2) -> float:
+    """Games/s of `boardlab simulate` of `game` (a GameDef) with random agents at --jobs 1, Parquet written
+    (to a temporary directory), from the call to the renamed final file, best of `repeats`."""
+    from boardlab.experiments import simulate as S
+
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "bench.parquet"
+        S.run(S.make_spec(players, ["random"], 8, 0, rules, game=game), out, force=True)  # warm-up / compile
+        spec = S.make_spec(players, ["random"], games, 0, rules, game=game)
+        best = float("inf")
+        for _ in range(repeats):
+            t = time.perf_counter()
+            S.run(spec, out, force=True)
+            best = min(best, time.perf_counter() - t)
+    return games / best

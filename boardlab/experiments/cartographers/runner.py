@@ -1,0 +1,120 @@
+"""Cartographers' chunk player: games start..stop-1 of a run -> one row per (game, seat).
+
+Everything about game g (its seed, its seating) is a function of (run seed, g, seating
+mode), as for every game, so a chunk gives the same rows wherever and whenever it runs.
+The table is built from numpy columns into typed Arrow arrays (SCHEMA), with no Python
+loop over rows; its columns are ``boardlab.sim.cartographers.game.RESULT_COLUMNS`` (README.md,
+"Cartographers", documents them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from boardlab.agents.cartographers.play import run_games
+from boardlab.agents.cartographers.registry import AgentSpec, rows
+from boardlab.experiments.schema import result_schema, table
+from boardlab.experiments.seating import seat_orders
+from boardlab.sim.cartographers import engine as E
+from boardlab.sim.cartographers.api import codes_to_strings, planes_to_codes
+from boardlab.sim.cartographers.game import EDICT_KEYS, RESULT_COLUMNS, SEASON_KEYS
+from boardlab.sim.cartographers.rules import Rules
+from boardlab.sim.cartographers.tables import tables_for
+from boardlab.sim.seeds import game_seeds
+
+# The types of Cartographers' own result columns (the core's are boardlab.experiments.schema's).  A solo game's
+# rating is a number; with 2+ players there is none: null, in the same int16 column at every player count.
+_TYPES = {
+    "side": pa.large_string(),
+    **{f"card_{e}": pa.int8() for e in EDICT_KEYS},
+    **{f"{s}_e{i}": pa.int16() for s in SEASON_KEYS for i in (1, 2)},
+    **{f"points_{e}": pa.int16() for e in EDICT_KEYS},
+    "edict_points": pa.int16(), "coins": pa.int16(), "coin_points": pa.int16(), "monster_penalty": pa.int16(),
+    "rating": pa.int16(), "title": pa.large_string(), "grid": pa.large_string(),
+}  # fmt: skip
+SCHEMA = result_schema(RESULT_COLUMNS, _TYPES, plain=("grid",))
+
+
+def solo_titles(ratings: np.ndarray, rules: Rules) -> np.ndarray:
+    """The title of each solo rating (docs/games/cartographers.md 6.2): the first row of the table it meets;
+    "" for none."""
+    titles = rules.titles
+    below = titles[-1][1] if rules.solo["below_titles"] == "lowest" else ""
+    out = np.full(ratings.shape, below, dtype=object)
+    for threshold, title in reversed(titles):  # higher rows overwrite lower ones
+        out[ratings >= threshold] = title
+    return out
+
+
+def play_chunk(
+    rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
+) -> pd.DataFrame:
+    """Games start..stop-1 of a run, one row per (game, seat), columns RESULT_COLUMNS."""
+    return chunk_table(rules, players, agents, seating, run_seed, start, stop).to_pandas()
+
+
+def chunk_size(agents: list[AgentSpec], games: int) -> int:
+    """Games per chunk (GameDef.chunk_size): big ones for random play, a few seconds of work otherwise (the
+    expert's search is about 100x a planner's game)."""
+    if any(a.name == "expert" for a in agents):
+        return max(1, min(50, games))
+    return max(1, min(50_000 if all(a.name == "random" for a in agents) else 1_000, games))
+
+
+def chunk_table(
+    rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
+) -> pa.Table:
+    """The game's chunk player (GameDef.chunk_player): games start..stop-1, the table of schema SCHEMA."""
+    if seating != "draw" and len(agents) != players:
+        raise ValueError("one agent per seat")
+    tb = tables_for(rules, players)
+    seeds = game_seeds(run_seed, start, stop)
+    order = seat_orders(players, seating, start, stop, pool=len(agents), seeds=seeds)
+    prms = rows(agents)[order]  # [G, players, P_LEN]
+    res = run_games(seeds, prms, tb)
+    g = stop - start
+    m = g * players
+    sc = res["scores"]
+    rec = res["records"]
+    rank = sc[:, :, E.SC_RANK]
+    winners = (rank == 1).sum(axis=1, keepdims=True)
+    names = np.array([str(a) for a in agents], dtype=object)
+    edicts = np.repeat(res["edicts"], players, axis=0)  # [G * players, 4]
+    total = sc[:, :, E.SC_TOTAL].ravel()
+    cols: dict[str, object] = {
+        "game": np.repeat(np.arange(start, stop, dtype=np.int64), players),
+        "game_seed": np.repeat(seeds, players),
+        "rules": pa.repeat(pa.scalar(rules.name, pa.large_string()), m),
+        "players": np.full(m, players, dtype=np.int8),
+        "seat": np.tile(np.arange(1, players + 1, dtype=np.int8), g),
+        "agent": names[order].ravel(),
+        "side": pa.repeat(pa.scalar(rules.side, pa.large_string()), m),
+    }
+    for e, key in enumerate(EDICT_KEYS):
+        cols[f"card_{key}"] = edicts[:, e].astype(np.int8)
+    for s, key in enumerate(SEASON_KEYS):
+        cols[f"{key}_e1"] = rec[:, :, s, E.REC_E1].ravel().astype(np.int16)
+        cols[f"{key}_e2"] = rec[:, :, s, E.REC_E2].ravel().astype(np.int16)
+    for e, key in enumerate(EDICT_KEYS):
+        cols[f"points_{key}"] = sc[:, :, E.SC_EDICT + e].ravel().astype(np.int16)
+    cols["edict_points"] = sc[:, :, E.SC_EDICT_POINTS].ravel().astype(np.int16)
+    cols["coins"] = res["coins"].ravel().astype(np.int16)
+    cols["coin_points"] = sc[:, :, E.SC_COIN_POINTS].ravel().astype(np.int16)
+    cols["monster_penalty"] = sc[:, :, E.SC_MONSTER].ravel().astype(np.int16)
+    cols["total"] = total.astype(np.int16)
+    cols["rank"] = rank.ravel().astype(np.int8)
+    cols["win_share"] = np.where(rank == 1, 1.0 / winners, 0.0).ravel()
+    cols["win"] = (rank == 1).ravel()
+    if players == 1:
+        solo = np.array([c.solo for c in rules.scoring_cards], dtype=np.int64)
+        first = rules.scoring_cards[0].id
+        rating = total - solo[edicts - first].sum(axis=1)
+        cols["rating"] = rating
+        cols["title"] = solo_titles(rating, rules)
+    else:
+        cols["rating"] = pa.nulls(m, pa.int16())
+        cols["title"] = pa.repeat(pa.scalar("", pa.large_string()), m)
+    cols["grid"] = codes_to_strings(planes_to_codes(res["planes"]).reshape(m, -1))
+    return table(cols, SCHEMA)

@@ -1,0 +1,142 @@
+"""Citadels' per-seat columns about the rounds: selection places, offers, hits of the Assassin and the Thief,
+and the purple districts each city ends with.
+
+Built from the kernels' result arrays (:func:`boardlab.sim.citadels.engine.record_results`): ``hist`` [G, R, HS_LEN]
+(round-major history, transposed to game-major by the runner), ``info`` [G, players, IN_LEN], and ``kept``
+[G], the rounds the history holds for each game.  Everything is vectorised over the chunk.  The columns are
+documented in :data:`COLUMNS` (and listed in ``boardlab.sim.citadels.game.RESULT_COLUMNS``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from boardlab.sim.citadels import engine as E
+from boardlab.sim.citadels import summary as S
+from boardlab.sim.citadels.game import PURPLE_COLUMNS
+from boardlab.sim.citadels.rules import ASSASSIN, DECKS, THIEF, Rules
+
+# The purple districts of the classic deck, as column names (built_<name>: the round the city's copy was built).
+PURPLES = tuple(d for d in DECKS["classic66"] if d.colour == "purple")
+
+COLUMNS = (
+    "positions", "offered", "kills_named", "kills_hit", "robs_named", "robs_hit",
+    "murdered_leading", "robbed_richest", *PURPLE_COLUMNS,
+)  # fmt: skip
+TYPES = {
+    "positions": pa.large_string(), "offered": pa.large_string(),
+    "kills_named": pa.int16(), "kills_hit": pa.int16(), "robs_named": pa.int16(), "robs_hit": pa.int16(),
+    "murdered_leading": pa.int16(), "robbed_richest": pa.int16(),
+    **{c: pa.int8() for c in PURPLE_COLUMNS},
+}  # fmt: skip
+DOC = """\
+  positions: the seat's place in the choosing order, round by round ("1-4-3": first chooser, i.e. the crown, in
+    round 1); offered: the ranks offered to the seat when it chose, round by round, as two hex digits of the rank
+    mask (bit r - 1 = rank r; "3e-c1"); only for the open selection with 4+ players, where the offer follows from
+    the removals and the earlier choices -- empty otherwise;
+  kills_named, kills_hit: rounds in which the seat, as the Assassin, named a rank / named a rank someone held;
+  robs_named, robs_hit: the same for the Thief (a hit: the robbed rank was held by another seat);
+  murdered_leading, robbed_richest: rounds in which the seat was murdered while its city was (jointly) the largest,
+    robbed while it was (jointly) the richest, at the round's start;
+  built_<purple>: the round the city's copy of that purple district was built (0: not in the final city)."""
+
+_HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
+
+
+def _per_round_text(cells: np.ndarray, kept: np.ndarray) -> np.ndarray:
+    """Per row, its first kept[i] entries of cells uint8[M, R, w] (ASCII) joined by "-"."""
+    from boardlab.experiments.citadels.runner import rounds_text
+
+    return rounds_text(cells, kept)
+
+
+def offers_open(rules: Rules, players: int) -> bool:
+    """Whether the offers follow from the history: the open selection with 4+ players."""
+    return players >= 4 and rules["selection_mode"] == "open"
+
+
+def round_counts_numpy(rules: Rules, players: int, hist: np.ndarray, kept: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The readable oracle of :func:`boardlab.sim.citadels.summary.round_counts`, over whole arrays: from hist [G, R, HS_LEN]
+    (game-major) and kept [G], (counts int16[G, players, RC_LEN], offered int64[G, players, R])."""
+    g, n_rounds, _ = hist.shape
+    n = players
+    seats = np.arange(n)
+    live = (np.arange(n_rounds)[None, :] < kept[:, None])[:, :, None]  # [G, R, 1]: rounds played
+    crown = hist[:, :, E.HS_CROWN]  # [G, R]
+    place = (seats[None, None, :] - crown[:, :, None]) % n  # [G, R, n]: 0 = first chooser
+    held = hist[:, :, E.HS_HELD : E.HS_HELD + n]  # [G, R, n] rank masks
+    offer = np.zeros((g, n_rounds, n), dtype=np.int64)
+    if offers_open(rules, n):
+        removed = hist[:, :, E.HS_FACEUP] | hist[:, :, E.HS_FACEDOWN]  # [G, R]
+        before = np.zeros((g, n_rounds, n), dtype=np.int64)  # ranks taken by the earlier choosers
+        for k in range(1, n):
+            # the seat at place k: what the seats at places < k hold
+            earlier = np.where(place < k, held, 0).sum(axis=2)  # one rank each at 4+ players: sums are ORs
+            before = np.where(place == k, earlier[:, :, None], before)
+        offer = (0xFF & ~removed)[:, :, None] & ~before
+        if n == 7:  # the seventh chooser is also offered the face-down card
+            offer = np.where(place == 6, offer | hist[:, :, E.HS_FACEDOWN][:, :, None], offer)
+    has = lambda rank: (held & (1 << (rank - 1))) != 0  # noqa: E731 - [G, R, n]
+    killed, killed_seat = hist[:, :, E.HS_KILLED], hist[:, :, E.HS_KILLED_SEAT]
+    robbed, robbed_seat = hist[:, :, E.HS_ROBBED], hist[:, :, E.HS_ROBBED_SEAT]
+    assassin, thief = has(ASSASSIN) & live, has(THIEF) & live
+    thief_seat = np.where(thief, seats, -1).max(axis=2)  # [G, R]
+    rob_hit = (robbed_seat >= 0) & (robbed_seat != thief_seat)
+    city = hist[:, :, E.HS_CITY : E.HS_CITY + n]
+    gold = hist[:, :, E.HS_GOLD : E.HS_GOLD + n]
+    leading = city == city.max(axis=2, keepdims=True)
+    richest = gold == gold.max(axis=2, keepdims=True)
+    victim = (killed_seat[:, :, None] == seats) & live
+    stolen_from = (robbed_seat[:, :, None] == seats) & rob_hit[:, :, None] & live
+    counts = np.zeros((g, n, S.RC_LEN), dtype=np.int16)
+    counts[:, :, S.RC_MURDERED] = victim.sum(axis=1)
+    counts[:, :, S.RC_ROBBED] = stolen_from.sum(axis=1)
+    counts[:, :, S.RC_STOLEN] = np.where(stolen_from, hist[:, :, E.HS_STOLEN][:, :, None], 0).sum(axis=1)
+    counts[:, :, S.RC_KILLS_NAMED] = (assassin & (killed > 0)[:, :, None]).sum(axis=1)
+    counts[:, :, S.RC_KILLS_HIT] = (assassin & (killed_seat >= 0)[:, :, None]).sum(axis=1)
+    counts[:, :, S.RC_ROBS_NAMED] = (thief & (robbed > 0)[:, :, None]).sum(axis=1)
+    counts[:, :, S.RC_ROBS_HIT] = (thief & rob_hit[:, :, None]).sum(axis=1)
+    counts[:, :, S.RC_MURDERED_LEADING] = (victim & leading).sum(axis=1)
+    counts[:, :, S.RC_ROBBED_RICHEST] = (stolen_from & richest).sum(axis=1)
+    return counts, offer.transpose(0, 2, 1)
+
+
+def columns(
+    rules: Rules,
+    players: int,
+    hist: np.ndarray,
+    info: np.ndarray,
+    kept: np.ndarray,
+    counts: np.ndarray,
+    offered: np.ndarray,
+) -> dict[str, object]:
+    """The :data:`COLUMNS` of a chunk, one entry per (game, seat) in game-major, seat-minor order, from hist
+    [G, R, HS_LEN], info, kept and the round counts and offers (:func:`boardlab.sim.citadels.summary.run`, or its oracle
+    :func:`round_counts_numpy`)."""
+    g, n_rounds, _ = hist.shape
+    n = players
+    place = (np.arange(n)[None, None, :] - hist[:, :, E.HS_CROWN][:, :, None]) % n  # [G, R, n]: 0 = first chooser
+    rows = np.repeat(kept, n)
+    out: dict[str, object] = {}
+    digits = (ord("1") + place).transpose(0, 2, 1).reshape(g * n, n_rounds, 1).astype(np.uint8)
+    out["positions"] = _per_round_text(digits, rows)
+    if offers_open(rules, n):
+        offer = offered.reshape(g * n, n_rounds)
+        cells = np.stack([_HEX[(offer >> 4) & 0xF], _HEX[offer & 0xF]], axis=2).astype(np.uint8)
+        out["offered"] = _per_round_text(cells, rows)
+    else:
+        out["offered"] = pa.repeat(pa.scalar("", pa.large_string()), g * n)
+    for name, c in (
+        ("kills_named", S.RC_KILLS_NAMED),
+        ("kills_hit", S.RC_KILLS_HIT),
+        ("robs_named", S.RC_ROBS_NAMED),
+        ("robs_hit", S.RC_ROBS_HIT),
+        ("murdered_leading", S.RC_MURDERED_LEADING),
+        ("robbed_richest", S.RC_ROBBED_RICHEST),
+    ):
+        out[name] = counts[:, :, c].ravel().astype(np.int16)
+    for d, name in zip(PURPLES, PURPLE_COLUMNS, strict=True):
+        t = rules.district_id(d.name)
+        out[name] = (info[:, :n, E.IN_BUILT + t] if t >= 0 else np.zeros((g, n))).ravel().astype(np.int8)
+    return out

@@ -1,0 +1,178 @@
+"""Citadels' chunk player: games start..stop-1 of a run -> one row per (game, seat).
+
+Everything about game g (its seed, its seating) is a function of (run seed, g, seating mode), as
+for every game, so a chunk gives the same rows wherever and whenever it runs.  The rows come from
+the result arrays of :func:`boardlab.sim.citadels.engine.play_random_games` when every seat is the reference
+random player, else of the built-in agents' loop :func:`boardlab.agents.citadels.kernels.play_games` (the same
+arrays, and the same games for random seats); the columns are ``boardlab.sim.citadels.game.RESULT_COLUMNS``,
+documented there.  Python agents play through the generic chunk player (boardlab.experiments.play).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from boardlab.agents.citadels.kernels import run_games
+from boardlab.agents.citadels.registry import A_RANDOM, AgentError, AgentSpec, rows
+from boardlab.experiments.citadels.columns import TYPES as ROUND_TYPES
+from boardlab.experiments.citadels.columns import columns as round_columns
+from boardlab.experiments.citadels.columns import offers_open
+from boardlab.experiments.schema import result_schema, table
+from boardlab.experiments.seating import seat_orders
+from boardlab.sim.citadels import engine as E
+from boardlab.sim.citadels import summary
+from boardlab.sim.citadels.game import RESULT_COLUMNS
+from boardlab.sim.citadels.rules import Rules
+from boardlab.sim.citadels.tables import tables_for
+from boardlab.sim.seeds import game_seeds
+
+# The types of Citadels' own result columns (the core's are boardlab.experiments.schema's).
+_TYPES = {
+    "district_points": pa.int16(), "purple_extras": pa.int16(), "colour_bonus": pa.int8(),
+    "completion_bonus": pa.int8(), "seat_points": pa.int8(), "printed_cost": pa.int16(),
+    "districts": pa.int8(), "gold": pa.int16(), "hand": pa.int16(),
+    "rounds": pa.int16(), "capped": pa.bool_(), "completion": pa.int8(),
+    "characters": pa.large_string(), "murdered": pa.int16(), "robbed": pa.int16(), "gold_stolen": pa.int16(),
+    "kills": pa.large_string(), "robs": pa.large_string(),
+}  # fmt: skip
+SCHEMA = result_schema(RESULT_COLUMNS, {**_TYPES, **ROUND_TYPES})
+
+# Per rank mask (bit r - 1 = rank r), its lowest and highest rank as ASCII digits.
+_LOW_DIGIT = np.array([ord(str(min((r for r in range(1, 9) if m >> (r - 1) & 1), default=0))) for m in range(256)])
+_HIGH_DIGIT = np.array([ord(str(max((r for r in range(1, 9) if m >> (r - 1) & 1), default=0))) for m in range(256)])
+
+
+def run_random_games(seeds: np.ndarray, rules: Rules, players: int) -> dict[str, np.ndarray]:
+    """Play one game of reference random players per seed; the kernel's result arrays."""
+    g = len(seeds)
+    tb = tables_for(rules, players)
+    out = {
+        "scores": np.zeros((g, players, E.SC_LEN), dtype=np.int32),
+        "info": np.zeros((g, players, E.IN_LEN), dtype=np.int32),
+        "hist": np.zeros((E.HIST_ROUNDS, g, E.HS_LEN), dtype=np.int32),
+    }
+    E.play_random_games(np.ascontiguousarray(seeds, dtype=np.uint64), *tb.kernel_args(), *out.values())
+    return out
+
+
+def rounds_text(digits: np.ndarray, rounds: np.ndarray) -> pa.LargeStringArray:
+    """Per row, its first rounds[i] entries joined by "-": digits uint8[M, R, w] (ASCII), rounds int[M].
+
+    Built as one byte matrix (entries and separators), of which each row's first bytes are the Arrow string's
+    data and the row lengths its offsets: a chunk of 100,000 rows costs milliseconds, not a Python loop.
+    """
+    m, r, w = digits.shape
+    cells = np.empty((m, r, w + 1), dtype=np.uint8)
+    cells[:, :, :w] = digits
+    cells[:, :, w] = ord("-")
+    rounds = np.clip(np.asarray(rounds, dtype=np.int64), 0, r)
+    lengths = np.where(rounds > 0, rounds * (w + 1) - 1, 0)  # no separator after the last entry
+    data = cells.reshape(m, r * (w + 1))[np.arange(r * (w + 1))[None, :] < lengths[:, None]]
+    offsets = np.zeros(m + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return pa.LargeStringArray.from_buffers(m, pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(data)))
+
+
+def _per_game(values: pa.Array, players: int) -> pa.Array:
+    """A per-game column repeated on each of its `players` rows."""
+    return values.take(pa.array(np.repeat(np.arange(len(values), dtype=np.int64), players)))
+
+
+def play_chunk(
+    rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
+) -> pd.DataFrame:
+    """Games start..stop-1 of a run, one row per (game, seat), columns RESULT_COLUMNS."""
+    return chunk_table(rules, players, agents, seating, run_seed, start, stop).to_pandas()
+
+
+def chunk_size(agents: list[AgentSpec], games: int) -> int:
+    """Games per chunk (GameDef.chunk_size): a few seconds of work -- random play runs some 15,000 4-player
+    games/s, basic some 10,000 (boardlab.experiments.citadels.bench); 20,000 for any mix of built-in agents."""
+    return max(1, min(50_000 if all(a.name == "random" for a in agents) else 20_000, games))
+
+
+def chunk_table(
+    rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
+) -> pa.Table:
+    """Games start..stop-1 of a run, the table of schema SCHEMA (chunk_player's, built at once)."""
+    return chunk_player(rules, players, agents, seating, run_seed, start, stop)()
+
+
+def chunk_player(
+    rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
+) -> Callable[[], pa.Table]:
+    """The game's chunk player (GameDef.chunk_player): games start..stop-1 played now, their table (schema
+    SCHEMA) built when the returned function is called -- on simulate's writer thread, while the next chunk
+    plays, at --jobs 1 (the table costs most of what random play does)."""
+    if seating != "draw" and len(agents) != players:
+        raise ValueError("one agent per seat")
+    if any(a.python for a in agents):
+        raise AgentError("a Python agent does not play in Citadels' kernels (it plays through boardlab.experiments.play)")
+    seeds = game_seeds(run_seed, start, stop)
+    order = seat_orders(players, seating, start, stop, pool=len(agents), seeds=seeds)
+    if all(a.definition.code == A_RANDOM for a in agents):
+        res = run_random_games(seeds, rules, players)  # the engine's own loop: the same games
+    else:
+        res = run_games(seeds, tables_for(rules, players), rows(agents), order)
+    return lambda: results_table(rules, players, agents, start, seeds, order, res)
+
+
+def results_table(
+    rules: Rules, players: int, agents: list, start: int, seeds: np.ndarray, order: np.ndarray, res: dict
+) -> pa.Table:
+    """The chunk's table of schema SCHEMA from its seeds, seat plan and the loop's result arrays."""
+    g = len(seeds)
+    stop = start + g
+    sc, info, hist = res["scores"], res["info"], res["hist"]
+    rounds = info[:, 0, E.IN_ROUNDS]
+    kept = np.minimum(rounds, E.HIST_ROUNDS)  # rounds the history holds
+    n_rounds = max(1, int(kept.max()))  # no game's history holds more rounds
+    counts, offered = summary.run(hist, kept, players, n_rounds, offers_open(rules, players), players == 7)
+    hist = hist[:n_rounds].transpose(1, 0, 2)  # [G, R, HS_LEN]
+    held = hist[:, :, E.HS_HELD : E.HS_HELD + players]  # [G, R, players] rank masks
+    names = np.array([str(a) for a in agents], dtype=object)
+    winners = sc[:, :, E.SC_WINNER].sum(axis=1, keepdims=True)
+    share = np.where(sc[:, :, E.SC_WINNER] == 1, 1.0 / np.maximum(winners, 1), 0.0)
+    masks = held.transpose(0, 2, 1).reshape(g * players, n_rounds)  # [G * players, R]
+    per_round = [_LOW_DIGIT[masks]] if players >= 4 else [_LOW_DIGIT[masks], _HIGH_DIGIT[masks]]
+    characters = rounds_text(np.stack(per_round, axis=2).astype(np.uint8), np.repeat(kept, players))
+    kills = _per_game(rounds_text((ord("0") + hist[:, :, E.HS_KILLED, None]).astype(np.uint8), kept), players)
+    robs = _per_game(rounds_text((ord("0") + hist[:, :, E.HS_ROBBED, None]).astype(np.uint8), kept), players)
+    pts = sc[:, :, E.SC_DISTRICT_POINTS].ravel()
+    cost = sc[:, :, E.SC_COST].ravel()
+    cols: dict[str, object] = {
+        "game": np.repeat(np.arange(start, stop, dtype=np.int64), players),
+        "game_seed": np.repeat(seeds, players),
+        "rules": pa.repeat(pa.scalar(rules.name, pa.large_string()), g * players),
+        "players": np.full(g * players, players, dtype=np.int8),
+        "seat": np.tile(np.arange(1, players + 1, dtype=np.int8), g),
+        "agent": names[order].ravel(),
+        "district_points": pts.astype(np.int16),
+        "purple_extras": (pts - cost).astype(np.int16),
+        "colour_bonus": sc[:, :, E.SC_COLOUR_BONUS].ravel().astype(np.int8),
+        "completion_bonus": sc[:, :, E.SC_COMPLETE_BONUS].ravel().astype(np.int8),
+        "seat_points": sc[:, :, E.SC_SEAT_POINTS].ravel().astype(np.int8),
+        "total": sc[:, :, E.SC_TOTAL].ravel().astype(np.int16),
+        "printed_cost": cost.astype(np.int16),
+        "districts": sc[:, :, E.SC_DISTRICTS].ravel().astype(np.int8),
+        "gold": sc[:, :, E.SC_GOLD].ravel().astype(np.int16),
+        "hand": sc[:, :, E.SC_HAND].ravel().astype(np.int16),
+        "rounds": np.repeat(rounds, players).astype(np.int16),
+        "capped": np.repeat(info[:, 0, E.IN_CAPPED] == 1, players),
+        "completion": info[:, :, E.IN_COMPLETE_ORDER].ravel().astype(np.int8),
+        "characters": characters,
+        "murdered": counts[:, :, summary.RC_MURDERED].ravel(),
+        "robbed": counts[:, :, summary.RC_ROBBED].ravel(),
+        "gold_stolen": counts[:, :, summary.RC_STOLEN].ravel(),
+        "kills": kills,
+        "robs": robs,
+        "rank": sc[:, :, E.SC_RANK].ravel().astype(np.int8),
+        "win_share": share.ravel(),
+        "win": share.ravel() > 0,
+        **round_columns(rules, players, hist, info, kept, counts, offered),
+    }
+    return table(cols, SCHEMA)

@@ -1,0 +1,795 @@
+"""The balance figures across skill (GameDef.skill_report): `boardlab reproduce --skill`.
+
+The appendix (:mod:`boardlab.experiments.citywright.appendix`) measures the rulebook's figures with one-ply play.  Here the
+same figures are measured per *skill tier* (``boardlab agents`` lists the tiers), each a family of
+the appendix's tables:
+
+* ``greedy``  every seat greedy; the specialists ``specialist:X``;
+* ``strong``  every seat ``strong``; the restricted specialists ``strong-specialist:X``;
+* ``expert``  every seat ``expert``; the restricted specialists ``expert-specialist:X`` with the expert's levers
+  (``boardlab.agents.citywright.registry.EXPERT_LEVERS``), the same search as the tier's.
+
+Per tier: the specialist table (4 players, seats rotated; v1.0 without and v1.1 with compensation),
+two-player waste (v1.0, 16 turns; v1.1 from the 2-player seat games), the seat tables at 2–4 players
+before and after v1.1's compensation, solo scores, the solver's compensation vector per player count
+and its re-simulation.  Rating tiers come from the ``expert`` solo games.
+
+Compensation and play: no tier looks at compensation (greedy's, strong's and their specialists'
+objectives are board points; the expert's reward is the margin of board points), so a tier's "before"
+is its v1.1 games re-ranked without compensation, and the solver's re-ranking is exact; the
+re-simulation of the solver's vector checks it.  A tier whose play did see compensation would set
+``compensation_aware`` and get games played without it (``seats-before`` runs), as the appendix's
+mcts families do.
+
+The tables, charts and verdicts reuse the appendix's functions; what is new is the plan, the
+cross-tier questions (:func:`skill_questions`) and the chart of win share against tier
+(:func:`boardlab.experiments.citywright.charts.skill_chart`).
+
+Under a rule set of one's own (``reproduce --skill --rules FILE``, :func:`variant_plan`): per tier the
+specialists, the seats at 2-4 players with the file's compensation ("before" as above), solo, and the
+solver's vectors re-simulated, every run under the file's rules (a job carries their content, its key their
+tag, so a changed file plays afresh); no v1.0 table and no waste table.  The rulebook's claims give way to the
+balance targets of a revision (:func:`targets_table`, the module constants ``SPECIALIST_TARGET`` ...), and
+the tiers' learned value plays the weights trained under the file (``weights=auto``; :func:`check` stops
+before any run when they are missing).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from boardlab.agents.citywright.registry import EXPERT_LEVERS, AgentError, for_rules, parse_agent, rules_hash, weights_name
+from boardlab.experiments import simulate as S
+from boardlab.experiments.citywright import appendix as A
+from boardlab.experiments.citywright import charts
+from boardlab.experiments.io import staged_directory
+from boardlab.experiments.pipelines import mean_ci
+from boardlab.experiments.report import Report, rules_tag, run_jobs
+from boardlab.experiments.report import ci as _ci
+from boardlab.experiments.report import md_table as _md
+from boardlab.sim.citywright.game import GAME
+from boardlab.sim.citywright.rules import Rules, load_rules
+
+
+@dataclass(frozen=True)
+class Tier:
+    """One skill tier of the axis: its name (the family), its every-seat agent and its restricted specialists."""
+
+    name: str
+    agent: str
+    specialist: str  # format string with {d} for the district letter
+    size: str  # "big" or "expert": which table size it plays (see sizes)
+    compensation_aware: bool  # does its play depend on compensation (then "before" needs its own games)
+
+    def specialists(self) -> tuple[str, ...]:
+        return tuple(self.specialist.format(d=d) for d in A.DISTRICTS)
+
+
+TIERS = (
+    Tier("greedy", "greedy", "specialist:{d}", "big", False),
+    Tier("strong", "strong", "strong-specialist:{d}", "big", False),
+    Tier("expert", "expert", "expert-specialist:{d}," + EXPERT_LEVERS, "expert", False),
+)
+
+
+def sizes(games: int) -> dict[str, int]:
+    """Games per table for a skill reproduction of size `games`: greedy and strong play `games`, the expert a
+    quarter (at the full size, 20,000 and 5,000); the solver's re-simulation half a table.  No table is
+    smaller than 20 games unless `games` is (a smoke-size run is not made larger than it asked for)."""
+    least = min(20, games)
+    return {"big": games, "expert": max(games // 4, least), "verify_big": max(games // 2, least),
+            "verify_expert": max(games // 8, least)}  # fmt: skip
+
+
+def plan(games: int, tiers=TIERS, rules: Rules | None = None) -> list[A.Job]:
+    """Every run of the skill axis (the solver's verification runs come later, see `verify_jobs`): the
+    rulebook's (v1.0 and v1.1), or with `rules` that rule set's (:func:`variant_plan`)."""
+    if rules is not None:
+        return variant_plan(games, tiers, rules)
+    n = sizes(games)
+    jobs: list[A.Job] = []
+    for t in tiers:
+        g = n[t.size]
+        for ver in ("v1.0", "v1.1"):
+            key = f"spec_{ver.replace('.', '')}_{t.name}"
+            jobs.append(A.Job(key, "specialists", t.name, 4, t.specialists(), "rotate", ver, (), g, ver))
+        jobs.append(A.Job(f"waste_v10_{t.name}", "waste", t.name, 2, (t.agent,), "rotate", "v1.0", (), g,
+                          "v1.0 (16 turns)"))  # fmt: skip
+        for p in (2, 3, 4):
+            jobs.append(A.Job(f"seats_{p}p_{t.name}", "seats", t.name, p, (t.agent,), "rotate", "v1.1", (), g, "v1.1"))
+            if t.compensation_aware:
+                nocomp = ((f"game.compensation.{p}", (0,) * p),)
+                jobs.append(A.Job(f"seats_{p}p_{t.name}_nocomp", "seats-before", t.name, p, (t.agent,), "rotate",
+                                  "v1.1", nocomp, g, "v1.1 without compensation"))  # fmt: skip
+        jobs.append(A.Job(f"solo_{t.name}", "solo", t.name, 1, (t.agent,), "fixed", "v1.1", (), g, "v1.1"))
+    return jobs
+
+
+def variant_plan(games: int, tiers, rules: Rules) -> list[A.Job]:
+    """The skill axis under one rule set: per tier, the specialists (4 players, seats rotated), the seats at 2, 3
+    and 4 players with the rules' compensation ("before": the same games re-ranked without it, or games of
+    their own for a compensation-aware tier) and solo.  Each job carries the rules' content (A.job_rules) and
+    its key their tag (rules_tag): another file content, other runs."""
+    n = sizes(games)
+    rs, tag, name = A.job_rules(rules), rules_tag(rules), rules.name
+    jobs: list[A.Job] = []
+    for t in tiers:
+        g = n[t.size]
+        jobs.append(A.Job(f"spec_{tag}_{t.name}", "specialists", t.name, 4, t.specialists(), "rotate", rs, (), g, name))
+        for p in (2, 3, 4):
+            jobs.append(A.Job(f"seats_{p}p_{tag}_{t.name}", "seats", t.name, p, (t.agent,), "rotate", rs, (), g, name))
+            if t.compensation_aware:
+                nocomp = ((f"game.compensation.{p}", (0,) * p),)
+                jobs.append(A.Job(f"seats_{p}p_{tag}_{t.name}_nocomp", "seats-before", t.name, p, (t.agent,),
+                                  "rotate", rs, nocomp, g, f"{name} without compensation"))  # fmt: skip
+        jobs.append(A.Job(f"solo_{tag}_{t.name}", "solo", t.name, 1, (t.agent,), "fixed", rs, (), g, name))
+    return jobs
+
+
+def verify_jobs(solver: pd.DataFrame, games: int, tiers=TIERS, rules: Rules | None = None) -> list[A.Job]:
+    """Re-simulation of every tier's best vector at 2, 3 and 4 players (the tier's table size), under v1.1 or
+    `rules`."""
+    n = sizes(games)
+    by_name = {t.name: t for t in tiers}
+    rs = "v1.1" if rules is None else A.job_rules(rules)
+    tag = "" if rules is None else f"{rules_tag(rules)}_"
+    label = "v1.1" if rules is None else rules.name
+    out = []
+    for _, r in solver[solver["choice"] == 1].iterrows():
+        t = by_name[r["family"]]
+        p = int(r["players"])
+        vec = [int(x) for x in r["compensation"].split("/")]
+        out.append(
+            A.Job(
+                f"verify_{p}p_{tag}{t.name}_{'-'.join(map(str, vec))}",
+                "verify",
+                t.name,
+                p,
+                (t.agent,),
+                "rotate",
+                rs,
+                ((f"game.compensation.{p}", tuple(vec)),),
+                n[f"verify_{t.size}"],
+                f"{label}, solver compensation",
+            )
+        )
+    return out
+
+
+# --- the cross-tier questions -------------------------------------------------------------
+
+
+def _sep(a_lo, a_hi, b_lo, b_hi) -> bool:
+    return bool(a_hi < b_lo or b_hi < a_lo)
+
+
+def dominance_table(spec: pd.DataFrame) -> pd.DataFrame:
+    """Per rule set and district: each tier's win share with its interval, and the change from the first
+    tier to the last ('shrinks' / 'grows' when the two intervals separate, else 'no clear change')."""
+    rows = []
+    main = spec[spec["figure"] == "specialists"].astype({"family": str, "district": str})
+    tiers = list(dict.fromkeys(main["family"]))
+    for (rules, d), t in main.groupby(["rules", "district"], sort=True):
+        t = t.set_index("family").reindex(tiers)
+        first, last = t.iloc[0], t.iloc[-1]
+        if _sep(first["lo"], first["hi"], last["lo"], last["hi"]):
+            change = "shrinks" if last["win_pct"] < first["win_pct"] else "grows"
+        else:
+            change = "no clear change"
+        row = {"rules": rules, "district": d}
+        for name, r in t.iterrows():
+            row[name] = _ci(r["win_pct"], r["lo"], r["hi"])
+        row[f"{tiers[0]} -> {tiers[-1]}"] = change
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def seat_effect_table(seats: pd.DataFrame) -> pd.DataFrame:
+    """Per player count and tier, without compensation: the largest seat deviation from 1/N and whether a
+    seat effect is shown (some seat's interval excludes 1/N), with the seats' shares."""
+    rows = []
+    b = seats[seats["compensation"] == "before (none)"]
+    for (p, fam), t in b.groupby(["players", "family"], sort=False):
+        fair = 100 / p
+        off = t[(t["lo"] > fair) | (t["hi"] < fair)]
+        rows.append(
+            {
+                "players": p,
+                "tier": fam,
+                "games": int(t["games"].iloc[0]),
+                "max_deviation_pts": round(float(t["max_deviation_pts"].iloc[0]), 1),
+                "seat effect": "yes: seat " + ", ".join(str(s) for s in off["seat"]) if len(off) else "no",
+                "seats (%)": ", ".join(_ci(r["win_pct"], r["lo"], r["hi"]) for _, r in t.iterrows()),
+            }
+        )
+    return pd.DataFrame(rows).sort_values(["players"], kind="stable").reset_index(drop=True)
+
+
+def compensation_table(
+    solver: pd.DataFrame, seats: pd.DataFrame, after: str = "after (v1.1)", name: str = "v1.1"
+) -> pd.DataFrame:
+    """Per player count and tier: the solver's best vector, its predicted largest deviation (re-ranked
+    games), and the verified one (re-simulated), beside the rules' own vector's (v1.1's, or `name`'s: the
+    seat rows labelled `after`)."""
+    rows = []
+    for _, r in solver[solver["choice"] == 1].iterrows():
+        p, fam = int(r["players"]), r["family"]
+        t = seats[(seats["players"] == p) & (seats["family"] == fam)]
+        ver = t[t["compensation"] == "solver (re-simulated)"]
+        v11 = t[t["compensation"] == after]
+        before = t[t["compensation"] == "before (none)"]
+        rows.append(
+            {
+                "players": p,
+                "tier": fam,
+                "none: max dev (pts)": round(float(before["max_deviation_pts"].iloc[0]), 1) if len(before) else np.nan,
+                f"{name} vector": v11["vector"].iloc[0] if len(v11) else "",
+                f"{name}: max dev (pts)": round(float(v11["max_deviation_pts"].iloc[0]), 1) if len(v11) else np.nan,
+                "solver vector": r["compensation"],
+                "solver: predicted (pts)": round(100 * float(r["max_deviation"]), 1),
+                "solver: re-simulated (pts)": round(float(ver["max_deviation_pts"].iloc[0]), 1) if len(ver) else np.nan,
+                "re-simulated seats (%)": ", ".join(_ci(x["win_pct"], x["lo"], x["hi"]) for _, x in ver.iterrows()),
+            }
+        )
+    return pd.DataFrame(rows).sort_values(["players"], kind="stable").reset_index(drop=True)
+
+
+TABLES = ("specialists", "waste", "seats", "solver", "claims", "dominance", "seat_effects", "compensation", "solo",
+          "solo_ratings")  # fmt: skip
+
+
+def skill_reproduce(
+    games: int,
+    out: Path,
+    work: Path,
+    seed: int = 0,
+    n_jobs: int = 1,
+    log: Callable[[str], None] = print,
+    command: str = "",
+    backend: str = "loky",
+    scheduler: str | None = None,
+    progress=None,
+    tiers=TIERS,
+    rules: str | Path | Rules | None = None,
+) -> dict[str, pd.DataFrame]:
+    """Play the skill plan (reusing finished runs), analyse it, write tables, charts and REPORT.md into `out`;
+    with `rules` (a preset name, a TOML variant file or a Rules) the plan under that rule set and the balance
+    targets in place of the rulebook's claims (:func:`variant_reproduce`).  Every tier's agents are checked
+    under the rules before any run (:func:`check`)."""
+    check(games, rules, tiers)
+    if rules is not None:
+        return variant_reproduce(games, out, work, load_rules(rules), _source(rules), seed, n_jobs, log, command,
+                                 backend, scheduler, progress, tiers)  # fmt: skip
+    t0 = time.perf_counter()
+    frames = run_jobs(GAME, plan(games, tiers), work, seed, n_jobs, log, backend, scheduler, progress)
+    solver = A.solver_table(frames)
+    frames.update(
+        run_jobs(GAME, verify_jobs(solver, games, tiers), work, seed, n_jobs, log, backend, scheduler, progress)
+    )
+    spec = A.specialist_table(frames)
+    tables = {
+        "specialists": spec.drop(columns=["figure"], errors="ignore"),
+        "waste": A.waste_table(frames),
+        "seats": A.seat_table(frames),
+        "solver": solver,
+    }
+    tables["claims"] = A.claims_table(spec, tables["waste"], tables["seats"])
+    tables["dominance"] = dominance_table(spec)
+    tables["seat_effects"] = seat_effect_table(tables["seats"])
+    tables["compensation"] = compensation_table(solver, tables["seats"])
+    solo, _ = A.solo_table(frames)
+    tables["solo"] = solo
+    top = tiers[-1].name
+    solo_frame = next(df for j, df in frames.items() if j.figure == "solo" and j.family == top)
+    tables["solo_ratings"] = A.rating_table(solo_frame)
+    elapsed = time.perf_counter() - t0
+    write_outputs(tables, frames, out, games, seed, command, elapsed, top, solo_frame)
+    return tables
+
+
+def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, top, solo_frame) -> None:
+    """Every file into a temporary directory beside `out`, then each moved into place (REPORT.md last)."""
+    with staged_directory(out) as tmp:
+        for name in TABLES:
+            tables[name].to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
+        charts.skill_chart(tables["specialists"], tables["seats"], tmp / "skill.png")
+        charts.specialists_chart(tables["specialists"], tmp / "specialists.png")
+        charts.seats_chart(tables["seats"], tmp / "seats.png")
+        charts.waste_chart(tables["waste"], tmp / "waste.png")
+        charts.solo_chart(solo_frame["total"].to_numpy(), tables["solo_ratings"], top, tmp / "solo.png")
+        total_games = sum(len(df) // j.players for j, df in frames.items())
+        sim_seconds = sum(df.attrs.get("seconds", 0.0) for df in frames.values())
+        text = report(tables, frames, games, seed, command, elapsed, top, total_games, sim_seconds)
+        (tmp / "REPORT.md").write_text(text, encoding="utf-8")
+
+
+# --- under a rule set of one's own (reproduce --skill --rules) -----------------------------------
+
+# The balance targets of a rules revision (issue 20, item 4), in percentage points of win share
+SPECIALIST_TARGET = 25.0  # each of the four specialists' win share at 4 players, seats rotated
+SPECIALIST_TOLERANCE = 5.0  # required: within 25 +- 5
+SPECIALIST_GOAL = 3.0  # the goal: within 25 +- 3
+SEAT_TOLERANCE = 2.0  # every seat at 2-4 players within 1/N +- 2, with the rules' compensation
+TOTAL_TOLERANCE = 0.15  # the mean total within +-15% of v1.1's: judged by `compare v1.1 FILE`, not here
+TARGET_TIERS = ("strong", "expert")  # the tiers the targets are required at (greedy's verdicts: context)
+
+VARIANT_TABLES = (
+    "specialists",
+    "seats",
+    "solver",
+    "targets",
+    "means",
+    "weights",
+    "dominance",
+    "seat_effects",
+    "compensation",
+    "solo",
+    "solo_ratings",
+)
+
+
+def _source(rules) -> str:
+    return rules.name if isinstance(rules, Rules) else str(rules)
+
+
+def check(games: int, rules: str | Path | Rules | None = None, tiers=TIERS) -> None:
+    """SimulateError, one line, when the skill plan cannot be played under `rules` (None: the rulebook's
+    plan): first the tiers whose agents have no weights for these rules (every tier that needs them named,
+    with the train command), then every run's spec as :func:`boardlab.experiments.simulate.make_spec` checks it.
+    Plays nothing; ``reproduce`` calls it before any work."""
+    rs = None if rules is None else load_rules(rules)
+    under = rs if rs is not None else load_rules("v1.1")
+    missing, first = [], ""
+    for t in tiers:
+        try:
+            for spec in (t.agent, *t.specialists()):
+                for_rules(parse_agent(spec), under)
+        except AgentError as e:
+            missing.append(t.name)
+            first = first or str(e)
+    if missing:
+        which = " and ".join(missing)
+        raise S.SimulateError(f"--rules: tier{'s' if len(missing) > 1 else ''} {which}: {first.splitlines()[0]}")
+    for job in plan(games, tiers, rs):
+        S.make_spec(job.players, list(job.agents), job.games, 0, job.rule_set(), job.seating, game=GAME)
+
+
+def weights_table(tiers, rules: Rules) -> pd.DataFrame:
+    """Per tier: the weight set its every-seat agent and its specialists play under `rules` (weights_name:
+    strong-v1, v1.1's committed weights, or the rules hash of weights trained under these rules)."""
+
+    def name(spec: str) -> str:
+        a = parse_agent(spec)
+        return weights_name(a, rules) if "weights" in a.params else "none (no learned value)"
+
+    key = rules_hash(rules)
+    rows = []
+    for t in tiers:
+        w, ws = name(t.agent), sorted({name(s) for s in t.specialists()})
+        rows.append(
+            {
+                "tier": t.name,
+                "agent": t.agent,
+                "weights": w,
+                "specialists' weights": ", ".join(ws),
+                "trained under these rules": key in (w, *ws),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def means_table(frames: dict[A.Job, pd.DataFrame]) -> pd.DataFrame:
+    """Per tier and table (specialists, seats, solo): the mean total and the mean wasted tiles per player,
+    every player of every game (with the rules' compensation), with 95% intervals."""
+    rows = []
+    for job, df in frames.items():
+        if job.figure not in ("specialists", "seats", "solo"):
+            continue
+        m = mean_ci(df.assign(k=0), ["total", "waste"], "k").set_index("metric")
+        rows.append(
+            {
+                "tier": job.family,
+                "table": job.figure,
+                "players": job.players,
+                "games": len(df) // job.players,
+                "n": int(m.loc["total", "n"]),
+                "total": m.loc["total", "mean"],
+                "total_lo": m.loc["total", "lo"],
+                "total_hi": m.loc["total", "hi"],
+                "waste": m.loc["waste", "mean"],
+                "waste_lo": m.loc["waste", "lo"],
+                "waste_hi": m.loc["waste", "hi"],
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _band(t: pd.DataFrame, centre: float, tol: float) -> str:
+    """'met': every interval inside centre +- tol; 'met by the estimates': every estimate inside, some interval
+    crosses an edge; 'not met': some estimate outside."""
+    if ((t["lo"] >= centre - tol) & (t["hi"] <= centre + tol)).all():
+        return "met"
+    return "met by the estimates" if ((t["win_pct"] - centre).abs() <= tol).all() else "not met"
+
+
+def targets_table(spec: pd.DataFrame, seats: pd.DataFrame, means: pd.DataFrame, after: str) -> pd.DataFrame:
+    """Each balance target's verdict per tier, with its evidence: the specialists within 25 +- 5 (and the goal,
+    +- 3), the seats at 2, 3, 4 players within 1/N +- 2 with the rules' compensation (the seat rows labelled
+    `after`), and the mean totals per table (judged against v1.1's by `compare`)."""
+    rows = []
+    main = spec[spec["figure"] == "specialists"].astype({"family": str, "district": str})
+    tiers = list(dict.fromkeys(main["family"]))
+
+    def row(target, tier, verdict, evidence):
+        req = "yes" if tier in TARGET_TIERS else "no (context)"
+        rows.append({"target": target, "tier": tier, "required": req, "verdict": verdict, "evidence": evidence})
+
+    for tol, what in ((SPECIALIST_TOLERANCE, ""), (SPECIALIST_GOAL, " (the goal)")):
+        for tier in tiers:
+            t = main[main["family"] == tier].sort_values("district", key=lambda d: d.map(A.DISTRICTS.index))
+            gap = float((t["win_pct"] - SPECIALIST_TARGET).abs().max())
+            ev = ", ".join(f"{r['district']} {_ci(r['win_pct'], r['lo'], r['hi'])}" for _, r in t.iterrows())
+            row(
+                f"specialists within {SPECIALIST_TARGET:g} ± {tol:g} points{what}",
+                tier,
+                _band(t, SPECIALIST_TARGET, tol),
+                f"{ev}; largest gap {gap:.1f} pts",
+            )
+    a = seats[seats["compensation"] == after]
+    for p in (2, 3, 4):
+        fair = 100 / p
+        for tier in tiers:
+            t = a[(a["players"] == p) & (a["family"] == tier)]
+            if t.empty:
+                continue
+            ev = (
+                f"vector {t['vector'].iloc[0]}; seats "
+                + ", ".join(_ci(r["win_pct"], r["lo"], r["hi"]) for _, r in t.iterrows())
+                + f"; largest deviation {t['max_deviation_pts'].iloc[0]:.1f} pts"
+            )
+            row(
+                f"{p} players: every seat within {fair:.1f} ± {SEAT_TOLERANCE:g} points",
+                tier,
+                _band(t, fair, SEAT_TOLERANCE),
+                ev,
+            )
+    for tier in tiers:
+        t = means[means["tier"] == tier]
+        ev = "; ".join(
+            f"{r['table']} {r['players']}p {_ci(r['total'], r['total_lo'], r['total_hi'])}" for _, r in t.iterrows()
+        )
+        row(f"mean total within ±{100 * TOTAL_TOLERANCE:.0f}% of v1.1's", tier, "compare", ev)
+    return pd.DataFrame(rows)
+
+
+def variant_reproduce(
+    games, out, work, rules: Rules, source, seed, n_jobs, log, command, backend, scheduler, progress, tiers=TIERS
+) -> dict[str, pd.DataFrame]:
+    """skill_reproduce under `rules` (read from `source`, named in the report): the variant plan, its
+    balance targets, its tables and REPORT.md."""
+    t0 = time.perf_counter()
+    frames = run_jobs(GAME, plan(games, tiers, rules), work, seed, n_jobs, log, backend, scheduler, progress)
+    solver = A.solver_table(frames, rules=rules)
+    more = verify_jobs(solver, games, tiers, rules)
+    frames.update(run_jobs(GAME, more, work, seed, n_jobs, log, backend, scheduler, progress))
+    after = f"after ({rules.name})"
+    spec = A.specialist_table(frames)
+    seats = A.seat_table(frames, rules, after=after, book=None)
+    book = ["rulebook", "diff", "reproduced"]  # the rulebook's figures are not this rule set's
+    tables = {
+        "specialists": spec.drop(columns=["figure", *book]),
+        "seats": seats.drop(columns=book),
+        "solver": solver,
+        "means": means_table(frames),
+        "weights": weights_table(tiers, rules),
+    }
+    tables["targets"] = targets_table(spec, seats, tables["means"], after)
+    tables["dominance"] = dominance_table(spec)
+    tables["seat_effects"] = seat_effect_table(seats)
+    tables["compensation"] = compensation_table(solver, seats, after, rules.name)
+    tables["solo"], _ = A.solo_table(frames)
+    top = tiers[-1].name
+    solo_frame = next(df for j, df in frames.items() if j.figure == "solo" and j.family == top)
+    tables["solo_ratings"] = A.rating_table(solo_frame)
+    elapsed = time.perf_counter() - t0
+    with staged_directory(out) as tmp:
+        for name in VARIANT_TABLES:
+            tables[name].to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
+        charts.skill_chart(tables["specialists"], seats, tmp / "skill.png")
+        charts.specialists_chart(tables["specialists"], tmp / "specialists.png", book=False)
+        charts.seats_chart(seats, tmp / "seats.png", book=False)
+        charts.solo_chart(solo_frame["total"].to_numpy(), tables["solo_ratings"], top, tmp / "solo.png")
+        text = variant_report(tables, frames, rules, source, games, seed, command, elapsed, top, tiers)
+        (tmp / "REPORT.md").write_text(text, encoding="utf-8")
+    return tables
+
+
+def variant_report(tables, frames, rules: Rules, source, games, seed, command, elapsed, top, tiers) -> str:
+    n = sizes(games)
+    now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    total_games = sum(len(df) // j.players for j, df in frames.items())
+    sim_seconds = sum(df.attrs.get("seconds", 0.0) for df in frames.values())
+    runs = pd.DataFrame(
+        [
+            {"tier": j.family, "games": len(df) // j.players, "minutes": round(df.attrs.get("seconds", 0.0) / 60, 1)}
+            for j, df in frames.items()
+        ]
+    )
+    per_tier = runs.groupby("tier", sort=False)[["games", "minutes"]].sum().reset_index()
+    seats, means = tables["seats"], tables["means"]
+    targets = tables["targets"]
+    req = targets[targets["required"] == "yes"]
+    judged = req[req["verdict"] != "compare"]
+    short = judged[judged["verdict"] == "not met"]
+    out = [
+        f"# Citywright under `{rules.name}`: the balance targets across skill tiers",
+        "",
+        f"Rules: `{source}` (name `{rules.name}`, rules hash `{rules_hash(rules)}`; run files keyed by its content,"
+        f" `{rules_tag(rules)}`)  ",
+        f"Command: `{command}`  ",
+        *_run_lines(now, len(frames), total_games, sim_seconds, elapsed, n, seed),
+        "",
+        "Tiers: "
+        + "; ".join(f"`{t.name}` = every seat `{t.agent}`, specialists `{t.specialist.format(d='X')}`" for t in tiers)
+        + f". Every table is played under `{rules.name}` with its own seat compensation; no tier's play sees "
+        "compensation, so 'before' is the same games re-ranked without it (a compensation-aware tier gets games "
+        "of its own). Intervals are 95% (Wilson for win shares, normal for means).",
+        "",
+        "Weights each tier played (`weights=auto` resolved under these rules: `strong-v1` is v1.1's committed "
+        "weights, a rules hash the weights `train --rules` fitted under these rules, from the weight cache "
+        "$BOARDLAB_WEIGHTS):",
+        "",
+        _md(tables["weights"]),
+        "",
+        "## The balance targets, per tier",
+        "",
+        f"Required at {' and '.join(TARGET_TIERS)} (greedy's verdicts are context): "
+        + (
+            f"{len(judged) - len(short)} of {len(judged)} judged targets met or met by the estimates"
+            + (
+                ": not met — " + "; ".join(f"{r['target']} ({r['tier']})" for _, r in short.iterrows())
+                if len(short)
+                else ""
+            )
+            if len(judged)
+            else "no required tier in this report"
+        )
+        + ".",
+        "",
+        _md(targets[["target", "tier", "required", "verdict", "evidence"]]),
+        "",
+        "'met': every interval inside the band; 'met by the estimates': every estimate inside, some interval "
+        "crosses an edge; 'not met': some estimate outside. The mean total's ±15% against v1.1 is `compare`'s "
+        f"(`boardlab compare v1.1 {source}` with each tier's agents); its row gives this rule set's means.",
+        "",
+        "## Summary",
+        "",
+        *skill_questions(tables, rules.name),
+        "",
+        "![skill](skill.png)",
+        "",
+        "## Mean total and waste per table (per player)",
+        "",
+        _md(
+            pd.DataFrame(
+                {
+                    "tier": means["tier"],
+                    "table": means["table"],
+                    "players": means["players"],
+                    "games": means["games"],
+                    "total": [_ci(r["total"], r["total_lo"], r["total_hi"]) for _, r in means.iterrows()],
+                    "waste": [_ci(r["waste"], r["waste_lo"], r["waste_hi"], 2) for _, r in means.iterrows()],
+                }
+            )
+        ),
+        "",
+        *_tier_sections(tables),
+        f"The solver re-ranks the tier's `{rules.name}` games under every vector of 0..5 points per seat; the "
+        "re-simulation plays the best vector afresh.",
+        "",
+        "![seats](seats.png)",
+        "",
+        *_solo_seats_time(tables, seats, per_tier, top),
+        "## Files",
+        "",
+        "CSV tables (long format): " + ", ".join(f"`{t}.csv`" for t in VARIANT_TABLES) + ". No two-player waste "
+        "table (the rulebook's is v1.0 against v1.1): the means table gives each table's waste under these rules.",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def _run_lines(now: str, runs: int, total_games: int, sim_seconds: float, elapsed: float, n: dict, seed: int):
+    """Both reports' head lines after the command: the commit, the runs and their time, the table sizes."""
+    return [
+        f"Commit: `{S._git_commit() or 'unknown'}`, {S._version()}; written {now}; {runs} runs, "
+        f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
+        f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
+        f"Games per table: greedy and strong {n['big']:,}, expert {n['expert']:,}; the solver's re-simulations "
+        f"half that ({n['verify_big']:,} and {n['verify_expert']:,}). Run seed {seed}; every run uses the same "
+        "game seeds (common random numbers).",
+    ]
+
+
+def _tier_sections(tables) -> list[str]:
+    """The sections both reports share before their compensation note: specialists, seat effects, compensation."""
+    return [
+        "## Specialists across tiers (4 players, seats rotated; percent)",
+        "",
+        _md(tables["dominance"]),
+        "",
+        "![specialists](specialists.png)",
+        "",
+        "## Seat effects without compensation",
+        "",
+        _md(tables["seat_effects"]),
+        "",
+        "## Compensation per tier",
+        "",
+        _md(tables["compensation"]),
+        "",
+    ]
+
+
+def _solo_seats_time(tables, seats: pd.DataFrame, per_tier: pd.DataFrame, top: str) -> list[str]:
+    """The sections both reports end with: solo, every seat table, time per tier."""
+    return [
+        "## Solo",
+        "",
+        f"Score distribution per tier; rating tiers from `{top}`.",
+        "",
+        _md(tables["solo"].drop(columns="agents").round(1)),
+        "",
+        _md(tables["solo_ratings"].round(3)),
+        "",
+        "![solo](solo.png)",
+        "",
+        "## Seat win shares, every table (percent)",
+        "",
+        _md(
+            seats.assign(share=[_ci(r["win_pct"], r["lo"], r["hi"]) for _, r in seats.iterrows()])[
+                ["players", "family", "compensation", "vector", "seat", "games", "share"]
+            ]
+        ),
+        "",
+        "## Time per tier",
+        "",
+        _md(per_tier),
+        "",
+    ]
+
+
+# --- the report -----------------------------------------------------------------------------
+
+
+def skill_questions(tables, name: str = "v1.1") -> list[str]:
+    """The summary's three answers, each from the tables, each per tier (`name`: the rules whose own
+    compensation vector the solver's is set beside)."""
+    dom, eff, comp = tables["dominance"], tables["seat_effects"], tables["compensation"]
+    tiers = [c for c in dom.columns if c not in ("rules", "district") and "->" not in c]
+    change = next(c for c in dom.columns if "->" in c)
+    lines = []
+    for rules, t in dom.groupby("rules", sort=True):
+        c = t[t["district"] == "C"].iloc[0]
+        lines.append(
+            f"- **Does commercial's dominance shrink with skill? ({rules})** Commercial specialist's win share: "
+            + "; ".join(f"{name} {c[name]}" for name in tiers)
+            + f" — {c[change]} from {tiers[0]} to {tiers[-1]}. Strongest specialist per tier: "
+            + ", ".join(f"{name} {_top(tables['specialists'], rules, name)}" for name in tiers)
+            + "."
+        )
+    for p, t in eff.groupby("players", sort=True):
+        lines.append(
+            f"- **Seat effects, {p} players, no compensation**: "
+            + "; ".join(
+                f"{r['tier']} largest deviation {r['max_deviation_pts']:.1f} pts ({r['seat effect']})"
+                for _, r in t.iterrows()
+            )
+            + "."
+        )
+    for p, t in comp.groupby("players", sort=True):
+        lines.append(
+            f"- **Compensation needed, {p} players**: "
+            + "; ".join(
+                f"{r['tier']} {r['solver vector']} (re-simulated largest deviation "
+                f"{r['solver: re-simulated (pts)']:.1f} pts; {name}'s {r[f'{name} vector']}: "
+                f"{r[f'{name}: max dev (pts)']:.1f})"
+                for _, r in t.iterrows()
+            )
+            + "."
+        )
+    return lines
+
+
+def _top(spec: pd.DataFrame, rules: str, tier: str) -> str:
+    t = spec[(spec["rules"] == rules) & (spec["family"].astype(str) == tier)].sort_values("win_pct")
+    r = t.iloc[-1]
+    return f"{r['district']} {r['win_pct']:.1f}%"
+
+
+def report(tables, frames, games, seed, command, elapsed, top, total_games, sim_seconds) -> str:
+    n = sizes(games)
+    now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    runs = pd.DataFrame(
+        [
+            {
+                "run": j.key,
+                "tier": j.family,
+                "players": j.players,
+                "games": len(df) // j.players,
+                "minutes": round(df.attrs.get("seconds", 0.0) / 60, 1),
+            }
+            for j, df in frames.items()
+        ]
+    )
+    per_tier = runs.groupby("tier", sort=False)[["games", "minutes"]].sum().reset_index()
+    claims = tables["claims"].rename(columns={"family": "tier"})
+    seats = tables["seats"]
+    out = [
+        "# Citywright: the balance figures across skill tiers",
+        "",
+        f"Command: `{command}`  ",
+        *_run_lines(now, len(frames), total_games, sim_seconds, elapsed, n, seed),
+        "",
+        "Tiers (`citywright agents`): "
+        + "; ".join(f"`{t.name}` = every seat `{t.agent}`, specialists `{t.specialist.format(d='X')}`" for t in TIERS)
+        + ". Intervals are 95% (Wilson for win shares, normal for means). The experiments module's docstring "
+        "(`experiments/skill.py`) says how compensation enters each tier's play.",
+        "",
+        "## Summary",
+        "",
+        *skill_questions(tables),
+        "",
+        "![skill](skill.png)",
+        "",
+        "## The rulebook's claims, per tier",
+        "",
+        _md(claims[["claim", "tier", "verdict", "evidence"]]),
+        "",
+        "'holds': the ordering (or direction) is right and the intervals separate; 'unclear': right but the "
+        "intervals overlap; 'does not hold': wrong (definitions as in `results/appendix/REPORT.md`).",
+        "",
+        *_tier_sections(tables),
+        "The solver re-ranks the tier's v1.1 games under every vector of 0..5 points per seat; the re-simulation "
+        "plays the best vector afresh (no tier's play sees compensation, so the two agree up to chance; the "
+        "re-simulation is of other games).",
+        "",
+        "![seats](seats.png)",
+        "",
+        "## Two-player waste (tiles per player)",
+        "",
+        _md(
+            tables["waste"]
+            .assign(ours=[_ci(r["waste"], r["lo"], r["hi"], 2) for _, r in tables["waste"].iterrows()])[
+                ["rules", "family", "games", "rulebook", "ours", "empty", "forced_discards"]
+            ]
+            .round(2)
+        ),
+        "",
+        "![waste](waste.png)",
+        "",
+        *_solo_seats_time(tables, seats, per_tier, top),
+        "## Files",
+        "",
+        "CSV tables (long format): " + ", ".join(f"`{t}.csv`" for t in TABLES) + ".",
+        "",
+    ]
+    return "\n".join(out)
+
+
+REPORT = Report(
+    skill_reproduce,
+    title="the balance figures across skill tiers",
+    home="skill",
+    default_games=2000,
+    note=lambda games: f"  (the expert's tables: {sizes(games)['expert']:,} games)",
+    takes_rules=True,
+    check=check,
+)

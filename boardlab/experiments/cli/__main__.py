@@ -1,0 +1,3 @@
+from boardlab.experiments.cli import main
+
+main()

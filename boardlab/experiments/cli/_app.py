@@ -1,0 +1,305 @@
+"""The `boardlab` application (alias `citywright`), its shared options and its error handling.
+
+Every error a user can cause prints one line on stderr and exits with code 2:
+no traceback, and nothing written that looks complete.  Each command lives in
+its own module of this package, a thin body over library functions.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from boardlab.experiments import COMMAND  # the command's name, shared with the library's reports
+
+try:  # typer vendors click in recent releases; older ones use click itself
+    from typer._click import exceptions as click_exceptions
+except ImportError:  # pragma: no cover
+    from click import exceptions as click_exceptions
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="boardlab: simulation and balance analysis for tabletop games: simulate, rate agents, tune rules, report.",
+)
+tune_app = typer.Typer(
+    help="Tune rules: seat compensation from stored games, scoring by simulation.", no_args_is_help=True
+)
+app.add_typer(tune_app, name="tune")
+
+RulesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--rules",
+        help="Rule set: a preset of the game (`boardlab games` lists them; the first is the default) or a TOML"
+        ' variant file (base = "PRESET" ...).',
+        show_default=False,
+    ),
+]
+
+# --- the shared option set ----------------------------------------------------------------------
+# Every command that is not one game's own takes --game; every command that plays games takes --jobs,
+# --backend and --scheduler; every output option is checked by check_output before any work.
+# --game's default is None, resolved by game_def to the registry's default (boardlab.sim.games.DEFAULT_GAME) when the
+# command runs: the registry is not imported to show --help.
+GameOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--game",
+        help="Game id (`boardlab games` lists them; default: the registry's default game).",
+        show_default=False,
+    ),
+]
+JobsOpt = Annotated[int, typer.Option("--jobs", help="Worker processes on this machine (--backend loky).", min=1)]
+BackendOpt = Annotated[
+    str, typer.Option("--backend", help="loky (processes on this machine) or dask (a cluster: --scheduler).")
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (--backend dask; default: a local one)."
+    ),
+]
+# The balance commands' tables (compare, sweep, tune scoring): the game's own agents and four players by default.
+PlayersOpt = Annotated[
+    int | None, typer.Option("--players", help="Players per game (default 4, or the game's nearest count).")
+]
+AGENTS_DEFAULT = "Default: the game's balance agents (GameDef.default_agents; README lists them)."
+BACKENDS = ("loky", "dask")
+# The one rule for an output's folders, quoted in every output option's help.
+OUTPUT_RULE = "Its folder must exist (the default's folders are created)."
+
+
+class UserError(Exception):
+    """An error caused by the user's input: one line, exit code 2."""
+
+
+def game_def(game):
+    """The registered game (a GameDef, an id, or None for the registry's default), or a one-line error."""
+    from boardlab.sim.games import GameError, default_game, get_game
+
+    try:
+        return get_game(default_game() if game is None else game)
+    except GameError as e:
+        raise UserError(f"--game: {e}") from None
+
+
+def load_rules(spec: str | None, game):
+    """The rule set `spec` of `game` (its default preset when None), or a one-line error."""
+    g = game_def(game)
+    try:
+        return g.load_rules(spec if spec is not None else g.default_preset)
+    except g.rules_error as e:
+        raise UserError(str(e)) from None
+
+
+def split_specs(text: str, game) -> list[str]:
+    """A command line's agent list of `game`, or a one-line error."""
+    reg = game_def(game).agents()
+    try:
+        return reg.split_specs(text)
+    except reg.AgentError as e:
+        raise UserError(f"--agents: {e}") from None
+
+
+def table_players(players: int | None, game) -> int:
+    """--players of the balance commands: as given, else 4 or the game's nearest count."""
+    lo, hi = game_def(game).players
+    return players if players is not None else max(lo, min(4, hi))
+
+
+def game_part(game, part: str, what: str):
+    """The game's analysis part `part` (a GameDef field naming ``module:attribute``), or a one-line error
+    saying that this game has no `what`."""
+    g = game_def(game)
+    if not g.has(part):
+        raise UserError(f"--game: {g.id} has no {what}")
+    return g.part(part)
+
+
+def check_workers(backend: str, scheduler: str | None) -> dict:
+    """--backend and --scheduler checked; the keyword arguments every run takes besides jobs."""
+    if backend not in BACKENDS:
+        raise UserError(f"--backend must be {' or '.join(BACKENDS)}, got {backend!r}")
+    if scheduler and backend != "dask":
+        raise UserError("--scheduler needs --backend dask")
+    return {"backend": backend, "scheduler": scheduler}
+
+
+def check_output(
+    path: Path | None, flag: str, *, directory: bool, default: Path | None = None, force: bool | None = None
+) -> Path:
+    """The output `path` (or `default` when None), checked before any work; nothing is written here.
+
+    * A path given must have an existing parent folder (a typo is refused, not turned into a new tree);
+      the default's missing folders are created by the command once every check has passed.
+    * The nearest existing folder must be a writable directory, not a file.
+    * A file output must not be a directory, a directory output must not be a file.
+    * An existing output needs ``force`` where the command has ``--force`` (``force`` not None)."""
+    given = path is not None
+    path = Path(path if given else default)
+    there = path if directory and path.is_dir() else path.parent
+    while not there.exists() and there != there.parent:  # NotADirectoryError counts as missing here
+        there = there.parent
+    if there.exists() and not there.is_dir():
+        raise UserError(f"{flag}: {there} is a file, not a directory")
+    if given and not path.parent.exists():
+        raise UserError(f"{flag}: directory {path.parent} does not exist")
+    if path.exists() and directory and not path.is_dir():
+        raise UserError(f"{flag}: {path} is a file; give a directory")
+    if path.exists() and not directory and path.is_dir():
+        raise UserError(f"{flag}: {path} is a directory; give a file name")
+    if not os.access(there, os.W_OK | os.X_OK):
+        raise UserError(f"{flag}: directory {there} is not writable")
+    if force is False and path.exists():
+        raise UserError(f"{flag}: {path} exists; use --force to overwrite")
+    return path
+
+
+def result_game(meta: dict) -> str:
+    """The game a result file's metadata names (a rescored table: its source's).  A run stored before the
+    registry names none: it is the registry's first game's, the only one there was."""
+    from boardlab.sim.games import default_game
+
+    spec = meta.get("spec") or (meta.get("original") or {}).get("spec") or {}
+    return meta.get("game") or spec.get("game") or default_game()
+
+
+def result_files(paths: list[Path], game) -> list[dict]:
+    """Each result file's metadata, checked: it exists, is a result of a run and is a result of `game`."""
+    from boardlab.experiments import simulate as S
+
+    g = game_def(game)
+    metas = []
+    for p in existing_files(paths):
+        try:
+            meta = S.read_metadata(p)
+        except S.SimulateError as e:
+            raise UserError(str(e).splitlines()[0]) from None
+        except (OSError, ValueError) as e:  # not Parquet, or a damaged file (pyarrow's errors are these)
+            raise UserError(f"{p}: cannot read as a result table: {str(e).splitlines()[0]}") from None
+        other = result_game(meta)
+        if other != g.id:
+            raise UserError(f"{p}: a result of {other}, not {g.id} (give --game {other}, and one game's files)")
+        metas.append(meta)
+    return metas
+
+
+def progress_bar(quiet: bool, label: str, total: int = 0):
+    """A started rich progress bar on stderr and update(done, total, rate, label=None).
+
+    None (and a no-op update) when quiet or when stderr is not a terminal: logs stay clean."""
+    if quiet or not sys.stderr.isatty():
+        return None, lambda *a, **k: None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games  {task.fields[rate]}"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=False,
+    )
+    task = bar.add_task(label, total=total, rate="")
+    bar.start()
+
+    def update(done: int, total: int, rate: float, label: str | None = None) -> None:
+        fields = {"description": label} if label else {}
+        bar.update(task, completed=done, total=total, rate=f"{rate:,.0f}/s" if rate else "", **fields)
+
+    return bar, update
+
+
+def logger(bar):
+    """print, or the progress bar's console while a bar is shown (so lines do not tear it)."""
+    return bar.console.print if bar is not None else print
+
+
+@contextmanager
+def interruptible(bar, message: str):
+    """Stop the progress bar however the block ends; on Ctrl-C print `message` and exit 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.stop()
+        print(message, file=sys.stderr)
+        sys.exit(130)
+    finally:
+        if bar is not None:
+            bar.stop()
+
+
+def existing_files(paths: list[Path]) -> list[Path]:
+    for p in paths:
+        if not p.is_file():
+            raise UserError(f"{p}: no such file")
+    return paths
+
+
+# The command is `boardlab`; pyproject.toml installs the same entry point under the name it had while it
+# hosted one game, so that every command quoted in results/ and in older notes still runs.
+
+
+def prog_name() -> str:
+    """The name this command was invoked by (`boardlab` or its alias); `boardlab` under `python -m`."""
+    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    return name if name and not name.endswith(".py") and not name.startswith("-") else COMMAND
+
+
+def command_line() -> str:
+    """This invocation as a shell command (recorded beside results)."""
+    return prog_name() + " " + shlex.join(sys.argv[1:])
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: turns every user error into one line on stderr and exit code 2."""
+    from boardlab.sim.games import GameError
+
+    prog = prog_name()
+    try:
+        app(args=argv, standalone_mode=False, prog_name=prog)
+    except (UserError, GameError) as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        sys.exit(2)
+    except click_exceptions.NoArgsIsHelpError:
+        sys.exit(0)
+    except click_exceptions.UsageError as e:
+        msg = e.format_message().replace("\n", " ")
+        cmd = f" {e.ctx.info_name}" if e.ctx and e.ctx.info_name != prog else ""
+        print(f"{prog}{cmd}: error: {msg}", file=sys.stderr)
+        sys.exit(2)
+    except (KeyboardInterrupt, getattr(click_exceptions, "Abort", KeyboardInterrupt)):
+        print(f"{prog}: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except getattr(click_exceptions, "Exit", SystemExit) as e:
+        sys.exit(getattr(e, "exit_code", getattr(e, "code", 0)))
+    except BrokenPipeError:
+        sys.exit(0)
+    except Exception as e:
+        if not _worker_died(e):
+            raise
+        print(
+            f"{prog}: error: a worker process died ({type(e).__name__}: killed from outside or out of memory);"
+            " finished work is kept: run the same command again to go on (simulate: with --resume)",
+            file=sys.stderr,
+        )
+        sys.exit(1)
+
+
+def _worker_died(e: BaseException) -> bool:
+    """Whether `e` says a worker process of the run was lost: a process pool broken (joblib's loky reports a
+    killed worker as TerminatedWorkerError, a BrokenExecutor) or a task Dask gave up on (KilledWorker)."""
+    import concurrent.futures
+
+    return isinstance(e, concurrent.futures.BrokenExecutor) or type(e).__name__ == "KilledWorker"

@@ -1,0 +1,64 @@
+"""`boardlab bench`: a game's engine and agent throughput on this machine (GameDef.bench)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+
+from boardlab.sim.games import GameError
+
+from ._app import GameOpt, RulesOpt, UserError, app, game_def, load_rules, prog_name
+
+
+@app.command()
+def bench(
+    games: Annotated[int, typer.Option(help="Games per player count.", min=100)] = 50_000,
+    boards: Annotated[int, typer.Option(help="Boards to score.", min=1000)] = 1_000_000,
+    rules: RulesOpt = None,
+    game: GameOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
+    no_subprocess: Annotated[
+        bool, typer.Option("--no-subprocess", help="Skip cold-compile and start-up timings.")
+    ] = False,
+    no_agents: Annotated[bool, typer.Option("--no-agents", help="Skip the agents' figures.")] = False,
+    agent_games: Annotated[int, typer.Option(help="Games per agent figure.", min=10)] = 400,
+):
+    """Engine and agent throughput on this machine, one core, after warm-up (each figure on stderr as it comes)."""
+    g = game_def(game)
+    try:
+        b = g.part("bench")
+    except GameError as e:
+        raise UserError(f"--game: {e}") from None
+    rs = load_rules(rules, g)
+
+    def log(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    log(f"bench {g.id}: {games:,} games per player count, rules {rs.name}")
+    res = b.run(
+        games=games,
+        boards=boards,
+        rules=rs,
+        subprocesses=not no_subprocess,
+        agents=not no_agents,
+        agent_games=agent_games,
+        log=log,
+    )
+    if as_json:
+        print(json.dumps(res))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"{prog_name()} bench ({g.id}, rules {res['rules']}, one core, best of repeats)")
+    t.add_column("figure")
+    t.add_column("value", justify="right")
+    t.add_column("target", justify="right")
+    for k, v in res.items():
+        if k == "rules":
+            continue
+        t.add_row(k, f"{v:,}" if isinstance(v, int) else str(v), b.targets.get(k, ""))
+    Console().print(t)

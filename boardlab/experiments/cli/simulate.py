@@ -1,0 +1,100 @@
+"""`boardlab simulate`: many games in parallel into a Parquet table."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ._app import (
+    OUTPUT_RULE,
+    BackendOpt,
+    GameOpt,
+    JobsOpt,
+    RulesOpt,
+    SchedulerOpt,
+    UserError,
+    app,
+    check_output,
+    check_workers,
+    game_def,
+    interruptible,
+    load_rules,
+    prog_name,
+    progress_bar,
+    split_specs,
+)
+
+
+@app.command()
+def simulate(
+    players: Annotated[
+        int, typer.Option("--players", help="Players per game (its range: `boardlab games`).", show_default=False)
+    ],
+    agents: Annotated[
+        str,
+        typer.Option(
+            "--agents",
+            help="One spec per seat, comma-separated (greedy,random,...), or one spec for every seat.",
+            show_default=False,
+        ),
+    ],
+    games: Annotated[int, typer.Option("--games", help="Number of games.", show_default=False)],
+    out: Annotated[Path, typer.Option("--out", help=f"Output Parquet file (one row per game and seat). {OUTPUT_RULE}")],
+    seed: Annotated[int, typer.Option("--seed", help="Run seed: game g's seed comes from (seed, g) alone.")] = 0,
+    rules: RulesOpt = None,
+    game: GameOpt = None,
+    seating: Annotated[
+        str,
+        typer.Option(
+            help="fixed: agent i in seat i; rotate: game g shifts agents by g; permute: all orders;"
+            " draw: each seat draws its agent from the --agents pool (any size)."
+        ),
+    ] = "rotate",
+    jobs: JobsOpt = 1,
+    backend: BackendOpt = "loky",
+    scheduler: SchedulerOpt = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run: only missing chunks.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output.")] = False,
+    moves: Annotated[
+        bool, typer.Option("--moves", help="Also write a move log (OUT stem + .moves.parquet), for a game with one.")
+    ] = False,
+    chunk_size: Annotated[
+        int | None, typer.Option(help="Games per chunk (default: a few seconds of work).", min=1)
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+):
+    """Play many games in parallel into a Parquet table; reproducible, resumable, on loky or Dask."""
+    from boardlab.experiments import simulate as S
+
+    g = game_def(game)
+    rs = load_rules(rules, g)
+    specs = split_specs(agents, g)
+    workers = check_workers(backend, scheduler)
+    try:
+        spec = S.make_spec(players, specs, games, seed, rs, seating, chunk_size, moves, game=g)
+    except S.SimulateError as e:
+        raise UserError(str(e)) from None
+    check_output(out, "--out", directory=False)  # existing outputs: S.run refuses them without --force or --resume
+    bar, update = progress_bar(quiet, "simulate", games)
+    argv = [a for a in sys.argv[1:] if a not in ("--force", "--resume")]
+    prog = prog_name()
+    stopped = (
+        f"{prog}: interrupted; finished chunks are kept in {out}.parts. Resume with:\n"
+        f"  {prog} {shlex.join(argv)} --resume"
+    )
+    with interruptible(bar, stopped):
+        try:
+            meta = S.run(spec, out, jobs=jobs, **workers, resume=resume, force=force,
+                         progress=update)  # fmt: skip
+        except S.SimulateError as e:
+            raise UserError(str(e)) from None
+    sess = meta["this_session"]
+    rate = sess["games"] / sess["seconds"] if sess["seconds"] else 0.0
+    print(
+        f"wrote {out}: {meta['games']:,} games x {meta['players']} seats = {meta['rows']:,} rows"
+        f" ({sess['games']:,} games played now in {sess['seconds']:.1f} s, {rate:,.0f} games/s); metadata in {out}.json"
+    )

@@ -1,0 +1,317 @@
+"""`boardlab tune ...`: rules tuned from stored games (seats) or by fresh simulation (scoring)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ._app import (
+    AGENTS_DEFAULT,
+    OUTPUT_RULE,
+    BackendOpt,
+    GameOpt,
+    JobsOpt,
+    PlayersOpt,
+    RulesOpt,
+    SchedulerOpt,
+    UserError,
+    check_output,
+    check_workers,
+    command_line,
+    game_def,
+    game_part,
+    interruptible,
+    load_rules,
+    logger,
+    prog_name,
+    progress_bar,
+    result_files,
+    split_specs,
+    table_players,
+    tune_app,
+)
+
+
+@tune_app.command("seats")
+def tune_seats(
+    results: Annotated[
+        list[Path], typer.Argument(help="Result files of the game, of one player count.", show_default=False)
+    ],
+    max_points: Annotated[int, typer.Option("--max", help="Largest compensation per seat.", min=0, max=20)] = 5,
+    top: Annotated[int, typer.Option(help="How many of the best vectors to show.", min=1)] = 5,
+    verify_games: Annotated[
+        int, typer.Option(help="Re-simulate the best vector with this many games (0: skip).", min=0)
+    ] = 0,
+    game: GameOpt = None,
+    jobs: JobsOpt = 1,
+    backend: BackendOpt = "loky",
+    scheduler: SchedulerOpt = None,
+):
+    """Seat compensation that brings every seat closest to 1/N, from stored games (no re-simulation needed)."""
+    import pandas as pd
+
+    from boardlab.experiments import compensation as C
+    from boardlab.experiments import simulate as S
+    from boardlab.experiments.pipelines import load_results
+
+    g = game_def(game)
+    game_part(g, "seat_compensation", "seat compensation to tune")
+    workers = check_workers(backend, scheduler)
+    metas = result_files(results, g)
+    how = g.part("seat_compensation")
+    for path, meta in zip(results, metas, strict=True):
+        reason = how.check(meta["rules"]) if how.check and isinstance(meta.get("rules"), dict) else None
+        if reason:
+            raise UserError(f"{path}: {reason}")
+    if verify_games and "spec" not in metas[0]:
+        raise UserError(f"--verify-games: {results[0]} is not a run of simulate (a rescored table?): nothing to re-run")
+    played = metas[0].get("rules") if isinstance(metas[0].get("rules"), dict) else None  # its tie-break rules
+    if how.rank_options is not None:
+        ranked = [how.rank_options(m["rules"]) if isinstance(m.get("rules"), dict) else {} for m in metas]
+        for path, r in zip(results, ranked, strict=True):
+            if r != ranked[0]:
+                raise UserError(f"{path}: played under other tie-break rules ({r}) than {results[0]} ({ranked[0]})")
+    try:
+        df = load_results(results)
+        cur = C.current(df, g, played)
+        best = C.search(df, g, max_points=max_points, top=top, rules=played)
+    except (ValueError, S.SimulateError, OSError) as e:
+        raise UserError(str(e).splitlines()[0]) from None
+    n = int(df["players"].iloc[0])
+    seats = [f"seat{i + 1}" for i in range(n)]
+
+    def show(label: str, t: pd.DataFrame) -> None:
+        for _, r in t.iterrows():
+            parts = "  ".join(f"{100 * r[s]:5.1f}% [{100 * r[s + '_lo']:.1f}, {100 * r[s + '_hi']:.1f}]" for s in seats)
+            print(f"{label:<10} {r['compensation']:<10} max dev {100 * r['max_deviation']:4.1f} pts   {parts}")
+
+    print(f"{len(df) // n:,} games, {n} players; seat win shares (95% Wilson), re-ranked from stored raw scores:")
+    show("stored", cur)
+    show("best", best)
+    if verify_games:
+        vec = [int(x) for x in best["compensation"].iloc[0].split("/")]
+        try:
+            verified = C.verify(metas[0], vec, verify_games, jobs=jobs, game=g, **workers)
+        except S.SimulateError as e:
+            raise UserError(str(e).splitlines()[0]) from None
+        show("verified", verified)
+        print(f"(verification re-simulated {verify_games:,} games with compensation {best['compensation'].iloc[0]})")
+
+
+def _counts(
+    text: str | None, flag: str = "--seat-players", what: str = "player counts separated by commas (e.g. 2,3,4)"
+) -> list[int] | None:
+    """--seat-players 2,3,4 -> [2, 3, 4] (UserError, one line, on anything else)."""
+    if text is None:
+        return None
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UserError(f"{flag}: expected {what}, got {text!r}") from None
+
+
+@tune_app.command("scoring")
+def tune_scoring(
+    param: Annotated[
+        list[str],
+        typer.Option(
+            "--param",
+            help="PATH=LO:HI[:int], repeatable; PATH a dotted key of `boardlab rules`, list elements by index,"
+            " e.g. scoring.commercial.tier_points[2]=20:35:int.",
+            show_default=False,
+        ),
+    ],
+    objective: Annotated[
+        str,
+        typer.Option(
+            help="specialists (each agent of --agents), seats (each seat of the seat games) or both: win shares"
+            " brought to 1/N."
+        ),
+    ] = "specialists",
+    seat_players: Annotated[
+        str | None,
+        typer.Option(
+            "--seat-players",
+            help="Player counts of the seat games (objective seats or both), comma-separated, e.g. 2,3,4."
+            " Default: --players.",
+            show_default=False,
+        ),
+    ] = None,
+    seat_agent: Annotated[
+        str | None,
+        typer.Option(
+            "--seat-agent",
+            help="The agent in every seat of the seat games. Default: the game's plain agent of the tier of"
+            " --agents (e.g. specialist:X -> greedy, strong-specialist:X -> strong; docs/tuning.md), or the first"
+            " agent.",
+            show_default=False,
+        ),
+    ] = None,
+    seat_games: Annotated[
+        int | None,
+        typer.Option(
+            "--seat-games",
+            help="Games per seat player count per trial (in --blocks blocks). Default: --games.",
+            min=1,
+            show_default=False,
+        ),
+    ] = None,
+    allow_placeholder: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-placeholder",
+            help="Tune this placeholder key anyway (repeatable; a dotted prefix covers its keys, e.g."
+            " achievements.cards.green_canopy). `boardlab rules --placeholders` lists them.",
+            show_default=False,
+        ),
+    ] = None,
+    stop_z: Annotated[
+        float,
+        typer.Option(
+            "--stop-z",
+            help="Stop a trial after any block from the 2nd once its pooled loss is above the best trial's on the"
+            " same blocks by more than Z standard errors of the paired block difference (0: no early stop).",
+        ),
+    ] = 3.0,
+    race: Annotated[
+        float,
+        typer.Option(
+            "--race",
+            metavar="MARGIN",
+            help="Race (needs --stop-z): stop a trial also once it is below the best by --stop-z standard errors (it"
+            " becomes the best) or its gap ± --stop-z standard errors lies within ±MARGIN points² (0: no race).",
+        ),
+    ] = 0.0,
+    agents: Annotated[
+        str | None,
+        typer.Option(
+            "--agents", help=f"One spec per seat, or one for all (as in simulate). {AGENTS_DEFAULT}", show_default=False
+        ),
+    ] = None,
+    train: Annotated[
+        str | None,
+        typer.Option(
+            "--train",
+            metavar="N0,N1",
+            help="Fit learned weights under every trial's rules (games per self-play round, as `train --games`)"
+            " and play the agents with them; without it they play the base's weights in every trial. Weights are"
+            " kept in the weight cache by the rules' hash (BOARDLAB_WEIGHTS) and reused.",
+            show_default=False,
+        ),
+    ] = None,
+    train_seed: Annotated[int, typer.Option("--train-seed", help="Seed of --train's self-play.")] = 1,
+    players: PlayersOpt = None,
+    rules: RulesOpt = None,
+    game: GameOpt = None,
+    trials: Annotated[
+        int, typer.Option("--trials", help="Trials to finish (complete or pruned), the base's included.", min=1)
+    ] = 50,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", help="Games per trial: --blocks seed blocks of whole seat rotations (rounded up).", min=1
+        ),
+    ] = 4_000,
+    blocks: Annotated[int, typer.Option("--blocks", help="Seed blocks per trial (the pruner's steps).", min=2)] = 10,
+    verify_games: Annotated[
+        int, typer.Option(help="Base and best re-simulated on fresh seeds (0: skip).", min=0)
+    ] = 20_000,
+    keep_mean_total: Annotated[
+        float | None, typer.Option(help="Keep the mean total score within ±PCT% of the base's.", show_default=False)
+    ] = None,
+    max_changes: Annotated[
+        int | None, typer.Option(help="At most K parameters move from the base.", min=1, show_default=False)
+    ] = None,
+    sampler: Annotated[
+        str, typer.Option(help="cmaes, tpe (multivariate), or auto: cmaes for two parameters or more, else tpe.")
+    ] = "auto",
+    prune_p: Annotated[float, typer.Option(help="WilcoxonPruner's p threshold (0: no pruning).")] = 0.05,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the seed blocks and of the sampler.")] = 0,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help=f"Output directory; the study is OUT/study.db (default runs/tune-scoring). {OUTPUT_RULE}",
+            show_default=False,
+        ),
+    ] = None,
+    work: Annotated[Path | None, typer.Option("--work", help=f"Run cache (default: OUT/runs). {OUTPUT_RULE}")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the study in OUT (same settings).")] = False,
+    jobs: JobsOpt = 1,
+    backend: BackendOpt = "loky",
+    scheduler: SchedulerOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+):
+    """Tune rule parameters by simulation (Optuna) so agents or seats win equally often; best.toml and a report."""
+    import datetime as dt
+    import shlex
+    import sys
+    import time
+
+    from boardlab.experiments import simulate as S
+    from boardlab.experiments import tune_scoring as T
+
+    g = game_def(game)
+    base = load_rules(rules, g)
+    specs = split_specs(agents if agents is not None else g.default_agents, g)
+    players = table_players(players, g)
+    workers = check_workers(backend, scheduler)
+    try:
+        params = T.parse_params(param, base)
+        spec = T.make_tune_spec(
+            base, params, objective, players, specs, games, blocks, seed, keep_mean_total, max_changes, prune_p,
+            sampler=sampler, game=g, seat_players=_counts(seat_players), seat_agent=seat_agent,
+            seat_games=seat_games, stop_z=stop_z, race=race, allow_placeholders=allow_placeholder or [],
+            train=_counts(train, "--train", "games per round separated by commas (e.g. 10000,10000)"),
+            train_seed=train_seed,
+        )  # fmt: skip
+    except (ValueError, S.SimulateError) as e:  # TuneError, the rules' errors and SimulateError are ValueErrors
+        raise UserError(str(e).splitlines()[0]) from None
+    out = check_output(out, "--out", directory=True, default=Path("runs/tune-scoring"))
+    work = check_output(work, "--work", directory=True, default=out / "runs")
+    try:
+        T.check_output(out, resume)
+    except T.TuneError as e:
+        raise UserError(str(e)) from None
+    out.mkdir(parents=True, exist_ok=True)
+    work.mkdir(parents=True, exist_ok=True)
+    tables = spec.tables()
+    if len(tables) == 1 and spec.games != games:
+        t = tables[0]
+        print(
+            f"(a trial plays {spec.games:,} games: {spec.blocks} seed blocks of {t.block_games:,},"
+            f" whole rotations of the {t.players} seats)"
+        )
+    elif len(tables) > 1:
+        each = ", ".join(f"{t.blocks_text(spec.blocks)}" for t in tables)
+        print(f"(a trial plays {spec.games:,} games: {each})")
+    bar, update = progress_bar(quiet, "tune")
+
+    def progress(done: int, total: int, rate: float, label: str) -> None:
+        update(done, total, rate, label=label)
+
+    argv = [a for a in sys.argv[1:] if a != "--resume"]
+    stopped = (
+        f"{prog_name()}: interrupted; finished trials are kept in {T.study_path(out)}. Continue with:\n"
+        f"  {prog_name()} {shlex.join(argv)} --resume"
+    )
+    try:
+        with T.StudyLock(out), interruptible(bar, stopped):
+            study = T.optimise(spec, out, work, trials, resume, jobs, log=logger(bar), progress=progress, **workers)
+            rules_best, best = T.best_rules(study, spec)
+            t0 = time.perf_counter()
+            verification = T.verify(spec, rules_best, verify_games, work, jobs, **workers) if verify_games else None
+            verify_seconds = time.perf_counter() - t0
+    except (T.TuneError, S.SimulateError) as e:
+        raise UserError(str(e).splitlines()[0]) from None
+    about = {
+        "command": command_line(), "git_commit": S._git_commit(), "verify_seconds": round(verify_seconds, 1),
+        "finished": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "trials": trials,
+        "verify_games": verify_games, "jobs": jobs,
+    }  # fmt: skip
+    summary = T.write_outputs(study, spec, out, work, verification, about)
+    print(T.summary_text(summary, best, verification))
+    written = ["trials.csv", *(["verify.csv"] if verification is not None else []), "REPORT.md"]
+    print(f"wrote {out / 'best.toml'}, {', '.join(written)} and charts in {out}")

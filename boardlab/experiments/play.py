@@ -1,0 +1,132 @@
+"""The generic chunk player: games start..stop-1 of a run through a game's public API, any mix of agents.
+
+A seat is a Python agent -- a generic one (``random``, ``ismcts``: :mod:`boardlab.agents.generic`) or a user's
+``py:module:Name`` -- or one of the game's built-in agents, which the game's registry turns into a
+per-move player (``builtin_player(spec)``: its kernel move, made in place).  A Python agent is given
+only its observation, the listed moves and its generator (:mod:`boardlab.agents.generic.base`).
+
+Everything about game g is a function of (run seed, g, seating): its seed (:func:`boardlab.sim.seeds.game_seeds`),
+its seats (:func:`boardlab.experiments.seating.seat_orders`), every agent's generator (seeded from the game seed
+and the seat) and the agents themselves (a Python agent is made afresh for every game).  So a chunk gives
+the same rows on any process, in any order, on any number of processes.
+
+The rows, one per (game, seat), hold the columns every game shares (``game, game_seed, rules, players,
+seat, agent, total, rank, win_share, win``) and the game's own, which its ``api_rows`` function (named
+in its :class:`boardlab.sim.games.GameDef` by import path) reads from the finished game.  Nothing here names a
+game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from boardlab.agents.generic.base import agent_rng, decide
+from boardlab.experiments.schema import schema_of, table
+from boardlab.experiments.seating import seat_orders
+from boardlab.sim.games import GameDef, get_game
+from boardlab.sim.seeds import game_seeds
+
+
+def needs_api(agents: list) -> bool:
+    """Whether a run with these parsed agents must be played here (some agent is a Python agent)."""
+    return any(getattr(a, "python", False) for a in agents)
+
+
+def api_rows_of(game: GameDef) -> Callable | None:
+    """The game's function from a finished API game to its own result columns (None: the shared ones only)."""
+    path = getattr(game, "api_rows", "") or ""
+    if not path:
+        return None
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def seat_players(game: GameDef, agents: list) -> list[Callable[[], object]]:
+    """Per agent, a maker of its seat's player for one game: a fresh Python agent (an object with act),
+    or the game's per-move player of a built-in agent (a callable on the game; made once, it keeps no
+    state between games)."""
+    reg = game.agents()
+    makers = []
+    for a in agents:
+        if getattr(a, "python", False):
+            makers.append(a.make)
+        else:
+            play = reg.builtin_player(a)
+            makers.append(lambda play=play: play)
+    return makers
+
+
+def play_game(game: GameDef, rules, seats: list, seed: int):
+    """One game from its seed, seat s played by seats[s] (Python agents or built-in per-move players);
+    returns the finished API game."""
+    g = game.new_game(len(seats), rules, int(seed))
+    rngs = [agent_rng(g.seed, s) for s in range(len(seats))]
+    python = [callable(getattr(a, "act", None)) for a in seats]
+    while not g.done:
+        p = g.current
+        if python[p]:
+            g.apply(decide(seats[p], g, rngs[p]))  # checked: an illegal move raises the game's IllegalMove
+        else:
+            seats[p](g)
+    return g
+
+
+def play_table(
+    game: GameDef | str, rules, players: int, agents: list, seating: str, run_seed: int, start: int, stop: int
+) -> pa.Table:
+    """Games start..stop-1 of a run, one row per (game, seat), as a table of the game's result schema (its
+    ``schema`` part, or the core columns alone), so a column has the same type in every chunk."""
+    game = get_game(game)
+    if seating != "draw" and len(agents) != players:
+        raise ValueError("one agent per seat")
+    resolve = getattr(game.agents(), "for_rules", None)  # agents whose play depends on the rules (weights)
+    if resolve is not None:
+        agents = [resolve(a, rules) if not getattr(a, "python", False) else a for a in agents]
+    seeds = game_seeds(run_seed, start, stop)
+    order = seat_orders(players, seating, start, stop, pool=len(agents), seeds=seeds)
+    makers = seat_players(game, agents)
+    names = [str(a) for a in agents]
+    own = api_rows_of(game)
+    columns: dict[str, list] = {c: [] for c in game.result_columns}
+    for i, seed in enumerate(seeds):
+        g = play_game(game, rules, [makers[k]() for k in order[i]], seed)
+        scores = g.scores()
+        values: dict[str, object] = {
+            "game": [start + i] * players,
+            "game_seed": [seed] * players,
+            "rules": [rules.name] * players,
+            "players": [players] * players,
+            "seat": list(range(1, players + 1)),
+            "agent": [names[k] for k in order[i]],
+            "total": [s["total"] for s in scores],
+            "rank": [s["rank"] for s in scores],
+            "win_share": [s["win_share"] for s in scores],
+            "win": [s["rank"] == 1 for s in scores],
+        }
+        if own is not None:
+            values.update(own(g))
+        for c in columns:
+            if c not in values:
+                raise KeyError(f"{game.id}: result column {c!r} is neither shared nor given by its api_rows")
+            columns[c].append(values[c])
+    flat = {c: _column(parts) for c, parts in columns.items()}
+    return table(flat, schema_of(game))
+
+
+def play_chunk(
+    game: GameDef | str, rules, players: int, agents: list, seating: str, run_seed: int, start: int, stop: int
+) -> pd.DataFrame:
+    """play_table as a pandas DataFrame (what analyses and tests read)."""
+    return play_table(game, rules, players, agents, seating, run_seed, start, stop).to_pandas()
+
+
+def _column(parts: list) -> object:
+    """One column from per-game parts (lists, or typed arrays from api_rows, whose dtype is kept)."""
+    if parts and isinstance(parts[0], np.ndarray):
+        return np.concatenate(parts)
+    return [v for part in parts for v in part]

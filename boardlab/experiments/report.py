@@ -1,0 +1,139 @@
+"""What every game's `reproduce` report is made of: a plan of runs played into a run cache, Markdown helpers.
+
+A game's report (GameDef.report, and GameDef.skill_report for ``reproduce --skill``) is a
+:class:`Report`: the function that plays its plan and writes its tables, charts and ``REPORT.md``,
+and what the command needs to know to call it.  The plan is a list of jobs (:class:`Job`), each
+one resumable simulation in the run cache (``--work``), played or reused by :func:`run_jobs`; an
+interrupted report continues where it stopped and a finished one is only re-analysed.  The outputs
+are written whole into a temporary directory and moved into place, REPORT.md last
+(:func:`boardlab.experiments.io.staged_directory`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import pandas as pd
+
+from boardlab.experiments import simulate as S
+from boardlab.experiments.io import read_results
+
+
+class Job(Protocol):
+    """One run of a report's plan: what :func:`run_jobs` reads of a game's own job type (a frozen dataclass,
+    so that it can key the frames)."""
+
+    key: str  # file stem in the run cache
+    players: int
+    agents: tuple[str, ...]
+    games: int
+    seating: str
+
+    def rule_set(self): ...
+
+
+Progress = Callable[[Job, int, int, float], None]
+
+
+@dataclass(frozen=True)
+class Report:
+    """A game's `reproduce` report.
+
+    run : callable(games, out, work, seed, n_jobs, log, command, backend, scheduler, progress) -> tables
+        Play the plan for size `games` (reusing finished runs in `work`), write the tables, charts and
+        REPORT.md into `out`; `command` is the command line recorded in the report, `log(line)` gets a
+        line per run and `progress(job, done, total, rate)` the games played.  Returns its tables.
+    title : what the report reproduces, for the command's first line.
+    home : the folder of its default --out and --work under runs/ (``runs/<home>/games-N/{report,runs}``).
+    default_games : --games when not given.
+    note : callable(games) -> str or None; a line printed after the first (e.g. the sizes of slow tables).
+    takes_rules : whether `run` takes ``rules=`` (a preset name or a variant file: ``reproduce --rules``), the
+        report played under that rule set instead of its own.
+    check : callable(games, rules) -> None, or None: raises a one-line error (boardlab.experiments.simulate.SimulateError)
+        when the plan cannot be played (e.g. an agent's missing weights); the command calls it before any work.
+    """
+
+    run: Callable[..., dict]
+    title: str
+    home: str
+    default_games: int = 2000
+    note: Callable[[int], str | None] | None = None
+    takes_rules: bool = False
+    check: Callable[..., None] | None = None
+
+
+def rules_tag(rules) -> str:
+    """A short name of a rule set's content (a RuleSet: 'r' and 10 hex digits of SHA-256 over its canonical
+    JSON), for file and folder names of runs under it: another content, another name."""
+    return "r" + hashlib.sha256(rules.to_json().encode()).hexdigest()[:10]
+
+
+def run_jobs(
+    game,
+    jobs: list[Job],
+    work: Path,
+    seed: int,
+    n_jobs: int,
+    log: Callable[[str], None],
+    backend: str = "loky",
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+    chunk_size: int | Callable[[Job], int] | None = None,
+) -> dict[Job, pd.DataFrame]:
+    """Play (or reuse) every job's run of `game` (a GameDef or id) in the cache `work`; `progress(job, done,
+    total, rate)` after each chunk; `chunk_size` caps the games per chunk (a number, or a function of the job).
+    Each result's frame has, in ``attrs["seconds"]``, the time its games took when they were played (a resumed
+    run: its last session)."""
+    frames = {}
+    work.mkdir(parents=True, exist_ok=True)
+    total = sum(j.games for j in jobs)
+    done = 0
+    for i, job in enumerate(jobs, 1):
+        cap = chunk_size(job) if callable(chunk_size) else chunk_size
+        chunk = min(cap, job.games) if cap else None
+        spec = S.make_spec(
+            job.players, list(job.agents), job.games, seed, job.rule_set(), job.seating, chunk_size=chunk, game=game
+        )
+
+        def tick(d: int, n: int, rate: float, job=job) -> None:
+            if progress:
+                progress(job, d, n, rate)
+
+        t = time.perf_counter()
+        path = work / f"{job.key}.parquet"
+        meta, reused = S.run_or_reuse(spec, path, jobs=n_jobs, backend=backend, scheduler=scheduler, progress=tick)
+        dt = time.perf_counter() - t
+        if reused:
+            tick(job.games, job.games, 0.0)
+        done += job.games
+        how = (
+            "reused"
+            if reused
+            else f"played in {dt:.1f} s, {meta['this_session']['games'] / max(dt, 1e-9):,.0f} games/s"
+        )
+        log(
+            f"[{i}/{len(jobs)}] {job.key}: {job.games:,} games, {job.players}p ({how});"
+            f" {100 * done / total:.0f}% of games"
+        )
+        frames[job] = read_results(path)
+        frames[job].attrs["seconds"] = float(meta["this_session"]["seconds"])
+    return frames
+
+
+def ci(v, lo, hi, digits: int = 1) -> str:
+    """A value and its interval: '12.3 [11.0, 13.6]'."""
+    return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def md_table(df: pd.DataFrame) -> str:
+    """A DataFrame as a Markdown table (every value as str() gives it)."""
+    cols = list(df.columns)
+    lines = ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
+    for _, r in df.iterrows():
+        lines.append("| " + " | ".join(str(r[c]) for c in cols) + " |")
+    return "\n".join(lines)

@@ -1,0 +1,124 @@
+"""Rule sweeps: re-simulate for each value of one rule parameter and tabulate each agent's win share.
+
+Unlike rescoring, a sweep lets the agents replan: each value is a fresh
+simulation under the changed rules, on the same game seeds (common random
+numbers, so differences between values are not luck of the deal).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+from boardlab.experiments import simulate as S
+from boardlab.experiments.io import atomic_write_text
+from boardlab.experiments.pipelines import mean_ci, win_share
+
+
+def parse_values(text: str) -> list:
+    """'3,4,5' -> [3, 4, 5]; JSON per value (numbers, true/false, "text"); ';' separates values holding commas.
+    A lone list ('[5,18,13]') is one value: there is nothing to separate it from."""
+    if ";" not in text and text.strip().startswith("["):
+        try:
+            return [json.loads(text)]
+        except json.JSONDecodeError:
+            pass
+    sep = ";" if ";" in text else ","
+    out = []
+    for tok in (t.strip() for t in text.split(sep)):
+        if not tok:
+            raise ValueError(f"--values: empty value in {text!r}")
+        try:
+            out.append(json.loads(tok))
+        except json.JSONDecodeError:
+            out.append(tok)  # a bare word, e.g. a district letter
+    return out
+
+
+def value_label(v) -> str:
+    return json.dumps(v) if not isinstance(v, str) else v
+
+
+def sweep_rules(base, param: str, values: list) -> list:
+    """One rule set per value of any game (raises its rules error naming the key if the path or a value is wrong).
+    ``param`` may end in list indices, as ``tune scoring --param`` takes them (``scoring.commercial.tier_points[2]``):
+    each value sets that element and the rest of the list is the base's (``RuleSet.with_overrides``)."""
+    return [base.with_overrides({param: v}) for v in values]
+
+
+def run_sweep(
+    base,
+    param: str,
+    values: list,
+    players: int,
+    agents: list[str],
+    games: int,
+    seed: int,
+    seating: str,
+    work: Path,
+    jobs: int = 1,
+    log: Callable[[str], None] = print,
+    progress: Callable[[str, int, int, float], None] | None = None,
+    *,
+    game,
+    backend: str = "loky",
+    scheduler: str | None = None,
+) -> pd.DataFrame:
+    """Long table: value, agent, n, win_pct, lo, hi, mean total and its interval.
+
+    `game` is the GameDef (or id) whose rules `base` are; `progress(label, done, total, rate)` after each
+    chunk of each value's run; `backend` and `scheduler` as in boardlab.experiments.simulate.run."""
+    game = getattr(game, "id", game)
+    parts = []
+    for v, rules in zip(values, sweep_rules(base, param, values), strict=True):
+        spec = S.make_spec(players, agents, games, seed, rules, seating, game=game)
+        path = Path(work) / f"{param}={value_label(v)}.parquet".replace("/", "_")
+        label = f"{param}={value_label(v)}"
+
+        def tick(done: int, total: int, rate: float, label=label) -> None:
+            if progress:
+                progress(label, done, total, rate)
+
+        _, reused = S.run_or_reuse(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, progress=tick)
+        df = pd.read_parquet(path)
+        log(f"{param} = {value_label(v)}: {games:,} games ({'reused' if reused else 'played'})")
+        ws = win_share(df, "agent")
+        tot = mean_ci(df, ["total"], "agent").set_index("agent")
+        ws = ws.assign(
+            value=value_label(v),
+            win_pct=100 * ws["win_share"],
+            lo=100 * ws["lo"],
+            hi=100 * ws["hi"],
+            mean_total=ws["agent"].map(tot["mean"]),
+            total_lo=ws["agent"].map(tot["lo"]),
+            total_hi=ws["agent"].map(tot["hi"]),
+            games=games,
+            param=param,
+        )
+        parts.append(
+            ws[["param", "value", "agent", "games", "n", "win_pct", "lo", "hi", "mean_total", "total_lo", "total_hi"]]
+        )
+    return pd.concat(parts, ignore_index=True)
+
+
+def write_outputs(table: pd.DataFrame, param: str, out: Path, about: dict) -> None:
+    """sweep.csv, sweep.png and sweep.json (the command and parameters) in `out`, each written whole."""
+    from boardlab.experiments import charts
+
+    atomic_write_text(table.to_csv(index=False, float_format="%.4g"), out / "sweep.csv")
+    charts.sweep_chart(table, param, out / "sweep.png")
+    atomic_write_text(json.dumps(about, indent=1), out / "sweep.json")
+
+
+def pivot_text(table: pd.DataFrame, values: list) -> str:
+    """Agents by value: 'win% [lo, hi]' cells, as the command prints them."""
+    piv = table.assign(
+        cell=[
+            f"{w:5.1f} [{lo:4.1f}, {hi:4.1f}]"
+            for w, lo, hi in zip(table["win_pct"], table["lo"], table["hi"], strict=True)
+        ]
+    ).pivot(index="agent", columns="value", values="cell")
+    return piv[[value_label(v) for v in values]].to_string()

@@ -1,0 +1,57 @@
+"""Keep numba's on-disk cache honest.
+
+numba invalidates a cached kernel when *its own* source file changes, not when
+a kernel it calls in another module does, so an edited rule kernel could keep
+running from a stale cache.  Before any kernel is imported we hash every source
+file the kernels are built from -- the list is each registered game's
+``kernel_sources`` (:mod:`boardlab.sim.games`) -- and, if the hash differs from the one
+recorded beside the cache, drop the cached kernels so they are compiled afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parent.parent
+_PACKAGES = ("sim", "agents")
+_STAMP = "boardlab-kernels.stamp"
+
+
+def _cache_dirs() -> list[Path]:
+    custom = os.environ.get("NUMBA_CACHE_DIR")
+    if custom:
+        return [Path(custom)]
+    return [_ROOT / pkg / "__pycache__" for pkg in _PACKAGES]
+
+
+def _source_hash() -> str:
+    from .games import kernel_sources  # every registered game's kernel files (sim/<game>/game.py)
+
+    h = hashlib.sha256()
+    for name in kernel_sources():
+        h.update(name.encode())
+        h.update((_ROOT / name).read_bytes())
+    return h.hexdigest()
+
+
+def ensure_fresh_cache() -> None:
+    try:
+        digest = _source_hash()
+        for d in _cache_dirs():
+            stamp = d / _STAMP
+            if stamp.exists() and stamp.read_text() == digest:
+                continue
+            # numba writes each module's files beside it (sim/<game>/__pycache__, ...): search the
+            # whole package, not only the __pycache__ that holds the stamp
+            purge = d.parent if d.name == "__pycache__" else d
+            if purge.exists():
+                for f in list(purge.rglob("*.nbi")) + list(purge.rglob("*.nbc")):
+                    f.unlink(missing_ok=True)
+            d.mkdir(parents=True, exist_ok=True)
+            tmp = d / f"{_STAMP}.{os.getpid()}"
+            tmp.write_text(digest)
+            os.replace(tmp, stamp)
+    except OSError:
+        pass  # a read-only install: numba then compiles in memory or uses its own checks

@@ -1,0 +1,208 @@
+"""Cartographers' entry in the game registry (:mod:`boardlab.sim.games`).
+
+Kept light on purpose: the numba cache guard imports it before any kernel
+loads, so it imports only the rules module at load time (the API, the tables
+and the reference are imported inside the functions that need them).
+"""
+
+from __future__ import annotations
+
+from boardlab.sim.games import GameDef, register
+
+from .rules import MAX_PLAYERS, MIN_PLAYERS, MOUNTAIN, N_CELLS, SIZE, STATE_LETTERS, WASTELAND, RulesError, from_mapping
+from .rules import load_rules as _load_rules
+
+# Every file numba compiles Cartographers' kernels from (constants included: numba freezes
+# module globals into the machine code).  The cache guard hashes these; tests/core/test_layers.py
+# checks that every module holding an @njit kernel is listed by some game.
+KERNEL_SOURCES = (
+    "boardlab/sim/rng.py",
+    "boardlab/sim/layout.py",
+    "boardlab/sim/bits.py",
+    "boardlab/sim/cartographers/rules.py",
+    "boardlab/sim/cartographers/tables.py",
+    "boardlab/sim/cartographers/engine.py",
+    "boardlab/agents/cartographers/kernels.py",
+    "boardlab/agents/cartographers/value.py",
+    "boardlab/agents/cartographers/strong.py",
+    "boardlab/agents/cartographers/expert.py",
+    "boardlab/agents/cartographers/selfplay.py",
+    "boardlab/agents/cartographers/play.py",
+)
+
+SEASON_KEYS = ("spring", "summer", "fall", "winter")
+EDICT_KEYS = ("a", "b", "c", "d")
+
+# One row per (game, seat); README.md ("Cartographers") documents each column.
+RESULT_COLUMNS = (
+    "game", "game_seed", "rules", "players", "seat", "agent",
+    "side",
+    *(f"card_{e}" for e in EDICT_KEYS),
+    *(f"{s}_e{i}" for s in SEASON_KEYS for i in (1, 2)),
+    *(f"points_{e}" for e in EDICT_KEYS),
+    "edict_points", "coins", "coin_points", "monster_penalty",
+    "total", "rank", "win_share", "win",
+    "rating", "title",
+    "grid",
+)  # fmt: skip
+
+
+def load_rules(spec=None):
+    return _load_rules(spec)
+
+
+def tables(rules, players: int):
+    from .tables import tables_for
+
+    return tables_for(rules, players)
+
+
+def new_game(players: int, rules, seed: int):
+    from .api import Game
+
+    return Game(players, rules, seed)
+
+
+def reference_game(players: int, rules, seed: int):
+    from .reference import RefGame
+
+    return RefGame(players, load_rules(rules), seed)
+
+
+def invariants(game) -> list[str]:
+    """What must hold in every position (docs/cartographers-engine.md §11); each broken one as a line.
+
+    * the ruins and shape cards in deck and revealed are each card once; the ambushes in deck,
+      ambush deck and ambushes out are each ambush once;
+    * coins in 0..cap; mountains and wasteland exactly where the map side has them; a mountain is
+      paid exactly when its 4 neighbours are filled (the check runs after every draw);
+    * this season's time is the sum of its revealed cards' times; a pending ruins card is revealed;
+    * every season record's total is e1 + e2 + coins - monster, and scores() sums the records;
+    * seasons scored = the season index (4 when done); the game is done exactly with 4 records per
+      seat; the decision-maker and the map match the phase (solo: never a monster phase).
+
+    ("Coins never decrease" and "a filled cell never changes" compare positions; the conformance
+    and differential tests hold moves to them by comparing snapshots.)
+    """
+    snap = game.snapshot()
+    rules = game.rules
+    n = snap["players"]
+    out: list[str] = []
+    ruins = set(rules.ruins_cards)
+    shape_ids = {c.id for c in rules.explore_cards}
+    ambush_ids = {a.id for a in rules.ambush_cards}
+    explore = [c for c in snap["deck"] if c not in ambush_ids] + snap["revealed"]
+    if sorted(explore) != sorted(ruins | shape_ids):
+        out.append(f"explore cards in deck and revealed: {sorted(explore)}")
+    ambushes = [c for c in snap["deck"] if c in ambush_ids] + snap["ambush_deck"] + snap["ambushes_out"]
+    if sorted(ambushes) != sorted(ambush_ids):
+        out.append(f"ambushes in deck, ambush deck and out: {sorted(ambushes)}")
+    cap = rules.coins["cap"]
+    m = rules.map
+    mountains = set(m.mountains)
+    wasteland = set(m.wasteland)
+    for p in range(n):
+        grid = snap["grids"][p]
+        if not 0 <= snap["coins"][p] <= cap:
+            out.append(f"seat {p}: {snap['coins'][p]} coins (cap {cap})")
+        if {i for i in range(N_CELLS) if grid[i] == STATE_LETTERS[MOUNTAIN]} != mountains:
+            out.append(f"seat {p}: mountains moved")
+        if {i for i in range(N_CELLS) if grid[i] == STATE_LETTERS[WASTELAND]} != wasteland:
+            out.append(f"seat {p}: wasteland moved")
+        surrounded = sorted(i for i in mountains if all(grid[j] != "." for j in _neighbours(i)))
+        if snap["mountains_paid"][p] != surrounded:
+            out.append(f"seat {p}: paid mountains {snap['mountains_paid'][p]}, surrounded {surrounded}")
+        records = snap["seasons"][p]
+        for s, rec in enumerate(records):
+            if rec["total"] != rec["e1"] + rec["e2"] + rec["coins"] - rec["monster"]:
+                out.append(f"seat {p} season {s}: record {rec}")
+        want = 4 if snap["done"] else snap["season"]
+        if len(records) != want:
+            out.append(f"seat {p}: {len(records)} season records in season {snap['season']}")
+    times = {c.id: c.time for c in rules.explore_cards}
+    if snap["time"] != sum(times.get(c, 0) for c in snap["revealed"]):
+        out.append(f"time {snap['time']} for revealed {snap['revealed']}")
+    if snap["ruins_pending"] and not ruins & set(snap["revealed"]):
+        out.append("ruins pending with no ruins card revealed")
+    scores = game.scores()
+    for p in range(n):
+        if scores[p]["total"] != sum(r["total"] for r in snap["seasons"][p]):
+            out.append(f"seat {p}: total {scores[p]['total']} is not the sum of its season records")
+    phase = snap["phase"]
+    if snap["done"] != (phase == "done"):
+        out.append(f"done {snap['done']} in phase {phase}")
+    if phase == "done":
+        if (snap["current"], snap["target"], snap["card"]) != (-1, -1, -1):
+            out.append("done, but a seat or card is still set")
+    elif not 0 <= snap["current"] < n:
+        out.append(f"current seat {snap['current']}")
+    elif phase == "draw" and (snap["target"] != snap["current"] or snap["card"] not in shape_ids):
+        out.append(f"draw phase: seat {snap['current']} on map {snap['target']}, card {snap['card']}")
+    elif phase == "monster" and (n == 1 or snap["card"] not in ambush_ids or snap["card"] != snap["ambushes_out"][-1]):
+        out.append(f"monster phase with {n} players, card {snap['card']}")
+    return out
+
+
+def _neighbours(i: int) -> list[int]:
+    r, c = divmod(i, SIZE)
+    return [SIZE * rr + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))]
+
+
+def score_maps(sources: list[tuple[str, str]], rules=None) -> list[tuple[dict, str]]:
+    """`score` (GameDef.scorer): every map in the (text, name) sources, scored under `rules` (default: the
+    preset of the map's side) -- as a JSON-able dict and as printed text.  MapError (one line) on a malformed map."""
+    from .maps import format_scored, parse_maps, rules_for, score_map
+
+    out = []
+    for text, name in sources:
+        for m in parse_maps(text, name):
+            res = score_map(m, rules_for(m, rules))
+            out.append((res, format_scored(m, res)))
+    return out
+
+
+GAME = register(
+    GameDef(
+        id="cartographers",
+        title="Cartographers",
+        description="1-5 players draw the same explore card's shapes on private 11x11 maps; edicts score each season",
+        presets=("base-a", "base-b"),
+        load_rules=load_rules,
+        rules_error=RulesError,
+        rules_from_mapping=lambda data: from_mapping(data, base=data),
+        tables=tables,
+        new_game=new_game,
+        reference_game=reference_game,
+        information="imperfect",  # the order of the deck is hidden from every player
+        chance=True,
+        simultaneous=True,  # every seat draws the same explore card at once (the API asks them in seat order)
+        invariants=invariants,
+        result_columns=RESULT_COLUMNS,
+        players=(MIN_PLAYERS, MAX_PLAYERS),
+        kernel_sources=KERNEL_SOURCES,
+        agents_module="boardlab.agents.cartographers.registry",
+        chunk_player="boardlab.experiments.cartographers.runner:chunk_table",
+        # the upper layers' parts (boardlab.sim.games.GameDef: each a "module:attr"); no move log or pairings
+        schema="boardlab.experiments.cartographers.runner:SCHEMA",
+        chunk_size="boardlab.experiments.cartographers.runner:chunk_size",
+        report="boardlab.experiments.cartographers.report:REPORT",
+        skill_report="boardlab.experiments.cartographers.skill:REPORT",  # reproduce --skill: every verdict per tier
+        skill_tiers="boardlab.agents.cartographers.registry:available_tiers",
+        bench="boardlab.experiments.cartographers.bench:BENCH",
+        scorer="boardlab.sim.cartographers.game:score_maps",
+        # --- issue 17 item 3: its result columns from a finished API game, for boardlab.experiments.play ---
+        api_rows="boardlab.experiments.cartographers.api_rows:rows",
+        trainer="boardlab.experiments.cartographers.train:TRAINER",  # the strong agent's learned value
+        # --- the analysis commands' parts (compare, demo, sweep, tune); no seat compensation, no rescorer ---
+        default_agents="planner",
+        summary=(
+            (
+                "score",
+                "mean points",
+                (*(f"points_{e}" for e in EDICT_KEYS), "edict_points", "coin_points", "monster_penalty", "total"),
+            ),
+        ),
+        # compare's own sections: points per scoring card in play, solo titles and thresholds
+        compare_sections="boardlab.experiments.cartographers.compare:SECTIONS",
+    )
+)

@@ -1,0 +1,186 @@
+"""Citywright's entry in the game registry (:mod:`boardlab.sim.games`).
+
+Kept light on purpose: the numba cache guard imports it before any kernel
+loads, so it imports only the rules and tables modules at load time.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from boardlab.sim.games import GameDef, register
+
+from .rules import DISTRICTS, MAX_PLAYERS, N_EDGE_SLOTS, RulesError, from_mapping, load_rules
+from .tables import tables_for
+
+# Every file numba compiles Citywright's kernels from (constants included: numba
+# freezes module globals into the machine code).  The cache guard hashes these;
+# tests/core/test_layers.py checks that every module holding an @njit kernel is listed.
+KERNEL_SOURCES = (
+    "boardlab/sim/rng.py",
+    "boardlab/sim/layout.py",
+    "boardlab/sim/bits.py",
+    "boardlab/sim/citywright/rules.py",
+    "boardlab/sim/citywright/tables.py",
+    "boardlab/sim/citywright/engine.py",
+    "boardlab/agents/citywright/kernels.py",
+    "boardlab/agents/citywright/mcts.py",
+    "boardlab/agents/citywright/flatmc.py",
+    "boardlab/agents/citywright/play.py",
+    "boardlab/agents/citywright/value.py",
+    "boardlab/agents/citywright/strong.py",
+    "boardlab/agents/citywright/selfplay.py",
+    "boardlab/agents/citywright/weights/strong-v1.json",  # frozen into the game loop as a constant
+)
+
+# One row per (game, seat); the schema is in README.md.
+RESULT_COLUMNS = (
+    "game", "game_seed", "rules", "players", "seat", "agent",
+    "residential", "commercial", "park", "industrial", "achievements", "compensation", "total",
+    "empty", "tiles_taken", "waste", "forced_discards", "shapes_distinct", "rank", "win_share", "win",
+    "board", "shapes_placed",
+)  # fmt: skip
+
+
+def new_game(players: int, rules, seed: int):
+    from .api import Game
+
+    return Game(players, rules, seed)
+
+
+def reference_game(players: int, rules, seed: int):
+    from .reference import RefGame
+
+    return RefGame(players, load_rules(rules), seed)
+
+
+def invariants(game) -> list[str]:
+    """What must hold in every position of a game (docs/games/citywright.md); each broken one as a line.
+
+    * no ruler is duplicated or lost: per shape, deck + discard + slots + used + removed = copies;
+      edge slots hold tetrominoes, corner slots pentominoes;
+    * tiles on a board = tiles taken - waste (a two-player swap puts down one tile it did not take);
+    * no seat has more turns than rounds x turns per round; at the end every seat has exactly that many;
+    * the market holds only district tiles (holes only where the market depletes).
+    """
+    snap = game.snapshot()
+    rules = game.rules
+    n = len(snap["boards"])
+    out: list[str] = []
+    in_slots = Counter(name for name in snap["slots"] if name is not None)
+    for shape in rules.shapes:
+        held = sum(snap[k][shape.name] for k in ("deck", "discard", "used", "removed")) + in_slots[shape.name]
+        if held != shape.copies or min(snap[k][shape.name] for k in ("deck", "discard", "used", "removed")) < 0:
+            out.append(f"ruler {shape.name}: {held} held, {shape.copies} copies")
+    for slot, name in enumerate(snap["slots"]):
+        if name is not None and rules.shapes[rules.shape_index(name)].has_star != (slot >= N_EDGE_SLOTS):
+            out.append(f"slot {slot} holds {name}")
+    rounds, turns = rules.rounds(n)
+    for p in range(n):
+        on_board = sum(ch != "." for ch in snap["boards"][p])
+        extra = on_board - (snap["taken"][p] - snap["waste"][p])
+        if not (extra == 0 or (n == 2 and 0 < extra <= snap["turns"][p])):
+            out.append(f"seat {p}: {on_board} tiles on the board, {snap['taken'][p]} taken, {snap['waste'][p]} wasted")
+        if snap["turns"][p] > rounds * turns or (snap["done"] and snap["turns"][p] != rounds * turns):
+            out.append(f"seat {p}: {snap['turns'][p]} turns of {rounds * turns}")
+    holes_allowed = bool(rules.game["market_depletes"])
+    if any(ch not in DISTRICTS and not (ch == "." and holes_allowed) for ch in snap["market"]):
+        out.append(f"market {snap['market']!r}")
+    return out
+
+
+PLACEHOLDER_REASON = "the project's number: the rulebook's achievement text is missing (docs/games/citywright.md §7)"
+
+
+def placeholders(rules) -> dict[str, str]:
+    """GameDef.placeholders: every number of every achievement card (``achievements.cards.<name>.points``,
+    ``.threshold``, ``.solo_threshold``, ...), the project's stand-ins for the rulebook's missing text."""
+    cards = rules.data["achievements"]["cards"]
+    return {
+        f"achievements.cards.{name}.{key}": PLACEHOLDER_REASON
+        for name, card in cards.items()
+        for key, value in card.items()
+        if isinstance(value, int | float) and not isinstance(value, bool)
+    }
+
+
+def unused(rules) -> dict[str, str]:
+    """GameDef.unused: the keys another key switches off (docs/games/citywright.md §6 and §7).  Residential's
+    largest cluster scores by full pairs or by tiles (``scoring.residential.largest``), reading only that mode's
+    points; a disabled card, or every card when achievements are off, scores nothing."""
+    out = {}
+    largest = rules.data["scoring"]["residential"]["largest"]
+    other = {"pairs": "largest_tile_points", "tiles": "pair_points"}.get(largest)
+    if other is not None:
+        out[f"scoring.residential.{other}"] = f'read only when scoring.residential.largest is not "{largest}"'
+    achievements = rules.data["achievements"]
+    for name, card in achievements["cards"].items():
+        if not achievements["enabled"]:
+            out[f"achievements.cards.{name}"] = "achievements.enabled is false"
+        elif not card.get("enabled", True):
+            out[f"achievements.cards.{name}"] = f"achievements.cards.{name}.enabled is false"
+    return out
+
+
+def score_boards(sources: list[tuple[str, str]], rules=None) -> list[tuple[dict, str]]:
+    """`score` (GameDef.scorer): every board in the (text, name) sources, scored under `rules` (default: the
+    default preset) -- as a JSON-able dict and as printed text.  BoardError (one line) on a malformed board."""
+    from .boards import format_scored, parse_boards, score_cells
+
+    rules = rules if rules is not None else load_rules()
+    boards = [b for text, name in sources for b in parse_boards(text, name)]
+    results = score_cells([b.cells for b in boards], rules)
+    return [(r, format_scored(b, r, rules.name)) for b, r in zip(boards, results, strict=True)]
+
+
+GAME = register(
+    GameDef(
+        id="citywright",
+        title="Citywright",
+        description="1-4 players draft polyomino rulers around a 4x4 market and draw districts on a 7x7 board",
+        presets=("v1.1", "v1.0"),
+        load_rules=load_rules,
+        rules_error=RulesError,
+        rules_from_mapping=lambda data: from_mapping(data, base=data),
+        tables=tables_for,
+        new_game=new_game,
+        reference_game=reference_game,
+        information="imperfect",  # the order of the deck is hidden from every player
+        chance=True,
+        simultaneous=False,
+        invariants=invariants,
+        placeholders=placeholders,
+        unused=unused,
+        result_columns=RESULT_COLUMNS,
+        players=(1, MAX_PLAYERS),
+        kernel_sources=KERNEL_SOURCES,
+        agents_module="boardlab.agents.citywright.registry",
+        chunk_player="boardlab.experiments.citywright.runner:chunk_table",
+        # the upper layers' parts (boardlab.sim.games.GameDef: each a "module:attr")
+        schema="boardlab.experiments.citywright.runner:SCHEMA",
+        chunk_size="boardlab.experiments.citywright.runner:chunk_size",
+        move_log="boardlab.experiments.citywright.moves:chunk_tables_with_moves",
+        report="boardlab.experiments.citywright.report:REPORT",
+        skill_report="boardlab.experiments.citywright.skill:REPORT",
+        bench="boardlab.experiments.citywright.bench:BENCH",
+        scorer="boardlab.sim.citywright.game:score_boards",
+        pairings="boardlab.experiments.citywright.runner:PAIRINGS",
+        skill_tiers="boardlab.agents.citywright.registry:available_tiers",
+        # --- issue 17 item 3: its result columns from a finished API game, for boardlab.experiments.play ---
+        api_rows="boardlab.experiments.citywright.api_rows:rows",
+        # --- the analysis commands' parts (compare, demo, sweep, tune, rescore) ---
+        default_agents="specialist:R,specialist:C,specialist:P,specialist:I",
+        summary=(
+            (
+                "score",
+                "mean points",
+                ("residential", "commercial", "park", "industrial", "achievements", "compensation", "total"),
+            ),
+            ("waste", "per player", ("waste", "empty", "forced_discards")),
+        ),
+        seat_compensation="boardlab.experiments.citywright.seats:SEAT_COMPENSATION",
+        seat_agent="boardlab.experiments.citywright.seats:seat_agent",
+        rescorer="boardlab.experiments.citywright.rescore:rescore",
+        trainer="boardlab.experiments.citywright.train:TRAINER",
+    )
+)

@@ -1,0 +1,88 @@
+"""What one player may see, and positions drawn consistently with it: every game's hidden-information API.
+
+A game's public API gives, besides ``snapshot()`` (the full state, for tests and debugging):
+
+``observation(player) -> Observation``
+    all that player may see of the position, as a read-only mapping of plain data (JSON types);
+    the only thing an agent is given.  Two positions that differ only in what the player cannot
+    see (a deck's order, the future of the chance stream) give equal observations.
+``redeal(player, rng=None) -> game``
+    a copy whose hidden part is drawn anew (`rng`: a numpy Generator or a seed), uniformly among the
+    possibilities consistent with the player's observation -- TAG's ``copy(playerId)``, OpenSpiel's
+    ``resample_from_infostate``.  The copy depends on the observation and `rng` only, never on the
+    hidden part it replaces.  With `rng` None the hidden part is put in a canonical order instead (and
+    the random streams at zero): the one copy an observation keeps.  For a game with neither hidden
+    information nor chance it is a plain copy.
+
+An :class:`Observation` carries no reference to the true position: :meth:`Observation.sample`
+redeals from a copy that was itself redealt when the observation was made (its hidden part in a
+canonical order, not the truth's).  A searching agent determinises with it::
+
+    game = observation.sample(rng)     # a position consistent with what it saw
+    ... search on game ...
+
+and so needs nothing but its observation.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import numpy as np
+
+INFORMATION = ("perfect", "imperfect")
+
+
+def as_generator(rng: np.random.Generator | int) -> np.random.Generator:
+    """A numpy Generator for `rng`: a Generator as it is, an integer as a seed."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)):
+        raise TypeError(f"rng must be a numpy Generator or an integer seed, got {rng!r}")
+    return np.random.default_rng(int(rng) & ((1 << 64) - 1))
+
+
+def fresh_streams(rng: np.random.Generator | int | None) -> np.ndarray:
+    """uint64[2]: new states for a game's chance and policy streams (boardlab.sim.rng), drawn from `rng` (a Generator
+    or a seed); None: both zero (a redeal's canonical form)."""
+    if rng is None:
+        return np.zeros(2, dtype=np.uint64)
+    return as_generator(rng).integers(0, 1 << 64, size=2, dtype=np.uint64, endpoint=False)
+
+
+class Observation(Mapping):
+    """What `player` may see of a position: a read-only mapping (``obs["market"]``), plus :meth:`sample`.
+
+    Equal observations compare equal (as mappings: the player is one of the keys).
+    """
+
+    __slots__ = ("_data", "_infoset", "player")
+
+    def __init__(self, player: int, data: dict[str, Any], infoset: Any):
+        self.player = int(player)
+        self._data = {"player": self.player, **data}
+        self._infoset = infoset  # a redealt copy: it holds nothing the player may not see
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        return f"Observation(player={self.player}, keys={list(self._data)})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The observation as a plain dict (a deep copy: its values are plain data, which pickle copies many times
+        faster than ``copy.deepcopy``)."""
+        return pickle.loads(pickle.dumps(self._data, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def sample(self, rng: np.random.Generator | int):
+        """A game (the public API's) consistent with this observation, its hidden part drawn with `rng`;
+        changing it changes nothing else."""
+        return self._infoset.redeal(self.player, rng)

@@ -1,0 +1,46 @@
+"""SplitMix64, the one random number generator of every game and run (docs/engine.md).
+
+The constants are defined here once; :mod:`boardlab.sim.seeds` derives game seeds with
+them and the engine's kernels draw a game's chance and policy streams with
+:func:`rng_next` and :func:`rand_below`.  (The plain-Python reference,
+``boardlab/sim/citywright/reference.py``, keeps its own copy on purpose: it is the
+independent oracle.)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)  # the state's increment per output
+MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX_2 = np.uint64(0x94D049BB133111EB)
+# A game's rng array holds two streams: chance (markets, decks) starts at the game seed,
+# policy (the agents' random choices) at the seed xor POLICY_STREAM_XOR.
+CHANCE = 0
+POLICY = 1
+POLICY_STREAM_XOR = np.uint64(0x5851F42D4C957F2D)
+
+
+def mix(z):
+    """SplitMix64's output function of a state: a uint64, or a uint64 array (element-wise)."""
+    z = (z ^ (z >> np.uint64(30))) * MIX_1
+    z = (z ^ (z >> np.uint64(27))) * MIX_2
+    return z ^ (z >> np.uint64(31))
+
+
+_mix = njit(cache=True, inline="always")(mix)
+
+
+@njit(cache=True)
+def rng_next(rng, stream):
+    """Advance stream `stream` of the state array rng (uint64[2]) and return its next output."""
+    s = rng[stream] + GOLDEN_GAMMA
+    rng[stream] = s
+    return _mix(s)
+
+
+@njit(cache=True)
+def rand_below(rng, stream, n):
+    """Uniform integer in 0..n-1 (multiply-shift on the top 32 bits)."""
+    return np.int64(((rng_next(rng, stream) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))

@@ -1,3 +1,0 @@
-from experiments.cli import main
-
-main()
