@@ -49,7 +49,7 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 
 clean-cache:  ## drop numba caches (numba does not notice changes in other modules a kernel calls)
-	find sim agents -name "*.nbi" -delete -o -name "*.nbc" -delete
+	find boardlab -name "*.nbi" -delete -o -name "*.nbc" -delete
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

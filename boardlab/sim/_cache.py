@@ -14,8 +14,8 @@ import hashlib
 import os
 from pathlib import Path
 
-_ROOT = Path(__file__).resolve().parent.parent
-_PACKAGES = ("sim", "agents")
+_ROOT = Path(__file__).resolve().parents[2]  # the folder holding the boardlab package (a checkout, or site-packages)
+_PACKAGES = ("boardlab/sim", "boardlab/agents")
 _STAMP = "boardlab-kernels.stamp"
 
 

@@ -19,7 +19,7 @@ def test_a_changed_kernel_source_drops_the_cache_of_every_subpackage(tmp_path, m
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     _cache.ensure_fresh_cache()  # no stamp yet: everything cached is dropped
     assert not list(root.rglob("*.nbi")) and not list(root.rglob("*.nbc"))
-    kept = root / "agents" / "citywright" / "__pycache__" / "kernels.f-1.py311.nbi"
+    kept = root / "boardlab" / "agents" / "citywright" / "__pycache__" / "kernels.f-1.py311.nbi"
     kept.write_text("index")
     _cache.ensure_fresh_cache()  # same sources: kept
     assert kept.exists()

@@ -18,13 +18,23 @@ from boardlab.sim.games import available_games, kernel_sources
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("sim", "agents", "experiments")
-LAYER = {"sim": 0, "agents": 1, "experiments": 2}
+# the layers, bottom up; the package's own __init__ (the public API) sits above them all
+LAYER = {"sim": 0, "agents": 1, "experiments": 2, "": 3}
+OLD_LAYOUT = set(PACKAGES)  # top-level names of the layout before the boardlab namespace
+
+
+def layer_of(name: str) -> str | None:
+    """boardlab.sim.x -> 'sim'; boardlab -> '' (the public API); anything outside the package -> None."""
+    parts = name.split(".")
+    if parts[0] != "boardlab":
+        return None
+    return parts[1] if len(parts) > 1 and parts[1] in PACKAGES else ""
 
 
 def modules() -> dict[str, Path]:
-    out = {}
+    out = {"boardlab": ROOT / "boardlab" / "__init__.py"}
     for pkg in PACKAGES:
-        for path in sorted((ROOT / pkg).rglob("*.py")):
+        for path in sorted((ROOT / "boardlab" / pkg).rglob("*.py")):
             parts = path.relative_to(ROOT).with_suffix("").parts
             name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
             out[name] = path
@@ -53,7 +63,7 @@ def imports_of(name: str, path: Path) -> set[str]:
 def games_of(name: str) -> str | None:
     """The game a module belongs to (boardlab.sim.citywright.x -> citywright), or None for the core."""
     parts = name.split(".")
-    return parts[1] if len(parts) > 1 and parts[0] in PACKAGES and parts[1] in GAME_IDS else None
+    return parts[2] if len(parts) > 2 and layer_of(name) in PACKAGES and parts[2] in GAME_IDS else None
 
 
 GAME_IDS = {g.id for g in available_games()}
@@ -62,11 +72,14 @@ MODULES = modules()
 
 def violations(name: str, path: Path) -> list[str]:
     out = []
-    top = name.split(".")[0]
+    top = layer_of(name) or ""
     mine = games_of(name)
     for imp in sorted(imports_of(name, path)):
-        other = imp.split(".")[0]
-        if other not in LAYER:
+        if imp.split(".")[0] in OLD_LAYOUT:
+            out.append(f"{name} imports {imp} (the layout before the boardlab namespace)")
+            continue
+        other = layer_of(imp)
+        if other is None or other == "":
             continue
         if LAYER[other] > LAYER[top]:
             out.append(f"{name} ({top}) imports {imp} ({other}, a higher layer)")

@@ -41,9 +41,9 @@ def generic_modules() -> dict[str, Path]:
     """Module name -> path of every module outside a game's folder."""
     out = {}
     for pkg in PACKAGES:
-        for path in sorted((ROOT / pkg).rglob("*.py")):
+        for path in sorted((ROOT / "boardlab" / pkg).rglob("*.py")):
             parts = path.relative_to(ROOT).with_suffix("").parts
-            if any(p in GAME_IDS for p in parts[1:-1]):
+            if any(p in GAME_IDS for p in parts[2:-1]):
                 continue
             out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return out
@@ -82,7 +82,7 @@ def game_names(name: str, path: Path, rel: str, ids=GAME_IDS) -> list[str]:
             text = node.value if isinstance(node.value, str) else node.value.decode("latin-1")
             for m in word.finditer(text):
                 found.append((node.lineno, f"game id {m.group(1).lower()!r} in the string {text[:60]!r}"))
-    games = {f"{pkg}.{gid}" for pkg in PACKAGES for gid in ids}
+    games = {f"boardlab.{pkg}.{gid}" for pkg in PACKAGES for gid in ids}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
             hits = {
@@ -119,7 +119,7 @@ def test_no_game_is_named_in_a_generic_module(name):
 
 def test_the_registry_is_scanned_and_only_its_lists_are_exempt():
     assert "boardlab.sim.games" in MODULES and "boardlab.experiments.simulate" in MODULES and "boardlab.experiments.cli.simulate" in MODULES
-    assert not any(m.split(".")[1:2] == [gid] for m in MODULES for gid in GAME_IDS)  # the games' folders are not
+    assert not any(m.split(".")[2:3] == [gid] for m in MODULES for gid in GAME_IDS)  # the games' folders are not
 
 
 def test_the_check_catches_a_planted_game_id(tmp_path):
@@ -130,11 +130,11 @@ def test_the_check_catches_a_planted_game_id(tmp_path):
     bad.write_text(
         f'"""A docstring may name {gid}."""\n'  # 1
         f"import numpy  # a comment may name {gid}\n"  # 2
-        f"from sim.{gid} import rules\n"  # 3
+        f"from boardlab.sim.{gid} import rules\n"  # 3
         "\n"
         "def f(game=None):\n"  # 5
         f'    """Nor is {gid} here."""\n'
-        f"    import experiments.{gid}.runner\n"  # 7
+        f"    import boardlab.experiments.{gid}.runner\n"  # 7
         f'    return game or "{gid}"\n'  # 8
         "\n"
         f'HELP = "Players per game ({gid.title()}: 1-4)."\n'  # 10
@@ -142,13 +142,15 @@ def test_the_check_catches_a_planted_game_id(tmp_path):
         f'MSG = f"{{1}}: not a {gid} result"\n'  # 12
         f'OK = "{gid}s_and_{gid}2 are other words"\n'  # 13
     )
-    found = game_names("experiments.planted", bad, "experiments/planted.py")
+    found = game_names("boardlab.experiments.planted", bad, "boardlab/experiments/planted.py")
     assert [int(line.split(":")[1]) for line in found] == [3, 7, 8, 10, 11, 12]
-    assert all(line.startswith("experiments/planted.py:") for line in found)
-    assert found[0] == f"experiments/planted.py:3: imports sim.{gid}, a game's module"
+    assert all(line.startswith("boardlab/experiments/planted.py:") for line in found)
+    assert found[0] == f"boardlab/experiments/planted.py:3: imports boardlab.sim.{gid}, a game's module"
     package = tmp_path / "__init__.py"
     package.write_text(f"from .{gid} import engine\n")
-    assert game_names("sim", package, "sim/__init__.py") == [f"sim/__init__.py:1: imports sim.{gid}, a game's module"]
+    assert game_names("boardlab.sim", package, "boardlab/sim/__init__.py") == [
+        f"boardlab/sim/__init__.py:1: imports boardlab.sim.{gid}, a game's module"
+    ]
 
 
 def test_the_registry_lists_are_exempt_elsewhere_not(tmp_path):
