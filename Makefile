@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run reproduce-full test test-slow test-all bench lint format clean clean-cache
+.PHONY: run reproduce-full test test-slow test-all smoke-wheel bench lint format clean clean-cache
 
 $(STAMP): pyproject.toml examples/pig/pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make: $(PYTHON) not found (set PYTHON=...)" >&2; exit 2; }
@@ -35,6 +35,16 @@ test-slow: $(STAMP)
 ## test-all: everything
 test-all: $(STAMP)
 	$(PY) -m pytest -q -n 2
+
+## smoke-wheel: build the wheel, install it into a fresh venv outside the checkout, and use it from there
+## (every game and tier at a few games, rules, score, the public API); CI runs it after the tests
+smoke-wheel: $(STAMP)
+	rm -rf dist && $(PY) -m pip wheel --quiet --no-deps -w dist .
+	@set -e; dir=$$(mktemp -d /tmp/boardlab-wheel-XXXXXX); \
+	$(PYTHON) -m venv $$dir/venv; \
+	$$dir/venv/bin/python -m pip install --quiet dist/boardlab-*.whl; \
+	cd $$dir && $$dir/venv/bin/python $(CURDIR)/.ci/wheel_smoke.py; \
+	rm -rf $$dir
 
 ## bench: engine throughput on this machine
 bench: $(STAMP)

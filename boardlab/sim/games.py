@@ -302,6 +302,9 @@ def _load_builtin() -> None:
 # built in is asked for.  A plugin that fails to load, or registers no game of its entry point's name,
 # is a GameError naming it (one line).  The numba cache guard never loads them (kernel_sources()).
 ENTRY_POINT_GROUP = "boardlab.games"
+# The top-level packages of the layout before the boardlab namespace: a plugin importing one is told where
+# they went, in one line, rather than failing with a ModuleNotFoundError.
+OLD_LAYOUT = frozenset({"sim", "agents", "experiments"})
 _PLUGINS_LOADED = False
 _BROKEN: dict[str, str] = {}  # entry-point name -> its one-line error
 
@@ -320,6 +323,15 @@ def _load_plugins() -> None:
             loaded = ep.load()
             if isinstance(loaded, GameDef) and loaded.id not in _GAMES:
                 register(loaded)
+        except ModuleNotFoundError as e:
+            if (e.name or "").split(".")[0] in OLD_LAYOUT:  # written against the layout before the namespace
+                _BROKEN[ep.name] = (
+                    f"game plugin {ep.name!r} ({ep.value}) imports {e.name!r} from the layout before the boardlab "
+                    "namespace: its imports now start with boardlab. (docs/migrating.md maps every old path)"
+                )
+            else:
+                _BROKEN[ep.name] = f"game plugin {ep.name!r} ({ep.value}) cannot be loaded: ModuleNotFoundError: {e}"
+            continue
         except Exception as e:  # a broken plugin is its author's to fix: say which, in one line
             text = str(e).strip().splitlines()
             _BROKEN[ep.name] = f"game plugin {ep.name!r} ({ep.value}) cannot be loaded: {type(e).__name__}: " + (

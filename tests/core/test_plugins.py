@@ -48,6 +48,19 @@ def test_a_broken_plugin_is_a_one_line_error_naming_it(fresh_registry):
         assert "ModuleNotFoundError" in msg and "\n" not in msg
 
 
+@pytest.mark.parametrize("old", ["sim.games", "experiments.simulate", "agents.generic.registry"])
+def test_a_plugin_on_the_old_layout_is_one_line_naming_the_migration_page(fresh_registry, tmp_path, monkeypatch, old):
+    (tmp_path / "old_layout_game.py").write_text(f"from {old} import *  # written before the boardlab namespace\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    fresh_registry(("oldgame", "old_layout_game:GAME"))
+    with pytest.raises(G.GameError) as e:
+        G.get_game("oldgame")
+    msg = str(e.value)
+    assert msg.startswith("game plugin 'oldgame' (old_layout_game:GAME) imports ")
+    assert f"{old.split('.')[0]!r}" in msg or repr(old) in msg
+    assert "docs/migrating.md" in msg and "\n" not in msg
+
+
 def test_a_plugin_that_registers_no_game_of_its_name_is_an_error(fresh_registry):
     fresh_registry(("nothing", "json"))
     with pytest.raises(G.GameError, match="game plugin 'nothing' \\(json\\) registers no game 'nothing'"):
