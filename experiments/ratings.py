@@ -49,11 +49,30 @@ def _fit(n_agents: int, orders: list[tuple[int, ...]]) -> np.ndarray:
     raise RuntimeError(f"Plackett-Luce fit did not converge, even with regularisation {1000 * ALPHA:g}")
 
 
+def game_keys(df: pd.DataFrame) -> list[str]:
+    """The columns whose values together name a game of `df`: its run (``run_id``, from
+    :func:`experiments.io.read_runs`), player count and game number.  Never the game seed: two runs with the same
+    seed play the same seeds.  (A table with no game number falls back on the seed.)
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows.
+
+    Returns
+    -------
+    list of str
+        The key columns present in `df`.
+    """
+    game = "game" if "game" in df.columns else "game_seed"
+    return [c for c in ("run", "run_id", "players", game) if c in df.columns]
+
+
 class Games:
     """A result table as arrays: per player count, agent index and rank, [games, seats]."""
 
     def __init__(self, df: pd.DataFrame, agents: list[str]):
-        keys = [c for c in ("run", "players", "game_seed", "game") if c in df.columns]
+        keys = game_keys(df)
         d = df.assign(_agent=df["agent"].map({a: i for i, a in enumerate(agents)}))
         d = d.sort_values([*keys, "seat"], kind="stable")
         self.blocks = []  # (agent int[G, n], rank int[G, n])
@@ -134,7 +153,7 @@ def rating_table(
     q = [(1 - level) / 2, 1 - (1 - level) / 2]
     lo, hi = np.quantile(draws, q, axis=0)
     seats = df.groupby("agent").size()
-    keys = [c for c in ("run", "players", "game_seed", "game") if c in df.columns]
+    keys = game_keys(df)
     played = df.drop_duplicates([*keys, "agent"]).groupby("agent").size()
     table = pd.DataFrame(
         {
