@@ -88,9 +88,10 @@ class GameArrays:
 def game_arrays(df: pd.DataFrame, game, rules: dict | None = None) -> GameArrays:
     """The stored games of `game` (a GameDef or id) in `df` as arrays.
 
-    A game is the rows sharing ``(run_id, game)`` (``game`` alone in a table without a ``run_id`` column, one
-    run's): runs with the same seed play the same game seeds, so a seed never tells games apart
-    (:func:`experiments.io.read_runs` adds the column).
+    A game is the rows sharing ``(run_id, game)``: runs with the same seed play the same game seeds, so a seed
+    does not tell games apart (:func:`experiments.io.read_runs` adds the column).  A table without the column
+    (one run, or runs concatenated by hand) is grouped by ``(game_seed, game)``; runs of one seed concatenated
+    so are refused (their games are not whole), not paired.
 
     Parameters
     ----------
@@ -112,7 +113,9 @@ def game_arrays(df: pd.DataFrame, game, rules: dict | None = None) -> GameArrays
 
     how = seat_compensation(game)
     options = how.rank_options(rules) if how.rank_options is not None and rules is not None else {}
-    keys = [RUN_ID, "game"] if RUN_ID in df.columns else ["game"]
+    # a table without run ids (concatenated by hand) tells runs of different seeds apart by the seed; two runs of
+    # one seed then fail the whole-games check below rather than being paired wrongly
+    keys = [RUN_ID, "game"] if RUN_ID in df.columns else ["game_seed", "game"]
     need = [*keys, "players", "seat", how.column, *how.rank_columns]
     missing = [c for c in dict.fromkeys(need) if c not in df.columns]
     if missing:

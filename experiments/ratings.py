@@ -51,8 +51,9 @@ def _fit(n_agents: int, orders: list[tuple[int, ...]]) -> np.ndarray:
 
 def game_keys(df: pd.DataFrame) -> list[str]:
     """The columns whose values together name a game of `df`: its run (``run_id``, from
-    :func:`experiments.io.read_runs`), player count and game number.  Never the game seed: two runs with the same
-    seed play the same seeds.  (A table with no game number falls back on the seed.)
+    :func:`experiments.io.read_runs`), player count and game number; not the game seed, which two runs with the
+    same seed share.  A table without run ids (one run, or runs concatenated by hand) falls back on
+    ``run, players, game_seed, game``, and :class:`Games` refuses one whose games are then not whole.
 
     Parameters
     ----------
@@ -64,8 +65,9 @@ def game_keys(df: pd.DataFrame) -> list[str]:
     list of str
         The key columns present in `df`.
     """
-    game = "game" if "game" in df.columns else "game_seed"
-    return [c for c in ("run", "run_id", "players", game) if c in df.columns]
+    if "run_id" in df.columns:
+        return [c for c in ("run_id", "players", "game") if c in df.columns]
+    return [c for c in ("run", "players", "game_seed", "game") if c in df.columns]
 
 
 class Games:
@@ -78,6 +80,16 @@ class Games:
         self.blocks = []  # (agent int[G, n], rank int[G, n])
         for n, part in d.groupby("players"):
             n = int(n)
+            if "seat" in part.columns and len(part) % n == 0:
+                seats = part["seat"].to_numpy(np.int64).reshape(-1, n)
+                whole = (seats == np.arange(1, n + 1)).all()
+            else:
+                whole = len(part) % n == 0
+            if not whole:
+                raise ValueError(
+                    f"the {n}-player games are not whole (each seat once): rows of one game repeat (two runs of one"
+                    " seed with no run_id column?)"
+                )
             self.blocks.append(
                 (part["_agent"].to_numpy(np.int64).reshape(-1, n), part["rank"].to_numpy(np.int64).reshape(-1, n))
             )
