@@ -193,3 +193,15 @@ def test_the_shared_reader_names_a_damaged_file_in_one_line(tmp_path, make, says
     with pytest.raises(ResultsError) as e:
         read_runs([good, bad])
     assert re.fullmatch(rf"{re.escape(str(bad))}: {says}.*", str(e.value)) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_ratings_count_the_games_of_two_runs_of_one_seed_apart(tmp_path, fmt):
+    from experiments import ratings as R
+
+    f, g = _files(tmp_path, fmt)
+    table, spread = R.rating_table(read_runs([f, g]), boot=10)
+    games = table.set_index("agent")["games"]
+    assert spread["games"] == 2 * RF.GAMES and games["greedy"] == 2 * RF.GAMES and games["random"] == RF.GAMES
+    with pytest.raises(ValueError, match="not whole"):
+        R.rating_table(pd.concat([pd.read_parquet(f), pd.read_parquet(g)], ignore_index=True), boot=10)
