@@ -77,18 +77,22 @@ def truncated(folder: Path) -> Path:
     return out
 
 
-def corrupted(folder: Path) -> Path:
-    """A result file whose footer is whole but whose largest column chunk has bytes zeroed in the middle (its
-    compressed pages no longer decode): it is found bad only when its rows are read."""
-    out = run_file(folder, "bad.parquet")
-    meta = pq.ParquetFile(out).metadata.row_group(0)
+def corrupt(path: Path) -> Path:
+    """`path` with bytes of its largest column chunk zeroed in the middle, in place: its footer is whole, but its
+    compressed pages no longer decode, so it is found bad only when its rows are read."""
+    meta = pq.ParquetFile(path).metadata.row_group(0)
     col = max((meta.column(i) for i in range(meta.num_columns)), key=lambda c: c.total_compressed_size)
-    data = bytearray(out.read_bytes())
+    data = bytearray(Path(path).read_bytes())
     start = col.data_page_offset + 40
     size = min(300, col.total_compressed_size - 60)
     data[start : start + size] = bytes(size)
-    out.write_bytes(bytes(data))
-    return out
+    Path(path).write_bytes(bytes(data))
+    return Path(path)
+
+
+def corrupted(folder: Path) -> Path:
+    """A result file corrupted mid-way (:func:`corrupt`)."""
+    return corrupt(run_file(folder, "bad.parquet"))
 
 
 def not_parquet(folder: Path) -> Path:

@@ -205,3 +205,14 @@ def test_ratings_count_the_games_of_two_runs_of_one_seed_apart(tmp_path, fmt):
     assert spread["games"] == 2 * RF.GAMES and games["greedy"] == 2 * RF.GAMES and games["random"] == RF.GAMES
     with pytest.raises(ValueError, match="not whole"):
         R.rating_table(pd.concat([pd.read_parquet(f), pd.read_parquet(g)], ignore_index=True), boot=10)
+
+
+def test_compare_names_a_damaged_cached_run_in_one_line(tmp_path, capsys):
+    args = ["compare", "v1.1", "v1.0", "--players", 2, "--agents", "greedy,random", "--games", 20, "--out", tmp_path]
+    code, _, err = cli(capsys, *args, "--quiet")
+    assert code == 0, err
+    cached = RF.corrupt(tmp_path / "runs" / "a.parquet")
+    code, _, err = cli(capsys, *args, "--quiet")
+    assert code == 2 and re.fullmatch(
+        rf"boardlab: error: {re.escape(str(cached))}: cannot read it as a result file: .*\n", err
+    )
