@@ -70,6 +70,8 @@ def test_compensation_reranks_the_pooled_games_exactly(tmp_path, fmt):
     assert df[RUN_ID].nunique() == 2 and df.groupby(RUN_ID, observed=True).size().tolist() == [80, 80]
     a = C.game_arrays(df, "citywright")
     assert a.games == 2 * RF.GAMES
+    some = read_runs([f, g], columns=["total"])
+    assert list(some.columns) == [RUN_ID, "total", "game", "seat"] and some[RUN_ID].equals(df[RUN_ID])
     assert C.seat_shares(a, a.stored) == pytest.approx(_truth([f, g]))
 
 
