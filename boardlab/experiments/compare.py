@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from boardlab.experiments import simulate as S
-from boardlab.experiments.io import atomic_write_text
+from boardlab.experiments.io import atomic_write_text, read_results
 from boardlab.experiments.pipelines import mean_ci, paired_difference, win_share
 
 OUT_COLUMNS = ["section", "by", "group", "metric", "n", "a", "a_lo", "a_hi", "b", "b_lo", "b_hi", "diff", "lo", "hi"]
@@ -113,7 +113,7 @@ def play_both(
 
         path = Path(work) / f"{label}.parquet"
         S.run_or_reuse(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, progress=tick)
-        frames.append(pd.read_parquet(path))
+        frames.append(read_results(path))  # one line naming a damaged cached run
     # the same agents under both rule sets, though B's specs may name other weights (an agent whose play
     # depends on the rules, resolved for each: boardlab.experiments.simulate.make_spec): B's rows are labelled as A's
     same = dict(zip(specs[1].agents, specs[0].agents, strict=True))

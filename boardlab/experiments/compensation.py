@@ -86,13 +86,37 @@ class GameArrays:
 
 
 def game_arrays(df: pd.DataFrame, game, rules: dict | None = None) -> GameArrays:
-    """The stored games of `game` (a GameDef or id) in `df` as arrays; ValueError (one line) on a table
-    that lacks a column the re-ranking needs, mixes player counts or does not hold whole games.  `rules`
-    (the mapping the games were played under) sets the ranking's tie-break rules (``rank_options``);
-    None ranks by the game's default tie-breaks."""
+    """The stored games of `game` (a GameDef or id) in `df` as arrays.
+
+    A game is the rows sharing ``(run_id, game)``: runs with the same seed play the same game seeds, so a seed
+    does not tell games apart (:func:`boardlab.experiments.io.read_runs` adds the column).  A table without the column
+    (one run, or runs concatenated by hand) is grouped by ``(game_seed, game)``; runs of one seed concatenated
+    so are refused (their games are not whole), not paired.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows of one player count.
+    game : GameDef or str
+        The game they are of.
+    rules : dict, optional
+        The mapping the games were played under; it sets the ranking's tie-break rules (``rank_options``).
+        None ranks by the game's default tie-breaks.
+
+    Returns
+    -------
+    GameArrays
+        ``[games, seats]`` arrays, games in (run, game) order.  ValueError (one line) on a table that lacks a
+        column the re-ranking needs, mixes player counts or does not hold whole games (each seat once).
+    """
+    from boardlab.experiments.io import RUN_ID
+
     how = seat_compensation(game)
     options = how.rank_options(rules) if how.rank_options is not None and rules is not None else {}
-    need = ["game", "game_seed", "players", "seat", how.column, *how.rank_columns]
+    # a table without run ids (concatenated by hand) tells runs of different seeds apart by the seed; two runs of
+    # one seed then fail the whole-games check below rather than being paired wrongly
+    keys = [RUN_ID, "game"] if RUN_ID in df.columns else ["game_seed", "game"]
+    need = [*keys, "players", "seat", how.column, *how.rank_columns]
     missing = [c for c in dict.fromkeys(need) if c not in df.columns]
     if missing:
         raise ValueError(f"the table has no {', '.join(missing)} column: not a {get_game(game).id} result")
@@ -106,12 +130,22 @@ def game_arrays(df: pd.DataFrame, game, rules: dict | None = None) -> GameArrays
         raise ValueError("the tables mix player counts")
     if len(df) % players:
         raise ValueError(f"the table's {len(df)} rows are not whole games of {players} seats")
-    d = df.sort_values(["game_seed", "game", "seat"])
+    d = df.sort_values([*keys, "seat"], kind="stable")
     n = len(d) // players
 
     def grid(column: str) -> np.ndarray:
         return d[column].to_numpy(np.int64).reshape(n, players)
 
+    seats = grid("seat")
+    whole = (seats == np.arange(1, players + 1)) & (grid("players") == players)
+    if not whole.all():
+        i = int(np.flatnonzero(~whole.all(axis=1))[0])
+        where = d.iloc[i * players][keys].tolist()
+        raise ValueError(
+            f"the table's games are not whole: game {where[-1]}"
+            + (f" of run {where[0]}" if len(keys) > 1 else "")
+            + f" does not hold seats 1..{players} once each"
+        )
     comp = grid(how.column)
     raw = grid(how.score) - comp
     columns = {c: grid(c) for c in how.rank_columns if c != how.score}

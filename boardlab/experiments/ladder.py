@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pandas as pd
 from joblib import Parallel, delayed
 
-from boardlab.experiments.io import read_results
+from boardlab.experiments.io import read_runs
 from boardlab.experiments.pipelines import win_share
 from boardlab.sim.games import GameDef
 
@@ -123,7 +123,7 @@ def rating_ladder(
                 progress(label, done, total, rate)
 
         _, reused = S.run_or_reuse(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, progress=tick)
-        df = read_results(path)
+        df = read_runs([path])
         log(f"{n} players: {games:,} games ({'reused' if reused else 'played'})")
         frames.append(df)
         t, s = R.rating_table(df, boot=boot, seed=seed)

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from boardlab.experiments.io import read_results
+from boardlab.experiments.io import read_runs
 from boardlab.sim.stats import wilson
 
 Z95 = 1.959963984540054
@@ -29,16 +29,21 @@ DISTRICT_COLUMNS = ["residential", "commercial", "park", "industrial"]
 
 
 def load_results(paths: Iterable[str | Path]) -> pd.DataFrame:
-    """Concatenate result files; a `run` column names the file each row came from.  ResultsError
-    (boardlab.experiments.io), naming the file, when one cannot be read."""
-    parts = []
-    for p in paths:
-        df = read_results(p)
-        df.insert(0, "run", Path(p).name.removesuffix(".parquet"))
-        parts.append(df)
-    if not parts:
-        raise ValueError("no result files given")
-    return pd.concat(parts, ignore_index=True)
+    """Result files as one table with a ``run_id`` column: the rows of one game are those sharing
+    ``(run_id, game)`` (:func:`boardlab.experiments.io.read_runs`, which says how a file's run is identified).
+
+    Parameters
+    ----------
+    paths : iterable of str or Path
+        The result files.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Their rows.  ResultsError (boardlab.experiments.io), one line naming the file, when one cannot be read, is
+        given twice or holds a run another one holds.
+    """
+    return read_runs(paths)
 
 
 def win_share(df: pd.DataFrame, by: list[str] | str = "agent", column: str = "win_share") -> pd.DataFrame:

@@ -49,16 +49,47 @@ def _fit(n_agents: int, orders: list[tuple[int, ...]]) -> np.ndarray:
     raise RuntimeError(f"Plackett-Luce fit did not converge, even with regularisation {1000 * ALPHA:g}")
 
 
+def game_keys(df: pd.DataFrame) -> list[str]:
+    """The columns whose values together name a game of `df`: its run (``run_id``, from
+    :func:`boardlab.experiments.io.read_runs`), player count and game number; not the game seed, which two runs with the
+    same seed share.  A table without run ids (one run, or runs concatenated by hand) falls back on
+    ``run, players, game_seed, game``, and :class:`Games` refuses one whose games are then not whole.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows.
+
+    Returns
+    -------
+    list of str
+        The key columns present in `df`.
+    """
+    if "run_id" in df.columns:
+        return [c for c in ("run_id", "players", "game") if c in df.columns]
+    return [c for c in ("run", "players", "game_seed", "game") if c in df.columns]
+
+
 class Games:
     """A result table as arrays: per player count, agent index and rank, [games, seats]."""
 
     def __init__(self, df: pd.DataFrame, agents: list[str]):
-        keys = [c for c in ("run", "players", "game_seed", "game") if c in df.columns]
+        keys = game_keys(df)
         d = df.assign(_agent=df["agent"].map({a: i for i, a in enumerate(agents)}))
         d = d.sort_values([*keys, "seat"], kind="stable")
         self.blocks = []  # (agent int[G, n], rank int[G, n])
         for n, part in d.groupby("players"):
             n = int(n)
+            if "seat" in part.columns and len(part) % n == 0:
+                seats = part["seat"].to_numpy(np.int64).reshape(-1, n)
+                whole = (seats == np.arange(1, n + 1)).all()
+            else:
+                whole = len(part) % n == 0
+            if not whole:
+                raise ValueError(
+                    f"the {n}-player games are not whole (each seat once): rows of one game repeat (two runs of one"
+                    " seed with no run_id column?)"
+                )
             self.blocks.append(
                 (part["_agent"].to_numpy(np.int64).reshape(-1, n), part["rank"].to_numpy(np.int64).reshape(-1, n))
             )
@@ -134,7 +165,7 @@ def rating_table(
     q = [(1 - level) / 2, 1 - (1 - level) / 2]
     lo, hi = np.quantile(draws, q, axis=0)
     seats = df.groupby("agent").size()
-    keys = [c for c in ("run", "players", "game_seed", "game") if c in df.columns]
+    keys = game_keys(df)
     played = df.drop_duplicates([*keys, "agent"]).groupby("agent").size()
     table = pd.DataFrame(
         {

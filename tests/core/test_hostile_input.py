@@ -35,7 +35,72 @@ class Case:
 RUN_IDENTITY: list[Case] = []
 
 # --- pairing games across result files ----------------------------------------------------------
-PAIRING: list[Case] = []
+from tests.core import result_files as _rf  # noqa: E402  (builds the section's files)
+
+_DAMAGED = [  # (name, the damaged file built in the case's folder, what the one line says)
+    ("zero-row Parquet", _rf.zero_rows, r"zero\.parquet: holds no games \(0 rows\)$"),
+    ("a file cut in the middle", _rf.truncated, r"cut\.parquet: cannot read it as a result file: "),
+    ("a file corrupted mid-way", _rf.corrupted, r"bad\.parquet: cannot read it as a result file: "),
+    ("a directory", _rf.directory, r"dir\.parquet: is a directory, not a result file$"),
+    ("a FIFO", _rf.fifo, r"pipe\.parquet: is a FIFO \(named pipe\), not a result file$"),
+    ("/dev/null", lambda d: "/dev/null", r"/dev/null: is a character device, not a result file$"),
+    ("a text file", _rf.not_parquet, r"notes\.parquet: cannot read it as a result file: "),
+    ("an empty file", _rf.empty, r"empty\.parquet: is empty \(0 bytes\), not a result file$"),
+]
+
+PAIRING: list[Case] = [
+    Case(
+        "rescore: the same file twice",
+        lambda d: _rf.rescore_args(_rf.run_file(d), "./F.parquet"),
+        2,
+        r"error: F\.parquet: the same file as /.*/F\.parquet; give each result file once$",
+        _rf.no_out,
+    ),
+    Case(
+        "tune seats: the same file twice",
+        lambda d: ["tune", "seats", _rf.run_file(d), _rf.run_file(d)],
+        2,
+        r"error: (.*/F\.parquet): the same file as \1; give each result file once$",
+    ),
+    Case(
+        "rescore: a copy of a run",
+        lambda d: _rf.rescore_args(_rf.run_file(d), _rf.run_file(d, "copy.parquet")),
+        2,
+        r"copy\.parquet: holds the same run as .*/F\.parquet \(run id [^)]+\); give each run once",
+        _rf.no_out,
+    ),
+    Case(
+        "tune seats: two files of one run id",
+        lambda d: [
+            "tune",
+            "seats",
+            _rf.with_run_id(_rf.run_file(d), d / "a.parquet", "r1"),
+            _rf.with_run_id(_rf.run_file(d, agents="greedy,random"), d / "b.parquet", "r1"),
+        ],
+        2,
+        r"b\.parquet: holds the same run as .*a\.parquet \(run id r1\)",
+    ),
+    Case(
+        "tune seats: two runs of one seed pool",
+        lambda d: ["tune", "seats", _rf.run_file(d), _rf.run_file(d, "G.parquet", agents="greedy,random")],
+        0,
+        r"^80 games, 2 players",
+    ),
+    *[
+        Case(
+            f"rescore: {name}",
+            lambda d, make=make: _rf.rescore_args(_rf.run_file(d, "ok.parquet", "random"), make(d)),
+            2,
+            says,
+            _rf.no_out,
+        )
+        for name, make, says in _DAMAGED
+    ],
+    *[
+        Case(f"tune seats: {name}", lambda d, make=make: ["tune", "seats", make(d)], 2, says)
+        for name, make, says in _DAMAGED
+    ],
+]
 
 # --- Python agents: exceptions, illegal moves, exits, hangs --------------------------------------
 AGENTS: list[Case] = []

@@ -241,9 +241,15 @@ def interruptible(bar, message: str):
 
 
 def existing_files(paths: list[Path]) -> list[Path]:
+    """`paths`, each checked to be a non-empty regular file (a directory, a FIFO, a device or a missing file is
+    refused in one line saying which, before anything opens it)."""
+    from boardlab.experiments.io import ResultsError, check_result_path
+
     for p in paths:
-        if not p.is_file():
-            raise UserError(f"{p}: no such file")
+        try:
+            check_result_path(p)
+        except ResultsError as e:
+            raise UserError(str(e)) from None
     return paths
 
 

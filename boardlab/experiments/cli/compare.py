@@ -64,6 +64,7 @@ def compare(
     (its score breakdown and more); REPORT.md."""
     from boardlab.experiments import compare as C
     from boardlab.experiments import simulate as S
+    from boardlab.experiments.io import ResultsError
 
     g = game_def(game)
     rules_a, rules_b = load_rules(a, g), load_rules(b, g)
@@ -89,7 +90,7 @@ def compare(
             df_a, df_b, spec, spec_b = C.play_both(
                 rules_a, rules_b, players, specs, games, seed, seating, work, jobs, progress, game=g, **workers
             )
-        except S.SimulateError as e:
+        except (S.SimulateError, ResultsError) as e:
             raise UserError(str(e)) from None
     labels = C.agent_labels(spec, specs)
     table = C.compare_table(df_a, df_b, list(spec.agents), g.summary)

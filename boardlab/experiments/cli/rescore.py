@@ -13,7 +13,12 @@ from ._app import OUTPUT_RULE, GameOpt, UserError, app, check_output, game_def, 
 @app.command()
 def rescore(
     results: Annotated[
-        list[Path], typer.Argument(help="Result files of the game (from simulate).", show_default=False)
+        list[Path],
+        typer.Argument(
+            help="Result files of the game (from simulate), each run once: a file given twice or a copy of one is"
+            " refused. Each run is rescored on its own (a game is its rows sharing the run id and game number).",
+            show_default=False,
+        ),
     ],
     rules: Annotated[str, typer.Option("--rules", help="The new rule set: a preset or a TOML variant.")],
     out: Annotated[
@@ -23,6 +28,7 @@ def rescore(
     game: GameOpt = None,
 ):
     """Recompute scores, ranks and win shares from stored play under other rules; play is held fixed."""
+    from boardlab.experiments.io import ResultsError
     from boardlab.experiments.pipelines import win_share
     from boardlab.experiments.rescore import RescoreError, rescore_files, write_rescored
 
@@ -34,7 +40,7 @@ def rescore(
         check_output(out, "--out", directory=False, force=force)
     try:
         before, after = rescore_files(results, rs, g)
-    except (RescoreError, OSError) as e:
+    except (RescoreError, ResultsError, OSError) as e:
         raise UserError(str(e).splitlines()[0]) from None
     print(f"Rescored {len(before):,} rows under rules {rs.name}: play held fixed (the agents chose their moves")
     print("under the original rules; use a sweep to let them replan).")

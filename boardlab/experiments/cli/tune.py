@@ -37,7 +37,12 @@ from ._app import (
 @tune_app.command("seats")
 def tune_seats(
     results: Annotated[
-        list[Path], typer.Argument(help="Result files of the game, of one player count.", show_default=False)
+        list[Path],
+        typer.Argument(
+            help="Result files of the game, of one player count, each run once (a file given twice or a copy of"
+            " one is refused); their games are pooled, a game being its rows sharing the run id and game number.",
+            show_default=False,
+        ),
     ],
     max_points: Annotated[int, typer.Option("--max", help="Largest compensation per seat.", min=0, max=20)] = 5,
     top: Annotated[int, typer.Option(help="How many of the best vectors to show.", min=1)] = 5,
