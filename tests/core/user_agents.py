@@ -33,3 +33,75 @@ class NoAct:
 
 
 FIRST = FirstMove()  # an object, not a class
+
+
+class Raiser:
+    """Raises on its second move."""
+
+    def __init__(self):
+        self.moves = 0
+
+    def act(self, observation, legal_moves, rng):
+        self.moves += 1
+        if self.moves > 1:
+            raise ValueError("the agent broke down\nsecond line of its message")
+        return legal_moves[0]
+
+
+class Illegal:
+    """A move of another game: a string the game cannot read."""
+
+    def act(self, observation, legal_moves, rng):
+        return "not a move"
+
+
+class Nothing:
+    """Returns None."""
+
+    def act(self, observation, legal_moves, rng):
+        return None
+
+
+class Exits:
+    """Calls sys.exit(0) in the middle of a game."""
+
+    def act(self, observation, legal_moves, rng):
+        import sys
+
+        sys.exit(0)
+
+
+class HardExit:
+    """Ends its process at once (os._exit), as a crash would."""
+
+    def act(self, observation, legal_moves, rng):
+        import os
+
+        os._exit(3)
+
+
+class Hangs:
+    """Never returns."""
+
+    def act(self, observation, legal_moves, rng):
+        import time
+
+        while True:
+            time.sleep(0.05)
+
+
+class FrameReader:
+    """Reads the runner's frame: the true game is there when it plays in the runner's process, not when isolated.
+    Plays the first move, and records in ``FrameReader.seen`` whether a game was found."""
+
+    seen: list = []
+
+    def act(self, observation, legal_moves, rng):
+        import sys
+
+        frame, found = sys._getframe(1), False
+        while frame is not None:
+            found = found or any(hasattr(v, "snapshot") and hasattr(v, "apply") for v in frame.f_locals.values())
+            frame = frame.f_back
+        FrameReader.seen.append(found)
+        return legal_moves[0]
