@@ -281,7 +281,7 @@ def serve(conn, game_id: str) -> None:
             else:
                 answer = ("ok", agent.act(message[1], message[2], rng), "")
             conn.send(answer)
-        except BaseException as e:  # noqa: BLE001 -- sys.exit too: it is the agent's failure, told to the runner
+        except BaseException as e:  # sys.exit too: it is the agent's failure, told to the runner
             failure = failure_of(e)
             try:
                 conn.send(("error", failure.what, failure.details))

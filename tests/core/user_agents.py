@@ -91,17 +91,34 @@ class Hangs:
 
 
 class FrameReader:
-    """Reads the runner's frame: the true game is there when it plays in the runner's process, not when isolated.
-    Plays the first move, and records in ``FrameReader.seen`` whether a game was found."""
-
-    seen: list = []
+    """Looks through the frames of its callers for a game (an object with snapshot and apply): raises when it
+    finds one (as it does in the runner's process), else plays the first move."""
 
     def act(self, observation, legal_moves, rng):
         import sys
 
-        frame, found = sys._getframe(1), False
+        frame = sys._getframe(1)
         while frame is not None:
-            found = found or any(hasattr(v, "snapshot") and hasattr(v, "apply") for v in frame.f_locals.values())
+            if any(hasattr(v, "snapshot") and hasattr(v, "apply") for v in frame.f_locals.values()):
+                raise RuntimeError("the runner's game is in reach")
             frame = frame.f_back
-        FrameReader.seen.append(found)
+        return legal_moves[0]
+
+
+class Flaky:
+    """Plays the first move, but fails in a game past the first ``Flaky.after`` games this process played it in
+    (``Flaky.games`` counts them)."""
+
+    games = 0
+    after = 10**9
+
+    def __init__(self):
+        self.number = 0
+
+    def act(self, observation, legal_moves, rng):
+        if not self.number:
+            Flaky.games += 1
+            self.number = Flaky.games
+        if self.number > Flaky.after:
+            raise ValueError(f"game number {self.number} of this process")
         return legal_moves[0]
