@@ -6,9 +6,13 @@ per-move player (``builtin_player(spec)``: its kernel move, made in place).  A P
 only its observation, the listed moves and its generator (:mod:`boardlab.agents.generic.base`).
 
 Everything about game g is a function of (run seed, g, seating): its seed (:func:`boardlab.sim.seeds.game_seeds`),
-its seats (:func:`boardlab.experiments.seating.seat_orders`), every agent's generator (seeded from the game seed
-and the seat) and the agents themselves (a Python agent is made afresh for every game).  So a chunk gives
-the same rows on any process, in any order, on any number of processes.
+its seats (:func:`boardlab.experiments.seating.seat_orders`), every agent's generator (seeded from a keyed hash of
+the game seed and the seat: :func:`boardlab.agents.generic.base.agent_rng`) and the agents themselves (a Python
+agent is made afresh for every game).  So a chunk gives the same rows on any process, in any order, on
+any number of processes -- and with Python agents in processes of their own (:mod:`boardlab.experiments.isolation`).
+
+A Python agent that raises, calls ``sys.exit``, returns ``None`` or a move the game refuses ends the chunk
+with an :class:`boardlab.experiments.isolation.AgentFailure` naming the game, its seed, the seat and the agent.
 
 The rows, one per (game, seat), hold the columns every game shares (``game, game_seed, rules, players,
 seat, agent, total, rank, win_share, win``) and the game's own, which its ``api_rows`` function (named
@@ -25,7 +29,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from boardlab.agents.generic.base import agent_rng, decide
+from boardlab.agents.generic.base import agent_moves, agent_rng
+from boardlab.experiments.isolation import AgentFailure, AgentProcesses, Isolation, failure_of
 from boardlab.experiments.schema import schema_of, table
 from boardlab.experiments.seating import seat_orders
 from boardlab.sim.games import GameDef, get_game
@@ -61,27 +66,94 @@ def seat_players(game: GameDef, agents: list) -> list[Callable[[], object]]:
     return makers
 
 
-def play_game(game: GameDef, rules, seats: list, seed: int):
-    """One game from its seed, seat s played by seats[s] (Python agents or built-in per-move players);
-    returns the finished API game."""
+def play_game(game: GameDef, rules, seats: list, seed: int, names: list[str] | None = None):
+    """One game from its seed, seat s played by seats[s] (Python agents or built-in per-move players).
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    rules :
+        Its rule set.
+    seats : list
+        Per seat, a Python agent (an object with ``act``) or a built-in per-move player (a callable on the game).
+    seed : int
+        The game seed.
+    names : list of str, optional
+        Per seat, the agent's spec, for an AgentFailure's message.
+
+    Returns
+    -------
+    game
+        The finished API game.  A Python agent's failure (an exception, ``sys.exit``, ``None`` or a move the game
+        refuses) raises :class:`boardlab.experiments.isolation.AgentFailure` naming the seat and the agent.
+    """
     g = game.new_game(len(seats), rules, int(seed))
     rngs = [agent_rng(g.seed, s) for s in range(len(seats))]
     python = [callable(getattr(a, "act", None)) for a in seats]
     while not g.done:
         p = g.current
         if python[p]:
-            g.apply(decide(seats[p], g, rngs[p]))  # checked: an illegal move raises the game's IllegalMove
+            try:
+                _python_move(g, seats[p], rngs[p])
+            except AgentFailure as e:
+                e.locate(game_seed=g.seed, seat=p, spec=names[p] if names else type(seats[p]).__name__)
+                raise
         else:
             seats[p](g)
     return g
 
 
+def _python_move(g, agent, rng) -> None:
+    """The Python agent's move for the seat to move, given its observation (never the game), applied; an
+    AgentFailure when it fails to give one the game takes."""
+    observation, moves = g.observation(g.current), agent_moves(g)
+    try:
+        move = agent.act(observation, moves, rng)
+    except AgentFailure:
+        raise
+    except (Exception, SystemExit) as e:  # sys.exit inside act is the agent's failure, not the run's end
+        raise failure_of(e) from e
+    if move is None:
+        raise AgentFailure("returned None, not a move", f"act() returned None; {len(moves)} legal moves were listed.")
+    try:
+        g.apply(move)  # checked: a move the game refuses leaves it unchanged
+    except Exception as e:
+        raise failure_of(e, f"returned a move the game refuses ({_short(move)})") from e
+
+
+def _short(move) -> str:
+    text = str(move)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def play_table(
-    game: GameDef | str, rules, players: int, agents: list, seating: str, run_seed: int, start: int, stop: int
+    game: GameDef | str,
+    rules,
+    players: int,
+    agents: list,
+    seating: str,
+    run_seed: int,
+    start: int,
+    stop: int,
+    isolation: Isolation | None = None,
 ) -> pa.Table:
     """Games start..stop-1 of a run, one row per (game, seat), as a table of the game's result schema (its
-    ``schema`` part, or the core columns alone), so a column has the same type in every chunk."""
+    ``schema`` part, or the core columns alone), so a column has the same type in every chunk.
+
+    `isolation` (:class:`boardlab.experiments.isolation.Isolation`): Python agents each in a subprocess of its own seat,
+    with a time limit per move; the rows are the same.  A Python agent's failure raises AgentFailure naming the
+    game, its seed, the seat and the agent."""
     game = get_game(game)
+    if isolation is not None and isolation.active and needs_api(agents):
+        with AgentProcesses(game.id, isolation.move_timeout) as procs:
+            return _play_table(game, rules, players, agents, seating, run_seed, start, stop, procs)
+    return _play_table(game, rules, players, agents, seating, run_seed, start, stop, None)
+
+
+def _play_table(
+    game: GameDef, rules, players: int, agents: list, seating: str, run_seed: int, start: int, stop: int, procs
+) -> pa.Table:
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
     resolve = getattr(game.agents(), "for_rules", None)  # agents whose play depends on the rules (weights)
@@ -93,8 +165,17 @@ def play_table(
     names = [str(a) for a in agents]
     own = api_rows_of(game)
     columns: dict[str, list] = {c: [] for c in game.result_columns}
+    python = [getattr(a, "python", False) for a in agents]
     for i, seed in enumerate(seeds):
-        g = play_game(game, rules, [makers[k]() for k in order[i]], seed)
+        if procs is None:
+            seats = [makers[k]() for k in order[i]]
+        else:
+            seats = [procs.agent(s, names[k]) if python[k] else makers[k]() for s, k in enumerate(order[i])]
+        try:
+            g = play_game(game, rules, seats, seed, [names[k] for k in order[i]])
+        except AgentFailure as e:
+            e.locate(game=start + i)
+            raise
         scores = g.scores()
         values: dict[str, object] = {
             "game": [start + i] * players,
@@ -119,10 +200,18 @@ def play_table(
 
 
 def play_chunk(
-    game: GameDef | str, rules, players: int, agents: list, seating: str, run_seed: int, start: int, stop: int
+    game: GameDef | str,
+    rules,
+    players: int,
+    agents: list,
+    seating: str,
+    run_seed: int,
+    start: int,
+    stop: int,
+    isolation: Isolation | None = None,
 ) -> pd.DataFrame:
     """play_table as a pandas DataFrame (what analyses and tests read)."""
-    return play_table(game, rules, players, agents, seating, run_seed, start, stop).to_pandas()
+    return play_table(game, rules, players, agents, seating, run_seed, start, stop, isolation).to_pandas()
 
 
 def _column(parts: list) -> object:

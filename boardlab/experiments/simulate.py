@@ -40,6 +40,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from boardlab.experiments.isolation import AgentFailure, Isolation
 from boardlab.experiments.play import needs_api, play_table
 from boardlab.experiments.schema import conform, plain_columns, schema_of
 from boardlab.experiments.seating import SEATINGS
@@ -213,6 +214,11 @@ class RunPaths:
     def moves(self) -> Path:
         return self.out.with_name(self.out.stem + ".moves.parquet")
 
+    @property
+    def error_log(self) -> Path:
+        """Where a Python agent's failure leaves its traceback."""
+        return self.out.with_name(self.out.name + ".error.log")
+
     def chunk(self, i: int) -> Path:
         return self.parts / f"chunk-{i:07d}.arrow"
 
@@ -263,18 +269,20 @@ def _version() -> str:
 # --- the work of one chunk (runs in a worker process or on a Dask worker) ----------
 
 
-def run_chunk(spec: RunSpec, i: int) -> tuple[int, pa.Table, pa.Table | None]:
+def run_chunk(spec: RunSpec, i: int, isolation: Isolation | None = None) -> tuple[int, pa.Table, pa.Table | None]:
     """Chunk i's rows (and its move log when the run keeps one) as Arrow tables."""
-    return i, *chunk_tables(spec, i, play_chunk(spec, i))
+    return i, *chunk_tables(spec, i, play_chunk(spec, i, isolation))
 
 
-def play_chunk(spec: RunSpec, i: int):
+def play_chunk(spec: RunSpec, i: int, isolation: Isolation | None = None):
     """Chunk i's games, before the tables perhaps (what chunk_tables takes): what the game's chunk player,
-    or its move log with --moves, returns (boardlab.sim.games.GameDef.chunk_player)."""
+    or its move log with --moves, returns (boardlab.sim.games.GameDef.chunk_player).  `isolation`: how Python agents
+    play (boardlab.experiments.isolation; it changes no row)."""
     start, stop = spec.bounds(i)
     agents = spec.agent_specs()
     if needs_api(agents):  # a Python agent plays through the public API (make_spec refuses --moves here)
-        return play_table(spec.game_def(), spec.rule_set(), spec.players, agents, spec.seating, spec.seed, start, stop)
+        g, rs = spec.game_def(), spec.rule_set()
+        return play_table(g, rs, spec.players, agents, spec.seating, spec.seed, start, stop, isolation)
     player = spec.game_def().part("move_log" if spec.moves else "chunk_player")
     return player(spec.rule_set(), spec.players, agents, spec.seating, spec.seed, start, stop)
 
@@ -390,18 +398,18 @@ def missing_chunks(spec: RunSpec, paths: RunPaths, done: set[int] | None = None)
 
 
 def _execute(
-    spec: RunSpec, todo: Iterable[int], backend: str, jobs: int, client=None
+    spec: RunSpec, todo: Iterable[int], backend: str, jobs: int, client=None, isolation: Isolation | None = None
 ) -> Iterable[tuple[int, pa.Table, pa.Table | None]]:
     if backend == "loky":
         from joblib import Parallel, delayed
 
         if jobs == 1:
-            return (run_chunk(spec, i) for i in todo)
+            return (run_chunk(spec, i, isolation) for i in todo)
         return Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)(
-            delayed(run_chunk)(spec, i) for i in todo
+            delayed(run_chunk)(spec, i, isolation) for i in todo
         )
     if backend == "dask":
-        return _execute_dask(spec, todo, client)
+        return _execute_dask(spec, todo, client, isolation)
     raise SimulateError(f"--backend must be loky or dask, got {backend!r}")
 
 
@@ -418,18 +426,20 @@ def connect(scheduler: str | None):
         raise SimulateError(f"--scheduler: cannot reach {scheduler}: {str(e).splitlines()[0]}") from None
 
 
-def _execute_dask(spec: RunSpec, todo: Iterable[int], client):
+def _execute_dask(spec: RunSpec, todo: Iterable[int], client, isolation: Isolation | None = None):
     """The chunks on the cluster, a few per worker thread in flight (the plan is read as they finish)."""
     from dask.distributed import as_completed
 
     todo = iter(todo)
     threads = sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values())
     ahead = max(4, 2 * threads)
-    pending = as_completed([client.submit(run_chunk, spec, i, pure=False) for i in itertools.islice(todo, ahead)])
+    pending = as_completed(
+        [client.submit(run_chunk, spec, i, isolation, pure=False) for i in itertools.islice(todo, ahead)]
+    )
     for fut in pending:
         yield fut.result()
         for i in itertools.islice(todo, 1):
-            pending.add(client.submit(run_chunk, spec, i, pure=False))
+            pending.add(client.submit(run_chunk, spec, i, isolation, pure=False))
 
 
 def run(
@@ -441,23 +451,31 @@ def run(
     resume: bool = False,
     force: bool = False,
     progress: Callable[[int, int, float], None] | None = None,
+    isolation: Isolation | None = None,
 ) -> dict:
     """Play the run's missing chunks, then assemble the result.  Returns the metadata.
 
-    Every check (the output, the backend, the Dask scheduler) comes before anything is written."""
+    Every check (the output, the backend, the Dask scheduler) comes before anything is written.  `isolation`:
+    how Python agents play (boardlab.experiments.isolation).  A Python agent's failure (AgentFailure) leaves the
+    finished chunks in OUT.parts and its traceback in OUT.error.log, which the failure's message names."""
     paths = RunPaths(Path(out))
     if backend not in ("loky", "dask"):
         raise SimulateError(f"--backend must be loky or dask, got {backend!r}")
     check_output(paths, resume, force)
     client = connect(scheduler) if backend == "dask" else None
     try:
-        return _run(spec, paths, jobs, backend, client, resume, force, progress)
+        return _run(spec, paths, jobs, backend, client, resume, force, progress, isolation)
+    except AgentFailure as e:
+        e.write_log(paths.error_log)
+        raise
     finally:
         if client is not None:
             client.close()
 
 
-def _run(spec: RunSpec, paths: RunPaths, jobs: int, backend: str, client, resume: bool, force: bool, progress):
+def _run(
+    spec: RunSpec, paths: RunPaths, jobs: int, backend: str, client, resume: bool, force: bool, progress, isolation
+):
     manifest = prepare(spec, paths, resume, force)
     done = chunks_on_disk(spec, paths)
     todo = missing_chunks(spec, paths, done)
@@ -474,10 +492,10 @@ def _run(spec: RunSpec, paths: RunPaths, jobs: int, backend: str, client, resume
         if stream is not None:
             played = ((i, None, None) for i in todo)
         else:
-            played = _execute(spec, todo, backend, jobs, client)
+            played = _execute(spec, todo, backend, jobs, client, isolation)
         for i, table, moves in played:
             if stream is not None:
-                stream.add(i, play_chunk(spec, i))
+                stream.add(i, play_chunk(spec, i, isolation))
             else:
                 if moves is not None:
                     _atomic_write_table(moves, paths.chunk_moves(i))

@@ -16,7 +16,9 @@ A game's public API gives, besides ``snapshot()`` (the full state, for tests and
 
 An :class:`Observation` carries no reference to the true position: :meth:`Observation.sample`
 redeals from a copy that was itself redealt when the observation was made (its hidden part in a
-canonical order, not the truth's).  A searching agent determinises with it::
+canonical order, not the truth's).  Nor does a redealt copy carry the true game's seed: its ``seed``
+is drawn from `rng` with its streams (:func:`copy_seed`; 0 for the canonical copy), so nothing an
+agent is given leads back to the seed that fixes the true game's hidden part.  A searching agent determinises with it::
 
     game = observation.sample(rng)     # a position consistent with what it saw
     ... search on game ...
@@ -50,6 +52,23 @@ def fresh_streams(rng: np.random.Generator | int | None) -> np.ndarray:
     if rng is None:
         return np.zeros(2, dtype=np.uint64)
     return as_generator(rng).integers(0, 1 << 64, size=2, dtype=np.uint64, endpoint=False)
+
+
+def copy_seed(streams: np.ndarray) -> int:
+    """The ``seed`` of a redealt copy whose random streams are `streams` (what :func:`fresh_streams` drew from the
+    agent's `rng`; both zero for the canonical copy, whose seed is then 0): never the true game's seed.
+
+    Parameters
+    ----------
+    streams : numpy.ndarray
+        uint64[2], the copy's new chance and policy stream states.
+
+    Returns
+    -------
+    int
+        A 64-bit label of the copy, a function of those draws only.
+    """
+    return int(np.bitwise_xor(streams[0], streams[1]))
 
 
 class Observation(Mapping):

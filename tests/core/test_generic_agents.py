@@ -75,9 +75,9 @@ def test_ismcts_beats_random_play_at_pig():
     game = get_game("pig")
     reg = game.agents()
     agents = [reg.parse_agent("ismcts:iters=40"), reg.parse_agent("random")]
-    rows = P.play_chunk(game, game.load_rules("quick"), 2, agents, "rotate", 17, 0, 30)
+    rows = P.play_chunk(game, game.load_rules("quick"), 2, agents, "rotate", 17, 0, 100)
     share = rows.groupby("agent")["win_share"].mean()
-    assert share[str(agents[0])] > 0.65, share
+    assert share[str(agents[0])] > 0.6, share  # it wins about 0.72 of its games: 100 games put 0.6 3 SDs below
 
 
 def test_decide_gives_the_agent_its_observation_never_the_game():

@@ -102,8 +102,63 @@ PAIRING: list[Case] = [
     ],
 ]
 
+
 # --- Python agents: exceptions, illegal moves, exits, hangs --------------------------------------
-AGENTS: list[Case] = []
+def _agent_run(agent: str, *more) -> Callable[[Path], list]:
+    """simulate of Citywright, seat 1 greedy and seat 2 the test agent `agent` (tests.core.user_agents)."""
+    spec = f"greedy,py:tests.core.user_agents:{agent}"
+    return lambda d: ["simulate", "--players", 2, "--agents", spec, "--games", 4, "--seating", "fixed",
+                      "--chunk-size", 2, "--out", d / "r.parquet", "--quiet", *more]  # fmt: skip
+
+
+def _agent_failed(*says: str) -> Callable[[Path], None]:
+    """The run stopped: no output, its parts kept for --resume, the log holding the traceback (and `says`)."""
+
+    def check(d: Path) -> None:
+        assert not (d / "r.parquet").exists() and (d / "r.parquet.parts" / "run.json").exists()
+        log = (d / "r.parquet.error.log").read_text()
+        assert log.startswith("agent py:tests.core.user_agents:") and all(s in log for s in says), log
+
+    return check
+
+
+_FAILED = (
+    r"agent py:tests\.core\.user_agents:{} failed \(game {}, game seed \d+, seat 2\): {}; "
+    r"traceback in \S*r\.parquet\.error\.log; finished work is kept"
+)
+_REFUSED = r"returned a move the game refuses \(not a move\): IllegalMove: not a Move: 'not a move'"
+
+_BROKE = r"ValueError: the agent broke down \(\.\.\.\)"  # (its message has two lines)
+
+AGENTS: list[Case] = [
+    Case("agent-raises", _agent_run("Raiser"), 1, _FAILED.format("Raiser", "0", _BROKE),
+         _agent_failed("Traceback (most recent call last)", 'raise ValueError("the agent broke down', "second line")),
+    Case("agent-raises-jobs-2", _agent_run("Raiser", "--jobs", 2), 1, _FAILED.format("Raiser", "[02]", _BROKE),
+         _agent_failed("Traceback (most recent call last)", 'raise ValueError("the agent broke down')),
+    Case("agent-illegal-move", _agent_run("Illegal"), 1,
+         _FAILED.format("Illegal", "0", _REFUSED),
+         _agent_failed("Traceback", "IllegalMove")),
+    Case("agent-returns-none", _agent_run("Nothing"), 1, _FAILED.format("Nothing", "0", "returned None, not a move"),
+         _agent_failed("act() returned None")),
+    Case("agent-sys-exit", _agent_run("Exits"), 1, _FAILED.format("Exits", "0", r"called sys\.exit\(0\)"),
+         _agent_failed("Traceback", "sys.exit(0)")),
+    Case("agent-isolated-raises", _agent_run("Raiser", "--isolate-agents"), 1,
+         _FAILED.format("Raiser", "0", _BROKE), _agent_failed('raise ValueError("the agent')),
+    Case("agent-isolated-sys-exit", _agent_run("Exits", "--isolate-agents"), 1,
+         _FAILED.format("Exits", "0", r"called sys\.exit\(0\)"), _agent_failed("sys.exit(0)")),
+    Case("agent-isolated-os-exit", _agent_run("HardExit", "--isolate-agents"), 1,
+         _FAILED.format("HardExit", "0", r"its process ended \(exit code 3\) while waiting for a move"),
+         _agent_failed("exit code 3")),
+    Case("agent-hangs-past-move-timeout", _agent_run("Hangs", "--move-timeout", 1), 1,
+         _FAILED.format("Hangs", "0", r"no answer within 1 s \(--move-timeout\) for a move; its process was stopped"),
+         _agent_failed("within 1 s")),
+    Case("move-timeout-zero", _agent_run("Hangs", "--move-timeout", 0), 2,
+         r"--move-timeout must be a positive number of seconds, got 0$",
+         lambda d: not list(d.iterdir()) or pytest.fail(f"written: {list(d.iterdir())}")),
+    Case("move-timeout-nan", _agent_run("Hangs", "--move-timeout", "nan"), 2,
+         r"--move-timeout must be a positive number of seconds, got nan$"),
+    Case("agent-isolated-plays", _agent_run("FrameReader", "--isolate-agents"), 0, r"^wrote .*r\.parquet: 4 games"),
+]  # fmt: skip
 
 # --- rule files, player counts, seeds, jobs and the other command inputs --------------------------
 INPUTS: list[Case] = []

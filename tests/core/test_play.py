@@ -3,10 +3,13 @@ game's built-in agents, reproducibly."""
 
 from __future__ import annotations
 
+import pickle
+
 import pandas as pd
 import pytest
 
 from boardlab.experiments import play as P
+from boardlab.experiments.isolation import AgentFailure, Isolation
 from boardlab.sim.games import get_game
 
 USER = "py:tests.core.user_agents:Shuffler"
@@ -56,8 +59,9 @@ def test_an_illegal_move_of_a_python_agent_is_refused():
             m = legal_moves[0]
             return m.__class__(**{**m.__dict__, "terrain": "mountain"})
 
-    with pytest.raises(IllegalMove):
+    with pytest.raises(AgentFailure, match="refuses") as e:
         P.play_game(game, game.load_rules("base-a"), [Cheater(), reg.builtin_player(reg.parse_agent("greedy"))], 3)
+    assert isinstance(e.value.__cause__, IllegalMove) and (e.value.seat, e.value.spec) == (0, "Cheater")
 
 
 def test_citywright_play_game_takes_generic_and_user_specs():
@@ -66,3 +70,59 @@ def test_citywright_play_game_takes_generic_and_user_specs():
     a = play_game(["ismcts:iters=2", USER, "greedy"], "v1.1", seed=3)
     b = play_game(["ismcts:iters=2", USER, "greedy"], "v1.1", seed=3)
     assert a.done and a.snapshot() == b.snapshot()
+
+
+@pytest.mark.parametrize("isolation", [None, Isolation(isolate=True, move_timeout=60)])
+def test_an_agent_failure_names_the_game_its_seed_the_seat_and_the_agent(isolation):
+    game = get_game("citywright")
+    reg = game.agents()
+    agents = [reg.parse_agent(s) for s in ("greedy", "py:tests.core.user_agents:Raiser")]
+    rules = game.load_rules(game.default_preset)
+    with pytest.raises(AgentFailure) as e:
+        P.play_table(game, rules, 2, agents, "fixed", 8, 3, 5, isolation)
+    f = e.value
+    seeds = P.game_seeds(8, 3, 5)
+    assert (f.game, f.game_seed, f.seat, f.spec) == (3, seeds[0], 1, "py:tests.core.user_agents:Raiser")
+    assert f.what == "ValueError: the agent broke down (...)"
+    assert "second line of its message" in f.details and 'raise ValueError("the agent broke down' in f.details
+    assert str(f) == (
+        f"agent py:tests.core.user_agents:Raiser failed (game 3, game seed {seeds[0]}, seat 2):"
+        " ValueError: the agent broke down (...)"
+    )
+    again = pickle.loads(pickle.dumps(f))  # it crosses a process boundary whole
+    assert (type(again), str(again), again.details) == (AgentFailure, str(f), f.details)
+
+
+def test_isolated_agents_play_the_same_rows_and_cannot_read_the_runners_frames():
+    game = get_game("citywright")
+    reg = game.agents()
+    rules = game.load_rules(game.default_preset)
+    agents = [reg.parse_agent(s) for s in (USER, "ismcts:iters=3")]
+    here = P.play_chunk(game, rules, 2, agents, "rotate", 4, 0, 3)
+    isolated = P.play_chunk(game, rules, 2, agents, "rotate", 4, 0, 3, Isolation(isolate=True))
+    pd.testing.assert_frame_equal(here, isolated)
+    reader = [reg.parse_agent("py:tests.core.user_agents:FrameReader"), reg.parse_agent("greedy")]
+    with pytest.raises(AgentFailure, match="the runner's game is in reach"):  # in the runner's process: it is
+        P.play_chunk(game, rules, 2, reader, "fixed", 4, 0, 1)
+    assert len(P.play_chunk(game, rules, 2, reader, "fixed", 4, 0, 1, Isolation(isolate=True))) == 2
+
+
+def test_after_an_agent_failure_the_finished_chunks_stay_and_resume_plays_only_the_rest(tmp_path, capsys, monkeypatch):
+    from tests.cli import cli
+    from tests.core import user_agents as U
+
+    monkeypatch.setattr(U.Flaky, "games", 0)
+    monkeypatch.setattr(U.Flaky, "after", 2)  # games 0 and 1 play; game 2 fails
+    out = tmp_path / "r.parquet"
+    args = ["simulate", "--players", 2, "--agents", "greedy,py:tests.core.user_agents:Flaky", "--games", 4,
+            "--seating", "fixed", "--chunk-size", 1, "--out", out, "--quiet"]  # fmt: skip
+    code, _, err = cli(capsys, *args)
+    assert code == 1 and "(game 2, game seed" in err and len(err.strip().splitlines()) == 1, err
+    parts = sorted(p.name for p in (tmp_path / "r.parquet.parts").glob("chunk-*.arrow"))
+    assert parts == ["chunk-0000000.arrow", "chunk-0000001.arrow"] and not out.exists()
+    assert "game number 3 of this process" in (tmp_path / "r.parquet.error.log").read_text()
+    monkeypatch.setattr(U.Flaky, "after", 10**9)
+    code, _, err = cli(capsys, *args, "--resume")
+    assert code == 0, err
+    assert U.Flaky.games == 5  # games 2 and 3 only
+    assert sorted(pd.read_parquet(out)["game"].unique()) == [0, 1, 2, 3]

@@ -435,10 +435,10 @@ def test_streamed_run_interrupted_leaves_parts_and_no_output(tmp_path, monkeypat
     out = tmp_path / "cut.parquet"
     real = S.play_chunk
 
-    def play(spec, i):
+    def play(spec, i, *rest):
         if i == 3:
             raise KeyboardInterrupt
-        return real(spec, i)
+        return real(spec, i, *rest)
 
     monkeypatch.setattr(S, "play_chunk", play)
     with pytest.raises(KeyboardInterrupt):

@@ -71,6 +71,10 @@ COMMANDS = {
             for spec, what in NAN_SPECS.items()
         },
         "unknown --game": (UNKNOWN, lambda p: [*SIM, *RANDOM, "--out", p.here / "r.parquet", "--game", "nosuch"]),
+        "NaN in --move-timeout": (
+            "--move-timeout must be a positive number of seconds, got nan",
+            lambda p: [*SIM, *RANDOM, "--out", p.here / "r.parquet", "--move-timeout", "nan"],
+        ),
         "--scheduler without dask": (
             "--scheduler needs --backend dask",
             lambda p: [*SIM, *RANDOM, "--out", p.here / "r", "--scheduler", "tcp://127.0.0.1:1"],

@@ -13,7 +13,7 @@ The protocol is the one every game's Python agents have (:mod:`boardlab.agents.g
 drawn anew).  ``legal_moves`` lists one move per (slot, placement, free pick) with the tiles in line
 order, plus the swaps and forced discards; any other tile assignment of a listed placement is legal
 too (build it with ``dataclasses.replace(move, tiles=...)``).  ``rng`` is a numpy Generator seeded
-from the game seed and your seat, so a game replays identically.
+from a keyed hash of the game seed and your seat, so a game replays identically.
 
 The same engine kernels decide legality and score the game; built-in agents in the same game play
 inside numba as usual.  For whole runs (``boardlab simulate``, ``ladder``, ...), name your agent

@@ -8,13 +8,15 @@ An agent is an object with one method::
 mapping, its ``player`` the seat), and ``observation.sample(rng)``, a game of the public API drawn
 consistently with it -- a determinisation to search on; changing it changes nothing else.  The agent
 is never given the true game.  ``legal_moves`` are the moves to choose from (the game's
-``agent_moves()``); ``rng`` is a numpy Generator seeded from the game seed and the seat, so a game
-replays identically on any process.  The move returned must be one of ``legal_moves``, or another
+``agent_moves()``); ``rng`` is a numpy Generator seeded from a keyed hash of the game seed and the
+seat (:func:`agent_rng`), so a game replays identically on any process while nothing the agent is
+given leads back to the game seed.  The move returned must be one of ``legal_moves``, or another
 legal move (the game checks it).
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -32,9 +34,31 @@ def agent_moves(game) -> list:
     return listing() if listing is not None else game.legal_moves()
 
 
+# The key of the keyed hash between a game seed and its agents' generators: fixed, so that a game replays on
+# any process.  It hides the seed from the generator's own record of its entropy (seed_seq.entropy), not from
+# an agent that tries every run seed of a small range through the whole derivation.
+_AGENT_KEY = b"boardlab agent streams"
+
+
 def agent_rng(game_seed: int, seat: int) -> np.random.Generator:
-    """The Generator of the agent in `seat` of the game with seed `game_seed` (what every runner gives it)."""
-    return np.random.default_rng([int(game_seed) & ((1 << 64) - 1), int(seat)])
+    """The Generator of the agent in `seat` of the game with seed `game_seed` (what every runner gives it).
+
+    Parameters
+    ----------
+    game_seed : int
+        The game's seed (taken modulo 2**64).
+    seat : int
+        The agent's seat (0-based).
+
+    Returns
+    -------
+    numpy.random.Generator
+        Seeded from a 128-bit BLAKE2b digest of (game seed, seat) under a fixed project key, so its
+        ``bit_generator.seed_seq.entropy`` is that digest, not the seed.
+    """
+    data = (int(game_seed) & ((1 << 64) - 1)).to_bytes(8, "little") + int(seat).to_bytes(8, "little")
+    digest = hashlib.blake2b(data, key=_AGENT_KEY, digest_size=16, person=b"agent rng").digest()
+    return np.random.default_rng(np.random.SeedSequence(int.from_bytes(digest, "little")))
 
 
 def decide(agent: Agent, game, rng: np.random.Generator):

@@ -293,6 +293,10 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         sys.exit(0)
     except Exception as e:
+        from boardlab.experiments.isolation import AgentFailure
+
+        if isinstance(e, AgentFailure):  # a Python agent failed during the work
+            _agent_failed(prog, e)
         if not _worker_died(e):
             raise
         print(
@@ -301,6 +305,22 @@ def main(argv: list[str] | None = None) -> None:
             file=sys.stderr,
         )
         sys.exit(1)
+
+
+def _agent_failed(prog: str, e) -> None:
+    """A Python agent's failure: one line naming the game, its seed, the seat, the agent and its log (written
+    here, in the temporary folder, when the run wrote none beside its output); exit code 1."""
+    if not e.log:
+        import tempfile
+
+        fd, path = tempfile.mkstemp(prefix=f"{prog}-agent-", suffix=".error.log")
+        os.close(fd)
+        e.write_log(path)
+    print(
+        f"{prog}: error: {e}; finished work is kept: run the same command again to go on (simulate: with --resume)",
+        file=sys.stderr,
+    )
+    sys.exit(1)
 
 
 def _worker_died(e: BaseException) -> bool:

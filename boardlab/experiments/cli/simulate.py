@@ -27,6 +27,7 @@ from ._app import (
     progress_bar,
     split_specs,
 )
+from ._isolation import IsolateOpt, MoveTimeoutOpt, check_isolation
 
 
 @app.command()
@@ -66,6 +67,8 @@ def simulate(
         int | None, typer.Option(help="Games per chunk (default: a few seconds of work).", min=1)
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    isolate_agents: IsolateOpt = False,
+    move_timeout: MoveTimeoutOpt = None,
 ):
     """Play many games in parallel into a Parquet table; reproducible, resumable, on loky or Dask."""
     from boardlab.experiments import simulate as S
@@ -74,6 +77,7 @@ def simulate(
     rs = load_rules(rules, g)
     specs = split_specs(agents, g)
     workers = check_workers(backend, scheduler)
+    isolation = check_isolation(isolate_agents, move_timeout)
     try:
         spec = S.make_spec(players, specs, games, seed, rs, seating, chunk_size, moves, game=g)
     except S.SimulateError as e:
@@ -89,7 +93,7 @@ def simulate(
     with interruptible(bar, stopped):
         try:
             meta = S.run(spec, out, jobs=jobs, **workers, resume=resume, force=force,
-                         progress=update)  # fmt: skip
+                         progress=update, isolation=isolation)  # fmt: skip
         except S.SimulateError as e:
             raise UserError(str(e)) from None
     sess = meta["this_session"]

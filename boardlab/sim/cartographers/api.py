@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from boardlab.sim.observation import Observation, as_generator, fresh_streams
+from boardlab.sim.observation import Observation, as_generator, copy_seed, fresh_streams
 
 from . import engine as E
 from .moves import Move
@@ -244,9 +244,10 @@ class Game:
     def redeal(self, player: int, rng: np.random.Generator | int | None = None) -> Game:
         """A copy with the hidden part drawn afresh from `rng` (a numpy Generator or a seed): the unseen
         ambushes dealt anew between the explore deck and the ambush deck, the explore deck shuffled, and
-        both random streams new.  Depends on the public state and `rng` only (the decks are sorted before
-        they are dealt, and what the kernels no longer read of them is cleared).  With `rng` None: both
-        decks in ascending order (the ambushes in the deck the lowest unseen ones), the streams zero."""
+        both random streams new (and the copy's ``seed`` with them).  Depends on the public state and `rng`
+        only (the decks are sorted before they are dealt, and what the kernels no longer read of them is
+        cleared).  With `rng` None: both decks in ascending order (the ambushes in the deck the lowest unseen
+        ones), the streams zero (and the seed 0)."""
         self._check_seat(player)
         gen = None if rng is None else as_generator(rng)
         g = self.copy()
@@ -269,6 +270,7 @@ class Game:
         st[E.ST_AMBUSH : E.ST_AMBUSH + apos] = 0  # which ambushes went into the deck: hidden, and never read again
         st[E.ST_AMBUSH + apos : E.ST_AMBUSH + aend] = unseen[k:]
         g.rng[:] = fresh_streams(gen)
+        g.seed = copy_seed(g.rng)  # drawn with the streams (0 canonically): never the true game's seed
         return g
 
     def _ambush_ids(self) -> frozenset[int]:

@@ -567,7 +567,8 @@ class Game:
         where the state determines them): the unseen districts are dealt back keeping every size, the
         characters the seat cannot place are dealt among the places it cannot see (the FD list, the other
         seats' ranks, the pile and the offer during the selection), and both random streams are redrawn --
-        from one 64-bit state drawn from `rng`.  Here only the event rows private to other seats are blanked.
+        from one 64-bit state drawn from `rng`, which is the copy's ``seed`` too (0 canonically: never the true
+        game's).  Here only the event rows private to other seats are blanked.
         """
         p = self._check_seat(player)
         canonical = rng is None
@@ -577,6 +578,7 @@ class Game:
         self._decode_log()
         g = self.copy()
         scratch = np.zeros(I.SCRATCH_LEN, dtype=np.int32)
+        g.seed = int(arng[0])  # the copy's seed: the agent's draw (0 canonically), never the true game's
         I.redeal(g.st, g.rng, g.tables.rp, np.int32(p), arng, canonical, scratch)  # (p as the agents pass it)
         if scratch[I.WK_STATUS]:
             raise RuntimeError(f"redeal: the kernel could not read this position (status {int(scratch[I.WK_STATUS])})")

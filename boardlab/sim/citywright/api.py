@@ -26,7 +26,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from boardlab.sim.observation import Observation, fresh_streams
+from boardlab.sim.observation import Observation, copy_seed, fresh_streams
 
 from . import engine as E
 from .moves import Move
@@ -216,11 +216,13 @@ class Game:
 
     def redeal(self, player: int, rng: np.random.Generator | int | None = None) -> Game:
         """A copy whose hidden part -- the deck's order, i.e. the chance stream's future -- is drawn afresh
-        from `rng` (a numpy Generator or a seed; None: both streams zero); the policy stream too.  Depends
-        on the public state and `rng` only."""
+        from `rng` (a numpy Generator or a seed; None: both streams zero); the policy stream too, and the
+        copy's ``seed`` (:func:`boardlab.sim.observation.copy_seed`: never the true game's).  Depends on the public
+        state and `rng` only."""
         self._check_seat(player)
         g = self.copy()
         g.rng[:] = fresh_streams(rng)
+        g.seed = copy_seed(g.rng)
         return g
 
     def _check_seat(self, player) -> int:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from boardlab.sim.observation import Observation, fresh_streams
+from boardlab.sim.observation import Observation, copy_seed, fresh_streams
 
 from .rules import MAX_PLAYERS, Rules, load_rules
 
@@ -122,7 +122,9 @@ class Game:
         seed; None: both zero); nothing else is hidden."""
         self._check_seat(player)
         g = self.copy()
-        g.streams = [int(x) for x in fresh_streams(rng)]
+        streams = fresh_streams(rng)
+        g.streams = [int(x) for x in streams]
+        g.seed = copy_seed(streams)  # drawn with the streams (0 canonically): never the true game's seed
         return g
 
     def _check_seat(self, player) -> int:
