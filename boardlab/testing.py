@@ -151,13 +151,11 @@ def _play(gd, rules, players: int, seed: int, max_moves: int, where: str) -> tup
         if any(key not in s for s in scores):
             fail(f"scores() lacks {key!r}")
     ranks = [s["rank"] for s in scores]
-    totals = [s["total"] for s in scores]
     want = [1 + sum(r < q for r in ranks) for q in ranks]  # 1 = best, ties share the better rank
     if ranks != want:
         fail(f"ranks {ranks} are not a ranking (1 = best, ties share; expected {want} from themselves)")
     if abs(sum(s["win_share"] for s in scores) - 1.0) > 1e-9:
         fail(f"win shares {[s['win_share'] for s in scores]} do not sum to 1")
-    del totals
     return played, scores, g
 
 
@@ -209,7 +207,10 @@ def check_game(game_id: str, players: Sequence[int] | None = None, games: int = 
             moves, scores, g = _play(gd, rules, n, s, 100_000, gd.id)
             again, scores2, _ = _play(gd, rules, n, s, 100_000, gd.id)
             if again != moves:
-                k = next((j for j, (a, b) in enumerate(zip(moves, again)) if a != b), min(len(moves), len(again)))
+                k = next(
+                    (j for j, (a, b) in enumerate(zip(moves, again, strict=False)) if a != b),
+                    min(len(moves), len(again)),
+                )
                 raise AssertionError(f"{gd.id}, {n} players, seed {s}, move {k}: the same seed plays another move")
             if scores2 != scores:
                 raise AssertionError(

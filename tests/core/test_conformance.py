@@ -57,7 +57,7 @@ def test_a_game_with_nondeterministic_scores_fails(pig_like):
             out[0]["turns"] += next(counter)
             return out
 
-    with pytest.raises(AssertionError, match="broken-pig, 2 players, seed 3, .*same seed ends in other scores"):
+    with pytest.raises(AssertionError, match=r"broken-pig, 2 players, seed 3, .*same seed ends in other scores"):
         check_game(register(Drifting), players=[2], games=1, seed=3)
 
 
@@ -71,7 +71,7 @@ def test_a_game_accepting_an_illegal_move_fails(pig_like):
                 return  # silently ignored instead of refused
             super().apply(m)
 
-    with pytest.raises(AssertionError, match="broken-pig.*illegal move .* is accepted"):
+    with pytest.raises(AssertionError, match=r"broken-pig.*illegal move .* is accepted"):
         check_game(register(Lax), players=[2], games=1)
 
 
@@ -86,7 +86,7 @@ def test_a_game_with_a_bad_ranking_or_broken_invariant_fails(pig_like):
                 s["rank"] = 3
             return out
 
-    with pytest.raises(AssertionError, match="broken-pig.*are not a ranking"):
+    with pytest.raises(AssertionError, match=r"broken-pig.*are not a ranking"):
         check_game(register(Unranked), players=[2], games=1)
 
     class Overdrawn(base):
