@@ -20,14 +20,14 @@ planner, strong, expert -- both ambush policies, every player count, both map si
 levers, and a variant of the interpretation keys.
 
 If a change of moves is intended (a new rule, a better search, new weights), regenerate the committed
-results (``boardlab reproduce --game cartographers``, and ``--skill``; see README) and then this file's data::
+results (``boardlab reproduce --game cartographers``, and ``--skill``; see README) and then this file's data
+(fingerprints: ``boardlab.testing.digest``)::
 
     python -m tests.cartographers.golden --update
 """
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from pathlib import Path
 
@@ -43,6 +43,7 @@ from boardlab.sim.cartographers import engine as E
 from boardlab.sim.cartographers.api import Game
 from boardlab.sim.cartographers.rules import load_rules
 from boardlab.sim.seeds import game_seeds
+from boardlab.testing import digest as _digest
 
 GAMES_PATH = Path(__file__).parent / "data" / "golden_games.csv"
 
@@ -89,10 +90,6 @@ def rules_named(name: str):
             }
         )
     return load_rules(name)
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _seats(name: str):

@@ -16,14 +16,13 @@ of fingerprint catch that (`tests/citywright/test_golden.py`):
 
 If a change of moves is intended (a new rule, a better search), regenerate the
 committed results (`make reproduce-full`, the ladder and the sweep; see README)
-and then these files::
+and then these files (fingerprints: ``boardlab.testing.digest``)::
 
     python -m tests.citywright.golden --update
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import sys
@@ -38,6 +37,7 @@ from boardlab.experiments.citywright.runner import play_chunk_with_moves
 from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.api import Game
 from boardlab.sim.citywright.rules import load_rules
+from boardlab.testing import digest as _digest
 
 GAMES_PATH = Path(__file__).parent / "data" / "golden_games.csv"
 SEARCH_PATH = Path(__file__).parent / "data" / "golden_search.json"
@@ -103,15 +103,6 @@ def rules_named(name: str):
             }
         )
     return load_rules(name)
-
-
-def _digest(*arrays) -> str:
-    """sha256 (first 16 hex digits) of the arrays' values, little-endian whatever the machine."""
-    h = hashlib.sha256()
-    for a in arrays:
-        a = np.asarray(a)
-        h.update(a.astype(a.dtype.newbyteorder("<"), copy=False).tobytes())
-    return h.hexdigest()[:16]
 
 
 def play(name: str) -> pd.DataFrame:

@@ -7,6 +7,7 @@ import json
 import pandas as pd
 import pytest
 
+from boardlab.testing import compare_fingerprints
 from tests.citywright.golden import GAMES_PATH, SEARCH_PATH, SEARCH_RULES, SETS, play, search_digest
 
 REGENERATE = (
@@ -28,19 +29,15 @@ def test_every_set_is_committed(committed):
 
 @pytest.mark.parametrize("name", list(SETS))
 def test_games_unchanged(name, committed):
-    want = committed[committed["set"] == name].reset_index(drop=True)
-    got = play(name)
-    assert len(got) == len(want), f"{name}: {len(got)} games played, {len(want)} committed"
-    moves = got["moves"] != want["moves"]
-    totals = got["totals"] != want["totals"]
-    changed = got.index[moves | totals].tolist()
-    if changed:
-        g = changed[0]
-        what = "totals and move log" if totals[g] else "move log only (same totals)"
-        pytest.fail(
-            f"{name}: {len(changed)} of {len(got)} games no longer play as committed, games {changed}. "
-            f"Game {g}: {what}; totals {got['totals'][g]!r} (committed {want['totals'][g]!r}), "
-            f"moves digest {got['moves'][g]} (committed {want['moves'][g]}). {REGENERATE}"
+    compare_fingerprints(name, play(name), committed[committed["set"] == name], ("totals", "moves"), REGENERATE)
+
+
+def test_the_fingerprint_sees_a_change_of_moves(monkeypatch, committed):
+    rules, players, agents, seating, seed, games = SETS["greedy-P-2p"]
+    monkeypatch.setitem(SETS, "greedy-P-2p", (rules, players, agents, seating, seed + 1, games))  # another seed
+    with pytest.raises(AssertionError, match=r"greedy-P-2p: .* games no longer play as committed"):
+        compare_fingerprints(
+            "greedy-P-2p", play("greedy-P-2p"), committed[committed["set"] == "greedy-P-2p"], ("moves",), ""
         )
 
 

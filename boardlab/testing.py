@@ -1,0 +1,319 @@
+"""Test helpers that ship with boardlab: the game-contract conformance check and golden-game fingerprints.
+
+A game's own tests -- a built-in game's or an installed plugin's -- call :func:`check_game` (as pgx ships
+``api_test``)::
+
+    from boardlab.testing import check_game
+
+    def test_pig_conforms():
+        check_game("pig")
+
+and pin their agents' play with :func:`digest` fingerprints of fixed games (see ``tests/citywright/golden.py``).
+Nothing here imports the repository's ``tests`` package.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["check_game", "chunk_fingerprints", "compare_fingerprints", "digest"]
+
+_NOT_A_MOVE = object()
+
+
+def digest(*parts: Any) -> str:
+    """A golden fingerprint: sha256 (first 16 hex digits) of `parts`, the same on every machine.
+
+    A string counts as its UTF-8 bytes; anything else as a numpy array's values, little-endian.
+
+    Parameters
+    ----------
+    *parts : str or array-like
+        What to fingerprint, in order (a move log's text, a kernel's move arrays, ...).
+
+    Returns
+    -------
+    str
+        16 lowercase hex digits.
+
+    Examples
+    --------
+    To regenerate a game's committed fingerprints after an intended change of moves, run its golden module,
+    e.g. ``python -m tests.citywright.golden --update``.
+    """
+    h = hashlib.sha256()
+    for p in parts:
+        if isinstance(p, str):
+            h.update(p.encode())
+        else:
+            a = np.asarray(p)
+            h.update(a.astype(a.dtype.newbyteorder("<"), copy=False).tobytes())
+    return h.hexdigest()[:16]
+
+
+def chunk_fingerprints(
+    game_id: str, rules: Any, players: int, agents: Sequence[str], seating: str, run_seed: int, games: int
+):
+    """Golden fingerprints of games 0..games-1 of a run, from the game's chunk player: one row per game.
+
+    Each row holds ``game``, ``totals`` (the seats' totals, space-separated) and ``rows`` (a :func:`digest`
+    of the chunk player's every result column for the game but ``rules``, as CSV).  A game's golden module
+    keeps named sets of these in ``tests/<game>/data/golden_games.csv`` and its test compares them with
+    :func:`compare_fingerprints`; after an intended change of play, regenerate them with the module's
+    ``--update`` (``python -m tests.citadels.golden --update``).
+
+    Parameters
+    ----------
+    game_id : str
+        A registered game's id.
+    rules : str, path or rule set
+        What the game's ``load_rules`` takes.
+    players : int
+        Players per game.
+    agents : sequence of str
+        Agent specs, one per seat (or one for every seat).
+    seating : str
+        The seating (``"fixed"``, ``"rotate"``, ...).
+    run_seed : int
+        The run seed (each game's seed derives from it and the game's number).
+    games : int
+        Games to play.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``game``, ``totals``, ``rows``.
+    """
+    import pandas as pd
+
+    from boardlab.sim.games import get_game
+
+    gd = get_game(game_id)
+    reg = gd.agents()
+    specs = [reg.parse_agent(a) for a in agents]
+    if len(specs) == 1:
+        specs = specs * players
+    df = gd.play_chunk(gd.load_rules(rules), players, specs, seating, run_seed, 0, games)
+    out = []
+    for g, sub in df.groupby("game", sort=True):
+        out.append(
+            {
+                "game": int(g),
+                "totals": " ".join(str(int(t)) for t in sub["total"]),
+                "rows": digest(sub.drop(columns=["rules"]).to_csv(index=False)),
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def compare_fingerprints(name: str, got, want, columns: Sequence[str], regenerate: str) -> None:
+    """Compare a golden set's fingerprints as played now with the committed ones.
+
+    Parameters
+    ----------
+    name : str
+        The set's name (for the message).
+    got, want : pandas.DataFrame
+        One row per game, in game order: as played now, and as committed.
+    columns : sequence of str
+        The fingerprint columns to compare (``totals``, ``moves``, ``rows``, ...).
+    regenerate : str
+        How to regenerate the committed fingerprints if the change of play is intended (ends the message).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    AssertionError
+        Another number of games, or games whose fingerprints differ: the message names the set, the games
+        and, for the first, each differing column's value now and committed.
+    """
+    got, want = got.reset_index(drop=True), want.reset_index(drop=True)
+    if len(got) != len(want):
+        raise AssertionError(f"{name}: {len(got)} games played, {len(want)} committed. {regenerate}")
+    differ = {c: (got[c].astype(str) != want[c].astype(str)) for c in columns}
+    changed = [g for g in got.index if any(d[g] for d in differ.values())]
+    if changed:
+        g = changed[0]
+        what = ", ".join(f"{c} {got[c][g]!r} (committed {want[c][g]!r})" for c in columns if differ[c][g])
+        raise AssertionError(
+            f"{name}: {len(changed)} of {len(got)} games no longer play as committed, games {changed}. "
+            f"Game {g}: {what}. {regenerate}"
+        )
+
+
+def _moves(g) -> list:
+    listing = getattr(g, "agent_moves", None)
+    return listing() if listing is not None else g.legal_moves()
+
+
+def _error_type(g) -> type[Exception]:
+    err = getattr(sys.modules.get(type(g).__module__), "IllegalMove", None)
+    return err if isinstance(err, type) and issubclass(err, ValueError) else ValueError
+
+
+def _counts(gd, rules) -> list[int]:
+    out = []
+    for n in range(gd.players[0], gd.players[1] + 1):
+        try:
+            gd.new_game(n, rules, 0)
+        except gd.rules_error:
+            continue
+        out.append(n)
+    return out
+
+
+def _play(gd, rules, players: int, seed: int, max_moves: int, where: str) -> tuple[list, list[dict], Any]:
+    """One game of uniformly random moves (drawn with random.Random(seed)), every per-move check on the way."""
+    g = gd.new_game(players, rules, seed)
+    err = _error_type(g)
+    rnd = random.Random(seed)
+    played: list = []
+    seen: list = []
+
+    def fail(msg: str) -> None:
+        raise AssertionError(f"{gd.id}, {players} players, seed {seed}, move {len(played)}: {msg}")
+
+    bad = gd.invariants(g)
+    if bad:
+        fail(f"an invariant is broken at the start: {bad[0]}")
+    while not g.done:
+        if len(played) >= max_moves:
+            fail(f"the game does not end within {max_moves} moves")
+        moves = _moves(g)
+        if not moves:
+            fail("no legal move, but the game is not over")
+        current = g.current
+        if not 0 <= current < players:
+            fail(f"the seat to move is {current!r}, not one of 0..{players - 1}")
+        for p in range(players):
+            try:
+                obs = g.observation(p)
+                json.dumps(obs.to_dict())
+            except Exception as e:
+                fail(f"observation({p}) raises {type(e).__name__}: {e}")
+        illegal = next((m for m in seen if m not in moves and not g.is_legal(m)), _NOT_A_MOVE)
+        before = g.snapshot()
+        try:
+            g.apply(illegal)
+        except err:
+            pass
+        except Exception as e:
+            fail(f"an illegal move {illegal!r} raises {type(e).__name__}, not the game's {err.__name__}: {e}")
+        else:
+            fail(f"an illegal move {illegal!r} is accepted")
+        if g.snapshot() != before:
+            fail(f"refusing the illegal move {illegal!r} changed the position")
+        m = rnd.choice(moves)
+        if not g.is_legal(m):
+            fail(f"listed move {m!r} is not legal")
+        if hasattr(g, "copy"):
+            c = g.copy()
+        g.apply(m)
+        if hasattr(g, "copy") and c.snapshot() != before:
+            fail("playing a move changed a copy taken before it")
+        played.append(m)
+        if len(seen) < 64 and m not in seen:
+            seen.append(m)
+        bad = gd.invariants(g)
+        if bad:
+            fail(f"after {m}, an invariant is broken: {bad[0]}")
+    if g.legal_moves():
+        fail("the game is over but legal_moves() is not empty")
+    try:
+        g.apply(played[-1] if played else _NOT_A_MOVE)
+    except err:
+        pass
+    except Exception as e:
+        fail(f"a move after the end raises {type(e).__name__}, not the game's {err.__name__}")
+    else:
+        fail("a move after the end is accepted")
+    scores = g.scores()
+    if len(scores) != players:
+        fail(f"scores() has {len(scores)} entries for {players} players")
+    for key in ("total", "rank", "win_share"):
+        if any(key not in s for s in scores):
+            fail(f"scores() lacks {key!r}")
+    ranks = [s["rank"] for s in scores]
+    want = [1 + sum(r < q for r in ranks) for q in ranks]  # 1 = best, ties share the better rank
+    if ranks != want:
+        fail(f"ranks {ranks} are not a ranking (1 = best, ties share; expected {want} from themselves)")
+    if abs(sum(s["win_share"] for s in scores) - 1.0) > 1e-9:
+        fail(f"win shares {[s['win_share'] for s in scores]} do not sum to 1")
+    return played, scores, g
+
+
+def check_game(game_id: str, players: Sequence[int] | None = None, games: int = 20, seed: int = 0) -> None:
+    """Check a registered game against the game contract, through its public API only.
+
+    For each player count, `games` games are played with uniformly random moves (drawn from the game's
+    ``agent_moves()`` where it has one, else ``legal_moves()``), game i from seed ``seed + i``.  Checked:
+    the same seed plays the same moves to the same scores; there is a move until the game is over (and none
+    after); the seat to move is a seat; every listed move is legal; an illegal move (one listed earlier and
+    not legal now, or a value that is no move) and a move after the end are refused with the game's
+    ``IllegalMove`` (a ``ValueError``) and change nothing; the game ends within 100,000 moves; ``scores()``
+    has one entry per seat with ``total``, ``rank`` (a ranking: 1 = best, ties share) and ``win_share``
+    (summing to 1); every seat's observation exists and is plain data; the game's invariants hold after every
+    move; a copy is unchanged by play of its original; a redeal's observation is the player's.
+
+    Parameters
+    ----------
+    game_id : str
+        A registered game's id (built-in or an installed plugin's).
+    players : sequence of int, optional
+        The player counts to check; every count the default rule set allows when None.
+    games : int
+        Games per player count.
+    seed : int
+        The first game's seed.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    AssertionError
+        A check fails; the message names the game, the player count, the seed and the move number.
+    boardlab.sim.games.GameError
+        `game_id` is not registered.
+    """
+    from boardlab.sim.games import get_game
+
+    gd = get_game(game_id)
+    rules = gd.load_rules(gd.default_preset)
+    counts = list(players) if players is not None else _counts(gd, rules)
+    if not counts:
+        raise AssertionError(f"{gd.id}: the default rule set allows no player count in {gd.players}")
+    for n in counts:
+        for i in range(games):
+            s = seed + i
+            moves, scores, g = _play(gd, rules, n, s, 100_000, gd.id)
+            again, scores2, _ = _play(gd, rules, n, s, 100_000, gd.id)
+            if again != moves:
+                k = next(
+                    (j for j, (a, b) in enumerate(zip(moves, again, strict=False)) if a != b),
+                    min(len(moves), len(again)),
+                )
+                raise AssertionError(f"{gd.id}, {n} players, seed {s}, move {k}: the same seed plays another move")
+            if scores2 != scores:
+                raise AssertionError(
+                    f"{gd.id}, {n} players, seed {s}, move {len(moves)}: the same seed ends in other scores "
+                    f"({scores} then {scores2})"
+                )
+            if hasattr(g, "redeal"):
+                for p in range(n):
+                    if g.redeal(p, s).observation(p) != g.observation(p):
+                        raise AssertionError(
+                            f"{gd.id}, {n} players, seed {s}, move {len(moves)}: a redeal for seat {p} changes "
+                            "what it observes"
+                        )
