@@ -82,7 +82,8 @@ def simulate(
     # compilation is a phase of its own, announced and timed apart from play (boardlab.experiments.warmup)
     from boardlab.experiments.warmup import ensure_compiled
 
-    ensure_compiled(g, specs, players, rs)
+    if force or resume or not out.exists():  # S.run refuses an existing output in one line, before any work
+        ensure_compiled(g, specs, players, rs)
     bar, update = progress_bar(quiet, "simulate", games)
     argv = [a for a in sys.argv[1:] if a not in ("--force", "--resume")]
     prog = prog_name()
