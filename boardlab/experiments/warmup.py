@@ -135,7 +135,7 @@ def cold_modules(game: GameDef, agents: list[str] | None = None) -> list[str]:
     _cache.ensure_fresh_cache()  # a stale cache is dropped first, so it counts as cold
     indexed = indexed_modules(game)
     try:
-        mark = json.loads(_marker(game, agents or [game.default_agents]).read_text())
+        mark = json.loads(_marker(game, agents or game.agents().split_specs(game.default_agents)).read_text())
         if mark["stamp"] == _stamp() and all(indexed.get(m, 0) for m in mark["modules"]):
             return []
     except (OSError, ValueError, KeyError, TypeError):
@@ -185,7 +185,7 @@ def ensure_compiled(
     agents : list[str], optional
         Agent specs (one per seat, or one for all); default: the game's default agents.
     players : int, optional
-        Players of the tiny game; default: the game's smallest count.
+        Players of the tiny game; default: one per agent spec, else two (or the game's only counts).
     rules : optional
         A rule set; default: the game's default preset.
     tier : str, optional
@@ -203,13 +203,14 @@ def ensure_compiled(
     from boardlab.experiments import simulate as S
 
     g = get_game(game) if isinstance(game, str) else game
-    specs = agents or [g.default_agents]
+    specs = agents or g.agents().split_specs(g.default_agents)
     cold = cold_modules(g, specs)
     if not cold and not force:
         return {"compiled": False, "cold": [], "seconds": 0.0}
     before = sum(indexed_modules(g).values())
     rs = rules if rules is not None else g.load_rules(g.default_preset)
-    n = players or g.players[0]
+    lo, hi = g.players
+    n = players or (len(specs) if lo <= len(specs) <= hi else max(lo, min(hi, 2)))
     key = f"{g.id}/{tier}" if tier else g.id
     line = announce(g.id, f" ({tier})" if tier else f" ({','.join(dict.fromkeys(specs))})", estimate(key, g.id))
     spec = S.make_spec(n, specs if len(specs) in (1, n) else specs[:1], 1, 0, rs, game=g)
