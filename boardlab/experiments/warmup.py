@@ -100,6 +100,15 @@ def indexed_modules(game: GameDef) -> dict[str, int]:
     return out
 
 
+def _cached_kernels(game: GameDef) -> int:
+    """The game's cached machine-code files (``*.nbc``: one per kernel and signature)."""
+    n = 0
+    for name in indexed_modules(game):
+        src = _cache._ROOT / name
+        n += sum(1 for _ in _cache_folder(src).glob(f"{src.stem}.*.nbc"))
+    return n
+
+
 def _marker(game: GameDef, specs: list[str]) -> Path:
     digest = hashlib.sha1(json.dumps([game.id, sorted(set(specs))]).encode()).hexdigest()[:16]
     return _cache._cache_dirs()[0] / "boardlab-warm" / f"{game.id}-{digest}.json"
@@ -207,7 +216,7 @@ def ensure_compiled(
     cold = cold_modules(g, specs)
     if not cold and not force:
         return {"compiled": False, "cold": [], "seconds": 0.0}
-    before = sum(indexed_modules(g).values())
+    before = _cached_kernels(g)
     rs = rules if rules is not None else g.load_rules(g.default_preset)
     lo, hi = g.players
     n = players or (len(specs) if lo <= len(specs) <= hi else max(lo, min(hi, 2)))
@@ -237,7 +246,7 @@ def ensure_compiled(
         (log or (lambda s: print(s, file=sys.stderr, flush=True)))(line)
         S.play_chunk(spec, 0)
     seconds = time.perf_counter() - t0
-    compiled = sum(indexed_modules(g).values()) > before  # numba wrote an index for a kernel it compiled
+    compiled = _cached_kernels(g) > before  # numba cached machine code for a kernel or signature it compiled
     _mark_warm(g, specs)
     if log is None:
         what = f"compiled the {g.id} kernels" if compiled else f"the {g.id} kernels were cached already:"
