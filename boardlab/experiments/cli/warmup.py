@@ -38,6 +38,13 @@ def warmup(
     if agents is not None and len(games) != 1:
         raise UserError("--agents: name one --game with it")
     specs = split_specs(agents, games[0]) if agents is not None else None
+    if specs is not None:  # each agent's parameters checked before any compilation
+        reg = games[0].agents()
+        try:
+            for a in specs:
+                reg.parse_agent(a)
+        except reg.AgentError as e:
+            raise UserError(f"--agents: {e}") from None
     todo = W.tasks(games, specs)
 
     def log(line: str) -> None:
