@@ -18,6 +18,7 @@ $(STAMP): pyproject.toml examples/pig/pyproject.toml
 GAMES ?= 2000
 JOBS ?= 2
 run: $(STAMP)
+	$(VENV)/bin/boardlab warmup --game citywright --jobs $(JOBS)  # compilation as its own step (cached after)
 	$(VENV)/bin/citywright reproduce --games $(GAMES) --jobs $(JOBS)
 
 ## reproduce-full: the committed results/appendix (about 1.6 million games; see results/appendix/REPORT.md)

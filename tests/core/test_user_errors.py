@@ -283,12 +283,17 @@ COMMANDS = {
         ),
     },
     "games": {"an unknown option": ("No such option: --bogus", lambda p: ["games", "--bogus"])},
+    "warmup": {
+        "NaN in --agents": ("--agents", lambda p: ["warmup", "--game", "citywright", "--agents", "greedy,mcts:c=nan"]),
+        "unknown --game": (UNKNOWN, lambda p: ["warmup", "--game", "nosuch"]),
+        "--jobs 0": ("--jobs must be at least 1", lambda p: ["warmup", "--jobs", "0"]),
+    },
 }
 CASES = [(command, case) for command, cases in COMMANDS.items() for case in cases]
 # Commands that play games take the shared --jobs, --backend and --scheduler; the others play none (bench
 # measures one core on purpose).  A new command goes in one of the two.
 PLAYS_GAMES = {"simulate", "ladder", "sweep", "compare", "tune seats", "tune scoring", "reproduce", "demo", "train"}
-PLAYS_NONE = {"agents", "rules", "score", "games", "rescore", "bench"}
+PLAYS_NONE = {"agents", "rules", "score", "games", "rescore", "bench", "warmup"}
 
 
 def app_commands() -> dict:

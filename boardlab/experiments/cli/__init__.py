@@ -19,6 +19,7 @@ from . import (  # noqa: F401  (each module registers its command)
     sweep,
     train,
     tune,
+    warmup,
 )
 from ._app import UserError, app, main
 

@@ -25,9 +25,23 @@ def bench(
     ] = False,
     no_agents: Annotated[bool, typer.Option("--no-agents", help="Skip the agents' figures.")] = False,
     agent_games: Annotated[int, typer.Option(help="Games per agent figure.", min=10)] = 400,
+    compile_: Annotated[
+        bool,
+        typer.Option(
+            "--compile",
+            help="Only cold compile seconds of the game and its tiers (boardlab warmup in a fresh empty"
+            " NUMBA_CACHE_DIR), one process and --jobs 2.",
+        ),
+    ] = False,
 ):
     """Engine and agent throughput on this machine, one core, after warm-up (each figure on stderr as it comes)."""
     g = game_def(game)
+    if compile_:
+        from boardlab.experiments import compile_bench
+
+        figures = compile_bench.run([g.id], log=lambda line: print(line, file=sys.stderr, flush=True))
+        print(json.dumps(figures) if as_json else "\n".join(f"{k}: {v} s" for k, v in figures.items()))
+        return
     try:
         b = g.part("bench")
     except GameError as e:

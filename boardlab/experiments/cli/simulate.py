@@ -83,6 +83,11 @@ def simulate(
     except S.SimulateError as e:
         raise UserError(str(e)) from None
     check_output(out, "--out", directory=False)  # existing outputs: S.run refuses them without --force or --resume
+    # compilation is a phase of its own, announced and timed apart from play (boardlab.experiments.warmup)
+    from boardlab.experiments.warmup import ensure_compiled
+
+    if force or resume or not out.exists():  # S.run refuses an existing output in one line, before any work
+        ensure_compiled(g, specs, players, rs)
     bar, update = progress_bar(quiet, "simulate", games)
     argv = [a for a in sys.argv[1:] if a not in ("--force", "--resume")]
     prog = prog_name()

@@ -1,0 +1,71 @@
+"""`boardlab warmup`: compile every kernel a game and its tiers use, ahead of any run."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Annotated
+
+import typer
+
+from ._app import UserError, app, split_specs
+
+
+@app.command()
+def warmup(
+    game: Annotated[
+        list[str] | None, typer.Option("--game", help="A game to compile (repeat for several; default: every game).")
+    ] = None,
+    agents: Annotated[
+        str | None, typer.Option("--agents", help="Compile only these agents' kernels (default: every tier).")
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", help="Processes compiling at once (games and tiers spread).")] = 1,
+):
+    """Compile the numba kernels of each game and tier into the cache, so a first run plays at once.
+
+    One line per game and tier with its elapsed time; a second call compiles nothing and says so.
+    The measured times are kept for the "compiling ..." line other commands print on a cold cache.
+    """
+    from boardlab.experiments import warmup as W
+    from boardlab.sim.games import GameError, available_games, get_game
+
+    if jobs < 1:
+        raise UserError(f"--jobs must be at least 1, got {jobs}")
+    try:
+        games = [get_game(x) for x in game] if game else available_games()
+    except GameError as e:
+        raise UserError(f"--game: {e}") from None
+    if agents is not None and len(games) != 1:
+        raise UserError("--agents: name one --game with it")
+    specs = split_specs(agents, games[0]) if agents is not None else None
+    if specs is not None:  # each agent's parameters checked before any compilation
+        reg = games[0].agents()
+        try:
+            for a in specs:
+                reg.parse_agent(a)
+        except reg.AgentError as e:
+            raise UserError(f"--agents: {e}") from None
+    todo = W.tasks(games, specs)
+
+    def log(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    log(f"warmup: {len(todo)} game/tier compile task(s) on {min(jobs, len(todo))} process(es)")
+    t0 = time.perf_counter()
+    if jobs == 1:
+        results = (W.run_task(*t) for t in todo)
+    else:
+        from joblib import Parallel, delayed
+
+        results = Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(W.run_task)(*t) for t in todo)
+    compiled = 0
+    for r in results:
+        name = r["game"] + (f"/{r['tier']}" if r["tier"] else "")
+        what = "compiled" if r["compiled"] else "already cached"
+        compiled += r["compiled"]
+        log(f"  {name}: {what} in {r['seconds']:.1f} s (elapsed {time.perf_counter() - t0:.0f} s)")
+    total = time.perf_counter() - t0
+    if compiled:
+        print(f"warmup: compiled {compiled} of {len(todo)} game/tier kernel sets in {total:.1f} s")
+    else:
+        print(f"warmup: nothing to compile, every kernel is cached ({total:.1f} s)")

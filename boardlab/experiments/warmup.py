@@ -1,0 +1,306 @@
+"""Compile a game's numba kernels as a phase of its own, announced, timed, before any play.
+
+A command calls :func:`ensure_compiled` before its run: when numba's cache holds no index (``*.nbi``) for one of
+the game's kernel modules (a first run, or a cache the guard in :mod:`boardlab.sim._cache` dropped after a
+kernel source changed), it says on stderr what it compiles and about how long it takes, and plays one tiny game
+in-process so every kernel those agents use is compiled (and cached) before the run's clock starts.
+``boardlab warmup`` does it ahead for every game and tier, spread over processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from boardlab.sim import _cache
+from boardlab.sim.games import GameDef, get_game
+
+SHIPPED = Path(__file__).resolve().parents[1] / "sim" / "compile_times.json"
+
+
+def _times_path() -> Path:
+    # BOARDLAB_COMPILE_TIMES: another table (the tests' private one); default: the package's
+    return Path(os.environ.get("BOARDLAB_COMPILE_TIMES") or SHIPPED)
+
+
+def compile_times() -> dict[str, float]:
+    """Measured cold compile seconds per ``game`` or ``game/tier`` (the shipped defaults, updated by ``warmup``).
+
+    Returns
+    -------
+    dict[str, float]
+        Key -> seconds; empty when the table is missing or unreadable.
+    """
+    try:
+        return {k: float(v) for k, v in json.loads(_times_path().read_text()).items()}
+    except (OSError, ValueError, AttributeError):
+        return {k: float(v) for k, v in _shipped().items()} if _times_path() != SHIPPED else {}
+
+
+def _shipped() -> dict[str, float]:
+    try:
+        return json.loads(SHIPPED.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def record_compile_time(key: str, seconds: float) -> None:
+    """Store one measured cold compile time (an unwritable install keeps its shipped table).
+
+    Parameters
+    ----------
+    key : str
+        ``game`` or ``game/tier``.
+    seconds : float
+        The measured compile seconds.
+    """
+    table = compile_times() or _shipped()
+    table[key] = round(seconds, 1)
+    try:
+        path = _times_path()
+        tmp = path.with_name(f"{path.name}.{os.getpid()}")
+        tmp.write_text(json.dumps(dict(sorted(table.items())), indent=1) + "\n")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def _cache_folder(src: Path) -> Path:
+    custom = os.environ.get("NUMBA_CACHE_DIR")
+    if custom:  # numba's folder for a source's kernels under NUMBA_CACHE_DIR
+        from numba.core.caching import _CacheLocator
+
+        return Path(custom) / _CacheLocator.get_suitable_cache_subpath(str(src))
+    return src.parent / "__pycache__"
+
+
+def indexed_modules(game: GameDef) -> dict[str, int]:
+    """How many numba index files (``*.nbi``, one per cached kernel) each of the game's kernel modules has.
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+
+    Returns
+    -------
+    dict[str, int]
+        Kernel source path (relative to the repository root) -> its cached kernels (0: none).
+    """
+    out = {}
+    for name in game.kernel_sources:
+        src = _cache._ROOT / name
+        if src.suffix == ".py" and src.exists() and "cache=True" in src.read_text():
+            out[name] = sum(1 for _ in _cache_folder(src).glob(f"{src.stem}.*.nbi"))
+    return out
+
+
+def _cached_kernels(game: GameDef) -> int:
+    """The game's cached machine-code files (``*.nbc``: one per kernel and signature)."""
+    n = 0
+    for name in indexed_modules(game):
+        src = _cache._ROOT / name
+        n += sum(1 for _ in _cache_folder(src).glob(f"{src.stem}.*.nbc"))
+    return n
+
+
+def _marker(game: GameDef, specs: list[str]) -> Path:
+    digest = hashlib.sha1(json.dumps([game.id, sorted(set(specs))]).encode()).hexdigest()[:16]
+    return _cache._cache_dirs()[0] / "boardlab-warm" / f"{game.id}-{digest}.json"
+
+
+def _stamp() -> str:
+    try:
+        return (_cache._cache_dirs()[0] / _cache._STAMP).read_text()
+    except OSError:
+        return ""
+
+
+def cold_modules(game: GameDef, agents: list[str] | None = None) -> list[str]:
+    """The kernel modules a run of `game` with `agents` would compile: empty when its kernels are cached.
+
+    A run's kernels count as cached when a warm-up of the same game and agents left its marker beside the
+    cache under the current kernel stamp (:mod:`boardlab.sim._cache`) and every module that then held
+    cached kernels still holds them; otherwise the game's modules without cached kernels are named (every
+    kernel module when the cache is warm but was never warmed up for these agents).
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    agents : list[str], optional
+        Agent specs; default: the game's default agents.
+
+    Returns
+    -------
+    list[str]
+        Kernel source paths (relative to the repository root).
+    """
+    _cache.ensure_fresh_cache()  # a stale cache is dropped first, so it counts as cold
+    indexed = indexed_modules(game)
+    try:
+        mark = json.loads(_marker(game, agents or game.agents().split_specs(game.default_agents)).read_text())
+        if mark["stamp"] == _stamp() and all(indexed.get(m, 0) for m in mark["modules"]):
+            return []
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return [m for m, n in indexed.items() if not n] or list(indexed)
+
+
+def _mark_warm(game: GameDef, specs: list[str]) -> None:
+    path = _marker(game, specs)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}")
+        modules = [m for m, n in indexed_modules(game).items() if n]
+        tmp.write_text(json.dumps({"stamp": _stamp(), "modules": modules}))
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def estimate(key: str, game_id: str) -> float | None:
+    """The measured compile seconds for `key` (``game/tier``), else for the game, else None."""
+    t = compile_times()
+    return t.get(key, t.get(game_id))
+
+
+def announce(game_id: str, what: str, seconds: float | None) -> str:
+    """The one line that says what is compiled and why."""
+    about = f", about {seconds:.0f} s" if seconds else ""
+    return f"compiling the {game_id} kernels{what}: first run on this machine or kernels changed{about}"
+
+
+def ensure_compiled(
+    game: GameDef | str,
+    agents: list[str] | None = None,
+    players: int | None = None,
+    rules=None,
+    tier: str | None = None,
+    log: Callable[[str], None] | None = None,
+    force: bool = False,
+) -> dict:
+    """Compile the kernels a run of `game` with `agents` uses when the cache lacks them, by playing one game.
+
+    Parameters
+    ----------
+    game : GameDef or str
+        The game or its id.
+    agents : list[str], optional
+        Agent specs (one per seat, or one for all); default: the game's default agents.
+    players : int, optional
+        Players of the tiny game; default: one per agent spec, else two (or the game's only counts).
+    rules : optional
+        A rule set; default: the game's default preset.
+    tier : str, optional
+        The tier's name, for the announcement and the compile-time table.
+    log : callable(str), optional
+        Where the announcement goes; default: stderr (a live elapsed time on a terminal).
+    force : bool
+        Play the tiny game even when the cache looks warm.
+
+    Returns
+    -------
+    dict
+        ``compiled`` (bool: anything was missing), ``cold`` (the kernel files missing), ``seconds`` (compile time).
+    """
+    from boardlab.experiments import simulate as S
+
+    g = get_game(game) if isinstance(game, str) else game
+    specs = agents or g.agents().split_specs(g.default_agents)
+    cold = cold_modules(g, specs)
+    if not cold and not force:
+        return {"compiled": False, "cold": [], "seconds": 0.0}
+    before = _cached_kernels(g)
+    rs = rules if rules is not None else g.load_rules(g.default_preset)
+    lo, hi = g.players
+    n = players or (len(specs) if lo <= len(specs) <= hi else max(lo, min(hi, 2)))
+    key = f"{g.id}/{tier}" if tier else g.id
+    line = announce(g.id, f" ({tier})" if tier else f" ({','.join(dict.fromkeys(specs))})", estimate(key, g.id))
+    spec = S.make_spec(n, specs if len(specs) in (1, n) else specs[:1], 1, 0, rs, game=g)
+    t0 = time.perf_counter()
+    if log is None and sys.stderr.isatty():
+        from rich.console import Console
+
+        with Console(stderr=True).status(line) as status:
+            import threading
+
+            done = threading.Event()
+
+            def tick():
+                while not done.wait(0.5):
+                    status.update(f"{line} [{time.perf_counter() - t0:.0f} s]")
+
+            th = threading.Thread(target=tick, daemon=True)
+            th.start()
+            try:
+                S.play_chunk(spec, 0)
+            finally:
+                done.set()
+    else:
+        (log or (lambda s: print(s, file=sys.stderr, flush=True)))(line)
+        S.play_chunk(spec, 0)
+    seconds = time.perf_counter() - t0
+    compiled = _cached_kernels(g) > before  # numba cached machine code for a kernel or signature it compiled
+    _mark_warm(g, specs)
+    if log is None:
+        what = f"compiled the {g.id} kernels" if compiled else f"the {g.id} kernels were cached already:"
+        print(f"{what} in {seconds:.1f} s", file=sys.stderr, flush=True)
+    return {"compiled": compiled, "cold": cold, "seconds": seconds}
+
+
+def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[tuple[str, str | None, list[str] | None]]:
+    """The warm-up's units of work: (game id, tier or None, agent specs) for each game and tier (or `agents`).
+
+    Parameters
+    ----------
+    games : list[GameDef]
+        The games.
+    agents : list[str], optional
+        Agent specs to compile instead of every tier.
+
+    Returns
+    -------
+    list[tuple[str, str | None, list[str] | None]]
+        One task per game and tier.
+    """
+    out = []
+    for g in games:
+        if agents:
+            out.append((g.id, None, agents))
+            continue
+        tiers = g.part("skill_tiers")() if g.has("skill_tiers") else {}
+        out.append((g.id, None, None))
+        out.extend((g.id, name, [spec]) for name, (spec, _desc) in tiers.items())
+    return out
+
+
+def run_task(game_id: str, tier: str | None, agents: list[str] | None) -> dict:
+    """One warm-up task, in whatever process runs it (``boardlab warmup --jobs``): compile if cold, timed.
+
+    Parameters
+    ----------
+    game_id : str
+        The game.
+    tier : str or None
+        The tier's name (None: the game's default agents, or `agents`).
+    agents : list[str] or None
+        Agent specs.
+
+    Returns
+    -------
+    dict
+        ``game``, ``tier``, ``compiled``, ``seconds``.
+    """
+    t0 = time.perf_counter()
+    g = get_game(game_id)
+    r = ensure_compiled(g, agents, tier=tier, log=lambda line: None)
+    seconds = time.perf_counter() - t0
+    if r["compiled"]:
+        record_compile_time(f"{g.id}/{tier}" if tier else g.id, r["seconds"])
+    return {"game": g.id, "tier": tier, "compiled": r["compiled"], "seconds": round(seconds, 1)}

@@ -1,0 +1,133 @@
+"""Compilation as a phase of its own: ``boardlab warmup``, the compile line of a cold command, the warm markers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from boardlab.experiments import warmup as W
+from boardlab.sim import _cache
+from boardlab.sim.games import get_game
+from tests.cli import cli
+
+ROOT = Path(__file__).parents[2]
+
+
+def _env(cache: Path, times: Path) -> dict[str, str]:
+    return {**os.environ, "NUMBA_CACHE_DIR": str(cache), "BOARDLAB_COMPILE_TIMES": str(times)}
+
+
+def _boardlab(env, *args) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "boardlab.experiments.cli", *map(str, args)]
+    return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+
+
+def _cached(cache: Path) -> set[str]:
+    return {str(p) for p in cache.rglob("*") if p.suffix in (".nbi", ".nbc")}
+
+
+def test_warmup_compiles_into_an_empty_cache_and_a_second_call_compiles_nothing(tmp_path):
+    cache, times = tmp_path / "numba", tmp_path / "times.json"
+    env = _env(cache, times)
+    first = _boardlab(env, "warmup", "--game", "citadels", "--agents", "random")
+    assert first.returncode == 0, first.stderr
+    files = _cached(cache)
+    assert any(f.endswith(".nbi") for f in files) and any("engine." in Path(f).name for f in files)
+    assert "compiled 1 of 1" in first.stdout and "citadels: compiled in" in first.stderr
+    assert json.loads(times.read_text())["citadels"] > 0  # the measured time is kept for the next estimate
+
+    second = _boardlab(env, "warmup", "--game", "citadels", "--agents", "random")
+    assert second.returncode == 0, second.stderr
+    assert "nothing to compile" in second.stdout and "already cached" in second.stderr
+    assert _cached(cache) == files
+
+
+def test_a_cold_command_says_what_it_compiles_before_the_long_wait(tmp_path):
+    cache, times = tmp_path / "numba", tmp_path / "times.json"
+    times.write_text(json.dumps({"citadels": 42.0}))
+    env = _env(cache, times)
+    out = tmp_path / "r.parquet"
+    args = ("simulate", "--game", "citadels", "--players", "4", "--agents", "random", "--games", "4", "--quiet")
+    cmd = [sys.executable, "-m", "boardlab.experiments.cli", *args, "--out", str(out)]
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=900)  # fmt: skip
+    assert proc.returncode == 0, proc.stdout
+    line = "compiling the citadels kernels (random): first run on this machine or kernels changed, about 42 s"
+    assert line in proc.stdout
+    assert proc.stdout.index(line) < proc.stdout.index("compiled the citadels kernels in") < proc.stdout.index("wrote")
+    # the run's clock starts after compilation: the warm play of 4 games is counted, not the compile
+    meta = json.loads(Path(f"{out}.json").read_text())
+    assert meta["this_session"]["seconds"] < json.loads(times.read_text()).get("citadels", 42.0)
+
+    again = _boardlab(env, *args, "--out", tmp_path / "s.parquet")
+    assert again.returncode == 0 and "compiling" not in again.stderr
+
+
+@pytest.fixture
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    monkeypatch.setenv("BOARDLAB_COMPILE_TIMES", str(tmp_path / "times.json"))
+    _cache.ensure_fresh_cache()
+    return tmp_path / "numba"
+
+
+def _fake_cached(game) -> None:
+    for name in W.indexed_modules(game):
+        src = _cache._ROOT / name
+        folder = W._cache_folder(src)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{src.stem}.k-1.py311.nbi").write_bytes(b"")
+
+
+def test_a_warm_marker_holds_only_under_the_same_stamp_and_cached_modules(private_cache):
+    g = get_game("citadels")
+    assert W.cold_modules(g, ["random"])  # empty cache: cold
+    _fake_cached(g)
+    assert W.cold_modules(g, ["random"])  # kernels cached but never warmed up for these agents
+    W._mark_warm(g, ["random"])
+    assert W.cold_modules(g, ["random"]) == []
+    assert W.cold_modules(g, ["strong"])  # other agents: their own marker
+    engine = next(private_cache.rglob("engine.*.nbi"))
+    engine.unlink()
+    assert W.cold_modules(g, ["random"]) == ["boardlab/sim/citadels/engine.py"]
+    engine.write_bytes(b"")
+    assert W.cold_modules(g, ["random"]) == []
+    # a changed kernel source: the cache guard's stamp differs, the cache is dropped, the game is cold again
+    (private_cache / _cache._STAMP).write_text("another source")
+    assert "boardlab/sim/citadels/engine.py" in W.cold_modules(g, ["random"])
+    assert not list(private_cache.rglob("*.nbi"))
+
+
+def test_the_compile_line_quotes_the_measured_time(private_cache, tmp_path):
+    W.record_compile_time("citadels/strong", 12.34)
+    assert W.compile_times()["citadels/strong"] == 12.3
+    assert W.estimate("citadels/strong", "citadels") == 12.3
+    assert "about 12 s" in W.announce("citadels", " (strong)", W.estimate("citadels/strong", "citadels"))
+    assert W.announce("citadels", "", None).endswith("kernels changed")
+
+
+def test_tasks_are_each_game_and_tier_or_the_agents_given():
+    g = get_game("citadels")
+    tiers = g.part("skill_tiers")()
+    assert W.tasks([g]) == [("citadels", None, None)] + [("citadels", t, [s]) for t, (s, _) in tiers.items()]
+    assert W.tasks([g], ["random"]) == [("citadels", None, ["random"])]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--jobs", "0"], "--jobs must be at least 1"),
+        (["--game", "nope"], "--game: unknown game"),
+        (["--agents", "random"], "--agents: name one --game"),
+        (["--game", "citadels", "--agents", "nosuchagent"], "--agents:"),
+    ],
+)
+def test_warmup_user_errors_are_one_line(capsys, private_cache, args, says):
+    code, _out, err = cli(capsys, "warmup", *args)
+    assert code == 2 and says in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not list(private_cache.rglob("*.nbi"))
