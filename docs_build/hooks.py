@@ -216,7 +216,10 @@ def studies_index() -> str:
 
 # --- links that leave the site -------------------------------------------------------------------------------
 def _rewrite_links(markdown: str, page_uri: str, files: Files, source_dir: Path | None) -> str:
-    """Point links to committed reports at the studies pages; turn links to anything outside the site into text."""
+    """Point links to committed reports at the studies pages; turn links to files outside docs/ into text.
+
+    A link to a missing page inside docs/ is kept, so that ``--strict`` reports it.
+    """
 
     def fix(m: re.Match) -> str:
         text, target = m.group(1), m.group(2)
@@ -232,6 +235,8 @@ def _rewrite_links(markdown: str, page_uri: str, files: Files, source_dir: Path 
             study = f"studies/{repo.parent.name}/REPORT.md"
             rel = posixpath.relpath(study, posixpath.dirname(page_uri) or ".")
             return f"[{text}]({rel}{'#' + anchor if anchor else ''})"
+        if repo is None or repo.is_relative_to(ROOT / "docs"):
+            return m.group(0)  # a page of the site that does not exist: left for --strict to report
         shown = repo.relative_to(ROOT).as_posix() if repo is not None and repo.is_relative_to(ROOT) else path
         return f"{text} (`{shown}`)" if text and text.strip("`") != shown else f"`{shown}`"
 

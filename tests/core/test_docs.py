@@ -129,3 +129,10 @@ def test_links_outside_the_site_become_text():
     md = "[the rules](../../sim/x.py) and [report](../../results/appendix/REPORT.md) and [web](https://x.org)"
     out = hooks._rewrite_links(md, "games/citywright.md", Files([]), ROOT / "docs" / "games")
     assert "(`sim/x.py`)" in out and "](../studies/appendix/REPORT.md)" in out and "(https://x.org)" in out
+
+
+def test_a_missing_page_of_the_site_stays_a_link():
+    from mkdocs.structure.files import Files
+
+    md = "[gone](../no-such-page.md)"
+    assert hooks._rewrite_links(md, "games/citywright.md", Files([]), ROOT / "docs" / "games") == md
