@@ -125,7 +125,7 @@ def _flatten(d: object, prefix: str = "") -> list[tuple[str, object]]:
 
 
 def game_reference(game) -> str:
-    """One game's generated reference: its agents with parameters and defaults, skill tiers and rule keys.
+    """One game's generated reference: agents with parameters and defaults, skill tiers, result columns, rule keys.
 
     Parameters
     ----------
@@ -155,6 +155,16 @@ def game_reference(game) -> str:
         for name, (spec, description) in tiers.items():
             lines.append(f"| `{name}` | `{_cell(spec)}` | {_cell(description)} |")
         lines.append("")
+    schema = game.part("schema") if game.has("schema") else None
+    if schema is None:
+        from boardlab.experiments.schema import CORE_TYPES
+
+        types = {c: str(CORE_TYPES.get(c, "")) for c in game.result_columns}
+    else:
+        types = {f.name: str(f.type) for f in schema}
+    lines += ["## Result columns", "", "One row per (game, seat).", "", "| column | type |", "| --- | --- |"]
+    lines += [f"| `{c}` | `{types.get(c, '')}` |" for c in game.result_columns]
+    lines.append("")
     rules = load_rules(None, game)
     lines += [
         "## Rule keys",

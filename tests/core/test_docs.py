@@ -136,3 +136,16 @@ def test_a_missing_page_of_the_site_stays_a_link():
 
     md = "[gone](../no-such-page.md)"
     assert hooks._rewrite_links(md, "games/citywright.md", Files([]), ROOT / "docs" / "games") == md
+
+
+def test_game_reference_has_agents_columns_and_rule_keys():
+    import boardlab
+
+    g = boardlab.get_game("citywright")
+    page = hooks.game_reference(g)
+    for d in g.agents().available_agents():
+        assert f"| `{d.name}` |" in page
+    assert "| `win_share` | `double` |" in page
+    for col in g.result_columns:
+        assert f"| `{col}` |" in page
+    assert "## Rule keys" in page and page.count("\n| `") > 50
