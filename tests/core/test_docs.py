@@ -149,3 +149,11 @@ def test_game_reference_has_agents_columns_and_rule_keys():
     for col in g.result_columns:
         assert f"| `{col}` |" in page
     assert "## Rule keys" in page and page.count("\n| `") > 50
+
+
+def test_readme_is_short_and_links_into_the_site():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 150
+    assert "make run" in text and "make test" in text and "import boardlab" in text
+    for target in re.findall(r"\]\((docs/[^)#]+)", text):
+        assert (ROOT / target).exists(), target
