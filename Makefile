@@ -4,13 +4,13 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run reproduce-full test test-slow test-all smoke-wheel bench lint format clean clean-cache
+.PHONY: run reproduce-full docs test test-slow test-all smoke-wheel bench lint format clean clean-cache
 
 $(STAMP): pyproject.toml examples/pig/pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make: $(PYTHON) not found (set PYTHON=...)" >&2; exit 2; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,docs]'
 	$(PY) -m pip install --quiet -e examples/pig  # the example game, found through its entry point (docs/your-own-game.md)
 	@touch $(STAMP)
 
@@ -46,6 +46,10 @@ smoke-wheel: $(STAMP)
 	$$dir/venv/bin/python -m pip install --quiet dist/boardlab-*.whl; \
 	cd $$dir && $$dir/venv/bin/python $(CURDIR)/.ci/wheel_smoke.py; \
 	rm -rf $$dir
+
+## docs: the documentation site into site/ (strict: any warning or broken link fails; no network needed)
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet -d site
 
 ## bench: engine throughput on this machine
 bench: $(STAMP)

@@ -4,7 +4,7 @@ Most of a first run's time is numba compiling the kernels, and each worker proce
 (the disk cache helps only once a kernel is written there). Spread test by test, both workers compiled most of
 every game's kernels. Here one worker takes Citywright's tests and the other Citadels' and Cartographers', so each
 kernel is compiled once; every other test (``tests/core`` and the rest) is its own unit, shared out as the workers
-free up (README.md, "Tests").
+free up (docs/guides/project.md, "Tests").
 
 The groups are given to pytest-xdist as a scheduler (its ``pytest_xdist_make_scheduler`` hook) rather than as
 ``xdist_group`` marks: with pytest 9.2 the marks are silently ignored (pytest-xdist issue 1386). Without

@@ -702,8 +702,8 @@ def test_the_committed_study_command_names_its_placeholder_and_so_still_passes_t
     assert T.check_placeholders(parsed, marks, allowed) == ("achievements.cards.green_canopy.points",)
     with pytest.raises(T.TuneError, match=r"green_canopy\.points is a placeholder"):
         T.check_placeholders(parsed, marks, [])
-    readme = (ROOT / "README.md").read_text()
-    assert "--param achievements.cards.green_canopy.points=0:16 --allow-placeholder achievements.cards" in readme
+    guide = (ROOT / "docs" / "guides" / "balance.md").read_text()
+    assert "--param achievements.cards.green_canopy.points=0:16 --allow-placeholder achievements.cards" in guide
 
 
 # --- --train: weights fitted under every trial's rules -------------------------------------------------------
