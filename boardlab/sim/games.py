@@ -224,7 +224,7 @@ class GameDef:
     scorer: str | None = None
     pairings: str | None = None
     skill_tiers: str | None = None
-    # --- hidden information and the generic chunk player (issue 17, item 3) --------------------------
+    # --- hidden information and the generic chunk player --------------------------
     # api_rows : str
     #     ``module:function`` (experiments layer): a finished public-API game -> its own result columns,
     #     {column: one value per seat}, for boardlab.experiments.play (the generic chunk player: any mix of Python
@@ -291,7 +291,7 @@ def _load_builtin() -> None:
             importlib.import_module(module)
 
 
-# --- games from installed packages (issue 17, item 4) ---------------------------------------------------
+# --- games from installed packages ---------------------------------------------------
 # A package registers a game through the entry-point group ``boardlab.games`` (the way pytest finds its
 # plugins), in its pyproject.toml:
 #

@@ -17,7 +17,7 @@ from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.api import Game
 from tests.citywright.golden import rules_named
 
-EXPERT = EXPERT_V1  # the levers are measured against the expert without them (the tier until issue 20)
+EXPERT = EXPERT_V1  # the levers are measured against the expert without them (the tier before its levers)
 
 
 def _expert(extra: str = "") -> str:
@@ -97,7 +97,7 @@ def _playout(b, st, rng, me, own, grow, memo, offer, tb, own_turns, own_strong, 
 
 def test_the_new_levers_are_quiet_so_the_v1_expert_reads_as_before():
     """A lever at its default is left out of the canonical spec: the v1 tier's string (every stored result's
-    agent column before issue 20) is unchanged; set, it is printed and reads back."""
+    agent column before the levers) is unchanged; set, it is printed and reads back."""
     e = parse_agent(EXPERT_V1)
     assert str(e) == EXPERT and "own_memo" not in EXPERT
     assert e.params["own_memo"] == "off" and e.params["repeat"] == "off" and e.params["share_setup"] == "off"

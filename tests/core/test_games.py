@@ -170,7 +170,7 @@ def test_one_process_and_two_give_the_same_table(game_id, tmp_path):
     assert S.read_metadata(tmp_path / "one.parquet")["spec"]["game"] == game_id
 
 
-# --- the public API: copies, move text, hidden information (issue 17, item 3) ------------------------------
+# --- the public API: copies, move text, hidden information ------------------------------
 
 
 def positions(game, players: int, seed: int, every: int = LIST_EVERY):

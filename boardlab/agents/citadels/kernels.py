@@ -189,7 +189,7 @@ BASIC_PARAMS = {
     "reach": P_REACH,
     "purple": P_PURPLE,
     "new_colour": P_NEW_COLOUR,
-    "prefers": P_PREFERS,  # expert / specialists (branch cit-expert): basic-prefers
+    "prefers": P_PREFERS,  # expert / specialists: basic-prefers
 }
 
 # --- the agents' own streams --------------------------------------------------------------------------------
@@ -759,7 +759,7 @@ def basic_move(st, rp, dt, p, prm, arng, mem, moves, vals, mv):
         mv[j] = moves[i, j]
 
 
-# --- expert / specialists (branch cit-expert): restricted play ---------------------------------------------
+# --- expert / specialists: restricted play ----------------------------------------------------------------
 find_move = _find  # the listed move (kind, a): boardlab.agents.citadels.search reads the list with it
 
 

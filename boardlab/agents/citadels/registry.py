@@ -89,11 +89,11 @@ _BASIC_PARAMS = (
         lo=0.0,
         hi=100.0,
     ),
-    # expert / specialists (branch cit-expert): restricted play
+    # expert / specialists: restricted play
     Param("prefers", 0, "specialist: takes this rank whenever offered, never discards it (0: none)", lo=0, hi=8),
 )
 
-# --- expert / specialists (branch cit-expert) -------------------------------------------------------------------
+# --- expert / specialists --------------------------------------------------------------------------------------
 # expert's search parameters (boardlab.agents.citadels.search); the defaults are the expert tier's
 _REWARDS = ("win", "margin")  # boardlab.agents.citadels.search.REWARD_WIN, REWARD_MARGIN
 _SEARCH_PARAMS = (
@@ -169,7 +169,7 @@ _BUILTIN = {
         " best rival); the turn: basic's rules",
     ),
 }
-_BUILTIN.update(_EXPERT_DEFS)  # expert / specialists (branch cit-expert)
+_BUILTIN.update(_EXPERT_DEFS)  # expert / specialists
 AGENTS: dict[str, AgentDef] = merged(_BUILTIN.values(), GENERIC)  # ismcts beside the built-ins
 
 SPEC_EXAMPLES = (
@@ -208,7 +208,7 @@ class AgentSpec(_Spec):
         if self.name == "basic":
             for name, off in K.BASIC_PARAMS.items():
                 r[off] = self.params[name]
-        # expert / specialists (branch cit-expert): basic's defaults under the search's and the preference
+        # expert / specialists: basic's defaults under the search's and the preference
         if self.name in ("expert", "expert-prefers", "basic-prefers"):
             for p in _BASIC_PARAMS:
                 r[K.BASIC_PARAMS[p.name]] = p.default

@@ -300,7 +300,7 @@ AGENTS: dict[str, AgentDef] = merged(_BUILTIN.values(), GENERIC)  # ismcts besid
 
 SPEC_EXAMPLES = "greedy, specialist:C,weight=3, mcts:iters=1000,k=24, strong-specialist:P, ismcts:iters=50"
 
-# The expert tier until issue 20 (docs/search.md, "The expert"): kept by name, so the ladder and the paired
+# The expert tier before its levers (docs/search.md, "The expert"): kept by name, so the ladder and the paired
 # tables can set today's expert against it, and for the stored results that played it (their agent column).
 EXPERT_V1 = (
     "flatmc:budget=32,k=4,per_slot=2,horizon=0,turns=2,own=strong,rank=value,leaf=value,select=halving,crn=on,"

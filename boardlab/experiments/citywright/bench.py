@@ -248,7 +248,7 @@ def expert_figures(
     """CPU time per move of the expert tier over whole games against greedy (seats rotated), after a
     warm-up game: the mean (what a table's time depends on) and the slowest move.
 
-    With `before`, that spec (the tier until issue 20, ``EXPERT_V1``) is timed beside it in the same
+    With `before`, that spec (the tier before its levers, ``EXPERT_V1``) is timed beside it in the same
     process, interleaved: every round plays each game seed with both specs, which one first alternating by
     game and round, so a machine slowing down for a while slows both alike (``expert_v1_*``, and the ratio
     of the two means, ``expert_vs_v1``: what the tier's time is on a quieter machine, from the v1 tier's).

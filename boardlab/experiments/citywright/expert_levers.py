@@ -17,8 +17,8 @@ of its CPU time per move and of its ratio to the first spec's, and what its sear
 move (boardlab.agents.citywright.flatmc's counters).  Interleaved so that a machine slowing down for a
 while slows every spec alike.
 
-A spec may be written ``expert+KEY=VALUE,...``: the v1 expert's full spec (``EXPERT_V1``, the tier until
-issue 20, which these levers were measured against) with those parameters changed
+A spec may be written ``expert+KEY=VALUE,...``: the v1 expert's full spec (``EXPERT_V1``, the tier these levers
+were measured against) with those parameters changed
 (``expert+budget=24,own_memo=on``); ``expert-v1`` is that spec itself.  ``--timing`` positions are the v1
 expert's moves.
 """

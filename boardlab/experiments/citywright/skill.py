@@ -312,7 +312,7 @@ def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, top,
 
 # --- under a rule set of one's own (reproduce --skill --rules) -----------------------------------
 
-# The balance targets of a rules revision (issue 20, item 4), in percentage points of win share
+# The balance targets of a rules revision (results/v1.2/REPORT.md), in percentage points of win share
 SPECIALIST_TARGET = 25.0  # each of the four specialists' win share at 4 players, seats rotated
 SPECIALIST_TOLERANCE = 5.0  # required: within 25 +- 5
 SPECIALIST_GOAL = 3.0  # the goal: within 25 +- 3

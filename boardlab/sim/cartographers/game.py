@@ -190,7 +190,7 @@ GAME = register(
         skill_tiers="boardlab.agents.cartographers.registry:available_tiers",
         bench="boardlab.experiments.cartographers.bench:BENCH",
         scorer="boardlab.sim.cartographers.game:score_maps",
-        # --- issue 17 item 3: its result columns from a finished API game, for boardlab.experiments.play ---
+        # --- its result columns from a finished API game, for boardlab.experiments.play ---
         api_rows="boardlab.experiments.cartographers.api_rows:rows",
         trainer="boardlab.experiments.cartographers.train:TRAINER",  # the strong agent's learned value
         # --- the analysis commands' parts (compare, demo, sweep, tune); no seat compensation, no rescorer ---

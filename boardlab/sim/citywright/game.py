@@ -166,7 +166,7 @@ GAME = register(
         scorer="boardlab.sim.citywright.game:score_boards",
         pairings="boardlab.experiments.citywright.runner:PAIRINGS",
         skill_tiers="boardlab.agents.citywright.registry:available_tiers",
-        # --- issue 17 item 3: its result columns from a finished API game, for boardlab.experiments.play ---
+        # --- its result columns from a finished API game, for boardlab.experiments.play ---
         api_rows="boardlab.experiments.citywright.api_rows:rows",
         # --- the analysis commands' parts (compare, demo, sweep, tune, rescore) ---
         default_agents="specialist:R,specialist:C,specialist:P,specialist:I",
