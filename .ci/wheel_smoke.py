@@ -19,7 +19,9 @@ BIN = Path(sys.executable).parent
 work = Path(tempfile.mkdtemp(prefix="boardlab-smoke-"))
 os.chdir(work)
 checkout = Path(__file__).resolve().parents[1]
-assert not str(Path(importlib.util.find_spec("boardlab").origin)).startswith(str(checkout)), "boardlab comes from the checkout"
+assert not str(Path(importlib.util.find_spec("boardlab").origin)).startswith(str(checkout)), (
+    "boardlab comes from the checkout"
+)
 for old in ("sim", "agents", "experiments"):
     assert importlib.util.find_spec(old) is None, f"the wheel installs a top-level {old!r}"
 

@@ -99,7 +99,17 @@ def test_multiplayer_tables_count_games_and_seats(tiny):
 def test_cli_refuses_an_unknown_game_and_a_report_the_game_has_not(tmp_path):
     def reproduce(*args):
         return subprocess.run(
-            [sys.executable, "-m", "boardlab.experiments.cli", "reproduce", *args, "--games", "20", "--out", str(tmp_path)],
+            [
+                sys.executable,
+                "-m",
+                "boardlab.experiments.cli",
+                "reproduce",
+                *args,
+                "--games",
+                "20",
+                "--out",
+                str(tmp_path),
+            ],
             capture_output=True,
             text=True,
             cwd=ROOT,

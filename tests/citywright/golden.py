@@ -63,7 +63,14 @@ SETS: dict[str, tuple[str, int, str, str, int, int]] = {
     "strong-2p": ("v1.1", 2, "strong,strong-specialist:I", "rotate", 115, 6),
     "strong-v1.0-3p": ("v1.0", 3, "strong,strong-specialist:R,greedy", "rotate", 116, 4),
     # the expert tier (flatmc) and its specialists, and flatmc's other levers
-    "expert-4p": ("v1.1", 4, f"{EXPERT_V1},greedy,expert-specialist:C,strong", "rotate", 117, 2),  # the tier before its levers
+    "expert-4p": (
+        "v1.1",
+        4,
+        f"{EXPERT_V1},greedy,expert-specialist:C,strong",
+        "rotate",
+        117,
+        2,
+    ),  # the tier before its levers
     "expert-fast-4p": ("v1.1", 4, f"expert,greedy,expert-specialist:C,{EXPERT_LEVERS},strong", "rotate", 120, 2),
     "expert-2p": (
         "v1.1",

@@ -11,7 +11,14 @@ from boardlab.agents.citywright import kernels as K
 from boardlab.agents.citywright.mcts import mcts_move
 from boardlab.agents.citywright.play import run_games
 from boardlab.agents.citywright.python import play_game
-from boardlab.agents.citywright.registry import AgentError, available_agents, parse_agent, parse_agents, rows, split_specs
+from boardlab.agents.citywright.registry import (
+    AgentError,
+    available_agents,
+    parse_agent,
+    parse_agents,
+    rows,
+    split_specs,
+)
 from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.api import Game
 from boardlab.sim.citywright.rules import load_rules

@@ -11,7 +11,15 @@ import pytest
 from boardlab.agents.citywright import flatmc as F
 from boardlab.agents.citywright import kernels as K
 from boardlab.agents.citywright.mcts import mcts_move
-from boardlab.agents.citywright.registry import EXPERT_LEVERS, EXPERT_V1, TIERS, AgentError, parse_agent, rows, split_specs
+from boardlab.agents.citywright.registry import (
+    EXPERT_LEVERS,
+    EXPERT_V1,
+    TIERS,
+    AgentError,
+    parse_agent,
+    rows,
+    split_specs,
+)
 from boardlab.agents.citywright.strong import STRONG_WEIGHTS, new_ruler_memo
 from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.api import Game
@@ -288,7 +296,13 @@ def test_candidates_by_value_are_worth_plus_learned_value_best_first():
     """Each candidate's value is its worth plus the learned value of the mover's board after it, recomputed
     here from the objective and the features; best first; legal; at most per_slot per ruler."""
     from boardlab.agents.citywright.strong import board_after
-    from boardlab.agents.citywright.value import N_FEATURES, board_features, opponents_best, turn_bucket, turns_left_after
+    from boardlab.agents.citywright.value import (
+        N_FEATURES,
+        board_features,
+        opponents_best,
+        turn_bucket,
+        turns_left_after,
+    )
 
     rnd = random.Random(9)
     checked = 0

@@ -35,7 +35,15 @@ from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.api import Game, IllegalMove, board_from_string, board_to_string
 from boardlab.sim.citywright.moves import Move
 from boardlab.sim.citywright.reference import score_board
-from boardlab.sim.citywright.rules import DISTRICT_NAMES, DISTRICTS, N_EDGE_SLOTS, N_SLOTS, load_rules, opposite_slot, slot_line
+from boardlab.sim.citywright.rules import (
+    DISTRICT_NAMES,
+    DISTRICTS,
+    N_EDGE_SLOTS,
+    N_SLOTS,
+    load_rules,
+    opposite_slot,
+    slot_line,
+)
 from boardlab.sim.citywright.tables import PL_AC, PL_AR, PL_NON, PL_ORIENT, SHP_PL_END, SHP_PL_START, VALID, tables_for
 
 V11 = load_rules("v1.1")

@@ -18,7 +18,15 @@ import pytest
 import boardlab.sim.games as G
 from boardlab.experiments import simulate as S
 from boardlab.experiments.cli import main
-from boardlab.experiments.schema import CORE_COLUMNS, CORE_TYPES, conform, plain_columns, result_schema, schema_of, table
+from boardlab.experiments.schema import (
+    CORE_COLUMNS,
+    CORE_TYPES,
+    conform,
+    plain_columns,
+    result_schema,
+    schema_of,
+    table,
+)
 from boardlab.sim.games import PARTS, GameError, available_games, get_game
 
 GAMES = [g.id for g in available_games()]

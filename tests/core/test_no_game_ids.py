@@ -33,7 +33,10 @@ GAME_IDS = sorted(g.id for g in available_games())
 EXEMPT = {
     ("boardlab/sim/games.py", "_BUILTIN"): "the registry's list of the built-in games",
     ("boardlab/sim/games.py", "DEFAULT_GAME"): "the registry's default game",
-    ("boardlab/experiments/simulate.py", "METADATA_KEYS"): "the metadata key of files written under the toolkit's old name",
+    (
+        "boardlab/experiments/simulate.py",
+        "METADATA_KEYS",
+    ): "the metadata key of files written under the toolkit's old name",
 }
 
 
@@ -118,7 +121,11 @@ def test_no_game_is_named_in_a_generic_module(name):
 
 
 def test_the_registry_is_scanned_and_only_its_lists_are_exempt():
-    assert "boardlab.sim.games" in MODULES and "boardlab.experiments.simulate" in MODULES and "boardlab.experiments.cli.simulate" in MODULES
+    assert (
+        "boardlab.sim.games" in MODULES
+        and "boardlab.experiments.simulate" in MODULES
+        and "boardlab.experiments.cli.simulate" in MODULES
+    )
     assert not any(m.split(".")[2:3] == [gid] for m in MODULES for gid in GAME_IDS)  # the games' folders are not
 
 
@@ -157,5 +164,7 @@ def test_the_registry_lists_are_exempt_elsewhere_not(tmp_path):
     gid = GAME_IDS[0]
     reg = tmp_path / "games.py"
     reg.write_text(f'DEFAULT_GAME = "{gid}"\n_BUILTIN = {{"{gid}": "sim.{gid}.game"}}\nOTHER = "{gid}"\n')
-    assert game_names("boardlab.sim.games", reg, "boardlab/sim/games.py") == [f"boardlab/sim/games.py:3: game id {gid!r} in the string {gid!r}"]
+    assert game_names("boardlab.sim.games", reg, "boardlab/sim/games.py") == [
+        f"boardlab/sim/games.py:3: game id {gid!r} in the string {gid!r}"
+    ]
     assert len(game_names("sim.other", reg, "sim/other.py")) == 4  # the same text in another module: all caught

@@ -415,7 +415,9 @@ def test_a_user_error_is_one_line_exit_2_and_writes_nothing(command, case, paths
     assert e.value.code == 2, (args, out, err)
     assert err.count("\n") == 1 and err.endswith("\n") and "Traceback" not in err, err
     assert re.search(said, err), (said, err)  # refused for the reason the case is about
-    assert tree(paths.here.parent, paths.cw.parent, ROOT / "boardlab" / "agents" / "citywright" / "weights") == before, err
+    assert (
+        tree(paths.here.parent, paths.cw.parent, ROOT / "boardlab" / "agents" / "citywright" / "weights") == before
+    ), err
 
 
 def test_a_huge_number_of_games_starts_at_once_and_stops_cleanly(tmp_path):

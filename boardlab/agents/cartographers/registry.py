@@ -128,7 +128,9 @@ class AgentSpec(_Spec):
     def row(self) -> np.ndarray:
         """The float64 parameter row of the numba game loop (boardlab.agents.cartographers.play.P_*)."""
         if self.python:
-            raise AgentError(f"{self}: a Python agent has no parameter row (it plays through boardlab.experiments.play)")
+            raise AgentError(
+                f"{self}: a Python agent has no parameter row (it plays through boardlab.experiments.play)"
+            )
         r = np.zeros(K.P_LEN, dtype=np.float64)
         r[K.P_CODE] = self.definition.code
         if self.params.get("ambush") == "random":

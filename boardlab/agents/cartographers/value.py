@@ -283,7 +283,9 @@ def load_weights(path: Path) -> tuple[np.ndarray, dict]:
     cartographers`` writes them); refused when its feature list is not FEATURES."""
     data = json.loads(Path(path).read_text())
     if tuple(data.get("features", ())) != FEATURES:
-        raise ValueError(f"{path}: its feature list is not this version's (boardlab.agents.cartographers.value.FEATURES)")
+        raise ValueError(
+            f"{path}: its feature list is not this version's (boardlab.agents.cartographers.value.FEATURES)"
+        )
     w = np.array(data["weights"], dtype=np.float64)
     if w.shape != (BUCKETS, N_FEATURES):
         raise ValueError(f"{path}: weights of shape {w.shape}, expected {(BUCKETS, N_FEATURES)}")

@@ -51,7 +51,9 @@ def play_game(agents: list, rules: Rules | str | None = None, seed: int = 0) -> 
         p = game.current
         a = seats[p]
         if isinstance(a, Agent):
-            game.apply(decide(a, game, rngs[p]))  # checked: an illegal move raises boardlab.sim.citywright.api.IllegalMove
+            game.apply(
+                decide(a, game, rngs[p])
+            )  # checked: an illegal move raises boardlab.sim.citywright.api.IllegalMove
         else:
             a(game)
     return game

@@ -111,7 +111,9 @@ def chunk_player(
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
     if any(a.python for a in agents):
-        raise AgentError("a Python agent does not play in Citadels' kernels (it plays through boardlab.experiments.play)")
+        raise AgentError(
+            "a Python agent does not play in Citadels' kernels (it plays through boardlab.experiments.play)"
+        )
     seeds = game_seeds(run_seed, start, stop)
     order = seat_orders(players, seating, start, stop, pool=len(agents), seeds=seeds)
     if all(a.definition.code == A_RANDOM for a in agents):

@@ -116,7 +116,9 @@ def cold_agents_compile_s() -> float:
     `simulate --agents greedy` on a new machine (the engine's compile, cold_compile_s, included)."""
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, NUMBA_CACHE_DIR=d)
-        return time_subprocess("from boardlab.experiments.citywright.bench import warm_up_agents; warm_up_agents()", env)
+        return time_subprocess(
+            "from boardlab.experiments.citywright.bench import warm_up_agents; warm_up_agents()", env
+        )
 
 
 def warm_start_s() -> float:

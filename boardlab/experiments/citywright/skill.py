@@ -45,7 +45,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from boardlab.agents.citywright.registry import EXPERT_LEVERS, AgentError, for_rules, parse_agent, rules_hash, weights_name
+from boardlab.agents.citywright.registry import (
+    EXPERT_LEVERS,
+    AgentError,
+    for_rules,
+    parse_agent,
+    rules_hash,
+    weights_name,
+)
 from boardlab.experiments import simulate as S
 from boardlab.experiments.citywright import appendix as A
 from boardlab.experiments.citywright import charts

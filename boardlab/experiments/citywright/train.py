@@ -38,7 +38,14 @@ from pathlib import Path
 import numpy as np
 
 from boardlab.agents.citywright import selfplay
-from boardlab.agents.citywright.registry import cached_weights, official_hash, parse_agent, preset_hashes, rows, rules_hash
+from boardlab.agents.citywright.registry import (
+    cached_weights,
+    official_hash,
+    parse_agent,
+    preset_hashes,
+    rows,
+    rules_hash,
+)
 from boardlab.agents.citywright.strong import STRONG_K, WEIGHTS_VERSION, readonly_weights
 from boardlab.agents.citywright.value import FEATURES, N_FEATURES, TURN_BUCKETS, WEIGHTS_DIR
 from boardlab.sim.citywright import engine as E

@@ -260,7 +260,9 @@ class Game:
     @staticmethod
     def _check_slot(slot) -> int:
         if isinstance(slot, bool) or not isinstance(slot, (int, np.integer)) or not 0 <= slot < N_SLOTS:
-            raise ValueError(f"slot must be 0..{N_SLOTS - 1} (see boardlab.sim.citywright.rules.SLOT_NAMES), got {slot!r}")
+            raise ValueError(
+                f"slot must be 0..{N_SLOTS - 1} (see boardlab.sim.citywright.rules.SLOT_NAMES), got {slot!r}"
+            )
         return int(slot)
 
     def line_tiles(self, slot: int) -> list[str]:
