@@ -176,6 +176,33 @@ def announce(game_id: str, what: str, seconds: float | None) -> str:
     return f"compiling the {game_id} kernels{what}: first run on this machine or kernels changed{about}"
 
 
+def kernel_specs(game: GameDef, specs: list[str]) -> list[str]:
+    """The specs among `specs` whose play compiles kernels: Python agents (``py:``) are left out, so a
+    warm-up never runs a user's code; when only Python agents remain, the game's default agents stand in
+    (what the game's own API compiles for them).
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    specs : list[str]
+        Agent specs.
+
+    Returns
+    -------
+    list[str]
+        The specs to warm up with, in their order, never empty.
+    """
+    from boardlab.experiments.play import needs_api
+
+    reg = game.agents()
+    try:
+        kept = [s for s in specs if not needs_api([reg.parse_agent(s)])]
+    except reg.AgentError:  # the run itself reports a bad spec, in one line
+        kept = list(specs)
+    return kept or reg.split_specs(game.default_agents)
+
+
 def ensure_compiled(
     game: GameDef | str,
     agents: list[str] | None = None,
@@ -212,7 +239,7 @@ def ensure_compiled(
     from boardlab.experiments import simulate as S
 
     g = get_game(game) if isinstance(game, str) else game
-    specs = agents or g.agents().split_specs(g.default_agents)
+    specs = kernel_specs(g, agents or g.agents().split_specs(g.default_agents))
     cold = cold_modules(g, specs)
     if not cold and not force:
         return {"compiled": False, "cold": [], "seconds": 0.0}

@@ -27,7 +27,7 @@ from boardlab.sim.games import available_games, get_game
 
 SEED = 0x9E3779B97F4A7C15 ^ 0x1234_5678_9ABC  # a 64-bit seed: no small number of a table equals it by chance
 # The built-in games (a plugin's game lives outside boardlab/sim/), with the players of their spied-on game.
-BUILT_IN = sorted(g.id for g in available_games() if g.new_game.__module__.startswith("sim."))
+BUILT_IN = sorted(g.id for g in available_games() if g.new_game.__module__.startswith("boardlab.sim."))
 PLAYERS = {gid: max(get_game(gid).players[0], min(4, get_game(gid).players[1])) for gid in BUILT_IN}
 _SKIP = (types.ModuleType, type, types.BuiltinFunctionType, types.BuiltinMethodType, types.CodeType, types.FrameType)
 _LEAF = (int, float, complex, str, bytes, bytearray, bool, type(None), np.generic)
@@ -211,7 +211,7 @@ def leaks(truth, p: int, args: tuple, public: set[int]) -> list[str]:
     assert not any(o is truth for o in objects), "the true game itself is reachable"
     seqs = int_sequences(objects, public)
     found = [f"the game seed, as {w}" for w in seed_found(objects, truth.seed)]
-    return found + LEAKS[type(truth).__module__.split(".")[1]](truth, p, objects, seqs)
+    return found + LEAKS[type(truth).__module__.split(".")[2]](truth, p, objects, seqs)
 
 
 def fingerprint(*roots) -> list:

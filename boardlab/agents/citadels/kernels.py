@@ -955,10 +955,29 @@ class Chooser:
         self.wrng = np.zeros(2, dtype=np.uint64)
         self.swork = SE.make_work()
 
-    def move(self, game, row: np.ndarray) -> tuple:
-        """The move agent `row` plays for the seat to decide, as the API's move tuple (the game is not moved;
-        ``random`` advances its policy stream, as it would in the loop).  The seat's memory comes from the
-        game's event log, which the game must keep (``Game(..., log=True)``, the default)."""
+    def move(self, game, row: np.ndarray, seed: int | None = None) -> tuple:
+        """The move agent `row` plays for the seat to decide, as the API's move tuple.
+
+        The game is not moved (``random`` advances its policy stream, as it would in the loop).  The seat's
+        memory comes from the game's event log, which the game must keep (``Game(..., log=True)``, the
+        default).
+
+        Parameters
+        ----------
+        game : boardlab.sim.citadels.api.Game
+            The position; its current seat decides.
+        row : ndarray(float64, ndim=1)
+            The agent (its registry row, ``P_LEN`` values).
+        seed : int, optional
+            The seed of the agent's own stream (``seat_seed(seed, p)``); default the game's ``seed``.  A redeal
+            carries a seed of its own (never the true game's), so an agent asked to decide on a redeal as on
+            the position it came from is given the position's seed here.
+
+        Returns
+        -------
+        tuple
+            The move, as the public API writes it.
+        """
         if game.done:
             raise ValueError("the game is over")
         p = game.current
@@ -968,7 +987,8 @@ class Chooser:
                 raise ValueError("a built-in agent's memory is read from the event log: this game keeps none")
             memory_from_log(game.ev, int(game.st[E.ST_N_EVENTS]), p, self.mem)
         choose_move(  # (p as int32, as the loop passes it: one compilation of the agents for both)
-            game.st, game.rng, *game.tables.kernel_args(), np.int32(p), row, np.uint64(game.seed),
+            game.st, game.rng, *game.tables.kernel_args(), np.int32(p), row,
+            np.uint64(game.seed if seed is None else seed),
             self.arng, self.mem, self.moves, self.vals, self.mv, self.work, self.fwork, self.wrng, self.swork,
         )  # fmt: skip
         return move_tuple(self.mv)
