@@ -2,9 +2,9 @@
 
 Most of a first run's time is numba compiling the kernels, and each worker process compiles what it needs itself
 (the disk cache helps only once a kernel is written there). Spread test by test, both workers compiled most of
-every game's kernels. Here one worker takes Citywright's tests and the other Citadels' and Cartographers', so each
-kernel is compiled once; every other test (``tests/core`` and the rest) is its own unit, shared out as the workers
-free up (docs/guides/project.md, "Tests").
+every game's kernels. Here each built-in game's tests (``tests/<game>/``, the games as the registry finds them) are
+one unit, given whole to one worker, so each game's kernels are compiled once; every other test (``tests/core`` and
+the rest) is its own unit, shared out as the workers free up (docs/guides/project.md, "Tests").
 
 The groups are given to pytest-xdist as a scheduler (its ``pytest_xdist_make_scheduler`` hook) rather than as
 ``xdist_group`` marks: with pytest 9.2 the marks are silently ignored (pytest-xdist issue 1386). Without
@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import pytest
 
-_GROUPS = {"citywright": "citywright", "citadels": "citadels+cartographers", "cartographers": "citadels+cartographers"}
+from boardlab.sim.games import builtin_games
 
 
 def game_group(nodeid: str) -> str:
-    """The unit of work a test belongs to: its game's group for tests/<game>/, else the test alone."""
+    """The unit of work a test belongs to: its game for tests/<game>/, else the test alone."""
     parts = nodeid.split("/")
-    if len(parts) > 2 and parts[0] == "tests" and parts[1] in _GROUPS:
-        return _GROUPS[parts[1]]
+    if len(parts) > 2 and parts[0] == "tests" and parts[1] in builtin_games():
+        return f"game:{parts[1]}"
     return nodeid
 
 

@@ -1,6 +1,2 @@
 """The bottom layer: the game-agnostic core (seeds and random streams, array layouts, the game
 registry, small statistics) and one subpackage per game (rules, tables, kernels, reference, API)."""
-
-from ._cache import ensure_fresh_cache
-
-ensure_fresh_cache()

@@ -5,7 +5,8 @@ a kernel it calls in another module does, so an edited rule kernel could keep
 running from a stale cache.  Before any kernel is imported we hash every source
 file the kernels are built from -- the list is each registered game's
 ``kernel_sources`` (:mod:`boardlab.sim.games`) -- and, if the hash differs from the one
-recorded beside the cache, drop the cached kernels so they are compiled afresh.
+recorded beside the cache, drop the cached kernels so they are compiled afresh.  The check runs
+once per process (:func:`guard`), when the first module holding kernels is imported.
 """
 
 from __future__ import annotations
@@ -36,7 +37,26 @@ def _source_hash() -> str:
     return h.hexdigest()
 
 
+_GUARDED = False  # guard() has run in this process
+
+
+def guard() -> None:
+    """Run :func:`ensure_fresh_cache` once per process.
+
+    Every module holding cached kernels, or its package's ``__init__``, calls this when it is imported
+    (``tests/core/test_cache.py`` checks that each does), so that the check happens before any kernel is
+    loaded from the cache, and only when a kernel is imported at all: ``import boardlab.sim`` and
+    ``boardlab --help`` load no game.
+    """
+    global _GUARDED
+    if not _GUARDED:
+        _GUARDED = True  # first: the check imports the games, whose packages call guard() again
+        ensure_fresh_cache()
+
+
 def ensure_fresh_cache() -> None:
+    """Drop the cached kernels when a kernel source changed since the cache was stamped (see the module's
+    docstring); a read-only install is left alone."""
     try:
         digest = _source_hash()
         for d in _cache_dirs():

@@ -11,8 +11,9 @@ objects and names the upper layers' parts by import path, resolved on demand
 here imports ``agents`` or ``experiments`` when it loads; ``tests/core/test_layers.py``
 holds every module to that.
 
-Each game registers itself in its ``sim/<game>/game.py``; this module lists
-the built-in ones.
+Each game registers itself in its ``sim/<game>/game.py``.  Built-in games and plugins are found the same
+way: through the entry-point group ``boardlab.games`` (the toolkit's own ``pyproject.toml`` declares the
+built-in ones there, as a plugin's does); this module names no game but the default.
 """
 
 from __future__ import annotations
@@ -23,12 +24,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DEFAULT_GAME = "citywright"
-# Built-in games: the id and the module whose import registers it.
-_BUILTIN = {
-    "citywright": "boardlab.sim.citywright.game",
-    "cartographers": "boardlab.sim.cartographers.game",
-    "citadels": "boardlab.sim.citadels.game",
-}
 
 
 class GameError(ValueError):
@@ -285,8 +280,39 @@ def register(game: GameDef) -> GameDef:
     return game
 
 
+def builtin_games() -> dict[str, str]:
+    """The built-in games: id -> the module whose import registers it; the default game first, then by id.
+
+    They are the entry points of group ``boardlab.games`` that lie inside the ``boardlab`` package (the
+    toolkit's ``pyproject.toml`` declares them, as a plugin declares its game).  A checkout used without an
+    install has no entry points: then every ``boardlab/sim/<game>/game.py`` is one, the default game first.
+
+    Returns
+    -------
+    dict of str to str
+        Game id -> module path.
+    """
+    global _BUILTIN
+    if _BUILTIN is None:
+        from importlib.metadata import entry_points
+
+        found = {
+            ep.name: ep.module for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.module.startswith(_PACKAGE + ".")
+        }
+        if not found:  # a source checkout on sys.path without an install
+            from pathlib import Path
+
+            found = {p.parent.name: f"{_PACKAGE}.{p.parent.name}.game" for p in Path(__file__).parent.glob("*/game.py")}
+        _BUILTIN = {gid: found[gid] for gid in sorted(found, key=lambda g: (g != DEFAULT_GAME, g))}
+    return _BUILTIN
+
+
+_PACKAGE = __name__.rpartition(".")[0]  # boardlab.sim: the built-in games are its subpackages
+_BUILTIN: dict[str, str] | None = None  # builtin_games(), read once
+
+
 def _load_builtin() -> None:
-    for gid, module in _BUILTIN.items():
+    for gid, module in builtin_games().items():
         if gid not in _GAMES:
             importlib.import_module(module)
 
@@ -317,7 +343,7 @@ def _load_plugins() -> None:
     from importlib.metadata import entry_points
 
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        if ep.name in _GAMES or ep.name in _BUILTIN:
+        if ep.name in _GAMES or ep.name in builtin_games():
             continue
         try:
             loaded = ep.load()
@@ -370,4 +396,5 @@ def kernel_sources() -> tuple[str, ...]:
     """Every built-in game's kernel files (what the numba cache guard hashes; a plugin's kernels are in its
     own package, beside their own numba cache)."""
     _load_builtin()
-    return tuple(dict.fromkeys(f for gid, g in _GAMES.items() if gid in _BUILTIN for f in g.kernel_sources))
+    builtin = builtin_games()
+    return tuple(dict.fromkeys(f for gid, g in _GAMES.items() if gid in builtin for f in g.kernel_sources))

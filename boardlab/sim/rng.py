@@ -12,6 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from boardlab.sim._cache import guard
+
+guard()  # the numba cache is checked before a kernel of this module loads (boardlab.sim._cache)
+
 GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)  # the state's increment per output
 MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX_2 = np.uint64(0x94D049BB133111EB)

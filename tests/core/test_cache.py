@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from boardlab.sim import _cache
 
 
@@ -26,3 +30,31 @@ def test_a_changed_kernel_source_drops_the_cache_of_every_subpackage(tmp_path, m
     digest[0] = "two"
     _cache.ensure_fresh_cache()  # a kernel file changed: dropped
     assert not kept.exists()
+
+
+def test_every_module_with_cached_kernels_runs_the_guard_first():
+    """Each module holding ``cache=True`` kernels calls guard() itself or through its package's __init__, so the
+    cache is checked before any of its kernels loads, though ``import boardlab.sim`` loads no game."""
+    root = Path(_cache.__file__).resolve().parents[1]
+    kernels = [p for p in root.rglob("*.py") if "cache=True" in p.read_text() and "@njit" in p.read_text()]
+    assert len(kernels) > 10
+    unguarded = [
+        str(p.relative_to(root.parent))
+        for p in kernels
+        if "\nguard()" not in p.read_text() and "\nguard()" not in (p.parent / "__init__.py").read_text()
+    ]
+    assert not unguarded
+
+
+def test_importing_the_sim_layer_or_the_command_line_loads_no_game():
+    code = (
+        "import sys, boardlab.sim, boardlab.sim.games, boardlab.experiments.cli;"
+        "from boardlab.sim import _cache;"
+        "print(sorted(m for m in sys.modules if m.startswith(('boardlab.sim.', 'boardlab.agents.'))), _cache._GUARDED)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['boardlab.sim._cache', 'boardlab.sim.games'] False"
+    guarded = "import boardlab.sim.citadels.engine; from boardlab.sim import _cache; print(_cache._GUARDED)"
+    assert (
+        subprocess.run([sys.executable, "-c", guarded], capture_output=True, text=True, check=True).stdout == "True\n"
+    )

@@ -31,7 +31,6 @@ PACKAGES = ("sim", "agents", "experiments")
 GAME_IDS = sorted(g.id for g in available_games())
 # (file, assigned name) whose literals may hold a game id, and why
 EXEMPT = {
-    ("boardlab/sim/games.py", "_BUILTIN"): "the registry's list of the built-in games",
     ("boardlab/sim/games.py", "DEFAULT_GAME"): "the registry's default game",
     (
         "boardlab/experiments/simulate.py",
@@ -163,8 +162,8 @@ def test_the_check_catches_a_planted_game_id(tmp_path):
 def test_the_registry_lists_are_exempt_elsewhere_not(tmp_path):
     gid = GAME_IDS[0]
     reg = tmp_path / "games.py"
-    reg.write_text(f'DEFAULT_GAME = "{gid}"\n_BUILTIN = {{"{gid}": "sim.{gid}.game"}}\nOTHER = "{gid}"\n')
+    reg.write_text(f'DEFAULT_GAME = "{gid}"\nOTHER = "{gid}"\n')
     assert game_names("boardlab.sim.games", reg, "boardlab/sim/games.py") == [
-        f"boardlab/sim/games.py:3: game id {gid!r} in the string {gid!r}"
+        f"boardlab/sim/games.py:2: game id {gid!r} in the string {gid!r}"
     ]
-    assert len(game_names("sim.other", reg, "sim/other.py")) == 4  # the same text in another module: all caught
+    assert len(game_names("sim.other", reg, "sim/other.py")) == 2  # the same text in another module: all caught

@@ -12,21 +12,39 @@ import pytest
 import boardlab.sim.games as G
 
 
+def test_the_built_in_games_are_found_through_the_entry_points_a_plugin_uses():
+    """The toolkit's own pyproject.toml declares its games in the plugins' group; the registry names none but
+    the default, and finds the same games in a source checkout without an install (its game.py files)."""
+    eps = {ep.name: ep.value for ep in md.entry_points(group=G.ENTRY_POINT_GROUP) if ep.value.startswith("boardlab.")}
+    builtin = G.builtin_games()
+    assert {k: v.partition(":")[0] for k, v in eps.items()} == builtin
+    assert next(iter(builtin)) == G.DEFAULT_GAME and len(builtin) >= 3
+    for gid in builtin:
+        assert G.get_game(gid) is md.EntryPoint(gid, eps[gid], G.ENTRY_POINT_GROUP).load()
+
+
+def test_a_checkout_without_an_install_finds_the_same_built_in_games(monkeypatch):
+    want = G.builtin_games()
+    monkeypatch.setattr(G, "_BUILTIN", None)
+    monkeypatch.setattr(md, "entry_points", lambda group=None: [])
+    assert G.builtin_games() == want
+
+
 def test_the_example_game_is_installed_and_found_through_its_entry_point():
     eps = {ep.name: ep for ep in md.entry_points(group=G.ENTRY_POINT_GROUP)}
     assert "pig" in eps, "the example game is not installed: pip install -e examples/pig (make does it)"
     game = G.get_game("pig")
     assert eps["pig"].load() is game and game.id in [g.id for g in G.available_games()]
-    assert [g.id for g in G.available_games()][: len(G._BUILTIN)] == list(G._BUILTIN)  # built-ins first
+    assert [g.id for g in G.available_games()][: len(G.builtin_games())] == list(G.builtin_games())  # built-ins first
     assert game.agents_module == "boardlab.agents.generic.registry" and game.kernel_sources == ()
-    builtin = {f for gid in G._BUILTIN for f in G.get_game(gid).kernel_sources}
+    builtin = {f for gid in G.builtin_games() for f in G.get_game(gid).kernel_sources}
     assert set(G.kernel_sources()) == builtin  # the cache guard hashes the built-in games' files only
 
 
 @pytest.fixture
 def fresh_registry(monkeypatch):
     """The registry as if no plugin had been looked for yet; entry points replaced by the test's."""
-    monkeypatch.setattr(G, "_GAMES", dict((k, v) for k, v in G._GAMES.items() if k in G._BUILTIN))
+    monkeypatch.setattr(G, "_GAMES", dict((k, v) for k, v in G._GAMES.items() if k in G.builtin_games()))
     monkeypatch.setattr(G, "_BROKEN", {})
     monkeypatch.setattr(G, "_PLUGINS_LOADED", False)
 
@@ -82,4 +100,4 @@ def test_a_plugin_module_that_registers_its_game_on_import(fresh_registry, tmp_p
     monkeypatch.delitem(sys.modules, "toy_boardlab_game", raising=False)
     fresh_registry(("pig", "boardlab_pig.game:GAME"), ("toy", "toy_boardlab_game"))
     assert G.get_game("toy").title == "Toy"
-    assert [g.id for g in G.available_games()] == [*G._BUILTIN, "pig", "toy"]
+    assert [g.id for g in G.available_games()] == [*G.builtin_games(), "pig", "toy"]

@@ -1,1 +1,5 @@
 """Citadels' agents."""
+
+from boardlab.sim._cache import guard
+
+guard()  # the numba cache is checked before any of the game's kernels loads (boardlab.sim._cache)
