@@ -55,9 +55,11 @@ docs: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/citywright bench
 
+## lint: ruff (style and errors) and mypy (types of the public API and the core: [tool.mypy] in pyproject.toml)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format .

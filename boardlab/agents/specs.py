@@ -115,6 +115,7 @@ class AgentSpec:
         if not self.params:
             return self.name
         parts = []
+        assert self.definition is not None  # a spec with parameters has its definition
         for p in self.definition.params:
             v = self.params[p.name]
             if p.quiet and v == p.default:
@@ -292,7 +293,8 @@ class Registry:
                     f"{name}: a tier takes no parameters, got {spec.strip()!r} (it is {self.tiers[name][0]}; give"
                     " that spec to change it)"
                 )
-            return replace(self.parse_agent(self.tiers[name][0]), tier=name)
+            tiered: Any = self.parse_agent(self.tiers[name][0])  # AgentSpec or PythonSpec: both carry a tier
+            return replace(tiered, tier=name)
         if name not in self.agents:
             raise AgentError(f"unknown agent {name!r} (valid: {self._valid()})")
         d = self.agents[name]

@@ -239,7 +239,8 @@ def read_runs(paths: Iterable[str | Path], columns: list[str] | None = None) -> 
     """
     files = open_runs(paths)
     want = None if columns is None else list(dict.fromkeys([*columns, "game", "seat"]))
-    parts, runs = [], []
+    parts: list[pd.DataFrame] = []
+    runs: list[str] = []
     for f in files:
         df = read_results(f.path, None if want is None else [*want, *([RUN_ID] if f.has_column else [])])
         if not f.has_column:

@@ -62,7 +62,8 @@ def element_overrides(data: dict, overrides: dict[str, Any]) -> dict[str, Any]:
             elements.append((m["key"], [int(i) for i in re.findall(r"\[(\d+)\]", m["index"])], value))
     for key, index, value in elements:
         if key not in out:
-            node, done = data, []
+            node: Any = data
+            done: list[str] = []
             for part in key.split("."):
                 if not isinstance(node, dict) or part not in node:
                     valid = f" (valid: {', '.join(sorted(node))})" if isinstance(node, dict) else ""
