@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from boardlab.sim.contract import Game, Observation, missing_members
+
 __all__ = ["check_game", "chunk_fingerprints", "compare_fingerprints", "digest"]
 
 _NOT_A_MOVE = object()
@@ -182,6 +184,15 @@ def _play(gd, rules, players: int, seed: int, max_moves: int, where: str) -> tup
 
     def fail(msg: str) -> None:
         raise AssertionError(f"{gd.id}, {players} players, seed {seed}, move {len(played)}: {msg}")
+
+    lacks = missing_members(g, Game)  # the contract's members (boardlab.sim.contract)
+    if lacks:
+        fail(
+            f"its game ({type(g).__name__}) lacks {', '.join(lacks)} of the game contract (boardlab.sim.contract.Game)"
+        )
+    lacks = missing_members(g.observation(0), Observation)
+    if lacks:
+        fail(f"its observation lacks {', '.join(lacks)} of the contract (boardlab.sim.contract.Observation)")
 
     bad = gd.invariants(g)
     if bad:

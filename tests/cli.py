@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from boardlab.experiments.cli import main
 
 
@@ -14,3 +16,14 @@ def cli(capsys, *args) -> tuple[int, str, str]:
         code = e.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+# what a command says on stderr while it compiles kernels that were not cached (boardlab.experiments.warmup)
+COMPILE_NOTE = re.compile(
+    r"^(compiling the \S+ kernels|compiled the \S+ kernels in|the \S+ kernels were cached already)"
+)
+
+
+def said(err: str) -> list[str]:
+    """The lines of `err` past the compile announcement (progress, not the answer: a cold cache adds it)."""
+    return [line for line in err.strip().splitlines() if not COMPILE_NOTE.match(line)]

@@ -252,22 +252,67 @@ def _first_line(e: BaseException) -> str:
 
 
 class Registry:
-    """A game's agents by spec string: its :class:`AgentDef` list (names in order), its skill tiers
-    (name -> (full spec, description)), and the spec class its built-in specs are made as (a subclass
-    of :class:`AgentSpec` that adds the kernels' parameter row).
+    """A game's agents by spec string: what ``GameDef.agents()`` returns.
 
-    The dicts are held, not copied: a tier added to a game's ``TIERS`` is known at once.
+    The dicts are held, not copied: a tier added to a game's ``TIERS`` is known at once.  The optional hooks
+    are attributes a game's registry module sets once it has defined them (``None``: the game has none);
+    the commands read them as attributes, never by probing the module.
+
+    Parameters
+    ----------
+    agents : dict of str to AgentDef
+        The game's agents, names in order.
+    spec_class : type of AgentSpec
+        The class its built-in specs are made as (a subclass of :class:`AgentSpec` adding the kernels'
+        parameter row).
+    tiers : dict of str to (str, str), optional
+        Skill tiers: name -> (full spec, description).
+    examples : str
+        Spec strings shown by ``boardlab agents``.
+
+    Attributes
+    ----------
+    player : callable(AgentSpec) -> callable(game), or None
+        A built-in agent as a per-move player of a public-API game (games with kernel agents).
+    for_rules : callable(spec, rules) -> spec, or None
+        The spec as it plays under a rule set (Citywright: its learned weights made explicit).
+    pin_rules : callable(spec, rules) -> spec, or None
+        The spec that plays under any rules as it plays under these (``tune scoring``'s agents).
     """
+
+    AgentError = AgentError  # what parse_agent and split_specs raise, as ``reg.AgentError``
 
     def __init__(
         self,
         agents: dict[str, AgentDef],
         spec_class: type[AgentSpec] = AgentSpec,
         tiers: dict[str, tuple[str, str]] | None = None,
+        examples: str = "",
     ):
         self.agents = agents
         self.spec_class = spec_class
         self.tiers = tiers if tiers is not None else {}
+        self.examples = examples
+        self.player: Callable[[AgentSpec], Callable[[Any], None]] | None = None
+        self.for_rules: Callable[[Any, Any], Any] | None = None
+        self.pin_rules: Callable[[Any, Any], Any] | None = None
+
+    def builtin_player(self, spec: AgentSpec) -> Callable[[Any], None]:
+        """A built-in agent as a per-move player: ``play(game)`` makes the seat's move in place.
+
+        Parameters
+        ----------
+        spec : AgentSpec
+            A built-in (kernel) agent of the game.
+
+        Returns
+        -------
+        callable
+            The per-move player.
+        """
+        if self.player is None:
+            raise AgentError(f"{spec}: not a built-in agent (this game's agents are all Python)")
+        return self.player(spec)
 
     def _valid(self) -> str:
         return ", ".join([*self.agents, *self.tiers, PY_FORM])

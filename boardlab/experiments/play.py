@@ -156,7 +156,7 @@ def _play_table(
 ) -> pa.Table:
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
-    resolve = getattr(game.agents(), "for_rules", None)  # agents whose play depends on the rules (weights)
+    resolve = game.agents().for_rules  # agents whose play depends on the rules (weights), or None
     if resolve is not None:
         agents = [resolve(a, rules) if not getattr(a, "python", False) else a for a in agents]
     seeds = game_seeds(run_seed, start, stop)

@@ -157,7 +157,7 @@ def make_spec(
         parsed = [reg.parse_agent(a) for a in agents]
     except reg.AgentError as e:
         raise SimulateError(f"--agents: {e}") from None
-    for_rules = getattr(reg, "for_rules", None)  # a registry's agents whose play depends on the rules (weights)
+    for_rules = reg.for_rules  # a registry's agents whose play depends on the rules (weights), or None
     if for_rules is not None and resolve:
         try:
             parsed = [for_rules(a, rules) for a in parsed]

@@ -444,7 +444,7 @@ def pin_agents(game, agents, rules: Rules) -> tuple[str, ...]:
     """The canonical specs as they play under `rules`, pinned there (the registry's ``pin_rules``: Citywright's
     ``weights=auto`` made the base's weights), so every trial's rules play the same agents."""
     reg = game.agents()
-    pin = getattr(reg, "pin_rules", None)
+    pin = reg.pin_rules
     if pin is None:
         return tuple(agents)
     try:

@@ -21,7 +21,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from boardlab.sim.contract import Game
 
 DEFAULT_GAME = "citywright"
 
@@ -88,9 +91,10 @@ class GameDef:
         A full rule mapping, as a result's metadata stores it -> the rule set.
     tables : callable(rules, players) -> tables
         Rule set -> the plain arrays the kernels read.
-    new_game : callable(players, rules, seed) -> game
-        The public API's game (``done``, ``current``, ``legal_moves()``, ``is_legal``,
-        ``apply``, ``snapshot()``, ``scores()``, ``random_move()``, ``copy()``).
+    new_game : callable(players, rules, seed) -> boardlab.sim.contract.Game
+        The public API's game: the members of the :class:`boardlab.sim.contract.Game` protocol
+        (``done``, ``current``, ``legal_moves()``, ``is_legal``, ``apply``, ``snapshot()``, ``scores()``,
+        ``random_move()``, ``copy()``, ``observation()``, ``redeal()``).
     reference_game : callable(players, rules, seed) -> game or None
         The plain-Python oracle with the same methods, where the game has one.
     information : {"perfect", "imperfect"}
@@ -121,8 +125,8 @@ class GameDef:
         Every file (relative to the repository root) that numba kernels of this
         game -- engine and agents -- are compiled from, constants included.
     agents_module : str
-        Import path of the game's agent registry (agents layer): it provides
-        ``available_agents``, ``parse_agent``, ``split_specs`` and ``AgentError``.
+        Import path of the game's agent registry module (agents layer), whose ``REGISTRY`` (a
+        :class:`boardlab.agents.specs.Registry`) is what :meth:`agents` returns.
     chunk_player : str
         ``module:function`` of the chunk player (experiments layer), the one part ``simulate``
         cannot do without: ``(rules, players, agents, seating, run_seed, start, stop) -> table``,
@@ -195,14 +199,14 @@ class GameDef:
     rules_error: type[Exception]
     rules_from_mapping: Callable[[dict], Any]
     tables: Callable[[Any, int], Any]
-    new_game: Callable[[int, Any, int], Any]
+    new_game: Callable[[int, Any, int], Game]
     invariants: Callable[[Any], list[str]]
     result_columns: tuple[str, ...]
     players: tuple[int, int]
     kernel_sources: tuple[str, ...]
     agents_module: str
     chunk_player: str
-    reference_game: Callable[[int, Any, int], Any] | None = None
+    reference_game: Callable[[int, Any, int], Game] | None = None
     information: str = "perfect"
     chance: bool = True
     simultaneous: bool = False
@@ -243,8 +247,9 @@ class GameDef:
         return self.presets[0]
 
     def agents(self):
-        """The game's agent registry module (imported on first use)."""
-        return importlib.import_module(self.agents_module)
+        """The game's agent registry: the ``REGISTRY`` (a :class:`boardlab.agents.specs.Registry`) of its
+        ``agents_module``, imported on first use."""
+        return importlib.import_module(self.agents_module).REGISTRY
 
     def part(self, name: str):
         """The object a part's import path names (imported on first use); GameError, one line, when the

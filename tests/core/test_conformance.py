@@ -103,3 +103,39 @@ def test_digest_is_stable_and_sees_a_change():
     assert digest("a\nb") == digest("a\nb") != digest("a\nc")
     assert digest([1, 2, 3]) != digest([1, 2, 4])
     assert len(digest("x")) == 16
+
+
+def test_a_game_lacking_a_member_of_the_contract_fails_naming_it(pig_like):
+    pig, register = pig_like
+    base = type(pig.new_game(2, pig.load_rules(pig.default_preset), 0))
+
+    class NoSnapshot(base):
+        def __getattribute__(self, name):
+            if name == "snapshot":
+                raise AttributeError(name)
+            return super().__getattribute__(name)
+
+    with pytest.raises(AssertionError, match=r"broken-pig, 2 players, seed 0, move 0: .* lacks snapshot of the game"):
+        check_game(register(NoSnapshot), players=[2], games=1)
+
+
+def test_every_built_in_game_and_observation_has_the_contracts_members():
+    from boardlab.sim import contract as C
+    from boardlab.sim.games import available_games
+
+    for gd in available_games():
+        g = gd.new_game(gd.players[0], gd.load_rules(gd.default_preset), 1)
+        assert isinstance(g, C.Game) and not C.missing_members(g, C.Game), gd.id
+        obs = g.observation(0)
+        assert isinstance(obs, C.Observation) and not C.missing_members(obs, C.Observation), gd.id
+
+    class Half:
+        players, seed, done, current = 2, 0, False, 0
+
+        def legal_moves(self):
+            return []
+
+    assert not isinstance(Half(), C.Game)
+    assert C.missing_members(Half(), C.Game) == [
+        "is_legal", "apply", "random_move", "scores", "snapshot", "copy", "observation", "redeal"
+    ]  # fmt: skip

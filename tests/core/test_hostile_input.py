@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli import cli
+from tests.cli import cli, said
 
 
 @dataclass(frozen=True)
@@ -166,11 +166,6 @@ INPUTS: list[Case] = []
 
 CASES = [*RUN_IDENTITY, *PAIRING, *AGENTS, *INPUTS]
 
-# what a command says on stderr while it compiles kernels that were not cached (boardlab.experiments.warmup)
-_COMPILE_NOTE = re.compile(
-    r"^(compiling the \S+ kernels|compiled the \S+ kernels in|the \S+ kernels were cached already)"
-)
-
 
 @pytest.mark.parametrize(
     "case", [pytest.param(c, marks=c.marks, id=c.name) for c in CASES] or [pytest.param(None, marks=pytest.mark.skip)]
@@ -180,8 +175,7 @@ def test_a_hostile_input_gets_its_promised_answer(case: Case, tmp_path, capsys, 
     code, out, err = cli(capsys, *case.args(tmp_path))
     assert code == case.code, (code, out, err)
     if case.code:
-        # the compile announcement (boardlab.experiments.warmup) is progress, not the answer: the one line is the rest
-        lines = [line for line in err.strip().splitlines() if not _COMPILE_NOTE.match(line)]
+        lines = said(err)  # past the compile announcement, which a cold cache adds
         assert len(lines) == 1, err
         assert re.search(case.says, lines[0]), lines[0]
         assert "Traceback" not in err

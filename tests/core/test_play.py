@@ -108,7 +108,7 @@ def test_isolated_agents_play_the_same_rows_and_cannot_read_the_runners_frames()
 
 
 def test_after_an_agent_failure_the_finished_chunks_stay_and_resume_plays_only_the_rest(tmp_path, capsys, monkeypatch):
-    from tests.cli import cli
+    from tests.cli import cli, said
     from tests.core import user_agents as U
 
     monkeypatch.setattr(U.Flaky, "games", 0)
@@ -117,7 +117,7 @@ def test_after_an_agent_failure_the_finished_chunks_stay_and_resume_plays_only_t
     args = ["simulate", "--players", 2, "--agents", "greedy,py:tests.core.user_agents:Flaky", "--games", 4,
             "--seating", "fixed", "--chunk-size", 1, "--out", out, "--quiet"]  # fmt: skip
     code, _, err = cli(capsys, *args)
-    assert code == 1 and "(game 2, game seed" in err and len(err.strip().splitlines()) == 1, err
+    assert code == 1 and "(game 2, game seed" in err and len(said(err)) == 1, err
     parts = sorted(p.name for p in (tmp_path / "r.parquet.parts").glob("chunk-*.arrow"))
     assert parts == ["chunk-0000000.arrow", "chunk-0000001.arrow"] and not out.exists()
     assert "game number 3 of this process" in (tmp_path / "r.parquet.error.log").read_text()

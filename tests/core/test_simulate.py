@@ -21,6 +21,7 @@ from boardlab.experiments.citywright.moves import MOVE_COLUMNS, moves_table
 from boardlab.experiments.citywright.runner import COLUMNS, SCHEMA, board_strings, seat_orders, shapes_placed_strings
 from boardlab.experiments.cli import main
 from boardlab.sim.citywright.rules import load_rules
+from tests.cli import said
 
 AGENTS = ["greedy", "random", "specialist:P"]
 
@@ -272,7 +273,7 @@ def test_a_worker_killed_from_outside_is_one_line_and_the_run_resumes_to_the_sam
     os.kill(workers[0], signal.SIGKILL)  # as an OOM killer or a user's kill would
     assert p.wait(timeout=120) == 1
     err = p.stderr.read()
-    assert "a worker process died" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert "a worker process died" in err and "Traceback" not in err and len(said(err)) == 1, err
     assert not out.exists()
     p = _cli([*run, "--jobs", "2", "--out", str(out), "--resume"])
     assert p.wait(timeout=600) == 0, p.stderr.read()

@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from boardlab.experiments.cli import app, main
+from tests.cli import said
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -468,5 +469,5 @@ def test_a_lost_worker_is_one_line_saying_the_finished_work_is_kept(tmp_path, ca
         main(["simulate", "--players", "2", "--agents", "greedy", "--games", "8", "--quiet",
               "--out", str(tmp_path / "r.parquet")])  # fmt: skip
     err = capsys.readouterr().err
-    assert e.value.code == 1 and len(err.strip().splitlines()) == 1
+    assert e.value.code == 1 and len(said(err)) == 1
     assert "a worker process died" in err and "run the same command again" in err and "--resume" in err

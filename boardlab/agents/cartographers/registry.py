@@ -164,7 +164,7 @@ TIERS: dict[str, tuple[str, str]] = {
         "determinised flat Monte Carlo over strong's best draws; about 4 ms per decision",
     ),
 }
-REGISTRY = Registry(AGENTS, AgentSpec, TIERS)
+REGISTRY = Registry(AGENTS, AgentSpec, TIERS, examples=SPEC_EXAMPLES)
 available_agents = REGISTRY.available_agents
 available_tiers = REGISTRY.available_tiers
 parse_agent = REGISTRY.parse_agent
@@ -196,3 +196,6 @@ def builtin_player(spec: AgentSpec):
         E.apply_move(game.bb, game.st, game.rng, mv, *args)
 
     return play
+
+
+REGISTRY.player = builtin_player  # the registry's optional hook (boardlab.agents.specs.Registry)

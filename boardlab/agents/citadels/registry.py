@@ -246,7 +246,7 @@ def _weights(version: str) -> np.ndarray:
     return w
 
 
-REGISTRY = Registry(AGENTS, AgentSpec, TIERS)
+REGISTRY = Registry(AGENTS, AgentSpec, TIERS, examples=SPEC_EXAMPLES)
 available_agents = REGISTRY.available_agents
 available_tiers = REGISTRY.available_tiers
 parse_agent = REGISTRY.parse_agent
@@ -273,3 +273,6 @@ def builtin_player(spec: AgentSpec):
         game.apply(chooser.move(game, row))
 
     return play
+
+
+REGISTRY.player = builtin_player  # the registry's optional hook (boardlab.agents.specs.Registry)

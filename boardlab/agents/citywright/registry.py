@@ -399,7 +399,7 @@ class AgentSpec(_Spec):
         return r
 
 
-REGISTRY = Registry(AGENTS, AgentSpec, TIERS)
+REGISTRY = Registry(AGENTS, AgentSpec, TIERS, examples=SPEC_EXAMPLES)
 available_agents = REGISTRY.available_agents
 available_tiers = REGISTRY.available_tiers
 parse_agent = REGISTRY.parse_agent
@@ -548,3 +548,9 @@ def builtin_player(spec: AgentSpec):
         E.apply_move(game.boards, game.st, game.rng, mv, tb.rp, tb.shp, tb.pl_info)
 
     return play
+
+
+# the registry's optional hooks (boardlab.agents.specs.Registry)
+REGISTRY.player = builtin_player
+REGISTRY.for_rules = for_rules
+REGISTRY.pin_rules = pin_rules

@@ -53,7 +53,7 @@ GENERIC = (
 
 AGENTS = merged(GENERIC)
 SPEC_EXAMPLES = "random, ismcts:iters=200,c=0.5, py:mypackage.agents:MyAgent:depth=2"
-REGISTRY = Registry(AGENTS, AgentSpec)
+REGISTRY = Registry(AGENTS, AgentSpec, examples=SPEC_EXAMPLES)  # no kernel players: every spec is Python
 
 available_agents = REGISTRY.available_agents
 available_tiers = REGISTRY.available_tiers
@@ -61,7 +61,4 @@ parse_agent = REGISTRY.parse_agent
 parse_agents = REGISTRY.parse_agents
 split_specs = REGISTRY.split_specs
 
-
-def builtin_player(spec):
-    """A game with no built-in agents has no kernel players: every spec here is a Python agent."""
-    raise AgentError(f"{spec}: not a built-in agent (this game's agents are all Python)")
+builtin_player = REGISTRY.builtin_player  # a game with no built-in agents: AgentError for any spec

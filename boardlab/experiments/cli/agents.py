@@ -25,4 +25,4 @@ def list_agents(game: GameOpt = None):
         for name, (spec, description) in tiers.items():
             print(f"{name:<{w}} = {spec}")
             print(f"{'':<{w}}   {description}")
-    print(f"\nSpec strings: NAME or NAME:key=value,... e.g. {reg.SPEC_EXAMPLES}")
+    print(f"\nSpec strings: NAME or NAME:key=value,... e.g. {reg.examples}")
