@@ -22,19 +22,25 @@ final renames, so a forced run that fails leaves that result as it was.  Every f
 run writes is under ``OUT.parts/`` until complete, and every name it may write is checked
 against the filesystem's limit before anything is written (:func:`check_place`).
 
-With ``--jobs 1`` the chunks are played in game order, so that encoding need not wait
-for the end: :class:`_StreamedAssembly` hands each played chunk to one background
-thread, which makes its tables, writes its parts and encodes it into the final file
-(inside ``OUT.parts/`` until complete) while the next chunk plays; the game kernels
-release the GIL.  That thread is the only one the process adds (still one level of
-parallelism: it does table building and I/O encoding, never games).  The file is the
-same, byte for byte, as :func:`_assemble` writes after the run, which is what runs
-with several jobs (chunks in any order) use.
+Encoding need not wait for the end: :class:`_StreamedAssembly` encodes the final file
+in game order on one background thread while the chunks play (inside ``OUT.parts/``
+until complete).  With ``--jobs 1`` the chunks are played in game order and the thread
+gets each played chunk, makes its tables, writes its parts and encodes it while the next
+chunk plays; the game kernels release the GIL.  With several jobs each worker process
+plays its chunks and writes their parts itself (:func:`write_chunk`; the main process
+only learns which chunks are done), and the thread encodes each chunk from its parts once
+every chunk before it is there.  On Dask the workers need not share the filesystem: their
+chunks come back as tables, which the main process writes as parts.  That thread is the
+only one the process adds (still one level of parallelism: it does table building and
+I/O encoding, never games).  The file is the same, byte for byte, as :func:`_assemble`
+writes from the parts after a run, and the same command gives the same rows on any
+``--jobs`` and backend.
 """
 
 from __future__ import annotations
 
 import base64
+import collections
 import contextlib
 import datetime as _dt
 import fcntl
@@ -688,6 +694,63 @@ def _execute_dask(spec: RunSpec, todo: Iterable[int], client, isolation: Isolati
             pending.add(client.submit(run_chunk, spec, i, isolation, pure=False))
 
 
+def write_chunk(spec: RunSpec, i: int, paths: RunPaths, run_id: str, isolation: Isolation | None = None) -> int:
+    """Chunk i played and written as its parts (atomically, stamped with `run_id`): what a worker process does
+    on the --jobs >1 path, so that its rows never travel to the main process.
+
+    Parameters
+    ----------
+    spec : RunSpec
+        The run.
+    i : int
+        The chunk.
+    paths : RunPaths
+        The run's files (on a filesystem the worker shares with the main process).
+    run_id : str
+        The run's id, stamped in the parts.
+    isolation : Isolation, optional
+        How Python agents play.
+
+    Returns
+    -------
+    int
+        i.
+    """
+    _, table, moves = run_chunk(spec, i, isolation)
+    if moves is not None:
+        _atomic_write_table(moves, paths.chunk_moves(i), run_id)
+    _atomic_write_table(table, paths.chunk(i), run_id)
+    return i
+
+
+def _write_chunks(
+    spec: RunSpec,
+    paths: RunPaths,
+    run_id: str,
+    todo: Iterable[int],
+    backend: str,
+    jobs: int,
+    client=None,
+    isolation: Isolation | None = None,
+) -> Iterator[int]:
+    """The chunks `todo` played and written as parts, in the order they finish; yields each one's index once its
+    parts are complete.  On loky each worker process writes its own chunks' parts (the filesystem is the one the
+    main process writes to); Dask's workers may not share it, so their chunks come back as tables and the main
+    process writes them."""
+    if backend == "dask":
+        for i, table, moves in _execute_dask(spec, todo, client, isolation):
+            if moves is not None:
+                _atomic_write_table(moves, paths.chunk_moves(i), run_id)
+            _atomic_write_table(table, paths.chunk(i), run_id)
+            yield i
+        return
+    from joblib import Parallel, delayed
+
+    yield from Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)(
+        delayed(write_chunk)(spec, i, paths, run_id, isolation) for i in todo
+    )
+
+
 def run(
     spec: RunSpec,
     out: Path,
@@ -768,39 +831,33 @@ def _run(
     new_games = 0
     if progress:
         progress(done_games, spec.games, 0.0)
-    # --jobs 1: the chunks are played here, in game order, and each is handed to a thread that makes
-    # its tables and parts and encodes it into the final file while the next plays; otherwise the
-    # parts are written as chunks come, in any order, and the final file is encoded at the end
-    stream = _StreamedAssembly(spec, paths, run_id) if jobs == 1 and backend == "loky" else None
+    # one thread encodes the final file in game order while the chunks play.  --jobs 1: the chunks are
+    # played here, in game order, and each is handed to that thread, which makes its tables and parts and
+    # encodes it while the next plays.  Otherwise workers write the parts as their chunks finish, in any
+    # order, and the thread encodes each from its parts once the chunks before it are there
+    stream = _StreamedAssembly(spec, paths, run_id)
     try:
-        if stream is not None:
-            played = ((i, None, None) for i in todo)
+        if jobs == 1 and backend == "loky":
+            finished = iter(todo)
         else:
-            played = _execute(spec, todo, backend, jobs, client, isolation)
-        for i, table, moves in played:
-            if stream is not None:
+            stream.have(done)
+            finished = _write_chunks(spec, paths, run_id, todo, backend, jobs, client, isolation)
+        for i in finished:
+            if jobs == 1 and backend == "loky":
                 stream.add(i, play_chunk(spec, i, isolation))
             else:
-                if moves is not None:
-                    _atomic_write_table(moves, paths.chunk_moves(i), run_id)
-                _atomic_write_table(table, paths.chunk(i), run_id)
+                stream.ready(i)
             a, b = spec.bounds(i)
             done_games += b - a
             new_games += b - a
             if progress:
                 progress(done_games, spec.games, new_games / max(time.perf_counter() - t0, 1e-9))
-        if stream is not None:
-            stream.wait()  # every chunk's parts are written, as on the other path
+        stream.wait()  # every chunk's parts are written
         elapsed = time.perf_counter() - t0
         meta = _metadata(spec, manifest, new_games, elapsed)
-        if stream is not None:
-            stream.finish(meta, replacing=force)
-            stream = None
-        else:
-            _assemble(spec, paths, meta, replacing=force)
+        stream.finish(meta, replacing=force)
     except BaseException:
-        if stream is not None:
-            stream.abort()  # the parts stay, for --resume
+        stream.abort()  # the parts stay, for --resume
         raise
     return meta
 
@@ -870,23 +927,25 @@ def _assemble(spec: RunSpec, paths: RunPaths, meta: dict, replacing: bool = Fals
 
 
 class _StreamedAssembly:
-    """The run's --jobs 1 path: the final files written while the chunks play, in game order.
+    """The final files written while the chunks play, in game order.
 
-    Each chunk the main thread has played (:func:`play_chunk`: the kernels' arrays) is handed
-    to one background thread, which makes its tables (:func:`chunk_tables`), writes its parts
-    (atomically, as the other path does: what --resume needs) and appends it, one row group,
+    On the --jobs 1 path (:meth:`add`) each chunk the main thread has played (:func:`play_chunk`:
+    the kernels' arrays) is handed to one background thread, which makes its tables
+    (:func:`chunk_tables`), writes its parts (atomically: what --resume needs) and appends it, one row group,
     to the final files, kept as temporary files inside ``OUT.parts/`` until complete (so an
     interrupted run's leftovers go with its parts).  Chunks an earlier session left as parts
     are read back from them in their turn.  The run's metadata is only known at the end: the
     files are opened with an empty value under METADATA_KEY, and :meth:`finish` replaces it,
     and the Arrow schema stored beside it, before the footer is written, so a file is the
     same, byte for byte, as :func:`_assemble` writes from the parts.  At most one chunk waits
-    for the thread, so memory stays at about two chunks' worth.
+    for the thread, so memory stays at about two chunks' worth.  With several jobs
+    (:meth:`ready`) the workers write the parts, in any order, and each chunk is queued, to be
+    read back from its parts, once the chunks before it are queued (a queued part costs no
+    memory until the thread reads it).
 
     The thread is the only one this process adds, and it does no game work: it turns finished
     games into tables and files (pyarrow and numpy release the GIL for the bulk of that, and
-    the game kernels release it while they play).  It is one level of parallelism still:
-    worker processes (--jobs > 1) do not use it.
+    the game kernels release it while they play).
     """
 
     def __init__(self, spec: RunSpec, paths: RunPaths, run_id: str | None = None):
@@ -895,7 +954,9 @@ class _StreamedAssembly:
         self.tmps = [paths.temporary(final) for _, final in self.targets]
         self.writers: list[pq.ParquetWriter | None] = [None] * len(self.targets)
         self.next = 0  # chunks before it are queued
-        self.pending: Future | None = None
+        self.pending: collections.deque[Future] = collections.deque()
+        self.available: set[int] = set()  # chunks from `next` on whose parts are written (ready, have)
+        self.failed = False  # the thread stopped on an error: later chunks are not appended
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="boardlab-parquet")
 
     def _on_disk(self, i: int) -> bool:
@@ -913,21 +974,52 @@ class _StreamedAssembly:
                 raise SimulateError(f"chunk {i} comes after chunk {self.next - 1}: not in game order")
             self._queue(i, played)
 
-    def _queue(self, i: int, played: tuple | None) -> None:
-        self.wait()  # the previous chunk is done: at most one waits
-        self.pending = self.pool.submit(self._write, i, played)
+    def have(self, chunks: Iterable[int]) -> None:
+        """Chunks whose parts an earlier session wrote: each is queued in its turn (see ready)."""
+        self.available.update(c for c in chunks if c >= self.next)
+        self._flush()
+
+    def ready(self, i: int) -> None:
+        """Chunk i's parts are written (by a worker, in any order): queue it, and the chunks after it whose parts
+        are there, as soon as every chunk before it is queued.  Queuing parts does not wait for the thread
+        (a part is a file, not memory); an error of the thread's is raised here or by wait."""
+        self.available.add(i)
+        self._flush()
+
+    def _flush(self) -> None:
+        while self.next in self.available:
+            self.available.discard(self.next)
+            self._queue(self.next, None, block=False)
+
+    def _queue(self, i: int, played: tuple | None, block: bool = True) -> None:
+        if block:
+            self.wait()  # the previous chunk is done: at most one played chunk waits
+        while self.pending and self.pending[0].done():
+            self.pending.popleft().result()  # an error of the thread's, raised here
+        self.pending.append(self.pool.submit(self._write, i, played))
         self.next = i + 1
 
     def _write(self, i: int, played: tuple | None) -> None:
-        """On the thread: chunk i's parts (when played here) and its row groups in the final files."""
-        if played is None:
-            tables = [_read_part(chunk(i)) for chunk, _ in self.targets]
-        else:
-            table, moves = chunk_tables(self.spec, i, played)
-            if moves is not None:
-                _atomic_write_table(moves, self.paths.chunk_moves(i), self.run_id)
-            _atomic_write_table(table, self.paths.chunk(i), self.run_id)
-            tables = [table, moves][: len(self.targets)]
+        """On the thread: chunk i's parts (when played here) and its row groups in the final files; after an
+        error or abort only the parts (a chunk played is kept for --resume)."""
+        try:
+            if played is None:
+                if self.failed:
+                    return
+                tables = [_read_part(chunk(i)) for chunk, _ in self.targets]
+            else:
+                table, moves = chunk_tables(self.spec, i, played)
+                if moves is not None:
+                    _atomic_write_table(moves, self.paths.chunk_moves(i), self.run_id)
+                _atomic_write_table(table, self.paths.chunk(i), self.run_id)
+                tables = [table, moves][: len(self.targets)]
+            if not self.failed:
+                self._append(tables)
+        except BaseException:
+            self.failed = True
+            raise
+
+    def _append(self, tables: list[pa.Table]) -> None:
         for k, table in enumerate(tables):
             if self.writers[k] is None:
                 self.writers[k] = _open_parquet(self.tmps[k], table.schema, b"")
@@ -935,8 +1027,8 @@ class _StreamedAssembly:
 
     def wait(self) -> None:
         """Until the thread has done every chunk queued (an error of its is raised here)."""
-        if self.pending is not None:
-            self.pending.result()
+        while self.pending:
+            self.pending.popleft().result()
 
     def finish(self, meta: dict, replacing: bool = False) -> None:
         """Queue the chunks not yet queued (all parts by now), wait, write the metadata and footers,
@@ -960,6 +1052,7 @@ class _StreamedAssembly:
     def abort(self) -> None:
         """Stop without a result: let the thread finish the chunk it has (so every chunk played has its
         parts, as on the other path), then close and delete the temporary files (the parts stay)."""
+        self.failed = True  # the chunks queued after it only write the parts of chunks played here
         self.pool.shutdown(wait=True)
         for writer in self.writers:
             if writer is not None:

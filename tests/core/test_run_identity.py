@@ -75,22 +75,31 @@ def test_two_runs_of_one_command_have_two_ids_and_the_same_rows(tmp_path):
     pd.testing.assert_frame_equal(_read(tmp_path / "a.parquet"), _read(tmp_path / "b.parquet"))
 
 
-def test_jobs_2_stamps_its_parts(tmp_path, monkeypatch):
-    """Parts written on the --jobs >1 path carry the run id too (a resume of them accepts them)."""
+def test_jobs_2_workers_write_stamped_parts_and_the_main_process_no_rows(tmp_path, monkeypatch):
+    """On the --jobs >1 path the worker processes write the parts (the main process writes none: its writer
+    is disabled here), stamped with the run id; a run that fails at assembly resumes from them."""
     spec, out = rf.spec(), tmp_path / "r.parquet"
     paths = S.RunPaths(out)
-    real = S._assemble
+    real_open, real_write = S._open_parquet, S._atomic_write_table
+
+    def no_rows_here(*a, **k):
+        raise AssertionError("the main process wrote a part")
 
     def fail(*a, **k):
         raise OSError("disk full")
 
-    monkeypatch.setattr(S, "_assemble", fail)
-    with pytest.raises(OSError):
+    monkeypatch.setattr(S, "_atomic_write_table", no_rows_here)
+    monkeypatch.setattr(S, "_open_parquet", fail)
+    with pytest.raises(OSError, match="disk full"):
         S.run(spec, out, jobs=2)
     run_id = rf.run_id(paths)
     assert {_stamp(paths.chunk(i)) for i in range(spec.n_chunks)} == {run_id}
-    monkeypatch.setattr(S, "_assemble", real)
-    assert S.run(spec, out, resume=True)[S.RUN_ID] == run_id
+    monkeypatch.setattr(S, "_open_parquet", real_open)
+    meta = S.run(spec, out, jobs=2, resume=True)
+    assert meta[S.RUN_ID] == run_id and meta["this_session"]["games"] == 0
+    monkeypatch.setattr(S, "_atomic_write_table", real_write)
+    S.run(spec, tmp_path / "one.parquet")
+    pd.testing.assert_frame_equal(_read(out), _read(tmp_path / "one.parquet"))
 
 
 def test_rows_are_the_same_for_jobs_1_jobs_2_and_a_resumed_run(tmp_path, monkeypatch):
@@ -374,3 +383,31 @@ def test_a_read_only_directory_is_refused_by_its_probe(tmp_path, monkeypatch):
 def test_probe_files_are_not_left_behind(tmp_path):
     S.check_place(S.RunPaths(tmp_path / "r.parquet"))
     assert list(tmp_path.iterdir()) == []
+
+
+# --- 6. workers write the parts; the main process encodes them in game order -------------------------
+
+
+def test_parts_ready_in_any_order_give_the_assembled_file_byte_for_byte(tmp_path):
+    """The --jobs >1 path's assembly (_StreamedAssembly.ready: chunks queued in game order as their parts come,
+    with an earlier session's parts among them) writes the file _assemble writes from the same parts."""
+    spec = S.make_spec(2, ["random"], 70, 5, rf.spec().rule_set(), "rotate", 10)
+    meta = {"finished": "then"}
+    files = {}
+    for name in ("ref", "ready"):
+        paths = S.RunPaths(tmp_path / f"{name}.parquet")
+        run_id = S.prepare(spec, paths, resume=False, force=False)[S.RUN_ID]
+        for i in range(spec.n_chunks):
+            S.write_chunk(spec, i, paths, run_id)
+        if name == "ref":
+            S._assemble(spec, paths, meta)
+        else:
+            stream = S._StreamedAssembly(spec, paths, run_id)
+            stream.have([1, 5])
+            for i in (3, 0, 6, 2, 4):
+                stream.ready(i)
+            assert stream.next == spec.n_chunks and not stream.available
+            stream.finish(meta)
+        files[name] = paths.out.read_bytes()
+    assert files["ready"] == files["ref"]
+    assert pq.ParquetFile(tmp_path / "ready.parquet").metadata.num_row_groups == spec.n_chunks
