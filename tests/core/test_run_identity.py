@@ -411,3 +411,43 @@ def test_parts_ready_in_any_order_give_the_assembled_file_byte_for_byte(tmp_path
         files[name] = paths.out.read_bytes()
     assert files["ready"] == files["ref"]
     assert pq.ParquetFile(tmp_path / "ready.parquet").metadata.num_row_groups == spec.n_chunks
+
+
+# --- 7. the bench reports simulate against the kernels ---------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["citywright", "cartographers"])
+def test_bench_reports_simulate_ratios_of_the_games_asked_for(capsys, game):
+    from tests.cli import cli
+
+    args = ["bench", "--game", game, "--games", "200", "--boards", "1000", "--json", "--no-subprocess",
+            "--no-agents", "--simulate-games", "48"]  # fmt: skip
+    code, out, err = cli(capsys, *args)
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["simulate_games"] == 48
+    rate, kernel = res["simulate_random_games_per_s_4p"], res["random_games_per_s_4p"]
+    assert rate > 0 and res["simulate_vs_kernel_4p"] == round(rate / kernel, 2)
+    if game == "citywright":
+        jobs2 = res["simulate_random_games_per_s_4p_jobs2"]
+        assert jobs2 > 0 and res["simulate_jobs2_vs_kernel_4p"] == round(jobs2 / kernel, 2)
+    else:
+        agent_kernel = res["random_agent_games_per_s_4p"]
+        assert res["simulate_vs_agent_kernel_4p"] == round(rate / agent_kernel, 2)
+        assert res["simulate_random_games_per_s_4p_wall"] > 0
+
+
+def test_bench_simulate_games_of_a_bench_without_the_figure_is_one_line(capsys, monkeypatch):
+    from boardlab.experiments.bench import Bench
+    from boardlab.sim.games import get_game
+    from tests.cli import cli
+
+    g = get_game("citywright")
+    real = g.part
+
+    def part(name):
+        return Bench(lambda **kw: {}) if name == "bench" else real(name)
+
+    monkeypatch.setattr(type(g), "part", lambda self, name: part(name))
+    code, _, err = cli(capsys, "bench", "--simulate-games", "100")
+    assert code == 2 and err.strip().endswith("--simulate-games: citywright's bench has no simulate figure")
