@@ -426,7 +426,9 @@ def check_place(paths: RunPaths, moves: bool = False) -> None:
         with tempfile.NamedTemporaryFile(dir=parent, prefix=".boardlab-probe-"):
             pass
     except OSError as e:
-        raise SimulateError(f"--out: cannot create a file in {parent} ({e.strerror or e})") from None
+        raise SimulateError(
+            f"--out: directory {parent} is not writable: cannot create a file in it ({e.strerror or e})"
+        ) from None
 
 
 @contextlib.contextmanager
