@@ -12,25 +12,47 @@ streamed, in game order, into ``OUT`` (zstd Parquet, one row group per chunk,
 written whole to a temporary file, then renamed), the run's metadata goes into
 the Parquet file and a sidecar ``OUT.json``, and the parts are removed.
 
-With ``--jobs 1`` the chunks are played in game order, so that encoding need not wait
-for the end: :class:`_StreamedAssembly` hands each played chunk to one background
-thread, which makes its tables, writes its parts and encodes it into the final file
-(inside ``OUT.parts/`` until complete) while the next chunk plays; the game kernels
-release the GIL.  That thread is the only one the process adds (still one level of
-parallelism: it does table building and I/O encoding, never games).  The file is the
-same, byte for byte, as :func:`_assemble` writes after the run, which is what runs
-with several jobs (chunks in any order) use.
+Each run has an id (:func:`new_run_id`: a hash of its spec and a random nonce) kept in
+its manifest ``OUT.parts/run.json``, the result's metadata and sidecar (key ``run_id``)
+and stamped in every part's schema metadata; a resumed run keeps its manifest's id and
+accepts only parts stamped with it.  One process writes an output at a time: the run
+holds an exclusive lock on ``OUT.lock`` (:func:`output_lock`) from its checks to its end.
+``--force`` plays into a fresh ``OUT.parts/`` and replaces an earlier result only by the
+final renames, so a forced run that fails leaves that result as it was.  Every file the
+run writes is under ``OUT.parts/`` until complete, and every name it may write is checked
+against the filesystem's limit before anything is written (:func:`check_place`).
+
+Encoding need not wait for the end: :class:`_StreamedAssembly` encodes the final file
+in game order on one background thread while the chunks play (inside ``OUT.parts/``
+until complete).  With ``--jobs 1`` the chunks are played in game order and the thread
+gets each played chunk, makes its tables, writes its parts and encodes it while the next
+chunk plays; the game kernels release the GIL.  With several jobs each worker process
+plays its chunks and writes their parts itself (:func:`write_chunk`; the main process
+only learns which chunks are done), and the thread encodes each chunk from its parts once
+every chunk before it is there.  On Dask the workers need not share the filesystem: their
+chunks come back as tables, which the main process writes as parts.  That thread is the
+only one the process adds (still one level of parallelism: it does table building and
+I/O encoding, never games).  The file is the same, byte for byte, as :func:`_assemble`
+writes from the parts after a run, and the same command gives the same rows on any
+``--jobs`` and backend.
 """
 
 from __future__ import annotations
 
 import base64
+import collections
+import contextlib
 import datetime as _dt
+import fcntl
 import functools
+import hashlib
 import itertools
 import json
 import os
+import secrets
+import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -58,6 +80,10 @@ PART_COMPRESSION = None
 DEFAULT_CHUNK = 100
 # Game numbers are int64 in every table.
 MAX_GAMES = 2**62
+# The key of a run's id: in its manifest, its result's metadata and sidecar (boardlab.experiments.io.RUN_ID).
+RUN_ID = "run_id"
+# The key of the run id stamped in every chunk part's Arrow schema metadata (what --resume checks).
+PART_STAMP = b"run_id"
 
 
 class SimulateError(ValueError):
@@ -219,6 +245,16 @@ class RunPaths:
         """Where a Python agent's failure leaves its traceback."""
         return self.out.with_name(self.out.name + ".error.log")
 
+    @property
+    def lock(self) -> Path:
+        """The file whose exclusive lock the run's one writer holds (:func:`output_lock`)."""
+        return self.out.with_name(self.out.name + ".lock")
+
+    def temporary(self, final: Path) -> Path:
+        """Where `final` (the result, its move log or sidecar, or a part) is written before its rename:
+        inside ``OUT.parts/``, so that an unfinished file goes with the run's parts."""
+        return self.parts / f".{final.name}.{os.getpid()}.tmp"
+
     def chunk(self, i: int) -> Path:
         return self.parts / f"chunk-{i:07d}.arrow"
 
@@ -226,9 +262,12 @@ class RunPaths:
         return self.parts / f"moves-{i:07d}.arrow"
 
 
-def _atomic_write_table(table: pa.Table, path: Path) -> None:
-    """A part: an Arrow IPC file, complete under its name or absent."""
+def _atomic_write_table(table: pa.Table, path: Path, run_id: str | None = None) -> None:
+    """A part: an Arrow IPC file, complete under its name or absent; stamped with `run_id` (PART_STAMP in its
+    schema metadata) when given."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    if run_id is not None:
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}), PART_STAMP: run_id.encode()})
     options = pa.ipc.IpcWriteOptions(compression=PART_COMPRESSION)
     with pa.OSFile(str(tmp), "wb") as sink, pa.ipc.new_file(sink, table.schema, options=options) as writer:
         writer.write_table(table)
@@ -240,10 +279,28 @@ def _read_part(path: Path) -> pa.Table:
     return pa.ipc.open_file(pa.memory_map(str(path))).read_all()
 
 
-def _atomic_write_text(text: str, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+def _atomic_write_text(text: str, path: Path, tmp: Path | None = None) -> None:
+    """`text` at `path`, whole or not at all (written first to `tmp`, by default a hidden name beside it)."""
+    tmp = tmp or path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(text)
     os.replace(tmp, path)
+
+
+def new_run_id(spec: RunSpec) -> str:
+    """A fresh run's id: 20 hex digits of a hash of its spec and a random nonce (two runs of one spec differ).
+
+    Parameters
+    ----------
+    spec : RunSpec
+        The run.
+
+    Returns
+    -------
+    str
+        The id, as the manifest, the result's metadata, its sidecar and every chunk part record it.
+    """
+    text = json.dumps(spec.to_json(), sort_keys=True, separators=(",", ":")) + secrets.token_hex(16)
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
 def _git_commit() -> str:
@@ -306,15 +363,130 @@ def _rule_set(game: str, rules: str):
 # --- the run ---------------------------------------------------------------------------
 
 
+def _pid_digits() -> int:
+    """Digits of the largest process id (the temporary names carry one)."""
+    try:
+        return len(Path("/proc/sys/kernel/pid_max").read_text().strip())
+    except OSError:
+        return 7  # Linux's largest possible, 4194304
+
+
+def _names(paths: RunPaths, moves: bool) -> list[tuple[str, str]]:
+    """Every name the run may create, (as a pattern for the user, as it is here): the output and its sidecars
+    beside it, and the temporary names inside ``OUT.parts/`` (a process id of the largest width)."""
+    pid = "9" * _pid_digits()
+    finals = [("NAME", paths.out.name), ("NAME.json", paths.sidecar.name)]
+    if moves:
+        finals.append(("STEM.moves.parquet", paths.moves.name))
+    beside = [
+        ("NAME.parts", paths.parts.name),
+        ("NAME.lock", paths.lock.name),
+        ("NAME.error.log", paths.error_log.name),
+    ]
+    inside = [(f".{pattern}.PID.tmp", f".{name}.{pid}.tmp") for pattern, name in finals]
+    return [*finals, *beside, *inside]
+
+
+def check_place(paths: RunPaths, moves: bool = False) -> None:
+    """Refuse an output the run could not write, before anything is written: a missing or non-directory
+    parent, a directory in the output's place, a name that (with a sidecar's or temporary name's suffix)
+    exceeds the filesystem's limit on a name, a directory where no file can be created (checked by creating
+    and deleting a probe file: permission bits say nothing for root, nor for /proc).
+
+    Parameters
+    ----------
+    paths : RunPaths
+        The run's files.
+    moves : bool
+        Whether the run writes a move log (its names are checked too).
+    """
+    parent = paths.out.parent
+    try:
+        if not parent.exists():
+            raise SimulateError(f"--out: directory {parent} does not exist")
+        if not parent.is_dir():
+            raise SimulateError(f"--out: {parent} is a file, not a directory")
+        try:
+            name_max = os.pathconf(parent, "PC_NAME_MAX")
+        except (OSError, ValueError):
+            name_max = 255
+        pattern, longest = max(_names(paths, moves), key=lambda n: len(n[1]))
+        if len(longest) > name_max:
+            allowed = name_max - (len(longest) - len(paths.out.name))
+            raise SimulateError(
+                f"--out: the file name is {len(paths.out.name)} characters long, and the run also writes {pattern}"
+                f" ({len(longest)} characters) where a name has at most {name_max}: give a name of at most"
+                f" {max(allowed, 0)} characters"
+            )
+        if paths.out.is_dir():
+            raise SimulateError(f"--out: {paths.out} is a directory; give a file name such as run.parquet")
+    except OSError as e:  # a path the system refuses to look at (a folder's name too long, a loop of links)
+        raise SimulateError(f"--out: {paths.out}: {e.strerror or e}") from None
+    try:
+        with tempfile.NamedTemporaryFile(dir=parent, prefix=".boardlab-probe-"):
+            pass
+    except OSError as e:
+        raise SimulateError(
+            f"--out: directory {parent} is not writable: cannot create a file in it ({e.strerror or e})"
+        ) from None
+
+
+@contextlib.contextmanager
+def output_lock(paths: RunPaths) -> Iterator[None]:
+    """Hold the exclusive lock of the run's output (``fcntl.flock`` on ``OUT.lock``) for the block: the one
+    writer of ``OUT`` and its sidecars.  The lock goes with the process however it ends (a kill -9 too);
+    the lock file is removed when the block ends.
+
+    Parameters
+    ----------
+    paths : RunPaths
+        The run's files.
+
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        Entered: the lock is held.  SimulateError, one line, when another process holds it.
+    """
+    fd = _lock(paths)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(paths.lock)  # while still held: whoever opened this file finds it gone and retries
+        os.close(fd)
+
+
+def _lock(paths: RunPaths) -> int:
+    """The locked file descriptor of OUT.lock (see output_lock)."""
+    while True:
+        try:
+            fd = os.open(paths.lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as e:
+            raise SimulateError(f"--out: cannot create {paths.lock} ({e.strerror or e})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise SimulateError(
+                f"--out: another process is writing {paths.out} (it holds {paths.lock}); wait for it to end"
+            ) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        # the holder before us may have removed the file between our open and our lock: then the lock is on
+        # a file no other process can find, and the path's (new) file is the one to lock
+        try:
+            st = os.stat(paths.lock)
+        except FileNotFoundError:
+            st = None
+        fst = os.fstat(fd)
+        if st is not None and (st.st_dev, st.st_ino) == (fst.st_dev, fst.st_ino):
+            return fd
+        os.close(fd)
+
+
 def check_output(paths: RunPaths, resume: bool, force: bool) -> None:
     """Refuse to start where the result would be ambiguous; nothing is written here."""
-    parent = paths.out.parent
-    if not parent.exists():
-        raise SimulateError(f"--out: directory {parent} does not exist")
-    if not os.access(parent, os.W_OK):
-        raise SimulateError(f"--out: directory {parent} is not writable")
-    if paths.out.is_dir():
-        raise SimulateError(f"--out: {paths.out} is a directory; give a file name such as run.parquet")
     if resume and force:
         raise SimulateError("--resume and --force contradict each other: choose one")
     if resume:
@@ -329,6 +501,92 @@ def check_output(paths: RunPaths, resume: bool, force: bool) -> None:
         raise SimulateError(f"--out: {what} exists; use --resume to continue it or --force to overwrite")
 
 
+def read_manifest(paths: RunPaths) -> dict:
+    """An interrupted run's manifest (``OUT.parts/run.json``), checked to hold its spec and run id.
+
+    Parameters
+    ----------
+    paths : RunPaths
+        The run's files.
+
+    Returns
+    -------
+    dict
+        The manifest.  SimulateError, one line naming the file, when it is not a manifest.
+    """
+    try:
+        manifest = json.loads(paths.manifest.read_bytes())
+    except OSError as e:
+        reason = e.strerror or str(e)
+    except ValueError as e:  # not JSON, or not UTF-8
+        reason = f"not JSON: {str(e).splitlines()[0]}"
+    else:
+        if not isinstance(manifest, dict):
+            reason = "not a JSON object"
+        elif not isinstance(manifest.get("spec"), dict):
+            reason = "no spec"
+        elif not isinstance(manifest.get(RUN_ID), str) or not manifest[RUN_ID]:
+            reason = "no run id"
+        else:
+            return manifest
+    raise SimulateError(f"cannot resume: {paths.manifest} is damaged ({reason}); start again with --force")
+
+
+def check_part(path: Path, run_id: str, rows: int | None = None) -> None:
+    """Refuse a part that is not a whole part of run `run_id`: unreadable, unstamped, another run's (copied
+    from its ``.parts``), or of another row count than `rows` (when given).
+
+    Parameters
+    ----------
+    path : Path
+        The part (an Arrow IPC file written by the run writer).
+    run_id : str
+        The run it must belong to.
+    rows : int, optional
+        The rows it must hold.
+    """
+    again = "delete it to replay it"
+    try:
+        with pa.memory_map(str(path)) as source:
+            reader = pa.ipc.open_file(source)
+            stamp = (reader.schema.metadata or {}).get(PART_STAMP)
+            n = sum(reader.get_batch(k).num_rows for k in range(reader.num_record_batches))
+    except (OSError, pa.ArrowException) as e:
+        lines = str(e).strip().splitlines()
+        reason = getattr(e, "strerror", None) or (lines[0] if lines else type(e).__name__)
+        raise SimulateError(f"--resume: {path} is damaged ({reason}); {again}") from None
+    if stamp is None:
+        raise SimulateError(f"--resume: {path} is damaged (no run id stamp); {again}")
+    if stamp.decode(errors="replace") != run_id:
+        raise SimulateError(
+            f"--resume: {path} belongs to run {stamp.decode(errors='replace')}, not this run {run_id}; {again}"
+        )
+    if rows is not None and n != rows:
+        raise SimulateError(f"--resume: {path} is damaged ({n:,} rows, not {rows:,}); {again}")
+
+
+def check_parts(spec: RunSpec, paths: RunPaths, run_id: str, done: Iterable[int]) -> None:
+    """Every part of the chunks `done` checked (:func:`check_part`): what --resume keeps is this run's."""
+    for i in sorted(done):
+        a, b = spec.bounds(i)
+        check_part(paths.chunk(i), run_id, (b - a) * spec.players)
+        if spec.moves:
+            check_part(paths.chunk_moves(i), run_id)
+
+
+def check_resume(spec: RunSpec, paths: RunPaths) -> dict:
+    """The interrupted run's manifest, checked to be this spec's, with its parts this run's."""
+    manifest = read_manifest(paths)
+    if not same_spec(manifest["spec"], spec.to_json()):
+        raise SimulateError(
+            "--resume: this is not the interrupted run's command ("
+            + _describe_difference(manifest["spec"], spec.to_json())
+            + "); rerun it with the original parameters"
+        )
+    check_parts(spec, paths, manifest[RUN_ID], chunks_on_disk(spec, paths))
+    return manifest
+
+
 def _describe_difference(old: dict, new: dict) -> str:
     diffs = [k for k in new if old.get(k) != new[k]]
     parts = []
@@ -341,27 +599,23 @@ def _describe_difference(old: dict, new: dict) -> str:
     return "; ".join(parts)
 
 
-def prepare(spec: RunSpec, paths: RunPaths, resume: bool, force: bool) -> dict:
-    """Create or check the run's parts directory and manifest; return the manifest."""
+def prepare(spec: RunSpec, paths: RunPaths, resume: bool, force: bool, manifest: dict | None = None) -> dict:
+    """Create or check the run's parts directory and manifest; return the manifest.
+
+    A resumed run keeps its manifest (and run id; `manifest`: the one :func:`check_resume` returned).  A new
+    run gets a fresh parts directory (under `force` an earlier run's parts are discarded; its result files stay
+    until the new result replaces them) and a manifest with a new run id."""
     check_output(paths, resume, force)
-    if force:
-        for p in (paths.out, paths.sidecar, paths.moves):
-            p.unlink(missing_ok=True)
-        if paths.parts.exists():
-            for f in paths.parts.iterdir():
-                f.unlink()
-            paths.parts.rmdir()
     if resume:
-        manifest = json.loads(paths.manifest.read_text())
-        if not same_spec(manifest["spec"], spec.to_json()):
-            raise SimulateError(
-                "--resume: this is not the interrupted run's command ("
-                + _describe_difference(manifest["spec"], spec.to_json())
-                + "); rerun it with the original parameters"
-            )
-        return manifest
+        return manifest if manifest is not None else check_resume(spec, paths)
+    if force and (paths.parts.exists() or paths.parts.is_symlink()):
+        if paths.parts.is_dir() and not paths.parts.is_symlink():
+            shutil.rmtree(paths.parts)
+        else:
+            paths.parts.unlink()
     paths.parts.mkdir()
     manifest = {
+        RUN_ID: new_run_id(spec),
         "spec": spec.to_json(),
         "started": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "package_version": _version(),
@@ -442,6 +696,63 @@ def _execute_dask(spec: RunSpec, todo: Iterable[int], client, isolation: Isolati
             pending.add(client.submit(run_chunk, spec, i, isolation, pure=False))
 
 
+def write_chunk(spec: RunSpec, i: int, paths: RunPaths, run_id: str, isolation: Isolation | None = None) -> int:
+    """Chunk i played and written as its parts (atomically, stamped with `run_id`): what a worker process does
+    on the --jobs >1 path, so that its rows never travel to the main process.
+
+    Parameters
+    ----------
+    spec : RunSpec
+        The run.
+    i : int
+        The chunk.
+    paths : RunPaths
+        The run's files (on a filesystem the worker shares with the main process).
+    run_id : str
+        The run's id, stamped in the parts.
+    isolation : Isolation, optional
+        How Python agents play.
+
+    Returns
+    -------
+    int
+        i.
+    """
+    _, table, moves = run_chunk(spec, i, isolation)
+    if moves is not None:
+        _atomic_write_table(moves, paths.chunk_moves(i), run_id)
+    _atomic_write_table(table, paths.chunk(i), run_id)
+    return i
+
+
+def _write_chunks(
+    spec: RunSpec,
+    paths: RunPaths,
+    run_id: str,
+    todo: Iterable[int],
+    backend: str,
+    jobs: int,
+    client=None,
+    isolation: Isolation | None = None,
+) -> Iterator[int]:
+    """The chunks `todo` played and written as parts, in the order they finish; yields each one's index once its
+    parts are complete.  On loky each worker process writes its own chunks' parts (the filesystem is the one the
+    main process writes to); Dask's workers may not share it, so their chunks come back as tables and the main
+    process writes them."""
+    if backend == "dask":
+        for i, table, moves in _execute_dask(spec, todo, client, isolation):
+            if moves is not None:
+                _atomic_write_table(moves, paths.chunk_moves(i), run_id)
+            _atomic_write_table(table, paths.chunk(i), run_id)
+            yield i
+        return
+    from joblib import Parallel, delayed
+
+    yield from Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)(
+        delayed(write_chunk)(spec, i, paths, run_id, isolation) for i in todo
+    )
+
+
 def run(
     spec: RunSpec,
     out: Path,
@@ -452,19 +763,47 @@ def run(
     force: bool = False,
     progress: Callable[[int, int, float], None] | None = None,
     isolation: Isolation | None = None,
+    before: Callable[[], object] | None = None,
 ) -> dict:
     """Play the run's missing chunks, then assemble the result.  Returns the metadata.
 
-    Every check (the output, the backend, the Dask scheduler) comes before anything is written.  `isolation`:
-    how Python agents play (boardlab.experiments.isolation).  A Python agent's failure (AgentFailure) leaves the
-    finished chunks in OUT.parts and its traceback in OUT.error.log, which the failure's message names."""
+    Every check (the output's place and names, its one writer, the state --resume or --force needs, the
+    backend, the Dask scheduler) comes before anything is written; the run holds the output's lock
+    (:func:`output_lock`) from then until it ends.  `before`: called once every check has passed, before the
+    first write (the command compiles the kernels there).  `isolation`: how Python agents play
+    (boardlab.experiments.isolation).  A Python agent's failure (AgentFailure) leaves the finished chunks in
+    OUT.parts and its traceback in OUT.error.log, which the failure's message names.  Under `force` the earlier
+    result stays in place until the new one replaces it, whole."""
     paths = RunPaths(Path(out))
     if backend not in ("loky", "dask"):
         raise SimulateError(f"--backend must be loky or dask, got {backend!r}")
+    if resume and force:
+        raise SimulateError("--resume and --force contradict each other: choose one")
+    check_place(paths, spec.moves)
+    with output_lock(paths):
+        return _run_locked(spec, paths, jobs, backend, scheduler, resume, force, progress, isolation, before)
+
+
+def _run_locked(
+    spec: RunSpec,
+    paths: RunPaths,
+    jobs: int,
+    backend: str,
+    scheduler: str | None,
+    resume: bool,
+    force: bool,
+    progress,
+    isolation,
+    before: Callable[[], object] | None = None,
+) -> dict:
+    """run, its output's lock held."""
     check_output(paths, resume, force)
+    manifest = check_resume(spec, paths) if resume else None
+    if before is not None:
+        before()
     client = connect(scheduler) if backend == "dask" else None
     try:
-        return _run(spec, paths, jobs, backend, client, resume, force, progress, isolation)
+        return _run(spec, paths, jobs, backend, client, resume, force, progress, isolation, manifest)
     except AgentFailure as e:
         e.write_log(paths.error_log)
         raise
@@ -474,9 +813,19 @@ def run(
 
 
 def _run(
-    spec: RunSpec, paths: RunPaths, jobs: int, backend: str, client, resume: bool, force: bool, progress, isolation
+    spec: RunSpec,
+    paths: RunPaths,
+    jobs: int,
+    backend: str,
+    client,
+    resume: bool,
+    force: bool,
+    progress,
+    isolation,
+    manifest: dict | None = None,
 ):
-    manifest = prepare(spec, paths, resume, force)
+    manifest = prepare(spec, paths, resume, force, manifest)
+    run_id = manifest[RUN_ID]
     done = chunks_on_disk(spec, paths)
     todo = missing_chunks(spec, paths, done)
     done_games = sum(spec.bounds(i)[1] - spec.bounds(i)[0] for i in done)
@@ -484,39 +833,33 @@ def _run(
     new_games = 0
     if progress:
         progress(done_games, spec.games, 0.0)
-    # --jobs 1: the chunks are played here, in game order, and each is handed to a thread that makes
-    # its tables and parts and encodes it into the final file while the next plays; otherwise the
-    # parts are written as chunks come, in any order, and the final file is encoded at the end
-    stream = _StreamedAssembly(spec, paths) if jobs == 1 and backend == "loky" else None
+    # one thread encodes the final file in game order while the chunks play.  --jobs 1: the chunks are
+    # played here, in game order, and each is handed to that thread, which makes its tables and parts and
+    # encodes it while the next plays.  Otherwise workers write the parts as their chunks finish, in any
+    # order, and the thread encodes each from its parts once the chunks before it are there
+    stream = _StreamedAssembly(spec, paths, run_id)
     try:
-        if stream is not None:
-            played = ((i, None, None) for i in todo)
+        if jobs == 1 and backend == "loky":
+            finished = iter(todo)
         else:
-            played = _execute(spec, todo, backend, jobs, client, isolation)
-        for i, table, moves in played:
-            if stream is not None:
+            stream.have(done)
+            finished = _write_chunks(spec, paths, run_id, todo, backend, jobs, client, isolation)
+        for i in finished:
+            if jobs == 1 and backend == "loky":
                 stream.add(i, play_chunk(spec, i, isolation))
             else:
-                if moves is not None:
-                    _atomic_write_table(moves, paths.chunk_moves(i))
-                _atomic_write_table(table, paths.chunk(i))
+                stream.ready(i)
             a, b = spec.bounds(i)
             done_games += b - a
             new_games += b - a
             if progress:
                 progress(done_games, spec.games, new_games / max(time.perf_counter() - t0, 1e-9))
-        if stream is not None:
-            stream.wait()  # every chunk's parts are written, as on the other path
+        stream.wait()  # every chunk's parts are written
         elapsed = time.perf_counter() - t0
         meta = _metadata(spec, manifest, new_games, elapsed)
-        if stream is not None:
-            stream.finish(meta)
-            stream = None
-        else:
-            _assemble(spec, paths, meta)
+        stream.finish(meta, replacing=force)
     except BaseException:
-        if stream is not None:
-            stream.abort()  # the parts stay, for --resume
+        stream.abort()  # the parts stay, for --resume
         raise
     return meta
 
@@ -557,19 +900,20 @@ def _open_parquet(path: Path, schema: pa.Schema, blob: bytes) -> pq.ParquetWrite
     )
 
 
-def _finish_run(paths: RunPaths, meta: dict) -> None:
-    """After the final files are in place: the sidecar, then drop the parts (and any stale temporary file)."""
-    _atomic_write_text(json.dumps(meta, indent=1), paths.sidecar)
-    for f in paths.parts.iterdir():
-        f.unlink()
-    paths.parts.rmdir()
+def _finish_run(spec: RunSpec, paths: RunPaths, meta: dict, replacing: bool = False) -> None:
+    """After the final files are in place: the sidecar, the move log of the result replaced (`replacing`)
+    when this run keeps none, then drop the parts (and any stale temporary file)."""
+    _atomic_write_text(json.dumps(meta, indent=1), paths.sidecar, paths.temporary(paths.sidecar))
+    if replacing and not spec.moves:
+        paths.moves.unlink(missing_ok=True)
+    shutil.rmtree(paths.parts)
 
 
-def _assemble(spec: RunSpec, paths: RunPaths, meta: dict) -> None:
+def _assemble(spec: RunSpec, paths: RunPaths, meta: dict, replacing: bool = False) -> None:
     """Stream the chunks, in game order, into the final files; then drop the parts."""
     blob = json.dumps(meta).encode()
     for chunk_path, final in _targets(spec, paths):
-        tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
+        tmp = paths.temporary(final)
         writer = None
         try:
             for i in range(spec.n_chunks):
@@ -581,36 +925,40 @@ def _assemble(spec: RunSpec, paths: RunPaths, meta: dict) -> None:
             if writer is not None:
                 writer.close()
         os.replace(tmp, final)
-    _finish_run(paths, meta)
+    _finish_run(spec, paths, meta, replacing)
 
 
 class _StreamedAssembly:
-    """The run's --jobs 1 path: the final files written while the chunks play, in game order.
+    """The final files written while the chunks play, in game order.
 
-    Each chunk the main thread has played (:func:`play_chunk`: the kernels' arrays) is handed
-    to one background thread, which makes its tables (:func:`chunk_tables`), writes its parts
-    (atomically, as the other path does: what --resume needs) and appends it, one row group,
+    On the --jobs 1 path (:meth:`add`) each chunk the main thread has played (:func:`play_chunk`:
+    the kernels' arrays) is handed to one background thread, which makes its tables
+    (:func:`chunk_tables`), writes its parts (atomically: what --resume needs) and appends it, one row group,
     to the final files, kept as temporary files inside ``OUT.parts/`` until complete (so an
     interrupted run's leftovers go with its parts).  Chunks an earlier session left as parts
     are read back from them in their turn.  The run's metadata is only known at the end: the
     files are opened with an empty value under METADATA_KEY, and :meth:`finish` replaces it,
     and the Arrow schema stored beside it, before the footer is written, so a file is the
     same, byte for byte, as :func:`_assemble` writes from the parts.  At most one chunk waits
-    for the thread, so memory stays at about two chunks' worth.
+    for the thread, so memory stays at about two chunks' worth.  With several jobs
+    (:meth:`ready`) the workers write the parts, in any order, and each chunk is queued, to be
+    read back from its parts, once the chunks before it are queued (a queued part costs no
+    memory until the thread reads it).
 
     The thread is the only one this process adds, and it does no game work: it turns finished
     games into tables and files (pyarrow and numpy release the GIL for the bulk of that, and
-    the game kernels release it while they play).  It is one level of parallelism still:
-    worker processes (--jobs > 1) do not use it.
+    the game kernels release it while they play).
     """
 
-    def __init__(self, spec: RunSpec, paths: RunPaths):
-        self.spec, self.paths = spec, paths
+    def __init__(self, spec: RunSpec, paths: RunPaths, run_id: str | None = None):
+        self.spec, self.paths, self.run_id = spec, paths, run_id
         self.targets = _targets(spec, paths)
-        self.tmps = [paths.parts / f".{final.name}.{os.getpid()}.tmp" for _, final in self.targets]
+        self.tmps = [paths.temporary(final) for _, final in self.targets]
         self.writers: list[pq.ParquetWriter | None] = [None] * len(self.targets)
         self.next = 0  # chunks before it are queued
-        self.pending: Future | None = None
+        self.pending: collections.deque[Future] = collections.deque()
+        self.available: set[int] = set()  # chunks from `next` on whose parts are written (ready, have)
+        self.failed = False  # the thread stopped on an error: later chunks are not appended
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="boardlab-parquet")
 
     def _on_disk(self, i: int) -> bool:
@@ -628,21 +976,52 @@ class _StreamedAssembly:
                 raise SimulateError(f"chunk {i} comes after chunk {self.next - 1}: not in game order")
             self._queue(i, played)
 
-    def _queue(self, i: int, played: tuple | None) -> None:
-        self.wait()  # the previous chunk is done: at most one waits
-        self.pending = self.pool.submit(self._write, i, played)
+    def have(self, chunks: Iterable[int]) -> None:
+        """Chunks whose parts an earlier session wrote: each is queued in its turn (see ready)."""
+        self.available.update(c for c in chunks if c >= self.next)
+        self._flush()
+
+    def ready(self, i: int) -> None:
+        """Chunk i's parts are written (by a worker, in any order): queue it, and the chunks after it whose parts
+        are there, as soon as every chunk before it is queued.  Queuing parts does not wait for the thread
+        (a part is a file, not memory); an error of the thread's is raised here or by wait."""
+        self.available.add(i)
+        self._flush()
+
+    def _flush(self) -> None:
+        while self.next in self.available:
+            self.available.discard(self.next)
+            self._queue(self.next, None, block=False)
+
+    def _queue(self, i: int, played: tuple | None, block: bool = True) -> None:
+        if block:
+            self.wait()  # the previous chunk is done: at most one played chunk waits
+        while self.pending and self.pending[0].done():
+            self.pending.popleft().result()  # an error of the thread's, raised here
+        self.pending.append(self.pool.submit(self._write, i, played))
         self.next = i + 1
 
     def _write(self, i: int, played: tuple | None) -> None:
-        """On the thread: chunk i's parts (when played here) and its row groups in the final files."""
-        if played is None:
-            tables = [_read_part(chunk(i)) for chunk, _ in self.targets]
-        else:
-            table, moves = chunk_tables(self.spec, i, played)
-            if moves is not None:
-                _atomic_write_table(moves, self.paths.chunk_moves(i))
-            _atomic_write_table(table, self.paths.chunk(i))
-            tables = [table, moves][: len(self.targets)]
+        """On the thread: chunk i's parts (when played here) and its row groups in the final files; after an
+        error or abort only the parts (a chunk played is kept for --resume)."""
+        try:
+            if played is None:
+                if self.failed:
+                    return
+                tables = [_read_part(chunk(i)) for chunk, _ in self.targets]
+            else:
+                table, moves = chunk_tables(self.spec, i, played)
+                if moves is not None:
+                    _atomic_write_table(moves, self.paths.chunk_moves(i), self.run_id)
+                _atomic_write_table(table, self.paths.chunk(i), self.run_id)
+                tables = [table, moves][: len(self.targets)]
+            if not self.failed:
+                self._append(tables)
+        except BaseException:
+            self.failed = True
+            raise
+
+    def _append(self, tables: list[pa.Table]) -> None:
         for k, table in enumerate(tables):
             if self.writers[k] is None:
                 self.writers[k] = _open_parquet(self.tmps[k], table.schema, b"")
@@ -650,12 +1029,12 @@ class _StreamedAssembly:
 
     def wait(self) -> None:
         """Until the thread has done every chunk queued (an error of its is raised here)."""
-        if self.pending is not None:
-            self.pending.result()
+        while self.pending:
+            self.pending.popleft().result()
 
-    def finish(self, meta: dict) -> None:
+    def finish(self, meta: dict, replacing: bool = False) -> None:
         """Queue the chunks not yet queued (all parts by now), wait, write the metadata and footers,
-        rename into place; then the sidecar, and drop the parts."""
+        rename into place; then the sidecar, and drop the parts (`replacing`: see _finish_run)."""
         if self.next < self.spec.n_chunks:
             self.add(self.spec.n_chunks - 1, None)
         self.wait()
@@ -670,11 +1049,12 @@ class _StreamedAssembly:
             writer.close()
             os.replace(tmp, final)
         self.writers = []
-        _finish_run(self.paths, meta)
+        _finish_run(self.spec, self.paths, meta, replacing)
 
     def abort(self) -> None:
         """Stop without a result: let the thread finish the chunk it has (so every chunk played has its
         parts, as on the other path), then close and delete the temporary files (the parts stay)."""
+        self.failed = True  # the chunks queued after it only write the parts of chunks played here
         self.pool.shutdown(wait=True)
         for writer in self.writers:
             if writer is not None:
@@ -702,22 +1082,50 @@ def read_metadata(path: Path) -> dict:
 
 def run_or_reuse(spec: RunSpec, out: Path, **kwargs) -> tuple[dict, bool]:
     """The run at `out` for `spec`: reused when complete with the same spec, resumed when
-    interrupted with the same spec, played afresh otherwise (a stale file of another spec is
-    replaced).  For tools that keep their own run cache (reproduce, sweep).  Returns
-    (metadata, reused)."""
+    interrupted with the same spec, played afresh otherwise (a stale file of another spec, or an
+    interrupted run of another spec or with a damaged manifest, is replaced).  For tools that keep their
+    own run cache (reproduce, sweep).  The choice and the run are made holding the output's lock
+    (:func:`output_lock`).
+
+    Parameters
+    ----------
+    spec : RunSpec
+        The run.
+    out : Path
+        Its result file.
+    **kwargs
+        As :func:`run` takes them (jobs, backend, scheduler, progress, isolation, before).
+
+    Returns
+    -------
+    tuple[dict, bool]
+        (metadata, reused).
+    """
     paths = RunPaths(Path(out))
     want = spec.to_json()
-    if paths.out.exists() and not paths.parts.exists():
-        try:
-            meta = read_metadata(paths.out)
-            if same_spec(meta.get("spec"), want):
-                return meta, True
-        except (SimulateError, OSError, ValueError):
-            pass
-        return run(spec, out, force=True, **kwargs), False
-    if paths.manifest.exists():
-        manifest = json.loads(paths.manifest.read_text())
-        if same_spec(manifest.get("spec"), want):
-            return run(spec, out, resume=True, **kwargs), False
-    force = paths.out.exists() or paths.parts.exists()
-    return run(spec, out, force=force, **kwargs), False
+    opts = {"jobs": 1, "backend": "loky", "scheduler": None, "progress": None, "isolation": None, "before": None}
+    unknown = set(kwargs) - set(opts)
+    if unknown:
+        raise TypeError(f"run_or_reuse: unexpected arguments {sorted(unknown)}")
+    opts.update(kwargs)
+    if opts["backend"] not in ("loky", "dask"):
+        raise SimulateError(f"--backend must be loky or dask, got {opts['backend']!r}")
+    check_place(paths, spec.moves)
+    with output_lock(paths):
+        if paths.out.exists() and not paths.parts.exists():
+            try:
+                meta = read_metadata(paths.out)
+                if same_spec(meta.get("spec"), want):
+                    return meta, True
+            except (SimulateError, OSError, ValueError):
+                pass
+            return _run_locked(spec, paths, resume=False, force=True, **opts), False
+        if paths.manifest.exists():
+            try:
+                manifest = read_manifest(paths)
+            except SimulateError:
+                manifest = {}
+            if same_spec(manifest.get("spec"), want):
+                return _run_locked(spec, paths, resume=True, force=False, **opts), False
+        force = paths.out.exists() or paths.parts.exists()
+        return _run_locked(spec, paths, resume=False, force=force, **opts), False

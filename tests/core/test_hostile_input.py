@@ -32,7 +32,78 @@ class Case:
 
 
 # --- run identity: one run's output, its resume state and its writers -----------------------------
-RUN_IDENTITY: list[Case] = []
+from tests.core import run_files as _run  # noqa: E402  (builds the section's interrupted runs)
+
+_SNAPSHOTS: dict[Path, dict] = {}
+
+
+def _resume_of(make: Callable[[Path], object]) -> Callable[[Path], list]:
+    """`simulate --resume` of the run `make` leaves at ``d/r.parquet`` (the folder's state kept for _untouched)."""
+
+    def args(d: Path) -> list:
+        make(d)
+        _SNAPSHOTS[d] = _run.snapshot(d)
+        return _run.run_args(d / "r.parquet", "--resume")
+
+    return args
+
+
+def _untouched(d: Path) -> None:
+    """Nothing in the case's folder changed (nothing deleted, written or created; no probe or lock file left)."""
+    assert _run.snapshot(d) == _SNAPSHOTS.pop(d)
+
+
+def _while_held(*more) -> Callable[[Path], list]:
+    """`simulate` of an interrupted run's output while another writer holds its lock."""
+
+    def args(d: Path) -> list:
+        _run.interrupted(d / "r.parquet")
+        _run.hold_lock(d / "r.parquet")
+        _SNAPSHOTS[d] = _run.snapshot(d)
+        return _run.run_args(d / "r.parquet", *more)
+
+    return args
+
+
+def _held_untouched(d: Path) -> None:
+    _run.release(d / "r.parquet")
+    _untouched(d)
+
+
+def _nothing_written(d: Path) -> None:
+    assert list(d.iterdir()) == [], list(d.iterdir())
+
+
+_DAMAGED_MANIFEST = r"error: cannot resume: \S*r\.parquet\.parts/run\.json is damaged \({}\); start again with --force$"
+_HELD = r"error: --out: another process is writing \S*r\.parquet \(it holds \S*r\.parquet\.lock\); wait for it to end$"
+
+RUN_IDENTITY: list[Case] = [
+    Case("resume: a chunk copied from another run", _resume_of(_run.with_foreign_chunk), 2,
+         r"r\.parquet\.parts/chunk-0000002\.arrow belongs to run [0-9a-f]{20}, not this run [0-9a-f]{20}; "
+         r"delete it to replay it$", _untouched),
+    Case("resume: a truncated chunk", _resume_of(_run.with_truncated_chunk), 2,
+         r"r\.parquet\.parts/chunk-0000001\.arrow is damaged \(.+\); delete it to replay it$", _untouched),
+    Case("resume: run.json is garbage", _resume_of(lambda d: _run.with_manifest(d, "\x00 not json")), 2,
+         _DAMAGED_MANIFEST.format("not JSON: .+"), _untouched),
+    Case("resume: run.json is {}", _resume_of(lambda d: _run.with_manifest(d, "{}")), 2,
+         _DAMAGED_MANIFEST.format("no spec"), _untouched),
+    Case("resume: run.json has no run id",
+         _resume_of(lambda d: _run.with_manifest(d, '{"spec": {"players": 2}}')), 2,
+         _DAMAGED_MANIFEST.format("no run id"), _untouched),
+    Case("a second writer", _while_held(), 2, _HELD, _held_untouched),
+    Case("a second writer with --force", _while_held("--force"), 2, _HELD, _held_untouched),
+    Case("a second writer with --resume", _while_held("--resume"), 2, _HELD, _held_untouched),
+    Case("--out in /proc", lambda d: _run.run_args("/proc/x.parquet"), 2,
+         r"error: --out: directory /proc is not writable(: cannot create a file in it \(.+\))?$",
+         lambda d: Path("/proc/x.parquet.lock").exists() and pytest.fail("a lock file in /proc")),
+    Case("--out of a 300-character name", lambda d: _run.run_args(d / ("n" * 292 + ".parquet")), 2,
+         r"error: --out: the file name is 300 characters long, and the run also writes .+ where a name has "
+         r"at most \d+: give a name of at most \d+ characters$", _nothing_written),
+    Case("--out of a 245-character name", lambda d: _run.run_args(d / ("n" * 237 + ".parquet")), 2,
+         r"error: --out: the file name is 245 characters long, and the run also writes \.NAME\.json\.PID\.tmp "
+         r"\(\d+ characters\) where a name has at most 255: give a name of at most \d+ characters$",
+         _nothing_written),
+]  # fmt: skip
 
 # --- pairing games across result files ----------------------------------------------------------
 from tests.core import result_files as _rf  # noqa: E402  (builds the section's files)

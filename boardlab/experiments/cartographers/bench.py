@@ -3,6 +3,11 @@
 Its figures are process CPU time (time.process_time; for the subprocess, the child's user + sys
 time), best of repeats: on a shared machine wall time mostly measures the neighbours.  The wall
 time of `score` is given beside its CPU time.
+
+``simulate_random_games_per_s_4p`` is `boardlab simulate --jobs 1` of random 4-player games end to end
+(Parquet written; its writer thread's CPU counts too); ``simulate_vs_kernel_4p`` divides it by the
+engine's loop (``random_games_per_s_4p``) and ``simulate_vs_agent_kernel_4p`` by the agents' loop that
+simulate calls (``random_agent_games_per_s_4p``: its ceiling).  The wall-time rate is given beside.
 """
 
 from __future__ import annotations
@@ -16,7 +21,14 @@ import numpy as np
 from boardlab.agents.cartographers.play import run_games
 from boardlab.agents.cartographers.registry import parse_agent
 from boardlab.agents.cartographers.registry import rows as agent_rows
-from boardlab.experiments.bench import Bench, Figures, best_cpu_rate, child_cpu_s
+from boardlab.experiments.bench import (
+    Bench,
+    Figures,
+    best_cpu_rate,
+    child_cpu_s,
+    simulate_cpu_games_per_s,
+    simulate_games_per_s,
+)
 from boardlab.sim.cartographers import engine as E
 from boardlab.sim.cartographers.game import GAME
 from boardlab.sim.cartographers.maps import random_map_text
@@ -29,6 +41,7 @@ TARGETS = {
     "strong_games_per_s_4p": ">= 100",
     "expert_ms_per_decision": "<= 20",
     "score_one_map_s": "<= 1.5",
+    "simulate_vs_kernel_4p": ">= 0.8",
 }
 
 
@@ -40,9 +53,11 @@ def run(
     agents: bool = True,
     agent_games: int = 400,
     log: Callable[[str], None] | None = None,
+    simulate_games: int | None = None,
 ) -> dict:
     """Cartographers' figures as a flat dict: random games/s at 1-5 players (the engine's loop) and at 4
-    through the agents' loop, maps scored per second (all 16 cards and the monster penalty), greedy and
+    through the agents' loop, `boardlab simulate` of random games end to end (`simulate_games`, default
+    2 x games), maps scored per second (all 16 cards and the monster penalty), greedy and
     planner and strong 4-player games/s (every seat that agent), the expert's CPU ms per decision, and `score`
     of one map; `log` reports each as it is measured."""
     rules = rules or load_rules()
@@ -65,6 +80,14 @@ def run(
         return best_cpu_rate(lambda: run_games(seeds[:n], prm, tb), n, 3)
 
     res["random_agent_games_per_s_4p"] = round(agent_rate("random", games))
+    simulate_games = simulate_games or 2 * games
+    res["simulate_games"] = simulate_games
+    res["simulate_random_games_per_s_4p"] = round(simulate_cpu_games_per_s(GAME, rules, 4, simulate_games))
+    res["simulate_vs_kernel_4p"] = round(res["simulate_random_games_per_s_4p"] / res["random_games_per_s_4p"], 2)
+    res["simulate_vs_agent_kernel_4p"] = round(
+        res["simulate_random_games_per_s_4p"] / res["random_agent_games_per_s_4p"], 2
+    )
+    res["simulate_random_games_per_s_4p_wall"] = round(simulate_games_per_s(GAME, rules, 4, simulate_games))
     planes = run_games(
         seeds[: boards // 4 + 1], np.tile(agent_rows([parse_agent("random")] * 4), (boards // 4 + 1, 1, 1)), tb
     )

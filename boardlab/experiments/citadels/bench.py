@@ -39,7 +39,7 @@ TARGETS = {
     "random_games_per_s_4p": ">= 20,000",
     "strong_games_per_s_4p": ">= 500",
     "expert_ms_per_decision_4p": "<= 10",
-    "simulate_vs_kernel_4p": ">= 0.7",
+    "simulate_vs_kernel_4p": ">= 0.8",
 }
 
 

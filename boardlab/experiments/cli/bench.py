@@ -25,6 +25,10 @@ def bench(
     ] = False,
     no_agents: Annotated[bool, typer.Option("--no-agents", help="Skip the agents' figures.")] = False,
     agent_games: Annotated[int, typer.Option(help="Games per agent figure.", min=10)] = 400,
+    simulate_games: Annotated[
+        int | None,
+        typer.Option(help="Games of the end-to-end simulate figures (default: the game's, a few chunks).", min=8),
+    ] = None,
     compile_: Annotated[
         bool,
         typer.Option(
@@ -47,6 +51,13 @@ def bench(
     except GameError as e:
         raise UserError(f"--game: {e}") from None
     rs = load_rules(rules, g)
+    more = {}
+    if simulate_games is not None:
+        import inspect
+
+        if "simulate_games" not in inspect.signature(b.run).parameters:
+            raise UserError(f"--simulate-games: {g.id}'s bench has no simulate figure")
+        more["simulate_games"] = simulate_games
 
     def log(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
@@ -60,6 +71,7 @@ def bench(
         agents=not no_agents,
         agent_games=agent_games,
         log=log,
+        **more,
     )
     if as_json:
         print(json.dumps(res))

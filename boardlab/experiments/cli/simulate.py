@@ -30,6 +30,22 @@ from ._app import (
 from ._isolation import IsolateOpt, MoveTimeoutOpt, check_isolation
 
 
+class _LateBar:
+    """The progress bar, made once the run starts playing (after the kernels compile, which has its own
+    announcement): stop() and progress() do nothing before."""
+
+    bar = None
+    update = None
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+    def progress(self, done: int, total: int, rate: float) -> None:
+        if self.update is not None:
+            self.update(done, total, rate)
+
+
 @app.command()
 def simulate(
     players: Annotated[
@@ -82,13 +98,21 @@ def simulate(
         spec = S.make_spec(players, specs, games, seed, rs, seating, chunk_size, moves, game=g)
     except S.SimulateError as e:
         raise UserError(str(e)) from None
+    try:  # the output's place and every name the run writes there (before the generic check: a name too long
+        S.check_place(S.RunPaths(out), moves)  # for the system fails it)
+    except S.SimulateError as e:
+        raise UserError(str(e)) from None
     check_output(out, "--out", directory=False)  # existing outputs: S.run refuses them without --force or --resume
-    # compilation is a phase of its own, announced and timed apart from play (boardlab.experiments.warmup)
+    # compilation is a phase of its own, announced and timed apart from play (boardlab.experiments.warmup),
+    # once S.run has checked everything about the output (and holds its lock)
     from boardlab.experiments.warmup import ensure_compiled
 
-    if force or resume or not out.exists():  # S.run refuses an existing output in one line, before any work
+    bar = _LateBar()
+
+    def start() -> None:  # once the output is checked and locked: compile, then show the bar
         ensure_compiled(g, specs, players, rs)
-    bar, update = progress_bar(quiet, "simulate", games)
+        bar.bar, bar.update = progress_bar(quiet, "simulate", games)
+
     argv = [a for a in sys.argv[1:] if a not in ("--force", "--resume")]
     prog = prog_name()
     stopped = (
@@ -98,7 +122,7 @@ def simulate(
     with interruptible(bar, stopped):
         try:
             meta = S.run(spec, out, jobs=jobs, **workers, resume=resume, force=force,
-                         progress=update, isolation=isolation)  # fmt: skip
+                         progress=bar.progress, isolation=isolation, before=start)  # fmt: skip
         except S.SimulateError as e:
             raise UserError(str(e)) from None
     sess = meta["this_session"]
