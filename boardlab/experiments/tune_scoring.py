@@ -38,7 +38,7 @@ report), driven one trial at a time (ask and tell):
 * **Sampler**: CMA-ES (Optuna's, with margin for integer parameters) by default,
   or multivariate TPE (``--sampler tpe``; the default for a single parameter, where
   CMA-ES is undefined).  On a surrogate of the specialist problem (stored games
-  re-scored, ``docs/tune_samplers.py``) CMA-ES reached a lower loss than TPE and
+  re-scored, ``results/tune-samplers/tune_samplers.py``) CMA-ES reached a lower loss than TPE and
   than random search at every budget measured.  On the real problem CMA-ES can
   settle in a local optimum (seen: every later trial asking the same rules), so a
   run whose own best has not improved for four generations is ended and CMA-ES

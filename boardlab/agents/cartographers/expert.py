@@ -1,6 +1,6 @@
 """The `expert` agent: a determinised flat Monte Carlo search over strong's best draws.
 
-The family that worked for Citywright (:mod:`boardlab.agents.citywright.flatmc`, docs/search.md), with the hidden
+The family that worked for Citywright (:mod:`boardlab.agents.citywright.flatmc`, docs/games/citywright/search.md), with the hidden
 deck redealt in every playout as Citadels' expert does (:mod:`boardlab.agents.citadels.search`):
 
 1. **Candidates**: the ``k`` (``P_CANDS``) best draws by strong's value (:mod:`boardlab.agents.cartographers.strong`:
@@ -85,7 +85,7 @@ def _sort(a, lo, n):
 
 @njit(cache=True, inline="always")
 def _shuffle(a, lo, n, rng):
-    """The engine's shuffle (docs/cartographers-engine.md §2) of a[lo:lo+n], from rng's chance stream."""
+    """The engine's shuffle (docs/games/cartographers/engine.md §2) of a[lo:lo+n], from rng's chance stream."""
     for i in range(n - 1, 0, -1):
         j = rand_below(rng, CHANCE, i + 1)
         t = a[lo + i]

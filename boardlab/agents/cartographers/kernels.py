@@ -39,7 +39,7 @@ map, the "victim"), parameter ``ambush``:
 * ``random``: uniform over the listed legal moves (the random agent's choice).
 
 **Ties.**  Every legal move is evaluated, in the listing order of
-docs/cartographers-engine.md §5.3; with ``n`` moves sharing the best value, one number
+docs/games/cartographers/engine.md §5.3; with ``n`` moves sharing the best value, one number
 ``k = policy.rand(n)`` is drawn and the k-th of them in listing order is played (a number
 is drawn even when ``n = 1``, so each decision uses exactly one).
 :mod:`boardlab.agents.cartographers.oracle` does the same from the public API alone, and tests hold

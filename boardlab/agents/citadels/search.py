@@ -1,5 +1,5 @@
 """Citadels' ``expert``: a determinised flat Monte Carlo search in numba (the family of Citywright's expert,
-docs/search.md "The expert").
+docs/games/citywright/search.md "The expert").
 
 At a decision of seat p with more than one legal move (:func:`expert_move`):
 

@@ -26,7 +26,7 @@ Shape of the search (agent ``flatmc``):
   ``uniform`` (the budget split evenly, the best mean).
 
 Budget in playouts; deterministic given the game seed (every draw is from the
-game's policy stream).  docs/search.md ("The expert") has the measured levers.
+game's policy stream).  docs/games/citywright/search.md ("The expert") has the measured levers.
 """
 
 from __future__ import annotations

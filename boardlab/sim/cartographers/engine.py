@@ -2,7 +2,7 @@
 
 Everything here is ``@njit(cache=True)`` over plain arrays and scalars; the Python
 API (:mod:`boardlab.sim.cartographers.api`) validates moves and turns them into readable
-objects.  The contract this module implements is docs/cartographers-engine.md (its
+objects.  The contract this module implements is docs/games/cartographers/engine.md (its
 section numbers are quoted below); the rules are docs/games/cartographers.md.
 
 A game's state is three arrays:
@@ -110,7 +110,7 @@ from .tables import (
     RP_TIES_MONSTER,
 )
 
-# --- cell states and planes (docs/cartographers-engine.md §1) --------------------------------------
+# --- cell states and planes (docs/games/cartographers/engine.md §1) --------------------------------------
 PAID = WASTELAND + 1  # plane of the paid mountains, after the 8 state planes
 N_PLANES = PAID + 1
 
@@ -314,7 +314,7 @@ def draw_anchors(f, elo, ehi, pending, rlo, rhi, forms, form_anchors):
     return alo, ahi
 
 
-# --- scoring (docs/cartographers-engine.md §7) -------------------------------------------------------
+# --- scoring (docs/games/cartographers/engine.md §7) -------------------------------------------------------
 
 
 @njit(cache=True)

@@ -1,7 +1,7 @@
 """The reference implementation of Cartographers: the slow, obvious oracle.
 
 This module plays the game exactly as ``docs/games/cartographers.md`` and
-``docs/cartographers-engine.md`` (the engine contract, "the contract" below) describe
+``docs/games/cartographers/engine.md`` (the engine contract, "the contract" below) describe
 it, in plain Python (lists, sets, breadth-first search), so that a reader can check it
 against them line by line.  The numba engine is judged against it by differential
 tests; nothing here is tuned for speed and nothing is shared with the engine beyond
@@ -61,7 +61,7 @@ LAST = SIZE - 1
 
 
 class SplitMix64:
-    """The SplitMix64 generator of docs/engine.md, in Python integers masked to 64 bits."""
+    """The SplitMix64 generator of docs/games/citywright/engine.md, in Python integers masked to 64 bits."""
 
     def __init__(self, seed: int):
         self.state = seed & MASK64
@@ -436,7 +436,7 @@ def solo_title(rating: int, rules: Rules) -> str | None:
 
 
 class RefGame:
-    """One game, played decision by decision (docs/cartographers-engine.md).
+    """One game, played decision by decision (docs/games/cartographers/engine.md).
 
     State, all plain Python:
       grids    : per seat, a list of 121 state codes

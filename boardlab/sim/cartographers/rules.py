@@ -26,7 +26,7 @@ The 14 points docs/games/cartographers.md section 7 marks **[interpretation]** a
 parameter, commented ``# [interpretation] §7.N`` below with the choice and the
 reason; where another reading is sensible the parameter allows it.
 
-Indices used everywhere (docs/cartographers-engine.md, "Indices"):
+Indices used everywhere (docs/games/cartographers/engine.md, "Indices"):
 cell (r, c) has index ``11 * r + c``; card ids are the printed numbers 1..41;
 seats are 0-based, numbered clockwise; edicts A..D are 0..3; seasons 0..3.
 """
@@ -47,7 +47,7 @@ N_CELLS = SIZE * SIZE
 MIN_PLAYERS = 1
 MAX_PLAYERS = 5
 
-# Cell states (docs/cartographers-engine.md "Indices"): the code is the index into
+# Cell states (docs/games/cartographers/engine.md "Indices"): the code is the index into
 # STATES and into STATE_LETTERS, the letter used in 121-character grid strings.
 STATES = ("empty", "forest", "village", "farm", "water", "monster", "mountain", "wasteland")
 STATE_LETTERS = ".TVFWGMX"  # T = trees (forest), F = farm, G = monster ("goblin"), X = wasteland

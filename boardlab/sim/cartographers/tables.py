@@ -45,7 +45,7 @@ Tables built here (plain numpy arrays, cached per rule set and player count;
 ``form_anchors`` uint64[n_forms, 2]
     the anchors that keep the form on the map, as a 128-bit board.
 ``walk`` int32[n_walk]
-    the solo ambushes' anchors in test order (docs/cartographers-engine.md §6),
+    the solo ambushes' anchors in test order (docs/games/cartographers/engine.md §6),
     each ambush's range in ``cards``.
 ``masks`` uint64[MK_LEN, 2]
     the map side's boards: mountains, ruins, wasteland, and the 4 neighbours of
@@ -211,7 +211,7 @@ def canonical_orientations(cells) -> list[int]:
 
 
 def ring_walk(h: int, w: int, corner: str, clockwise: bool, walk: str) -> list[tuple[int, int]]:
-    """A solo ambush's anchors in test order (docs/cartographers-engine.md §6), every ring."""
+    """A solo ambush's anchors in test order (docs/games/cartographers/engine.md §6), every ring."""
     out: list[tuple[int, int]] = []
     k = 0
     while True:

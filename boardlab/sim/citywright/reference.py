@@ -1,6 +1,6 @@
 """The reference implementation of Citywright: the slow, obvious oracle.
 
-This module plays the game exactly as docs/games/citywright.md and docs/engine.md describe it, in
+This module plays the game exactly as docs/games/citywright.md and docs/games/citywright/engine.md describe it, in
 plain Python (lists of lists, sets, breadth-first search), so that a reader can
 check it against the rules line by line.  The fast engine is judged against it by
 differential tests; nothing here is tuned for speed and nothing here shares code
@@ -12,12 +12,12 @@ How the code maps to the rules
 docs/games/citywright.md section 2 (components)
     ``Rules.shapes`` gives cells, star and copies; shapes with a star form the
     pentomino deck (corner slots), the others the tetromino deck (edge slots).
-    :func:`orientations` lists a shape's distinct orientations (docs/engine.md,
+    :func:`orientations` lists a shape's distinct orientations (docs/games/citywright/engine.md,
     "Moves": the first orientation index of each distinct (cell set, star cell)).
 docs/games/citywright.md section 3 (slots)
     ``slot_line`` gives the market cells of a slot; :meth:`RefGame.line_tiles`
     the letters it gives now; corner slots also give the free pick.
-docs/games/citywright.md section 4 (setup, length) and docs/engine.md "Chance, in order"
+docs/games/citywright.md section 4 (setup, length) and docs/games/citywright/engine.md "Chance, in order"
     :class:`SplitMix64` is the chance stream; :meth:`RefGame._fill_market` and
     :meth:`RefGame._deal_slot` draw exactly as the contract says; decks and
     discard piles are counts per shape.  ``rules.rounds(n)`` gives rounds x turns.
@@ -74,11 +74,11 @@ from .rules import (
 MASK64 = (1 << 64) - 1
 EMPTY = "."
 
-# --- random numbers (docs/engine.md "Random numbers") ------------------------------
+# --- random numbers (docs/games/citywright/engine.md "Random numbers") ------------------------------
 
 
 class SplitMix64:
-    """The SplitMix64 generator of docs/engine.md, in Python integers masked to 64 bits."""
+    """The SplitMix64 generator of docs/games/citywright/engine.md, in Python integers masked to 64 bits."""
 
     def __init__(self, seed: int):
         self.state = seed & MASK64
@@ -95,7 +95,7 @@ class SplitMix64:
         return ((self.next() >> 32) * n) >> 32
 
 
-# --- shapes and orientations (docs/games/citywright.md section 2, docs/engine.md "Moves") ----------
+# --- shapes and orientations (docs/games/citywright.md section 2, docs/games/citywright/engine.md "Moves") ----------
 
 
 def orient_cells(cells, orientation: int) -> tuple[tuple[int, int], ...]:
@@ -284,7 +284,7 @@ def achievement_earned(card, seat: int, boards: list[str], placed: list[dict], d
 
 
 class RefGame:
-    """One game, played move by move (docs/engine.md).
+    """One game, played move by move (docs/games/citywright/engine.md).
 
     State, all plain Python:
       market  : list of 16 letters (row-major), "." where a tile has gone (market_depletes)
