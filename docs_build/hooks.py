@@ -1,9 +1,12 @@
-"""MkDocs hooks: the generated pages of the site (command reference, per-game reference, studies).
+"""MkDocs hooks: the generated pages of the site (command reference, per-game reference and results, studies,
+notebooks).
 
 Nothing here is copied by hand: the command reference is walked from the typer app, the per-game pages from the
-game registry, each game's agent registry and its default rule book, and the studies from every committed
-``results/*/REPORT.md`` (with the charts beside it).  Relative links that lead outside the site (source files,
-tests, CSV tables) are turned into code spans, so ``mkdocs build --strict`` sees no broken link.
+game registry, each game's agent registry and its default rule book, the studies from every committed
+``results/*/REPORT.md`` (with the charts beside it), each game's results page from the studies of that game, and
+the tutorials from ``notebooks/*.ipynb`` (executed by mkdocs-jupyter during the build).  Relative links that lead
+outside the site (source files, tests, CSV tables) are turned into code spans, and links from a study into docs/
+into links to the site's page, so ``mkdocs build --strict`` sees no broken link.
 """
 
 from __future__ import annotations
@@ -14,10 +17,13 @@ import re
 from pathlib import Path
 
 import typer
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
+DOCS = ROOT / "docs"
+NOTEBOOKS = ROOT / "notebooks"
 COMMAND_LINE = re.compile(r"(?:Command:|Produced by)\s*`((?:boardlab|citywright) [^`]+)`")
 TAG = re.compile(r"(?<![\\!])\[([A-Z][A-Z0-9]{1,5})\](?![(:])")  # a citation tag like [RB], not a link
 LINK = re.compile(r"(?<!!)\[([^\]]*)\]\(([^)\s]+)\)")
@@ -180,6 +186,38 @@ def game_reference(game) -> str:
     return "\n".join(lines) + "\n"
 
 
+GENERATED = re.compile(r"^<!-- generated: agents ([a-z0-9_-]+) -->$", re.M)
+
+
+def agents_and_tiers(game) -> str:
+    """A game's agents (name and description) and its skill tiers, as Markdown tables.
+
+    Parameters
+    ----------
+    game : boardlab.sim.games.GameDef
+        The game's registry entry.
+
+    Returns
+    -------
+    str
+        Two tables: agents, then tiers (when the game has any).
+    """
+    lines = ["| agent | what it does |", "| --- | --- |"]
+    lines += [f"| `{d.name}` | {_cell(d.description)} |" for d in game.agents().available_agents()]
+    tiers = game.part("skill_tiers")() if game.has("skill_tiers") else {}
+    if tiers:
+        lines += ["", "| tier | spec | description |", "| --- | --- | --- |"]
+        lines += [f"| `{n}` | `{_cell(spec)}` | {_cell(desc)} |" for n, (spec, desc) in tiers.items()]
+    return "\n".join(lines)
+
+
+def _fill_generated(markdown: str) -> str:
+    """Replace each ``<!-- generated: agents GAME -->`` line with that game's agents and tiers."""
+    from boardlab import get_game
+
+    return GENERATED.sub(lambda m: agents_and_tiers(get_game(m.group(1))), markdown)
+
+
 # --- studies -------------------------------------------------------------------------------------------------
 def studies() -> list[tuple[str, Path, str]]:
     """Every committed study: its folder name, its report and the command the report records.
@@ -206,6 +244,46 @@ def _study_game(command: str, name: str) -> str:
     return "citywright"
 
 
+def study_pages(name: str) -> list[tuple[str, str]]:
+    """The hand-written pages a study has in the site besides its report (``docs/studies/<name>/*.md``).
+
+    Parameters
+    ----------
+    name : str
+        The study's folder name under ``results/``.
+
+    Returns
+    -------
+    list of (str, str)
+        ``(file name, title)`` of each page, sorted by file name; the title is the page's first heading.
+    """
+    out = []
+    for page in sorted((DOCS / "studies" / name).glob("*.md")):
+        first = page.read_text(encoding="utf-8").lstrip().split("\n", 1)[0]
+        out.append((page.name, first.lstrip("# ").strip() or page.stem))
+    return out
+
+
+def _study_line(name: str, command: str, prefix: str) -> str:
+    line = f"- [{name}]({prefix}{name}/REPORT.md)" + (f": `{command}`" if command else "")
+    extra = [f"[{title}]({prefix}{name}/{file})" for file, title in study_pages(name)]
+    return line + (f" (also: {', '.join(extra)})" if extra else "")
+
+
+def studies_by_game() -> dict[str, list[tuple[str, str]]]:
+    """Every committed study's (name, command), grouped by the game it studies.
+
+    Returns
+    -------
+    dict of str to list of (str, str)
+        Game id -> ``(study name, command or "")`` in name order.
+    """
+    by_game: dict[str, list[tuple[str, str]]] = {}
+    for name, _, command in studies():
+        by_game.setdefault(_study_game(command, name), []).append((name, command))
+    return by_game
+
+
 def studies_index() -> str:
     """The studies page: every committed report, by game, with the command that produced it.
 
@@ -214,14 +292,49 @@ def studies_index() -> str:
     str
         Markdown of ``studies/index.md``.
     """
-    by_game: dict[str, list[str]] = {}
-    for name, _, command in studies():
-        line = f"- [{name}]({name}/REPORT.md)" + (f": `{command}`" if command else "")
-        by_game.setdefault(_study_game(command, name), []).append(line)
     lines = ["# Studies", "", "Every committed report under `results/`, with the command that produced it.", ""]
-    for game, items in sorted(by_game.items()):
-        lines += [f"## {game}", "", *items, ""]
+    for game, items in sorted(studies_by_game().items()):
+        lines += [f"## {game}", "", *(_study_line(name, command, "") for name, command in items), ""]
     return "\n".join(lines)
+
+
+def game_results(game) -> str:
+    """A game's results page: its committed studies, with the command of each and its other pages.
+
+    Parameters
+    ----------
+    game : boardlab.sim.games.GameDef
+        The game's registry entry.
+
+    Returns
+    -------
+    str
+        Markdown of ``games/<id>/results.md``.
+    """
+    items = studies_by_game().get(game.id, [])
+    lines = [
+        f"# {game.id}: results",
+        "",
+        "The committed studies of this game (generated from `results/*/REPORT.md` at build time); every report",
+        "quotes its command, commit and wall time. How a study is built: [studies](../../guides/studies.md).",
+        "",
+    ]
+    lines += [_study_line(name, command, "../../studies/") for name, command in items] or ["No committed study yet."]
+    return "\n".join(lines) + "\n"
+
+
+def notebooks_index() -> str:
+    """The tutorials' index page: ``notebooks/README.md`` and a link to each notebook.
+
+    Returns
+    -------
+    str
+        Markdown of ``notebooks/index.md``.
+    """
+    readme = (NOTEBOOKS / "README.md").read_text(encoding="utf-8")
+    body = readme.split("\n", 1)[1] if readme.startswith("# ") else readme
+    links = [f"- [{nb.stem}]({nb.name})" for nb in sorted(NOTEBOOKS.glob("*.ipynb"))]
+    return "# Tutorials (executed notebooks)\n" + body.rstrip("\n") + "\n\n" + "\n".join(links) + "\n"
 
 
 # --- links that leave the site -------------------------------------------------------------------------------
@@ -245,7 +358,11 @@ def _rewrite_links(markdown: str, page_uri: str, files: Files, source_dir: Path 
             study = f"studies/{repo.parent.name}/REPORT.md"
             rel = posixpath.relpath(study, posixpath.dirname(page_uri) or ".")
             return f"[{text}]({rel}{'#' + anchor if anchor else ''})"
-        if repo is None or repo.is_relative_to(ROOT / "docs"):
+        page = repo.relative_to(DOCS).as_posix() if repo is not None and repo.is_relative_to(DOCS) else None
+        if page is not None and files.get_file_from_path(page) is not None:  # a site page linked from a study
+            rel = posixpath.relpath(page, posixpath.dirname(page_uri) or ".")
+            return f"[{text}]({rel}{'#' + anchor if anchor else ''})"
+        if repo is None or repo.is_relative_to(DOCS):
             return m.group(0)  # a page of the site that does not exist: left for --strict to report
         shown = repo.relative_to(ROOT).as_posix() if repo is not None and repo.is_relative_to(ROOT) else path
         return f"{text} (`{shown}`)" if text and text.strip("`") != shown else f"`{shown}`"
@@ -267,13 +384,20 @@ def _escape_tags(markdown: str) -> str:
 
 
 # --- the hooks -----------------------------------------------------------------------------------------------
+@event_priority(50)  # before mkdocs-jupyter's on_files, which turns the notebooks added here into pages
 def on_files(files: Files, config) -> Files:
-    """Add the generated pages and the studies with their charts."""
+    """Add the generated pages, the studies with their charts, and the notebooks."""
     from boardlab import games
 
     files.append(File.generated(config, "reference/cli.md", content=cli_reference()))
     for g in games():
         files.append(File.generated(config, f"reference/games/{g.id}.md", content=game_reference(g)))
+        if (DOCS / "games" / g.id).is_dir():  # a built-in game's section
+            files.append(File.generated(config, f"games/{g.id}/results.md", content=game_results(g)))
+    files.append(File.generated(config, "notebooks/index.md", content=notebooks_index()))
+    for nb in sorted(NOTEBOOKS.glob("*.ipynb")):
+        # a plain File (src_dir the repository root), which mkdocs-jupyter can wrap, not a generated one
+        files.append(File(f"notebooks/{nb.name}", str(ROOT), config["site_dir"], config["use_directory_urls"]))
     index = ["# Games: generated reference", ""] + [f"- [{g.id}]({g.id}.md)" for g in games()]
     files.append(File.generated(config, "reference/games/index.md", content="\n".join(index) + "\n"))
     files.append(File.generated(config, "studies/index.md", content=studies_index()))
@@ -293,4 +417,4 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
         source_dir = Path(page.file.abs_src_path).parent
     else:
         source_dir = None
-    return _rewrite_links(_escape_tags(markdown), uri, files, source_dir)
+    return _rewrite_links(_escape_tags(_fill_generated(markdown)), uri, files, source_dir)

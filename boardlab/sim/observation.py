@@ -1,29 +1,6 @@
 """What one player may see, and positions drawn consistently with it: every game's hidden-information API.
 
-A game's public API gives, besides ``snapshot()`` (the full state, for tests and debugging):
-
-``observation(player) -> Observation``
-    all that player may see of the position, as a read-only mapping of plain data (JSON types);
-    the only thing an agent is given.  Two positions that differ only in what the player cannot
-    see (a deck's order, the future of the chance stream) give equal observations.
-``redeal(player, rng=None) -> game``
-    a copy whose hidden part is drawn anew (`rng`: a numpy Generator or a seed), uniformly among the
-    possibilities consistent with the player's observation -- TAG's ``copy(playerId)``, OpenSpiel's
-    ``resample_from_infostate``.  The copy depends on the observation and `rng` only, never on the
-    hidden part it replaces.  With `rng` None the hidden part is put in a canonical order instead (and
-    the random streams at zero): the one copy an observation keeps.  For a game with neither hidden
-    information nor chance it is a plain copy.
-
-An :class:`Observation` carries no reference to the true position: :meth:`Observation.sample`
-redeals from a copy that was itself redealt when the observation was made (its hidden part in a
-canonical order, not the truth's).  Nor does a redealt copy carry the true game's seed: its ``seed``
-is drawn from `rng` with its streams (:func:`copy_seed`; 0 for the canonical copy), so nothing an
-agent is given leads back to the seed that fixes the true game's hidden part.  A searching agent determinises with it::
-
-    game = observation.sample(rng)     # a position consistent with what it saw
-    ... search on game ...
-
-and so needs nothing but its observation.
+Design notes: docs/architecture.md#observation-module.
 """
 
 from __future__ import annotations

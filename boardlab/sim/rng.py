@@ -1,4 +1,4 @@
-"""SplitMix64, the one random number generator of every game and run (docs/engine.md).
+"""SplitMix64, the one random number generator of every game and run (docs/games/citywright/engine.md).
 
 The constants are defined here once; :mod:`boardlab.sim.seeds` derives game seeds with
 them and the engine's kernels draw a game's chance and policy streams with

@@ -1,5 +1,5 @@
 """Cartographers' numba engine (boardlab/sim/cartographers/engine.py) and its API against the contract
-(docs/cartographers-engine.md) and the rules (docs/games/cartographers.md), with hand-computed values:
+(docs/games/cartographers/engine.md) and the rules (docs/games/cartographers.md), with hand-computed values:
 the worked setup examples, the solo-ambush vectors of §6.1, each of the 16 scoring cards on
 hand-drawn maps, the monster penalty, coins, the flow of a game and the move checks of the API.
 

@@ -1,5 +1,5 @@
 """The Cartographers reference (boardlab/sim/cartographers/reference.py) against docs/games/cartographers.md and
-docs/cartographers-engine.md: every scoring card's worked meaning on small hand-made maps, the solo
+docs/games/cartographers/engine.md: every scoring card's worked meaning on small hand-made maps, the solo
 ambush walk and its test vectors, one test per [interpretation] (named after it; each fails if the
 preset's parameter is changed to the alternative), the order of chance, and random games with their
 invariants at 1-5 players on both map sides."""

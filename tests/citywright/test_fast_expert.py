@@ -1,5 +1,5 @@
-"""The faster expert's levers (docs/search.md, "A faster expert"): each exact lever against the search it
-replaces, each approximate one against its definition."""
+"""The faster expert's levers (docs/games/citywright/search.md, "A faster expert"): each exact lever against the
+search it replaces, each approximate one against its definition."""
 
 from __future__ import annotations
 
@@ -112,8 +112,8 @@ def test_the_new_levers_are_quiet_so_the_v1_expert_reads_as_before():
 
 
 def test_the_expert_tier_is_the_v1_expert_with_its_levers():
-    """TIERS["expert"] (docs/search.md, "A faster expert") reads back as itself and differs from the v1 tier in
-    the budget and the five levers only; its canonical text is EXPERT_V1 with EXPERT_LEVERS appended."""
+    """TIERS["expert"] (docs/games/citywright/search.md, "A faster expert") reads back as itself and differs from the v1
+    tier in the budget and the five levers only; its canonical text is EXPERT_V1 with EXPERT_LEVERS appended."""
     fast, e = parse_agent("expert"), parse_agent(EXPERT_V1)
     assert str(fast) == TIERS["expert"][0] and fast.tier == "expert"
     assert TIERS["expert"][0] == _expert("," + EXPERT_LEVERS)

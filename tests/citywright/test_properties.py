@@ -656,7 +656,7 @@ def test_same_seed_gives_identical_game(plan):
 @GAME_SETTINGS
 @given(plan=plans(drivers=st.sampled_from(["mixed", "fill"])))
 def test_chance_does_not_depend_on_the_players_choices(plan):
-    """docs/engine.md: markets and deals come from the chance stream alone (no swaps: those
+    """docs/games/citywright/engine.md: markets and deals come from the chance stream alone (no swaps: those
     take rulers out of the game and so change the decks)."""
 
     def round_starts(driver: str) -> list[tuple]:

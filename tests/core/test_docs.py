@@ -1,4 +1,5 @@
-"""The documentation site: the generated command reference covers the CLI, and documented commands parse."""
+"""The documentation site: the generated command reference covers the CLI, documented commands parse, the examples
+marked runnable run, every page is in the navigation, and every docs/ path the code cites exists."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ from boardlab.experiments.cli import app  # noqa: E402
 from boardlab.experiments.cli._app import click_exceptions  # noqa: E402  (typer's click, vendored or not)
 
 FENCE = re.compile(r"```(?:sh|bash|shell|console)\n(.*?)```", re.S)
+RUNNABLE = re.compile(r"^<!-- runnable -->\n```(?:sh|bash|shell|console)\n(.*?)```", re.S | re.M)
+ENV = re.compile(r"^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+")  # leading VAR=value assignments of a shell line
+SHELL_OPS = {">", ">>", "|", "&&", ";", "2>", "2>&1"}
 
 
 def help_commands() -> set[str]:
@@ -52,16 +56,37 @@ def test_cli_reference_covers_every_command():
                 assert p.opts[0] in section, (name, p.opts[0])
 
 
+def shell_lines(block: str) -> list[str]:
+    """The command lines of a shell block: continuations joined, comments and a ``$ `` prompt dropped."""
+    lines = (line.split(" #", 1)[0].strip().removeprefix("$ ") for line in block.replace("\\\n", " ").splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def split_env(line: str) -> tuple[dict[str, str], str]:
+    """A shell line's leading ``VAR=value`` assignments and the command after them."""
+    m = ENV.match(line)
+    if not m:
+        return {}, line
+    return dict(a.split("=", 1) for a in m.group(0).split()), line[m.end() :]
+
+
 def documented_commands() -> list[tuple[str, str]]:
     """(where, command line) for every `boardlab ...` line of a fenced shell block in README.md and docs/."""
     out = []
     for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
         for block in FENCE.findall(path.read_text(encoding="utf-8")):
-            for line in block.replace("\\\n", " ").splitlines():
-                line = line.split(" #", 1)[0].strip().removeprefix("$ ")
+            for line in shell_lines(block):
+                line = split_env(line)[1]
                 if line.startswith(("boardlab ", "citywright ")):
                     out.append((f"{path.relative_to(ROOT)}: {line}", line))
     return out
+
+
+def command_args(line: str) -> list[str]:
+    """A documented command's arguments after the program name, up to any shell operator (``>``, ``|``, ...)."""
+    args = shlex.split(line)[1:]
+    cut = next((i for i, a in enumerate(args) if a in SHELL_OPS), len(args))
+    return args[:cut]
 
 
 def parse(line: str) -> None:
@@ -70,7 +95,7 @@ def parse(line: str) -> None:
     An elided example (a ``...`` standing for options, or a shell ``$VARIABLE``) is checked leniently: every option
     it names must exist, but missing ones and values that are placeholders are not errors.
     """
-    args = shlex.split(line)[1:]
+    args = command_args(line)
     lenient = "..." in args or "$" in line
     args = [a for a in args if a != "..."]
     cmd, name = typer.main.get_command(app), "boardlab"
@@ -157,3 +182,153 @@ def test_readme_is_short_and_links_into_the_site():
     assert "make run" in text and "make test" in text and "import boardlab" in text
     for target in re.findall(r"\]\((docs/[^)#]+)", text):
         assert (ROOT / target).exists(), target
+
+
+def test_shell_lines_drop_environment_and_redirection():
+    assert split_env("PYTHONPATH=examples/agents boardlab simulate --quiet") == (
+        {"PYTHONPATH": "examples/agents"},
+        "boardlab simulate --quiet",
+    )
+    assert command_args("boardlab rules v1.1 > runs/mine.toml") == ["rules", "v1.1"]
+    block = "boardlab a \\\n  --b 1   # note\n# comment\n$ boardlab c"
+    assert shell_lines(block) == ["boardlab a    --b 1", "boardlab c"]
+    with pytest.raises(click_exceptions.ClickException):
+        parse("boardlab rules v1.1 extra > runs/mine.toml")
+
+
+# --- examples marked runnable: run at their tiny size ---------------------------------------------------------
+
+
+def runnable_blocks() -> list[tuple[str, list[str]]]:
+    """(where, command lines) of every shell block marked ``<!-- runnable -->`` in docs/."""
+    out = []
+    for path in sorted((ROOT / "docs").rglob("*.md")):
+        for k, block in enumerate(RUNNABLE.findall(path.read_text(encoding="utf-8"))):
+            out.append((f"{path.relative_to(ROOT)}#{k}", shell_lines(block)))
+    return out
+
+
+RUNNABLE_BLOCKS = runnable_blocks()
+
+
+def test_runnable_examples_found_in_the_guides():
+    pages = {where.split("#")[0] for where, _ in RUNNABLE_BLOCKS}
+    for guide in ("simulate", "ladder", "sweep", "compare", "tune-scoring", "tune-seats", "python-agents", "studies"):
+        assert f"docs/guides/{guide}.md" in pages, guide
+    for _, lines in RUNNABLE_BLOCKS:
+        assert lines and all(split_env(line)[1].startswith("boardlab ") for line in lines), lines
+
+
+@pytest.mark.parametrize("lines", [b[1] for b in RUNNABLE_BLOCKS], ids=[b[0] for b in RUNNABLE_BLOCKS])
+def test_runnable_example_runs_and_writes_its_outputs(lines, tmp_path, monkeypatch, capsys):
+    """Each command of the block, in order, in an empty folder: exit code 0, and every --out it names exists."""
+    from tests.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").mkdir()
+    for line in lines:
+        env, command = split_env(line)
+        for key, value in env.items():
+            assert key == "PYTHONPATH", line  # the one variable an example may set
+            monkeypatch.syspath_prepend(str(ROOT / value))
+        args = command_args(command)
+        code, _, err = cli(capsys, *args)
+        assert code == 0, (line, err[-2000:])
+        outs = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "--out"]
+        for o in outs:
+            assert (tmp_path / o).exists(), (line, o)
+
+
+# --- the site's structure ---------------------------------------------------------------------------------------
+
+
+def nav_pages() -> set[str]:
+    """Every page the navigation of mkdocs.yml names."""
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\nnav:\n", 1)[1]
+    return set(re.findall(r"([\w./-]+\.(?:md|ipynb))\s*$", text, re.M))
+
+
+def test_every_page_and_notebook_is_in_the_navigation():
+    nav = nav_pages()
+    pages = {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")}
+    pages = {p for p in pages if not p.startswith("studies/")}  # reached from the studies index
+    assert pages <= nav, sorted(pages - nav)
+    notebooks = {f"notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")}
+    assert len(notebooks) >= 3 and notebooks <= nav, sorted(notebooks - nav)
+    for game in ("citywright", "cartographers", "citadels"):
+        for page in ("engine.md", "usage.md", "results.md"):
+            assert f"games/{game}/{page}" in nav, (game, page)
+
+
+def test_mkdocs_executes_the_notebooks_and_fails_on_an_error():
+    import yaml
+
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8").replace("!!python", "#"))
+    jupyter = next(p["mkdocs-jupyter"] for p in config["plugins"] if isinstance(p, dict) and "mkdocs-jupyter" in p)
+    assert jupyter["execute"] is True and jupyter["allow_errors"] is False
+
+
+def test_each_game_has_its_results_page_and_agents_table():
+    import boardlab
+
+    by_game = hooks.studies_by_game()
+    for gid in ("citywright", "cartographers", "citadels"):
+        g = boardlab.get_game(gid)
+        page = hooks.game_results(g)
+        assert by_game[gid], gid
+        for name, _ in by_game[gid]:
+            assert f"](../../studies/{name}/REPORT.md)" in page, (gid, name)
+        table = hooks.agents_and_tiers(g)
+        for d in g.agents().available_agents():
+            assert f"| `{d.name}` |" in table, (gid, d.name)
+    assert "tune-samplers" in {n for n, _ in by_game["citywright"]}
+    assert "[cartographers]" not in hooks.game_results(boardlab.get_game("citywright"))
+
+
+def test_a_study_page_of_the_site_is_listed_beside_its_report():
+    assert ("tuning.md", "v1.2: how the tuning went") in hooks.study_pages("v1.2")
+    assert "(also: [v1.2: how the tuning went](v1.2/tuning.md))" in hooks.studies_index()
+
+
+def test_a_link_from_a_study_into_docs_becomes_a_link_to_the_site_page():
+    from mkdocs.structure.files import File, Files
+
+    files = Files([File("guides/page.md", str(ROOT / "docs"), "/tmp/site", True)])
+    md = "[the guide](../../docs/guides/page.md#a) and [gone](../../docs/guides/missing.md)"
+    out = hooks._rewrite_links(md, "studies/s/REPORT.md", files, hooks.RESULTS / "s")
+    assert "[the guide](../../guides/page.md#a)" in out
+    assert "[gone](../../docs/guides/missing.md)" in out  # a missing page stays a link, for --strict to report
+
+
+# --- the code's citations of the documentation -----------------------------------------------------------------
+
+CITATION = re.compile(r"\bdocs/([\w./-]+?\.md)")
+
+
+def test_every_docs_path_the_code_and_tests_cite_exists():
+    cited = []
+    for folder in ("boardlab", "tests", "examples"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if path == Path(__file__):
+                continue  # this file's own examples of links
+            for m in CITATION.finditer(path.read_text(encoding="utf-8")):
+                if "<" not in m.group(1):  # a pattern such as docs/games/<game>.md
+                    cited.append((path.relative_to(ROOT).as_posix(), m.group(1)))
+    assert len(cited) > 20
+    missing = [(where, page) for where, page in cited if not (ROOT / "docs" / page).exists()]
+    assert not missing, missing
+
+
+def test_module_docstrings_are_short_and_their_design_notes_exist():
+    import ast
+
+    notes = re.compile(r"Design notes: docs/([\w./-]+\.md)#([\w-]+)")
+    linked = 0
+    for path in sorted((ROOT / "boardlab").rglob("*.py")):
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        assert len(doc.splitlines()) <= 25, (path, len(doc.splitlines()))
+        for page, anchor in notes.findall(doc):
+            linked += 1
+            text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+            assert "{#" + anchor + "}" in text, (path, page, anchor)
+    assert linked >= 20

@@ -702,7 +702,7 @@ def test_the_committed_study_command_names_its_placeholder_and_so_still_passes_t
     assert T.check_placeholders(parsed, marks, allowed) == ("achievements.cards.green_canopy.points",)
     with pytest.raises(T.TuneError, match=r"green_canopy\.points is a placeholder"):
         T.check_placeholders(parsed, marks, [])
-    guide = (ROOT / "docs" / "guides" / "balance.md").read_text()
+    guide = (ROOT / "docs" / "guides" / "tune-scoring.md").read_text()
     assert "--param achievements.cards.green_canopy.points=0:16 --allow-placeholder achievements.cards" in guide
 
 

@@ -1,37 +1,6 @@
 """The `expert` agent: a determinised flat Monte Carlo search over strong's best draws.
 
-The family that worked for Citywright (:mod:`boardlab.agents.citywright.flatmc`, docs/search.md), with the hidden
-deck redealt in every playout as Citadels' expert does (:mod:`boardlab.agents.citadels.search`):
-
-1. **Candidates**: the ``k`` (``P_CANDS``) best draws by strong's value (:mod:`boardlab.agents.cartographers.strong`:
-   planner value of the map after the draw + the learned value of its potential), best first, ties in
-   listing order.  strong's own shortlist is the same as strong's (its ``k`` 32, margin 0, the plateau
-   sampled by the policy stream), so the move played is always one strong would consider.
-2. **Playouts**: a copy of the game is **redealt** from what the seat has seen (:func:`redeal`), the
-   candidate is applied and play goes on with strong (``k`` = ``rollout_k``) in every seat to the **cut**:
-   the end of the current season, or sooner after ``horizon`` more explore cards (``horizon`` 0: the
-   season's end).  With ``seats=own`` only the decisions that reach the mover's map are played -- its own
-   draws and the monsters drawn on it; the other seats' draws cannot change the mover's map, coins or the
-   monster placed on it (strong's ambush reads only the victim's map), so they are skipped rather than played.
-3. **Reward**: the mover's exact points of the seasons scored since the root, plus at the cut strong's
-   estimate of the points still to come: planner value of its map (what every season end ahead would give it
-   frozen) + the learned value.  The game's end has no estimate, only points.
-4. **Common random numbers**: a candidate's j-th playout uses the j-th pair of streams drawn from the seat's
-   policy stream (chance: the redeal and the season shuffles; policy: the playout's ties), the same pair for
-   every candidate, so candidates are compared on the same decks.
-5. **Successive halving** over ``budget`` playouts: rounds that give every surviving candidate the same
-   number of playouts, ``max(1, (budget - played) // (survivors * rounds left))``, and keep the better half
-   (ceil), ties to the candidates' order; the last survivor is played.
-
-**Information.**  :func:`redeal` reads only public facts: the explore cards not yet revealed this season
-(every explore card goes back into the deck each season), how many cards are in the deck, the ambushes
-already out; the unseen ambushes (those in the deck and the ambush deck) are dealt anew uniformly, the deck
-shuffled.  The cards are sorted before they are dealt, so the true order never reaches a playout, and the
-true chance stream (which decides the next seasons' shuffles) is replaced by the playout's.
-
-**The ambush** (monster phase): strong's (adversarial: the placement worst for the victim by strong's
-value), not searched.  Random numbers come only from the seat's policy stream; the scratch arrays are
-allocated once per decision, none in the playouts' move loop.
+Design notes: docs/games/cartographers/agents.md#expert-module.
 """
 
 from __future__ import annotations
@@ -85,7 +54,7 @@ def _sort(a, lo, n):
 
 @njit(cache=True, inline="always")
 def _shuffle(a, lo, n, rng):
-    """The engine's shuffle (docs/cartographers-engine.md §2) of a[lo:lo+n], from rng's chance stream."""
+    """The engine's shuffle (docs/games/cartographers/engine.md §2) of a[lo:lo+n], from rng's chance stream."""
     for i in range(n - 1, 0, -1):
         j = rand_below(rng, CHANCE, i + 1)
         t = a[lo + i]

@@ -1,49 +1,6 @@
 """numba policies for Cartographers: the evaluator agents (greedy, planner) and their ambush policies.
 
-An agent is an integer code plus a float64 parameter row (``P_*`` offsets);
-:mod:`boardlab.agents.cartographers.registry` turns spec strings into them.  Every policy
-fills a kernel move (``boardlab.sim.cartographers.engine.MV_*``) for the seat to decide and
-draws its random numbers from the game's policy stream only.
-
-**The objective.**  The value of a map (its cells, coins and paid mountains) for a
-set of integer weights is::
-
-    value(map) = sum_e w[e] * points of edict e's scoring card on the map     (e = A..D)
-               + w_coins * coins of the map's owner
-               - w_monster * monster penalty of the map
-
-i.e. what the season ends still to come would add if the map stayed as it is.
-
-* ``greedy``: only the current season's end: ``w[e]`` = 1 for each of the season's two
-  edicts (Spring A, B; Summer B, C; Fall C, D; Winter D, A), ``w_coins = w_monster = 1``.
-  Its draw maximises the season score the map would have after the draw -- the
-  "immediate gain" of the current season's two edicts plus coins minus monster
-  penalty (the value before the draw is the same for every move).
-* ``planner``: every season end still ahead, the current one included: ``w[e]`` = how
-  many of edict e's two scorings are still ahead (seasons s..Winter), ``w_coins =
-  w_monster`` = the number of season ends ahead (4 - s).  It maximises the rest of the
-  game's points if the map were frozen after the draw.
-
-Coins after a move: the mover's card coin (a coin shape), then one per mountain newly
-surrounded on the map (to the map's owner when ``coins.mountain_to_owner``), capped at
-``coins.cap`` -- exactly as the engine applies them.
-
-**The ambush** (monster phase, 2+ players: the mover draws the monster on a neighbour's
-map, the "victim"), parameter ``ambush``:
-
-* ``adversarial``: the legal monster move (or 1x1 fallback) that **minimises the victim's
-  value** under the mover's own weights (greedy: the victim's current-season score if its
-  map stayed as it is after the monster -- so it maximises the penalty and the edict
-  points lost, net of any coin the monster completes for the victim; planner: the rest of
-  the game's points).
-* ``random``: uniform over the listed legal moves (the random agent's choice).
-
-**Ties.**  Every legal move is evaluated, in the listing order of
-docs/cartographers-engine.md §5.3; with ``n`` moves sharing the best value, one number
-``k = policy.rand(n)`` is drawn and the k-th of them in listing order is played (a number
-is drawn even when ``n = 1``, so each decision uses exactly one).
-:mod:`boardlab.agents.cartographers.oracle` does the same from the public API alone, and tests hold
-the two together.
+Design notes: docs/games/cartographers/agents.md#evaluator-agents.
 """
 
 from __future__ import annotations

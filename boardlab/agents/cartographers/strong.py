@@ -1,30 +1,6 @@
 """The `strong` agent: the planner's exact value of every legal move, the best few re-ranked by a learned value.
 
-A move's value is the planner's value of the map after it (:mod:`boardlab.agents.cartographers.kernels`:
-the points every season end still ahead would give the map if it stayed as it is, coins up to the
-cap) plus the learned value of that map's potential (:mod:`boardlab.agents.cartographers.value`)::
-
-    value(move) = planner value(map after) + weights[bucket] . features(map after)
-
-1. Every legal move is listed and valued exactly by the planner's objective, as ``planner`` does.
-2. The candidates are the ``k`` (``P_K``) best moves by planner value among those at most ``margin``
-   (``P_MARGIN``) points below the best: with ``L`` the value of the k-th best, every move above ``L``,
-   and of the moves at ``L`` as many as fit, kept by reservoir sampling in listing order (one number
-   of the policy stream for each move at ``L`` past those that fit), so that a plateau of equal planner
-   values is sampled evenly rather than by its first anchors.
-3. Each kept candidate's map is rebuilt and valued by planner value + learned value; the best is
-   played, ties (within 1e-9) broken by the policy stream (reservoir again: one number per tie).
-
-**The ambush** (``ambush=adversarial``): the same with the victim's map and the sign reversed --
-the monster placement that minimises the victim's planner value + learned value (its candidates:
-the placements within ``margin`` of the planner's worst for the victim).  ``ambush=random`` plays
-the random agent's placement.
-
-It reads only the map being drawn on, its coins and paid mountains and the public part of the
-state (season, time, edicts, the ambushes out): never the decks' order, so two positions that
-differ only in what the seat cannot see give the same move for the same policy stream.  The
-weights are an argument (:data:`STRONG_WEIGHTS` the committed ones, ``weights/strong-v1.json``);
-the scratch arrays are :func:`workspace`'s, allocated once per batch of games.
+Design notes: docs/games/cartographers/agents.md#strong-module.
 """
 
 from __future__ import annotations

@@ -1,56 +1,6 @@
 """The `strong` agent's learned value of a map's potential: features of one map, and its weight files.
 
-The strong agent (:mod:`boardlab.agents.cartographers.strong`) ranks a draw by the planner's exact value
-of the map after it (:mod:`boardlab.agents.cartographers.kernels`: the points every season end still ahead
-would give the map if it stayed as it is) plus a learned value of what the draws still to come will
-add to it::
-
-    value(move) = planner value(map after) + weights[bucket] . features(map after)
-
-A feature reads only the map (its planes, its coins) and public facts of the position: the
-season, its time so far, the edicts in play, the ambushes not yet out -- never the decks' order.
-Every feature is a small integer, so the training moments are exact integer sums.
-
-**Buckets** (``BUCKETS = 8``): ``2 * season + (second half of the season)``, the second half being
-``2 * time >= threshold`` (the time already revealed against the season's threshold).
-
-**Features** (``FEATURES``, in order).  ``ends`` = season ends still ahead (4 - season); ``w[e]`` =
-scorings of edict e still ahead (the planner's weight of the edict); ``E`` = the empty cells:
-
-* ``bias`` (1); ``empty``: |E| * ends;
-* ``mtn1``, ``mtn2``: unpaid mountains with exactly 1 (2) empty neighbours, each count capped at
-  the coins the track still holds (cap - coins; docs/games/cartographers.md 1.5), times ends;
-* ``open``: empty cells with no filled neighbour, times the ambushes not yet out (monster exposure);
-* ``ruins``: empty ruins cells; ``holes``: empty cells with no empty neighbour; ``nooks``: empty
-  cells with exactly one empty neighbour;
-* per scoring card 26..41 two potentials ``<card>_1``, ``<card>_2``, each times ``w[e]`` of the edict
-  that holds the card (0 for a card not in play):
-
-  == ===================== ======================================= =======================================
-  #  card                  potential 1                              potential 2
-  == ===================== ======================================= =======================================
-  26 Sentinel Wood         empty edge cells                         empty cells beside forest
-  27 Greenbough            rows + columns without forest, not full  empty cells beside forest
-  28 Treetower             forest cells beside an empty cell        holes (empty, no empty neighbour)
-  29 Stoneside Forest      mountains beside forest and empty        empty cells beside a mountain
-  30 Canal Lake            empty cells beside farm                  empty cells beside water
-  31 Mages Valley          empty cells beside a mountain            |E|
-  32 The Golden Granary    empty ruins cells                        empty cells beside a ruins space
-  33 Shoreside Expanse     empty cells off the edge, not beside     |E|
-                           farm or water
-  34 Wildholds             empty cells beside village               village clusters of 3..5 cells
-  35 Great City            empty cells beside village, not beside   empty cells not beside a mountain
-                           a mountain
-  36 Greengold Plains      empty cells beside village               village clusters
-  37 Shieldgate            empty cells beside village               village clusters
-  38 Borderlands           rows + columns with 1..2 empty cells     rows + columns with 3..5 empty cells
-  39 Lost Barony           filled cells                             empty cells beside a filled cell
-  40 The Broken Road       diagonals with 1..2 empty cells          diagonals with 3..5 empty cells
-  41 The Cauldrons         nooks (one empty neighbour)              |E|
-  == ===================== ======================================= =======================================
-
-:func:`boardlab.agents.cartographers.oracle.strong_features` computes the same from a grid string, cell by
-cell, and tests hold the two equal.
+Design notes: docs/games/cartographers/agents.md#learned-value.
 """
 
 from __future__ import annotations

@@ -1,31 +1,6 @@
 """Citadels' agents by spec string (``boardlab agents --game citadels`` lists them).
 
-A spec is ``NAME`` or ``NAME:key=value,...``; the grammar, the parser and the Python agents every game
-has (``ismcts``, ``py:module:Name``) are :mod:`boardlab.agents.specs` and :mod:`boardlab.agents.generic`.  This module is
-Citadels' list of agents and its built-in agents' parameter rows (``available_agents``, ``parse_agent``,
-``split_specs``, ``AgentError``, ``SPEC_EXAMPLES``, ``builtin_player``): parsing gives an
-:class:`AgentSpec` whose :meth:`~AgentSpec.row` is the float64 row the numba game loop
-(:func:`boardlab.agents.citadels.kernels.play_games`) reads.
-
-``random`` is the rules contract's **reference random player** (docs/games/citadels.md §9): its
-own SplitMix64 stream seeded with ``seed ^ 0xA5A5A5A5A5A5A5A5``, shared by all seats, and
-``legal[rand_below(len(legal))]`` over the canonical legal list at every decision -- so a game of
-random players is a function of (rules, players, seed) alone, and any independent engine can be
-compared with ours seed by seed.
-
-``basic`` is a rule-based player of the kind players describe (take the Architect when rich in cards,
-the Merchant when the city is green, the Assassin against a city about to complete, build the costliest
-district, the Warlord against the leader's cheapest, ...): its rules, each with its reason, are the
-docstring of :mod:`boardlab.agents.citadels.kernels`; its thresholds and weights are the parameters below.  It
-sees only what its seat sees (docs/games/citadels.md §7.1) and draws from a stream of its own, seeded
-from the game seed and its seat.
-
-``strong`` is basic with its characters chosen by a learned value (:mod:`boardlab.agents.citadels.strong`): at each
-pick it plays every offered rank on a canonical redeal of its own view and takes the one whose position
-scores best; ``weights`` names the weight file (``boardlab/agents/citadels/weights/VERSION.json``, written by
-``boardlab train --game citadels``), whose weights go into the row.  ``prefers=R`` (1..8) takes rank R
-whenever it is offered at a selection decision and plays as strong otherwise -- the restricted-play
-specialist of a balance study.
+Design notes: docs/games/citadels/agents.md#registry-module.
 """
 
 from __future__ import annotations

@@ -1,32 +1,6 @@
 """Flat Monte Carlo over the evaluator's best moves: the search behind the ``expert`` tier.
 
-Shape of the search (agent ``flatmc``):
-
-* **Candidates.** The evaluator's k best distinct moves under the agent's own
-  objective (its parameter row's weights: greedy's for the expert, a
-  specialist's for ``expert-specialist:X``), exact worths from
-  :func:`boardlab.agents.citywright.kernels.evaluator_search`; with ``prune`` >= 0 those
-  worth more than ``prune`` points less than the best are dropped.  The move
-  played is always one of these, so a tilted objective restricts the agent.
-* **Playouts.** The candidate is applied to a copy of the game, which is then
-  played on by the rollout policy: greedy (opponents by greedy's objective,
-  the mover by its own) or random, to the end of the game or, with
-  ``horizon`` h > 0, to the end of the h-th round from now (a round boundary,
-  where every seat has had the same number of turns).  Chance and the
-  policies' ties come from fresh streams drawn from the agent's policy stream.
-* **Common random numbers.** With ``crn`` every candidate's n-th playout uses
-  the n-th drawn pair of streams: the same future markets, deals and tie-breaks
-  wherever play has not diverged, so differences between candidates are not
-  chance.
-* **Reward**: the mover's win share, or the score margin over the best
-  opponent (÷ 50) at the playout's end.
-* **Selection**: ``halving`` (successive halving: rounds that each give every
-  surviving candidate the same number of playouts and keep the better half,
-  ties to the evaluator's order), ``ucb`` (UCB1, the most visited), or
-  ``uniform`` (the budget split evenly, the best mean).
-
-Budget in playouts; deterministic given the game seed (every draw is from the
-game's policy stream).  docs/search.md ("The expert") has the measured levers.
+Design notes: docs/games/citywright/search.md#flatmc-module.
 """
 
 from __future__ import annotations

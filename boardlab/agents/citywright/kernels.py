@@ -349,7 +349,7 @@ def evaluator_move(boards, st, rng, mv, prm, tables):
 
 @njit(cache=True)
 def evaluator_search(boards, st, rng, mv, prm, tables, cand, cand_val):
-    """The exact search behind the evaluator agents (docs/search.md).
+    """The exact search behind the evaluator agents (docs/games/citywright/search.md).
 
     Fills mv with the best move and returns (best worth, number of candidates).
     With cand int32[k, MV_LEN] (k > 0) it also keeps the k best distinct
@@ -473,7 +473,8 @@ def search_offer_apart(st, rng, mv, prm, tables, cand, cand_val, placed, board, 
                        board_ach_open):  # fmt: skip
     """search_offer compiled as a function of its own, for a caller that searches several offers of one setup
     in a loop (strong_move and flatmc's candidates with a shared setup): the same search, but inlined into
-    such a loop beside the loop's own work it ran about a tenth slower (docs/search.md, "Exact speedups").
+    such a loop beside the loop's own work it ran about a tenth slower
+    (docs/games/citywright/search.md, "Exact speedups").
 
     Compiled without numba's reference counting (``_nrt=False``): the search allocates nothing and returns
     only numbers, and every array it sees belongs to its caller for the whole call, so the atomic increments

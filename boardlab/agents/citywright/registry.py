@@ -97,7 +97,8 @@ _SPECIALIST_TILT = (
     Param("weight", 3.0, "extra weight of its own district's points over the total's", lo=0.0, hi=1000.0),
     Param("progress", 0.5, "points per own-district tile on the board", lo=0.0, hi=100.0),
 )
-# flatmc's parameters; the defaults are the expert tier (docs/search.md, "The expert": each lever measured)
+# flatmc's parameters; the defaults are the expert tier
+# (docs/games/citywright/search.md, "The expert": each lever measured)
 _FLATMC_PARAMS = (
     Param("budget", 32, "playouts per move", lo=1, hi=10_000_000),
     Param("k", 4, "candidate moves (the evaluator's best k, or with per_slot the best of each ruler)", lo=1, hi=256),
@@ -146,7 +147,8 @@ _FLATMC_PARAMS = (
     Param("rollout", "greedy", "playout policy", choices=("greedy", "random")),
     Param("reward", "margin", "score margin over the best opponent, or win share", choices=("margin", "win")),
     Param("c", 0.4, "UCB1 exploration constant (select=ucb)", lo=0.0, hi=100.0),
-    # the faster expert's levers (docs/search.md, "A faster expert"); quiet: their defaults play as before
+    # the faster expert's levers (docs/games/citywright/search.md, "A faster expert");
+    # quiet: their defaults play as before
     Param(
         "own_memo",
         "off",
@@ -282,7 +284,7 @@ _BUILTIN = {
         K.A_FLATMC,
         "flat Monte Carlo over the strong agent's best moves: short playouts (the mover strong, the others greedy)"
         " scored by the learned value, common random numbers, successive halving (the expert tier's search;"
-        " docs/search.md)",
+        " docs/games/citywright/search.md)",
         params=_FLATMC_PARAMS,
         objective="candidates: worth as greedy + learned value; choice: mean playout reward (board-point margin over"
         " the best opponent)",
@@ -300,14 +302,14 @@ AGENTS: dict[str, AgentDef] = merged(_BUILTIN.values(), GENERIC)  # ismcts besid
 
 SPEC_EXAMPLES = "greedy, specialist:C,weight=3, mcts:iters=1000,k=24, strong-specialist:P, ismcts:iters=50"
 
-# The expert tier before its levers (docs/search.md, "The expert"): kept by name, so the ladder and the paired
-# tables can set today's expert against it, and for the stored results that played it (their agent column).
+# The expert tier before its levers (docs/games/citywright/search.md, "The expert"): kept by name, so the ladder and
+# the paired tables can set today's expert against it, and for the stored results that played it (their agent column).
 EXPERT_V1 = (
     "flatmc:budget=32,k=4,per_slot=2,horizon=0,turns=2,own=strong,rank=value,leaf=value,select=halving,crn=on,"
     "memo=on,taper=0,prune=-1,opp_slots=0,rollout=greedy,reward=margin,c=0.4"
 )
-# What makes today's expert of it (docs/search.md, "A faster expert": each lever measured): 24 playouts, the
-# exact levers (repeat, share_setup), the memo for the mover's moves and its one-ruler searches (own_memo,
+# What makes today's expert of it (docs/games/citywright/search.md, "A faster expert": each lever measured): 24
+# playouts, the exact levers (repeat, share_setup), the memo for the mover's moves and its one-ruler searches (own_memo,
 # ruler_memo), playouts cut right after the mover's last own move (cut=move).  The skill report's
 # expert-specialists take the same levers.
 EXPERT_LEVERS = "budget=24,own_memo=on,repeat=on,cut=move,ruler_memo=on,share_setup=on"

@@ -41,7 +41,7 @@ from .value import N_FEATURES, WEIGHTS_DIR, board_features, load_weights, oppone
 
 _ONE = np.uint64(1)
 
-STRONG_K = 3  # the default k: per ruler (docs/search.md: strength and time by k)
+STRONG_K = 3  # the default k: per ruler (docs/games/citywright/search.md: strength and time by k)
 WEIGHTS_VERSION = "strong-v1"
 STRONG_WEIGHTS, STRONG_WEIGHTS_META = load_weights(WEIGHTS_DIR / f"{WEIGHTS_VERSION}.json")
 STRONG_WEIGHTS.setflags(write=False)

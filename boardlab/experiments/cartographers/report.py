@@ -1,32 +1,6 @@
 """Cartographers' balance report (GameDef.report, `boardlab reproduce --game cartographers`).
 
-The machinery of every game's report (:mod:`boardlab.experiments.report`): a plan of
-runs (:func:`plan`), each a cached, resumable simulation in ``--work``; long-format
-tables computed from the result files; PNG charts; ``REPORT.md`` with the command,
-the commit, the game counts, the agents and the run time.  Outputs are written
-whole into a temporary directory and moved into place, REPORT.md last.
-
-Design (sizes scale with ``games`` = N, see :func:`plan`):
-
-* **Solo calibration**: solo games, map side A, the scoring cards *drawn as in the
-  rules* (one per category, random order under edicts A-D), so each card is in
-  play in a quarter of the games (N/2 games per card for the 2N-game runs), in
-  every position and beside every partner.  Per card: the mean points it scored
-  over the game (its two scorings) beside its printed solo number.  The printed
-  numbers of the four cards sum to the "par" the solo rating subtracts, so
-  ``rating = sum over the 4 cards (points - solo number) + coin points - monster
-  penalty``; the card table compares the first term card by card (the *excess*).
-* **Multiplayer** (4 players, every seat ``planner``): points per card and per
-  edict slot A-D; card pairs; map side A vs B.  All seats of a game share its
-  cards and deck, so these means are taken over games (the seats' mean first):
-  ``n`` is a number of games.
-* **Ambush placement**: every seat adversarial vs every seat random (mean monster
-  penalty, total), and a table alternating the two (win shares).
-* **Seats**: identical agents, seating fixed, 2-5 players, the ambush arrow passing
-  to the next seat (the preset) and, at 3 and 4 players, to the previous one.
-
-Every mean has a normal 95% interval, every share a Wilson 95% interval, and
-every row its sample size.
+Design notes: docs/games/cartographers/usage.md#report-module.
 """
 
 from __future__ import annotations

@@ -1,30 +1,6 @@
 """Cartographers across skill (GameDef.skill_report): `boardlab reproduce --game cartographers --skill`.
 
-The balance report (:mod:`boardlab.experiments.cartographers.report`) judges every printed number against one
-player.  This report plays the same plan once per skill tier -- ``greedy``, ``planner``, ``strong``,
-``expert`` (`boardlab agents --game cartographers`) -- and asks which verdicts hold at every tier:
-
-* **Solo calibration per tier**: each scoring card's points beside its printed solo number (its
-  *excess*), absolute and relative to the 16 cards' mean excess; the Spearman agreement of printed
-  numbers and points per tier, with a parametric-bootstrap interval (each card's mean drawn from its
-  normal sampling distribution).
-* **Recalibrated numbers** (:func:`recalibrate`): per tier, the integer printed numbers that give every
-  card the tier's mean excess -- ``round(points - mean excess)`` -- so the printed numbers' mean (and
-  with it the mean par and the meaning of the title thresholds) is unchanged and only the numbers'
-  differences move.  Each is written as a variant (``recalibrated-<tier>.toml``) and **re-simulated on
-  fresh seeds** (run seed + 1), whose card excesses and title shares are printed beside today's.
-  ``recalibrated.toml`` is the one recommended for a player between planner and expert: per card the
-  median of the three tiers' unrounded numbers (PLAYER_RANGE), rounded -- robust to one agent's quirk on
-  one card -- re-simulated on the same fresh seeds at each of the three tiers.
-* **Multiplayer per tier** (4 players, every seat the tier): edict difficulty per card and per slot
-  A-D; card-pair interactions with the Benjamini-Hochberg correction (statsmodels ``fdr_bh`` at 5%
-  over the pairs seen in at least MIN_PAIR_GAMES games); map side A vs B; adversarial vs random ambush
-  placement; seats at 2-5 players and the pass direction at 3 and 4 (identical agents, seating fixed).
-
-Sizes: N = ``games`` for the greedy family's 4-player and seat tables, 2N solo games (each card in a
-quarter: N/2 games per card); the expert's tables N/EXPERT_SCALE (solo 4N/EXPERT_SCALE).  The tables are
-:mod:`boardlab.experiments.cartographers.report`'s, computed per tier and stacked with a ``tier`` column.  Each
-tier's runs are cached in ``--work/<tier>`` and resumed like every report's.
+Design notes: docs/games/cartographers/usage.md#skill-report-module.
 """
 
 from __future__ import annotations

@@ -1,32 +1,6 @@
 """Citadels' balance report (GameDef.report, `boardlab reproduce --game citadels`).
 
-The machinery of every game's report (:mod:`boardlab.experiments.report`): a plan of runs (:func:`plan`), each a cached,
-resumable simulation in ``--work``; tables computed from the result files; PNG charts; ``REPORT.md`` with the
-command, the commit, the game counts, the agents and the run time.  Outputs are written whole into a temporary
-directory and moved into place, REPORT.md last.
-
-Every table is given per skill tier (:data:`TIERS`: the same agent in every seat, or a specialist among them).
-Sizes scale with ``games`` = N, the 4-player tables' game count (:func:`sizes`):
-
-* **seats**: every seat the tier, official rules, seating fixed (seat 1 starts with the crown), 2-7 players;
-  win share by seat, by the seat's place in the choosing order of the final round, and round by round by the
-  place in that round's choosing order (:func:`pick_position_table`);
-* **characters** (from the same runs): per rank, how often it is taken when offered (open selection, 4+ players,
-  where the offer follows from the removals and the earlier choices), the win share of the players who held it
-  in the final round, and of the (player, round) pairs that held it over the game; the Assassin's and the
-  Thief's hit rates and whom they hit (the largest city, the richest seat at the round's start);
-* **specialists** (restricted play, Jaffe et al. 2012): at 4 players, one seat plays the tier's agent that takes
-  rank R whenever offered, the others the tier, seats rotated; a character is too strong when its specialist's
-  win share lies above 1/4 with a separated interval;
-* **length and score composition** per player count; the win share by completion order (completion bonus);
-* **purple districts**: the win share of the players whose final city holds each one, and a logistic regression
-  (statsmodels) of a win on holding it, adjusted for the round it was built and the city's size; and the causal
-  check, **paired removal**: the card swapped for a plain district of its cost (rule ``plain_purples``) on the
-  seeds of the official 4-player table (every purple at basic and strong, :data:`EXPERT_PLAIN` at expert);
-* **the seed's house rules**: the same 4-player table under ``seed-summary``: game length, seats, characters;
-* **the short game**: ``complete_size = 7`` against 8 at 4 players.
-
-Every share has a Wilson 95% interval, every mean a normal 95% interval, and every row its sample size.
+Design notes: docs/games/citadels/usage.md#report-module.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ other work on the machine does not count; mean, 95th percentile and max over eve
 every game), its win share with a Wilson 95% interval, and its mean score margin over the
 best opponent.  Games run in ``--jobs`` worker processes, each warmed up first.  One CSV row
 per spec is appended to ``--out`` (and its per-game arrays beside it, for paired comparisons);
-docs/search.md ("The expert", "A faster expert") quotes these tables.
+docs/games/citywright/search.md ("The expert", "A faster expert") quotes these tables.
 
 ``--timing ROUNDS`` times the specs instead, on one set of positions: every move of the expert
 tier in the bench's games (boardlab.experiments.citywright.bench.expert_figures: 8 games against greedy,

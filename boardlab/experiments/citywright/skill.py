@@ -1,37 +1,6 @@
 """The balance figures across skill (GameDef.skill_report): `boardlab reproduce --skill`.
 
-The appendix (:mod:`boardlab.experiments.citywright.appendix`) measures the rulebook's figures with one-ply play.  Here the
-same figures are measured per *skill tier* (``boardlab agents`` lists the tiers), each a family of
-the appendix's tables:
-
-* ``greedy``  every seat greedy; the specialists ``specialist:X``;
-* ``strong``  every seat ``strong``; the restricted specialists ``strong-specialist:X``;
-* ``expert``  every seat ``expert``; the restricted specialists ``expert-specialist:X`` with the expert's levers
-  (``boardlab.agents.citywright.registry.EXPERT_LEVERS``), the same search as the tier's.
-
-Per tier: the specialist table (4 players, seats rotated; v1.0 without and v1.1 with compensation),
-two-player waste (v1.0, 16 turns; v1.1 from the 2-player seat games), the seat tables at 2–4 players
-before and after v1.1's compensation, solo scores, the solver's compensation vector per player count
-and its re-simulation.  Rating tiers come from the ``expert`` solo games.
-
-Compensation and play: no tier looks at compensation (greedy's, strong's and their specialists'
-objectives are board points; the expert's reward is the margin of board points), so a tier's "before"
-is its v1.1 games re-ranked without compensation, and the solver's re-ranking is exact; the
-re-simulation of the solver's vector checks it.  A tier whose play did see compensation would set
-``compensation_aware`` and get games played without it (``seats-before`` runs), as the appendix's
-mcts families do.
-
-The tables, charts and verdicts reuse the appendix's functions; what is new is the plan, the
-cross-tier questions (:func:`skill_questions`) and the chart of win share against tier
-(:func:`boardlab.experiments.citywright.charts.skill_chart`).
-
-Under a rule set of one's own (``reproduce --skill --rules FILE``, :func:`variant_plan`): per tier the
-specialists, the seats at 2-4 players with the file's compensation ("before" as above), solo, and the
-solver's vectors re-simulated, every run under the file's rules (a job carries their content, its key their
-tag, so a changed file plays afresh); no v1.0 table and no waste table.  The rulebook's claims give way to the
-balance targets of a revision (:func:`targets_table`, the module constants ``SPECIALIST_TARGET`` ...), and
-the tiers' learned value plays the weights trained under the file (``weights=auto``; :func:`check` stops
-before any run when they are missing).
+Design notes: docs/games/citywright/usage.md#skill-report-module.
 """
 
 from __future__ import annotations

@@ -1,30 +1,6 @@
 """Fitting the `strong` agent's learned value (boardlab.agents.citywright.value): `citywright train`.
 
-Rounds of self-play at four players under the v1.1 rules (or a variant: ``--rules FILE``, below).
-Round 0 is played by `greedy` in every seat; each later round by `strong` in every seat with the weights the round
-before produced.  Every move gives a sample (features of the mover's board after the
-move; target: the points that player still went on to score, see
-:mod:`boardlab.agents.citywright.selfplay`).  A round's samples are summed into least-squares
-moments per turn bucket and the weights are the ridge solution of that round's moments::
-
-    w[b] = (X'X + ridge * diag(X'X) + 1e-6 I)^-1 X'y        per turn bucket b
-
-(ridge is relative to each feature's own scale, so it does not depend on units; the small
-absolute term keeps features that never occur at weight 0).
-
-**Deterministic given the seed, on any number of processes.**  Game g of round r has the
-seed ``game_seeds(round_seed(seed, r), g, g + 1)``; a round is cut into chunks of
-``CHUNK`` games whatever the number of jobs, and the chunks' moments are added in chunk
-order, so the floating-point sums -- and the weights -- are the same for any ``jobs``.
-Every sample's features and target are small integers, so the moments are exact integer sums
-whatever their order, and the solve (Cholesky in plain numba loops, no BLAS) gives the same
-bits on any machine.  Weights are rounded to 9 significant digits before they are written or used.
-
-**Under a variant** (``train --rules FILE``) the same rounds are played under its rules and the weights go
-to the weight cache, named by the rules' content hash (``boardlab.agents.citywright.registry.rules_hash``:
-``runs/weights/citywright/<hash>.json``), where ``weights=auto`` finds them for those rules; the file holds
-the hash and the whole rule mapping it was fitted under.  Rules equal to v1.1's are the official ones:
-their weights are the committed file, ``boardlab/agents/citywright/weights/strong-v1.json``.
+Design notes: docs/games/citywright/search.md#training-module.
 """
 
 from __future__ import annotations

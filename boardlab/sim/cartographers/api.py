@@ -1,4 +1,4 @@
-"""The thin public API over Cartographers' kernels (docs/cartographers-engine.md §9).
+"""The thin public API over Cartographers' kernels (docs/games/cartographers/engine.md §9).
 
     >>> from boardlab.sim.cartographers.api import Game
     >>> g = Game(players=3, rules="base-a", seed=7)

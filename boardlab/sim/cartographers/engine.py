@@ -1,34 +1,6 @@
 """Cartographers' numba kernels: the whole game over a few fixed-shape arrays.
 
-Everything here is ``@njit(cache=True)`` over plain arrays and scalars; the Python
-API (:mod:`boardlab.sim.cartographers.api`) validates moves and turns them into readable
-objects.  The contract this module implements is docs/cartographers-engine.md (its
-section numbers are quoted below); the rules are docs/games/cartographers.md.
-
-A game's state is three arrays:
-
-``bb`` uint64[players, N_PLANES, 2]
-    per seat's map, one 128-bit board (the layout is drawn in
-    :mod:`boardlab.sim.cartographers.tables`) per cell state code 0..7 -- plane 0 is the
-    empty cells, planes 1..5 the drawn terrains, 6 mountains, 7 wasteland --
-    and plane ``PAID`` = the mountains already paid on that map.  The planes of
-    states 0..7 partition the 121 cells.
-``st`` int32[ST_LEN]
-    every other number, at the ``ST_*`` offsets below: season, time, phase,
-    card, decisions made in the phase (k), current seat, target map,
-    ruins_pending, seasons scored, the edicts, the explore deck (``deck[pos:end]``,
-    top first), the ambush deck (likewise), this season's revealed cards, the
-    ambushes out, per seat: coins and the season records (e1, e2, coins,
-    monster, total).
-``rng`` uint64[2]
-    SplitMix64 states (boardlab.sim.rng): [CHANCE] setup and season changes, [POLICY]
-    the random policy.
-
-Copying a game (for search) is copying these three arrays.
-
-A move is int32[MV_LEN]: kind (K_*), map, option, form (a row of the forms
-table: one canonical orientation of the card's or ambush's shape; -1 for a
-fallback or skip), anchor cell ``11 ar + ac`` (a fallback's cell), terrain code.
+Design notes: docs/games/cartographers/engine.md#kernels-module.
 """
 
 from __future__ import annotations
@@ -110,7 +82,7 @@ from .tables import (
     RP_TIES_MONSTER,
 )
 
-# --- cell states and planes (docs/cartographers-engine.md §1) --------------------------------------
+# --- cell states and planes (docs/games/cartographers/engine.md §1) --------------------------------------
 PAID = WASTELAND + 1  # plane of the paid mountains, after the 8 state planes
 N_PLANES = PAID + 1
 
@@ -314,7 +286,7 @@ def draw_anchors(f, elo, ehi, pending, rlo, rhi, forms, form_anchors):
     return alo, ahi
 
 
-# --- scoring (docs/cartographers-engine.md §7) -------------------------------------------------------
+# --- scoring (docs/games/cartographers/engine.md §7) -------------------------------------------------------
 
 
 @njit(cache=True)

@@ -70,7 +70,7 @@ def reference_game(players: int, rules, seed: int):
 
 
 def invariants(game) -> list[str]:
-    """What must hold in every position (docs/cartographers-engine.md §11); each broken one as a line.
+    """What must hold in every position (docs/games/cartographers/engine.md §11); each broken one as a line.
 
     * the ruins and shape cards in deck and revealed are each card once; the ambushes in deck,
       ambush deck and ambushes out are each ambush once;

@@ -1,6 +1,6 @@
 """A Cartographers move a person can read, shared by the engine's API and the reference.
 
-docs/cartographers-engine.md ("Moves") gives every field's exact value for each kind, so
+docs/games/cartographers/engine.md ("Moves") gives every field's exact value for each kind, so
 moves listed by two implementations compare equal field by field.
 """
 

@@ -1,33 +1,6 @@
 """The reference implementation of Cartographers: the slow, obvious oracle.
 
-This module plays the game exactly as ``docs/games/cartographers.md`` and
-``docs/cartographers-engine.md`` (the engine contract, "the contract" below) describe
-it, in plain Python (lists, sets, breadth-first search), so that a reader can check it
-against them line by line.  The numba engine is judged against it by differential
-tests; nothing here is tuned for speed and nothing is shared with the engine beyond
-the rule set (:mod:`boardlab.sim.cartographers.rules`) and the move type
-(:mod:`boardlab.sim.cartographers.moves`).
-
-How the code maps to the rules
-------------------------------
-docs/games/cartographers.md 0, 1.1 (cells, adjacency, clusters)
-    a grid is a list of 121 state codes, index ``11r + c``; :data:`NEIGHBOURS`,
-    :func:`clusters`.
-docs/games/cartographers.md 1.7 (setup), 5.6 (next season); contract 2, 3
-    :class:`SplitMix64`, :meth:`RefGame._setup`, :meth:`RefGame._next_season`.
-docs/games/cartographers.md 5.1 (turn loop); contract 4
-    :meth:`RefGame._explore`, :meth:`RefGame.apply` (phases, decision order, Check).
-docs/games/cartographers.md 2, 5.2 (draws), 5.3 (multiplayer ambush); contract 5
-    :func:`orient`, :func:`canonical_orientations`, :meth:`RefGame.legal_moves`.
-docs/games/cartographers.md 5.4 (coins); contract 5.4
-    :meth:`RefGame._fill` and :meth:`RefGame._mountain_coins`.
-docs/games/cartographers.md 6.1 (solo ambush); contract 6
-    :func:`ring_walk`, :func:`solo_ambush_cells`.
-docs/games/cartographers.md 4 (scoring cards), 5.5 (season end); contract 7
-    :func:`score_card` (one small function per card), :func:`monster_penalty`,
-    :meth:`RefGame._score_season`.
-docs/games/cartographers.md 5.7, 6.2 (ties, solo rating and title); contract 7.3
-    :meth:`RefGame.scores`, :func:`solo_title`.
+Design notes: docs/games/cartographers/engine.md#reference-implementation.
 """
 
 from __future__ import annotations
@@ -61,7 +34,7 @@ LAST = SIZE - 1
 
 
 class SplitMix64:
-    """The SplitMix64 generator of docs/engine.md, in Python integers masked to 64 bits."""
+    """The SplitMix64 generator of docs/games/citywright/engine.md, in Python integers masked to 64 bits."""
 
     def __init__(self, seed: int):
         self.state = seed & MASK64
@@ -436,7 +409,7 @@ def solo_title(rating: int, rules: Rules) -> str | None:
 
 
 class RefGame:
-    """One game, played decision by decision (docs/cartographers-engine.md).
+    """One game, played decision by decision (docs/games/cartographers/engine.md).
 
     State, all plain Python:
       grids    : per seat, a list of 121 state codes

@@ -1,34 +1,6 @@
 """Cartographers' rule set: every fact of docs/games/cartographers.md as a named, documented parameter.
 
-A rule set is a nested mapping (the same shape as a rules TOML file) validated
-into a frozen :class:`Rules`.  Two presets exist, ``base-a`` (default, map side A)
-and ``base-b`` (map side B); they differ only in ``setup.side``.  A variant is a
-TOML file that names a ``base`` preset and overrides any subset of keys::
-
-    base = "base-b"
-    [coins]
-    cap = 99                          # no coin cap in practice
-    [cards.explore.16]
-    time = 3                          # Fishing Village takes longer
-    [scoring.shieldgate]
-    second = "distinct"
-
-Every mapping is closed: a variant changes the values of existing keys (the cards,
-maps and seasons are fixed in number, so the engine's arrays are too) and any
-unknown key or bad value raises :class:`RulesError`, whose one-line message starts
-with the dotted key (``coins.cpa: unknown key (valid: cap, mountain_to_owner)``).
-
-The card *logic* of the 16 scoring cards is code (boardlab/sim/cartographers/reference.py and
-the engine), keyed by the printed card number; which cards exist, their names,
-categories and solo numbers are data here.
-
-The 14 points docs/games/cartographers.md section 7 marks **[interpretation]** are each a
-parameter, commented ``# [interpretation] §7.N`` below with the choice and the
-reason; where another reading is sensible the parameter allows it.
-
-Indices used everywhere (docs/cartographers-engine.md, "Indices"):
-cell (r, c) has index ``11 * r + c``; card ids are the printed numbers 1..41;
-seats are 0-based, numbered clockwise; edicts A..D are 0..3; seasons 0..3.
+Design notes: docs/games/cartographers/engine.md#rules-module.
 """
 
 from __future__ import annotations
@@ -47,7 +19,7 @@ N_CELLS = SIZE * SIZE
 MIN_PLAYERS = 1
 MAX_PLAYERS = 5
 
-# Cell states (docs/cartographers-engine.md "Indices"): the code is the index into
+# Cell states (docs/games/cartographers/engine.md "Indices"): the code is the index into
 # STATES and into STATE_LETTERS, the letter used in 121-character grid strings.
 STATES = ("empty", "forest", "village", "farm", "water", "monster", "mountain", "wasteland")
 STATE_LETTERS = ".TVFWGMX"  # T = trees (forest), F = farm, G = monster ("goblin"), X = wasteland

@@ -1,55 +1,6 @@
 """Cartographers' rule set -> plain arrays for the kernels, and the map's bit layout.
 
-Map bit layout: a set of cells of one 11x11 map is a 128-bit board held as two
-uint64 words, ``(lo, hi)``; cell ``i = 11 r + c`` is bit ``i`` of the 128-bit
-number (``lo`` holds cells 0..63, ``hi`` cells 64..120; bits 121..127 stay 0)::
-
-             c = 0    1    2  ...   10
-    r = 0        0    1    2  ...   10
-    r = 1       11   12   13  ...   21
-     ...
-    r = 5       55   56 ... 63 | 64 ... 65      <- the word boundary falls inside row 5
-     ...
-    r = 10     110  111  112  ...  120          (bits 121..127: always 0)
-
-No padding column: a shift by 11 moves every cell to the cell below (or above),
-a shift by 1 to its right (left) neighbour, and the wrap from column 10 to the
-next row's column 0 is cut by masking with ``NOT_COL0`` / ``NOT_COL10``.  For a
-placement the wrap never matters: an oriented shape's anchors are limited to
-``0 <= ar <= 11 - h``, ``0 <= ac <= 11 - w`` (its ``anchors`` mask), and for such
-an anchor ``a`` every cell ``a + 11 dr + dc`` is the intended one.  So the free
-anchors of an oriented shape on a map with empty cells ``E`` are
-
-    anchors & (E >> off_0) & (E >> off_1) & ...        (off_k = 11 dr_k + dc_k)
-
--- about five 128-bit shifts and ANDs for *all* its placements at once, and
-``popcount`` counts them.  Why this layout: the hot path of random (and greedy)
-play is listing or counting the legal placements of a card (up to 2 shapes x 8
-orientations x 121 anchors); per placement it would be a masked test each, per
-oriented shape it is a handful of word operations.  121 cells fit in 128 bits
-with no padding, so two words (not three) carry a map, and every scoring card is
-a few shifts, ANDs and popcounts (clusters: a flood fill by shifts).
-
-Tables built here (plain numpy arrays, cached per rule set and player count;
-``Tables.kernel_args()`` is the tuple the kernels take, in this order):
-
-``rp`` int32[RP_LEN]
-    scalar rule parameters for one player count and the card-id lists (offsets ``RP_*``).
-``cards`` int32[42, CD_LEN]
-    per printed card id: kind, time, terrains, shape options (coin flag, form range),
-    ambush data (forms, solo form, arrow, solo walk range), scoring card data.
-``forms`` int32[n_forms, FM_LEN]
-    one row per canonical orientation of a shape ("form"): orientation index,
-    cell count, height, width, each cell's offset ``11 dr + dc`` and (dr, dc)
-    in the shape's cell order.
-``form_anchors`` uint64[n_forms, 2]
-    the anchors that keep the form on the map, as a 128-bit board.
-``walk`` int32[n_walk]
-    the solo ambushes' anchors in test order (docs/cartographers-engine.md §6),
-    each ambush's range in ``cards``.
-``masks`` uint64[MK_LEN, 2]
-    the map side's boards: mountains, ruins, wasteland, and the 4 neighbours of
-    each mountain (``MK_MTN_NBR + j`` for the j-th mountain in mountain order).
+Design notes: docs/games/cartographers/engine.md#kernel-tables.
 """
 
 from __future__ import annotations
@@ -211,7 +162,7 @@ def canonical_orientations(cells) -> list[int]:
 
 
 def ring_walk(h: int, w: int, corner: str, clockwise: bool, walk: str) -> list[tuple[int, int]]:
-    """A solo ambush's anchors in test order (docs/cartographers-engine.md §6), every ring."""
+    """A solo ambush's anchors in test order (docs/games/cartographers/engine.md §6), every ring."""
     out: list[tuple[int, int]] = []
     k = 0
     while True:

@@ -1,53 +1,6 @@
 """Citadels' numba kernels: the whole game over a few fixed-shape arrays.
 
-Everything here is ``@njit(cache=True)`` over plain arrays and scalars; the Python API
-(:mod:`boardlab.sim.citadels.api`) validates moves and turns them into readable tuples.  The rules are
-the contract docs/games/citadels.md (its section numbers are quoted below).
-
-A game's state is three arrays (copying a game is copying them):
-
-``st`` int32[ST_LEN] -- every number, at the ``ST_*`` offsets below::
-
-    scalars   players phase current round crown round_crown bank log n_events final capped
-              first_completer n_completed decisions NEXT (the automatic step to run, NX_*) ...
-    deck      DECK[MAX_DECK] a ring buffer: the card at the top is DECK[(TOP) % cards],
-              the i-th below it DECK[(TOP + i) % cards]; DECK_LEN cards; "to the bottom"
-              writes at (TOP + LEN) % cards.  The deck never holds more than every card.
-    out       OUT[type]: cards out of the game (destroyed_to / lab_discard_to = "removed")
-    seats     GOLD[p]  HAND_N[p]  HAND[p * MAX_TYPES + t] (a count per type)  HAND_MASK[p] (bit t: held)
-              CITY_N[p]  CITY[p * MAX_TYPES + i] (types in build order)  CITY_ROUND[...] (build
-              round of each)  CITY_MASK[p] (bit t: type t stands there)  CITY_COLOUR[p * 5 + c]
-              COMPLETE_ORDER[p] (1 = first to complete, 2 = next, ...; 0 = not complete)
-    ranks     HOLDER[r] (seat or -1, r = 1..8)  WHERE[r] (CH_*)  REVEALED[r]
-              PILE[PILE_N] the character pile P, index 0 on top;  FD[FD_N] the ranks removed
-              face down at the removal step;  FU[FU_N] the face-up ones, in removal order
-    selection SEL_STEP  SEL_SEAT  OFFER[OFFER_N] (the cards offered to the chooser, ascending)
-    calling   CALL (the rank called)  KILLED  ROBBED (0 = none)
-    turn      TURN_SEAT TURN_CHAR ACTED ABILITY INCOME_TAKEN LAB_USED SMITHY_USED DESTROY_USED
-              BUILT LIMIT  PEND[PEND_N] (drawn cards awaiting KEEP, draw order) KEEP_K
-              REDRAW[t] (the set S of a pending redraw, a count per type) REDRAW_N REDRAW_MAX
-    graveyard GRAVE_CARD GRAVE_OWNER
-    history   HIST[round * HS_LEN + HS_*]: per round 1..HIST_ROUNDS the ranks each seat held
-              (bit r - 1), the murdered rank and its holder, the robbed rank, its holder and
-              the gold taken, the first chooser, the removed ranks, each seat's city size and gold
-              at the round's start -- what the result tables report, never read by play
-
-``rng`` uint64[2] -- SplitMix64 states (boardlab.sim.rng): [CHANCE] seeded with the game seed, every
-chance event of §1 in its order; [POLICY] the reference random player of §8, seeded with
-``seed ^ 0xA5A5A5A5A5A5A5A5``.  ``rand_below(k) = next() mod k`` (§1).
-
-``ev`` int32[capacity, EV_LEN] -- the event log (when ``st[ST_LOG]``): one row per event of
-docs/games/citadels.md §7.3, ``VIS`` = -1 for a public event or the one seat that sees a private
-one, then the event kind (``E_*``) and up to four arguments; card lists follow as ``E_ITEM`` rows.
-Observations are built from it (boardlab.sim.citadels.api); bulk simulations run with the log off.
-
-A move is int32[MV_LEN]: kind (``K_*``, the §8 numbers) and up to two arguments (-1 unused):
-``PICK r``, ``DISCARD_CHAR r``, ``KEEP t1 [t2]`` (the kept types ascending), ``INCOME``, ``KILL r``,
-``ROB r``, ``SWAP q``, ``REDRAW t``, ``LAB t``, ``BUILD t``, ``DESTROY q t``, ...
-
-Every kernel is compiled with ``_nrt=False``: numba's reference counting of the array arguments
-passed between kernels was most of a decision's time, and no kernel needs it because none allocates
-(``play_random_games`` allocates its scratch arrays, then hands them to an NRT-free loop).
+Design notes: docs/games/citadels/engine.md#kernels-module.
 """
 
 from __future__ import annotations

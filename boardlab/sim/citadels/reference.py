@@ -1,63 +1,6 @@
 """The reference implementation of Citadels (classic edition): the slow, readable oracle.
 
-This module plays the game exactly as ``docs/games/citadels.md`` describes it ("§" below always means a
-section of that page), in plain Python with the standard library only.  A faster engine is judged against it
-move by move: same seed, same legal lists in the same order, same moves, same observations.  Nothing here is
-tuned for speed.
-
-State layout
-------------
-Cards are district *type ids* 0..27 (§2.2); copies are indistinguishable, so every pile is a list of ids.
-
-``deck``
-    list of type ids, index 0 is the top; "to the bottom" is ``append``.
-``discard``
-    cards taken out of play; always empty unless ``destroyed_to`` / ``lab_discard_to`` = ``removed``.
-``hands[p]``
-    sorted list of type ids (a multiset; sorting keeps the representation canonical).
-``cities[p]``
-    list of ``(type, build_round)`` in build order.
-``gold[p]``, ``bank``
-    integers; gold moves between them (and, for the Thief, directly between players), so
-    ``bank + sum(gold)`` never changes.
-``crown``, ``round``, ``final_round``, ``first_completer``, ``capped``, ``done``
-    game-level facts.
-``pool``
-    the character pile ``P`` of the current selection (ranks 1..8; index 0 is the top).
-``faceup`` / ``facedown`` / ``leftover`` / ``discarded_chars``
-    this round's removed face-up ranks (public), removed face-down ranks, the ranks left face down after
-    the selection, and the 2-player discards as ``(seat, rank)``.
-``holder[r]``
-    seat holding rank r this round, -1 if nobody (index 0 unused); ``chars[p]`` the ranks p holds.
-``killed``, ``robbed``, ``called``, ``revealed[r]``
-    0 = none; ``called`` is the last rank called (0 during the selection); ``revealed[r]`` is -2 before rank r
-    is called, -1 when its call revealed nobody, otherwise the revealed seat.
-``phase``
-    ``select`` (a pick or 2-player discard is due), ``turn`` (a character's turn, :class:`Turn`),
-    ``graveyard`` (a Graveyard owner decides), ``colour`` (end-of-game Haunted City colour, only with
-    ``colour_choices = choose``) or ``done``.  A transient ``call`` phase exists only inside :meth:`_advance`.
-``events``
-    the full event record, a list of ``(audience, event)``; audience -1 is public, otherwise the one seat
-    that may see the event.
-
-How observations are built
---------------------------
-:meth:`RefGame.observation` never copies hidden state blindly: it assembles the public fields listed in §7.1
-(gold, hand sizes, cities, deck size, bank, crown, face-up ranks, how many characters each seat holds,
-reveals, KILL / ROB targets, the public flags of the running turn), adds the observer's own hand and
-characters, the observer's pending decision (offer, drawn cards, redraw selection) only when the observer is
-the one deciding, and the observer's log: every public event plus the events addressed to that seat, in the
-order they happened.  Events are emitted at the moment the physical game would show them, so the log is a
-faithful transcript of what that seat saw.  The exact format is documented in §7.2-7.3.
-
-Interpretations ``I1``..``I20`` are rule parameters (§10); every place that reads one says which.
-
-Plain purples (``plain_purples``, §2.3) are purple districts played without their text: ``RefGame.plain``
-holds their type ids, :meth:`RefGame._has_text` is the one question every purple power asks before it acts,
-and :func:`points` gives a plain card its cost as its points.
-
-Seat points (``seat_points``, §6) are a seat compensation: ``params["seat_points"][n][p]`` is added to seat
-p's total in :meth:`RefGame.scores` and nowhere else, so they change no legal list and break no tie.
+Design notes: docs/games/citadels/engine.md#reference-implementation.
 """
 
 from __future__ import annotations

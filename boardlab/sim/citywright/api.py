@@ -180,7 +180,7 @@ class Game:
         return board_to_string(self.boards[seat])
 
     def snapshot(self) -> dict:
-        """The observation shared with the reference implementation (docs/engine.md)."""
+        """The observation shared with the reference implementation (docs/games/citywright/engine.md)."""
         st = self.st
         names = [s.name for s in self.rules.shapes]
 

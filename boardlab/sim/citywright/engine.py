@@ -2,7 +2,7 @@
 
 Everything here is ``@njit(cache=True)`` over plain arrays; the Python API in
 :mod:`boardlab.sim.citywright.api` validates input and turns moves into readable objects.  The
-contract both this module and the reference implement is docs/engine.md.
+contract both this module and the reference implement is docs/games/citywright/engine.md.
 
 A game's state is three arrays:
 

@@ -11,7 +11,7 @@ Cell = tuple[int, int]
 
 @dataclass(frozen=True)
 class Move:
-    """One turn.  See docs/engine.md for every field's meaning.
+    """One turn.  See docs/games/citywright/engine.md for every field's meaning.
 
     kind : "place" | "discard" | "swap" | "pass"
     slot : slot index (``SLOT_NAMES[slot]`` is its name, e.g. ``row2-left``)

@@ -1,57 +1,6 @@
 """The reference implementation of Citywright: the slow, obvious oracle.
 
-This module plays the game exactly as docs/games/citywright.md and docs/engine.md describe it, in
-plain Python (lists of lists, sets, breadth-first search), so that a reader can
-check it against the rules line by line.  The fast engine is judged against it by
-differential tests; nothing here is tuned for speed and nothing here shares code
-with the engine beyond the rule set (:mod:`boardlab.sim.citywright.rules`) and the move type
-(:mod:`boardlab.sim.citywright.moves`).
-
-How the code maps to the rules
-------------------------------
-docs/games/citywright.md section 2 (components)
-    ``Rules.shapes`` gives cells, star and copies; shapes with a star form the
-    pentomino deck (corner slots), the others the tetromino deck (edge slots).
-    :func:`orientations` lists a shape's distinct orientations (docs/engine.md,
-    "Moves": the first orientation index of each distinct (cell set, star cell)).
-docs/games/citywright.md section 3 (slots)
-    ``slot_line`` gives the market cells of a slot; :meth:`RefGame.line_tiles`
-    the letters it gives now; corner slots also give the free pick.
-docs/games/citywright.md section 4 (setup, length) and docs/engine.md "Chance, in order"
-    :class:`SplitMix64` is the chance stream; :meth:`RefGame._fill_market` and
-    :meth:`RefGame._deal_slot` draw exactly as the contract says; decks and
-    discard piles are counts per shape.  ``rules.rounds(n)`` gives rounds x turns.
-docs/games/citywright.md section 5 (turn, forced discard, cleanup), 5.1 (swap), 5.2 (solo rival),
-5.3 (waste)
-    :meth:`RefGame._check` validates a move and describes its effect;
-    :meth:`RefGame.apply` carries it out, runs the rival, advances the turn and
-    cleans up between rounds.
-docs/games/citywright.md section 6 (district scoring)
-    :func:`score_board`, one small function per district.
-docs/games/citywright.md section 7 (achievements), section 8 (ranks, ties, win share)
-    :meth:`RefGame.scores`, with every achievement kind of
-    ``boardlab.sim.citywright.rules.ACHIEVEMENT_KINDS``.
-docs/games/citywright.md section 9 (v1.0, ``market_depletes``)
-    the rule set's parameters; with ``market_depletes`` taken tiles leave the
-    market (shown as ``.``) until cleanup.
-
-Points the contract leaves open, and the reading taken here
------------------------------------------------------------
-- A forced discard of a corner ruler takes (and wastes) the free pick too: 5 tiles
-  (docs/games/citywright.md 5.3 "every tile of a forced discard"; the free pick is taken in step 2).
-  With ``market_depletes`` the free pick's market cell is the first cell (row-major)
-  holding ``move.free`` if the move names a district, else the first cell still
-  holding a tile.
-- A ``place`` move must use the canonical orientation index (the first index giving
-  that cell set and star cell); a duplicate index is refused.
-- ``pass`` counts as a turn taken (it occupies its place in the turn order).
-- With ``swap_requires_empty_cell = false`` a swap on a full board places no tile
-  (``cell = (-1, -1)``); with empty cells it must still use one of them.
-- ``highest_district`` at two or more players goes to every player whose score for
-  that district equals the table's maximum, even when that maximum is 0 (Q10: "ties
-  all get it").
-- ``snapshot()['round']`` is 0-based and stays at the last round once the game is
-  over; ``placed`` lists every shape of the rule set (zero counts included).
+Design notes: docs/games/citywright/engine.md#reference-implementation.
 """
 
 from __future__ import annotations
@@ -74,11 +23,11 @@ from .rules import (
 MASK64 = (1 << 64) - 1
 EMPTY = "."
 
-# --- random numbers (docs/engine.md "Random numbers") ------------------------------
+# --- random numbers (docs/games/citywright/engine.md "Random numbers") ------------------------------
 
 
 class SplitMix64:
-    """The SplitMix64 generator of docs/engine.md, in Python integers masked to 64 bits."""
+    """The SplitMix64 generator of docs/games/citywright/engine.md, in Python integers masked to 64 bits."""
 
     def __init__(self, seed: int):
         self.state = seed & MASK64
@@ -95,7 +44,7 @@ class SplitMix64:
         return ((self.next() >> 32) * n) >> 32
 
 
-# --- shapes and orientations (docs/games/citywright.md section 2, docs/engine.md "Moves") ----------
+# --- shapes and orientations (docs/games/citywright.md section 2, docs/games/citywright/engine.md "Moves") ----------
 
 
 def orient_cells(cells, orientation: int) -> tuple[tuple[int, int], ...]:
@@ -284,7 +233,7 @@ def achievement_earned(card, seat: int, boards: list[str], placed: list[dict], d
 
 
 class RefGame:
-    """One game, played move by move (docs/engine.md).
+    """One game, played move by move (docs/games/citywright/engine.md).
 
     State, all plain Python:
       market  : list of 16 letters (row-major), "." where a tile has gone (market_depletes)

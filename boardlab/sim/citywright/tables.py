@@ -1,38 +1,6 @@
 """Rule set -> plain arrays for the kernels, and the bit layout they use.
 
-Board bit layout (one uint64 per district per player)::
-
-    bit = 8 * row + col          row, col in 0..6
-    col 7 and row 7 are padding: a shift by 1 (left/right) or 8 (up/down)
-    moves every cell to its neighbour, and masking with VALID drops the
-    cells that fell off the board.
-
-          col 0  1  2  3  4  5  6 | 7 (pad)
-    row 0     0  1  2  3  4  5  6 | 7
-    row 1     8  9 10 11 12 13 14 | 15
-    ...
-    row 6    48 49 50 51 52 53 54 | 55
-    row 7 (pad) 56..63
-
-Tables built here (all plain numpy arrays, cached per rule set):
-
-``rp`` int32[RP_LEN]
-    scalar parameters for one player count; offsets ``RP_*`` below.
-``shp`` int32[n_shapes, SHP_LEN]
-    per shape: deck (0 edge/tetromino, 1 corner/pentomino), cell count, star
-    cell index or -1, placement range [start, end), the 4 plain (non-star)
-    cell indices.
-``pl_mask`` uint64[n_placements]
-    on-board cells of each placement (shape, orientation, translation).
-``pl_info`` int16[n_placements, PL_LEN]
-    shape, orientation, anchor row/col, star cell index, and the board bit of
-    each shape cell (-1 where it overhangs).
-``ach`` int32[n_achievements, ACH_LEN]
-    kind code, district, shape, threshold, points, solo threshold.
-``pl_plain``, ``pl_star_bit``, ``pl_canon``
-    for search agents, per placement (see :class:`Tables`).
-
-The agent kernels take them all as one tuple, :meth:`Tables.kernel_args`.
+Design notes: docs/games/citywright/engine.md#kernel-tables.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ do).  Each study: 10 integer parameters, ``--max-changes 3`` (projection by the 
 move and the nudge for sampled excess changes, as the command does), ``--keep-mean-total 15`` (the
 command's penalty), the base as trial 0; CMA-ES restarted as the command restarts it.
 
-    python docs/tune_samplers.py RESULTS.parquet [TRIALS] [SEEDS]
+    python results/tune-samplers/tune_samplers.py RESULTS.parquet [TRIALS] [SEEDS]
 
 RESULTS.parquet: e.g. ``citywright simulate --players 4 --agents specialist:R,specialist:C,specialist:P,specialist:I
 --games 4000 --seed 1 --out runs/spec.parquet``.  Prints the median and upper quartile, over seeds, of the
