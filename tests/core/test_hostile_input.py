@@ -171,6 +171,40 @@ PAIRING: list[Case] = [
         Case(f"tune seats: {name}", lambda d, make=make: ["tune", "seats", make(d)], 2, says)
         for name, make, says in _DAMAGED
     ],
+    Case(
+        "summary: the same file twice",
+        lambda d: ["summary", _rf.run_file(d), "./F.parquet", "--csv", d / "t"],
+        2,
+        r"error: F\.parquet: the same file as /.*/F\.parquet; give each result file once$",
+        lambda d: not (d / "t").exists() or pytest.fail("--csv written"),
+    ),
+    Case(
+        "summary: a copy of a run",
+        lambda d: ["summary", _rf.run_file(d), _rf.run_file(d, "copy.parquet")],
+        2,
+        r"copy\.parquet: holds the same run as .*/F\.parquet \(run id [^)]+\); give each run once",
+    ),
+    Case(
+        "summary: --game another than the file's",
+        lambda d: ["summary", _rf.run_file(d), "--game", "pig"],
+        2,
+        r"error: .*F\.parquet: a result of citywright, not pig$",
+    ),
+    Case(
+        "summary: --csv into a missing folder",
+        lambda d: ["summary", _rf.run_file(d), "--csv", d / "no" / "t"],
+        2,
+        r"error: --csv: directory .*/no does not exist$",
+    ),
+    *[
+        Case(
+            f"summary: {name}",
+            lambda d, make=make: ["summary", _rf.run_file(d, "ok.parquet", "random"), make(d)],
+            2,
+            says,
+        )
+        for name, make, says in _DAMAGED
+    ],
 ]
 
 
