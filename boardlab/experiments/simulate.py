@@ -37,6 +37,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -58,6 +59,8 @@ PART_COMPRESSION = None
 DEFAULT_CHUNK = 100
 # Game numbers are int64 in every table.
 MAX_GAMES = 2**62
+# Run seeds are SplitMix64 states: 0..2**64-1.
+MAX_SEED = 2**64 - 1
 
 
 class SimulateError(ValueError):
@@ -146,6 +149,11 @@ def make_spec(
     lo, hi = g.players
     if not lo <= players <= hi:
         raise SimulateError(f"--players must be {lo}..{hi} for {g.id}, got {players}")
+    why = g.players_error(players, rules)
+    if why is not None:
+        raise SimulateError(f"--players: {why}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= int(seed) <= MAX_SEED:
+        raise SimulateError(f"--seed must be 0..{MAX_SEED} (2**64 - 1), got {seed!r}")
     if moves and not g.has("move_log"):
         raise SimulateError(f"--moves: {g.id} has no move log")
     if not 1 <= games <= MAX_GAMES:
@@ -180,7 +188,7 @@ def make_spec(
         agents=tuple(str(a) for a in parsed),
         tiers=tuple(getattr(a, "tier", "") for a in parsed) if any(getattr(a, "tier", "") for a in parsed) else (),
         games=games,
-        seed=int(seed) & ((1 << 64) - 1),
+        seed=int(seed),
         rules=rules.to_json(),
         rules_name=rules.name,
         seating=seating,

@@ -329,8 +329,9 @@ def reproduce(
         jobs = [proposal_job(games, tier, numbers[tier])]
         if tier in PLAYER_RANGE:
             jobs.append(proposal_job(games, tier, chosen, "recommended"))
-        log(f"tier {tier}, recalibrated numbers on fresh seeds (run seed {seed + 1}):")
-        fr = run_jobs(GAME, jobs, work / tier, seed + 1, n_jobs, log, backend, scheduler, progress,
+        fresh = (seed + 1) % 2**64  # the next run seed, 2**64 - 1 wrapping to 0
+        log(f"tier {tier}, recalibrated numbers on fresh seeds (run seed {fresh}):")
+        fr = run_jobs(GAME, jobs, work / tier, fresh, n_jobs, log, backend, scheduler, progress,
                       chunk_size=chunk_size(games))  # fmt: skip
         proposal_frames[tier] = fr
         own = {j: df for j, df in fr.items() if j.label == "own"}
@@ -661,7 +662,7 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
             else ""
         )
         + f". Run seed {seed} (every run shares its game seeds); the recalibrated numbers are re-simulated on "
-        f"fresh seeds (run seed {seed + 1}). Intervals are 95% (normal for means, Wilson for shares). The "
+        f"fresh seeds (run seed {(seed + 1) % 2**64}). Intervals are 95% (normal for means, Wilson for shares). The "
         "tables are those of the balance report (`results/cartographers/`, planner only) computed per tier.",
         "",
         "## Summary",

@@ -17,7 +17,10 @@ from ._app import (
     RulesOpt,
     SchedulerOpt,
     UserError,
+    check_jobs,
     check_output,
+    check_players,
+    check_seed,
     check_workers,
     command_line,
     game_def,
@@ -96,6 +99,7 @@ def tune_seats(
     show("stored", cur)
     show("best", best)
     if verify_games:
+        jobs = check_jobs(jobs, backend)
         vec = [int(x) for x in best["compensation"].iloc[0].split("/")]
         try:
             verified = C.verify(metas[0], vec, verify_games, jobs=jobs, game=g, **workers)
@@ -258,10 +262,14 @@ def tune_scoring(
     from boardlab.experiments import simulate as S
     from boardlab.experiments import tune_scoring as T
 
+    check_seed(seed)
+    check_seed(train_seed, "--train-seed")
     g = game_def(game)
     base = load_rules(rules, g)
     specs = split_specs(agents if agents is not None else g.default_agents, g)
-    players = table_players(players, g)
+    players = table_players(players, g, base)
+    for n in _counts(seat_players) or ():
+        check_players(n, g, base)
     workers = check_workers(backend, scheduler)
     try:
         params = T.parse_params(param, base)
@@ -280,6 +288,7 @@ def tune_scoring(
         T.check_output(out, resume)
     except T.TuneError as e:
         raise UserError(str(e)) from None
+    jobs = check_jobs(jobs, backend)
     out.mkdir(parents=True, exist_ok=True)
     work.mkdir(parents=True, exist_ok=True)
     tables = spec.tables()
