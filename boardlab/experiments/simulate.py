@@ -30,7 +30,6 @@ import functools
 import itertools
 import json
 import os
-import subprocess
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -43,6 +42,7 @@ import pyarrow.parquet as pq
 
 from boardlab.experiments.isolation import AgentFailure, Isolation
 from boardlab.experiments.play import needs_api, play_table
+from boardlab.experiments.provenance import git_commit, package_version
 from boardlab.experiments.schema import conform, plain_columns, schema_of
 from boardlab.experiments.seating import SEATINGS
 from boardlab.sim.games import GameDef, default_game, get_game
@@ -254,26 +254,6 @@ def _atomic_write_text(text: str, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def _git_commit() -> str:
-    try:
-        root = Path(__file__).resolve().parent.parent
-        r = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5, check=False
-        )
-        return r.stdout.strip() or "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-
-
-def _version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("boardlab")
-    except Exception:
-        return "unknown"
-
-
 # --- the work of one chunk (runs in a worker process or on a Dask worker) ----------
 
 
@@ -372,8 +352,8 @@ def prepare(spec: RunSpec, paths: RunPaths, resume: bool, force: bool) -> dict:
     manifest = {
         "spec": spec.to_json(),
         "started": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        "package_version": _version(),
-        "git_commit": _git_commit(),
+        "package_version": package_version(),
+        "git_commit": git_commit(),
     }
     _atomic_write_text(json.dumps(manifest, indent=1), paths.manifest)
     return manifest

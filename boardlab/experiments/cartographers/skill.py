@@ -41,7 +41,7 @@ from scipy.stats import norm, rankdata
 from statsmodels.stats.multitest import multipletests
 
 from boardlab.experiments import charts
-from boardlab.experiments import simulate as S
+from boardlab.experiments import provenance as P
 from boardlab.experiments.io import staged_directory
 from boardlab.experiments.report import Report, run_jobs
 from boardlab.experiments.report import ci as _ci
@@ -648,7 +648,7 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
         "# Cartographers across skill: every verdict per tier",
         "",
         f"Command: `{command}`  ",
-        f"Commit: `{S._git_commit() or 'unknown'}`, {S._version()}; written {now}; {len(all_frames)} runs, "
+        f"Commit: `{P.git_commit()}`, {P.package_version()}; written {now}; {len(all_frames)} runs, "
         f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
         f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
         f"Tiers (`boardlab agents --game cartographers`): {', '.join(f'`{t}`' for t in tiers)}, each in every seat "

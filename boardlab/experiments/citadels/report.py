@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,6 +44,7 @@ import pandas as pd
 from boardlab.experiments.citadels.columns import PURPLE_COLUMNS, PURPLES
 from boardlab.experiments.io import staged_directory
 from boardlab.experiments.pipelines import Z95, mean_ci
+from boardlab.experiments.provenance import git_commit, package_version
 from boardlab.experiments.report import Report, run_jobs
 from boardlab.experiments.report import ci as _ci
 from boardlab.experiments.report import md_table as _md
@@ -634,15 +634,6 @@ def _pct(v, lo, hi) -> str:
     return f"{100 * v:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
-def _commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except Exception:
-        return "unknown"
-
-
 def report(tables, frames, games, seed, command, elapsed) -> str:
     now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     total_games = sum(len(df) // j.players for j, df in frames.items())
@@ -665,7 +656,8 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
     out = [
         "# Citadels' balance report",
         "",
-        f"Produced by `{command or 'boardlab reproduce --game citadels'}` at commit {_commit()}, {now};"
+        f"Produced by `{command or 'boardlab reproduce --game citadels'}` at commit {git_commit(short=True)}"
+        f" ({package_version()}), {now};"
         f" {total_games:,} games in {elapsed / 60:.1f} minutes (seed {seed}, size {games:,}).",
         "",
         "Tiers (every table is given per tier; the spec each played is in the runs list below): "

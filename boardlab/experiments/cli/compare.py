@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from boardlab.experiments.provenance import git_commit
+
 from ._app import (
     AGENTS_DEFAULT,
     OUTPUT_RULE,
@@ -17,8 +19,8 @@ from ._app import (
     SchedulerOpt,
     UserError,
     app,
-    check_output,
     check_jobs,
+    check_output,
     check_seed,
     check_workers,
     command_line,
@@ -105,7 +107,7 @@ def compare(
 
         table = pd.concat([table, extra.table(df_a, df_b, rules_a, rules_b)], ignore_index=True)
     about = {
-        "command": command_line(), "git_commit": S._git_commit(), "a": a, "b": b, "players": players,
+        "command": command_line(), "git_commit": git_commit(), "a": a, "b": b, "players": players,
         "agents": specs, "games": games, "seed": seed, "seating": seating, "game": g.id,
         "played_differently": C.played_differently(spec, spec_b),
     }  # fmt: skip

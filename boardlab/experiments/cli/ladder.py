@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from boardlab.experiments.provenance import git_commit
 from boardlab.sim.games import GameError
 
 from ._app import (
@@ -141,7 +142,7 @@ def ladder(
             raise UserError(str(e)) from None
     about = {
         "command": command_line(), "game": g.id, "rules": rs.name, "agents": specs, "players": counts,
-        "games_per_player_count": games, "seed": seed, "bootstrap": boot, "git_commit": S._git_commit(),
+        "games_per_player_count": games, "seed": seed, "bootstrap": boot, "git_commit": git_commit(),
     }  # fmt: skip
     L.write_rating_ladder(ratings, spread, shares, out, about)
     print(L.ratings_text(ratings, spread))

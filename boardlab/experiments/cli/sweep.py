@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from boardlab.experiments.provenance import git_commit
+
 from ._app import (
     AGENTS_DEFAULT,
     OUTPUT_RULE,
@@ -18,8 +20,8 @@ from ._app import (
     SchedulerOpt,
     UserError,
     app,
-    check_output,
     check_jobs,
+    check_output,
     check_seed,
     check_workers,
     command_line,
@@ -119,7 +121,7 @@ def sweep(
             raise UserError(str(e).splitlines()[0]) from None
     about = {
         "command": command_line(), "param": param, "values": vals, "rules": base.name, "players": players,
-        "agents": specs, "games_per_value": games, "seed": seed, "seating": seating, "git_commit": S._git_commit(),
+        "agents": specs, "games_per_value": games, "seed": seed, "seating": seating, "git_commit": git_commit(),
         "game": g.id,
     }  # fmt: skip
     W.write_outputs(table, param, out, about)

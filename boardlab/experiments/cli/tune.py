@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from boardlab.experiments.provenance import git_commit
+
 from ._app import (
     AGENTS_DEFAULT,
     OUTPUT_RULE,
@@ -321,7 +323,7 @@ def tune_scoring(
     except (T.TuneError, S.SimulateError) as e:
         raise UserError(str(e).splitlines()[0]) from None
     about = {
-        "command": command_line(), "git_commit": S._git_commit(), "verify_seconds": round(verify_seconds, 1),
+        "command": command_line(), "git_commit": git_commit(), "verify_seconds": round(verify_seconds, 1),
         "finished": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "trials": trials,
         "verify_games": verify_games, "jobs": jobs,
     }  # fmt: skip
