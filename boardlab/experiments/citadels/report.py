@@ -567,6 +567,8 @@ def characters_chart(tables, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from boardlab.experiments.charts import whiskers
+
     sp, ch = tables["specialists"], tables["characters"]
     ch = ch[ch["players"] == 4]
     tier_names = list(dict.fromkeys(sp["tier"].tolist() or ch["tier"].tolist()))
@@ -581,7 +583,7 @@ def characters_chart(tables, path: Path) -> None:
             s = t[t["tier"] == tier].set_index("rank").reindex(x)
             pos = x - 0.4 + width * (i + 0.5)
             ax.bar(pos, s[col], width, label=tier)
-            ax.errorbar(pos, s[col], yerr=[s[col] - s[lo], s[hi] - s[col]], fmt="none", ecolor="black", lw=0.8)
+            ax.errorbar(pos, s[col], yerr=whiskers(s, col, lo, hi), fmt="none", ecolor="black", lw=0.8)
         ax.axhline(0.25, color="grey", ls="--", lw=1)
         ax.set_xticks(x, RANK_NAMES, rotation=30)
         ax.set_title(title)
@@ -598,6 +600,8 @@ def seats_chart(t: pd.DataFrame, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from boardlab.experiments.charts import whiskers
+
     t = t[t["rules"] == "official"]
     t = t[t["run"].str.startswith("seats_")]
     tier_names = list(dict.fromkeys(t["tier"]))
@@ -608,7 +612,7 @@ def seats_chart(t: pd.DataFrame, path: Path) -> None:
             ax.errorbar(
                 g["seat"],
                 g["win_share"] * p,
-                yerr=[(g["win_share"] - g["lo"]) * p, (g["hi"] - g["win_share"]) * p],
+                yerr=whiskers(g, "win_share") * p,
                 marker="o",
                 capsize=2,
                 label=f"{p} players",
