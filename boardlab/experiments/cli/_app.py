@@ -277,8 +277,11 @@ def check_output(
     * A path given must have an existing parent folder (a typo is refused, not turned into a new tree);
       the default's missing folders are created by the command once every check has passed.
     * The nearest existing folder must be a writable directory, not a file.
-    * A file output must not be a directory, a directory output must not be a file.
+    * A file output must not be a directory, a directory output must not be a file; an existing file output
+      must be a regular file (a FIFO or a device such as /dev/null is refused, even with ``force``).
     * An existing output needs ``force`` where the command has ``--force`` (``force`` not None)."""
+    from boardlab.sim.files import file_kind
+
     given = path is not None
     path = Path(path if given else default)
     there = path if directory and path.is_dir() else path.parent
@@ -288,10 +291,13 @@ def check_output(
         raise UserError(f"{flag}: {there} is a file, not a directory")
     if given and not path.parent.exists():
         raise UserError(f"{flag}: directory {path.parent} does not exist")
+    kind = file_kind(path.stat().st_mode) if path.exists() else None  # None: missing, or a regular file
     if path.exists() and directory and not path.is_dir():
-        raise UserError(f"{flag}: {path} is a file; give a directory")
+        raise UserError(f"{flag}: {path} is {kind or 'a file'}; give a directory")
     if path.exists() and not directory and path.is_dir():
         raise UserError(f"{flag}: {path} is a directory; give a file name")
+    if not directory and kind is not None:  # a FIFO, a device: never written into, nor replaced by a file
+        raise UserError(f"{flag}: {path} is {kind}, not a file to write; give a file name")
     if not os.access(there, os.W_OK | os.X_OK):
         raise UserError(f"{flag}: directory {there} is not writable")
     if force is False and path.exists():
