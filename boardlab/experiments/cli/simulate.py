@@ -91,7 +91,11 @@ def simulate(
     from boardlab.experiments.warmup import ensure_compiled
 
     if force or resume or not out.exists():  # S.run refuses an existing output in one line, before any work
-        ensure_compiled(g, specs, players, rs)
+        # the warm-up plays the built-in agents only: a Python agent compiles nothing, and one that fails or
+        # hangs must do so in the run (its one line, its --move-timeout), not in a warm-up game
+        reg = g.agents()
+        built_in = [s for s in specs if not getattr(reg.parse_agent(s), "python", False)]
+        ensure_compiled(g, built_in or None, players, rs)
     bar, update = progress_bar(quiet, "simulate", games)
     argv = [a for a in sys.argv[1:] if a not in ("--force", "--resume")]
     prog = prog_name()
