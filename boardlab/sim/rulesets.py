@@ -134,7 +134,7 @@ def parse_toml(text: str, source: str) -> dict:
         raise RulesError(f"rules: {source} is not valid TOML: {e}") from None
     except RecursionError:
         raise too_deep from None
-    if mapping_depth(mapping) > MAX_DEPTH:
+    if mapping_depth(mapping) > MAX_DEPTH + 1:  # the document's own table, and MAX_DEPTH levels within it
         raise too_deep
     return mapping
 
