@@ -21,7 +21,6 @@ from ._app import (
     UserError,
     check_jobs,
     check_output,
-    check_players,
     check_seed,
     check_workers,
     command_line,
@@ -270,8 +269,11 @@ def tune_scoring(
     base = load_rules(rules, g)
     specs = split_specs(agents if agents is not None else g.default_agents, g)
     players = table_players(players, g, base)
-    for n in _counts(seat_players) or ():
-        check_players(n, g, base)
+    lo, hi = g.players
+    for n in _counts(seat_players) or ():  # a count outside the registry's range: make_tune_spec says so
+        why = g.players_error(n, base) if lo <= n <= hi else None
+        if why is not None:
+            raise UserError(f"--seat-players: {why}")
     workers = check_workers(backend, scheduler)
     try:
         params = T.parse_params(param, base)
