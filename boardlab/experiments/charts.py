@@ -29,9 +29,26 @@ def save(fig, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def whiskers(t: pd.DataFrame, value: str) -> np.ndarray:
-    """Whisker lengths lo..hi around `value` (clipped at 0 against rounding)."""
-    return np.clip(np.vstack([t[value] - t["lo"], t["hi"] - t[value]]), 0, None)
+def whiskers(t: pd.DataFrame, value: str, lo: str = "lo", hi: str = "hi") -> np.ndarray:
+    """Whisker lengths from column `lo` up to `value` and from `value` up to column `hi`, each clipped at 0.
+
+    An interval need not hold its estimate: a normal interval of a mean is rounded, and at a few games an
+    interval built around another centre (Wilson's) or estimated apart may lie wholly on one side of it.
+    matplotlib refuses a negative whisker; the clipped one is drawn as none.
+
+    Parameters
+    ----------
+    t : DataFrame
+        The table.
+    value, lo, hi : str
+        The columns of the estimate and of the interval's bounds.
+
+    Returns
+    -------
+    ndarray
+        Shape (2, len(t)): the lower and the upper whisker lengths, never negative (NaN where a value is).
+    """
+    return np.clip(np.vstack([t[value] - t[lo], t[hi] - t[value]]).astype(float), 0, None)
 
 
 def family_colours(families) -> dict[str, tuple]:

@@ -18,9 +18,18 @@ from boardlab.experiments.io import read_runs
 from boardlab.experiments.pipelines import win_share
 from boardlab.sim.games import GameDef
 
+# Games per chunk of a fixed pairing (play_pairing): each chunk is one task of its worker pool.
+PAIRING_CHUNK = 100
+
 
 def play_pairing(
-    game: GameDef, specs: list[str], games: int, seed: int = 0, rules=None, jobs: int = 1, chunk: int = 100
+    game: GameDef,
+    specs: list[str],
+    games: int,
+    seed: int = 0,
+    rules=None,
+    jobs: int = 1,
+    chunk: int = PAIRING_CHUNK,
 ) -> pd.DataFrame:
     """`games` games of `game` with `specs` one per seat, seats rotated (default rules when None)."""
     g = game

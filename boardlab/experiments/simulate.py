@@ -51,7 +51,6 @@ import json
 import os
 import secrets
 import shutil
-import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -59,11 +58,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from boardlab.experiments.isolation import AgentFailure, Isolation
 from boardlab.experiments.play import needs_api, play_table
+from boardlab.experiments.provenance import git_commit, package_version
 from boardlab.experiments.schema import conform, plain_columns, schema_of
 from boardlab.experiments.seating import SEATINGS
 from boardlab.sim.games import GameDef, default_game, get_game
@@ -84,6 +85,8 @@ MAX_GAMES = 2**62
 RUN_ID = "run_id"
 # The key of the run id stamped in every chunk part's Arrow schema metadata (what --resume checks).
 PART_STAMP = b"run_id"
+# Run seeds are SplitMix64 states: 0..2**64-1.
+MAX_SEED = 2**64 - 1
 
 
 class SimulateError(ValueError):
@@ -172,6 +175,11 @@ def make_spec(
     lo, hi = g.players
     if not lo <= players <= hi:
         raise SimulateError(f"--players must be {lo}..{hi} for {g.id}, got {players}")
+    why = g.players_error(players, rules)
+    if why is not None:
+        raise SimulateError(f"--players: {why}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= int(seed) <= MAX_SEED:
+        raise SimulateError(f"--seed must be 0..{MAX_SEED} (2**64 - 1), got {seed!r}")
     if moves and not g.has("move_log"):
         raise SimulateError(f"--moves: {g.id} has no move log")
     if not 1 <= games <= MAX_GAMES:
@@ -206,7 +214,7 @@ def make_spec(
         agents=tuple(str(a) for a in parsed),
         tiers=tuple(getattr(a, "tier", "") for a in parsed) if any(getattr(a, "tier", "") for a in parsed) else (),
         games=games,
-        seed=int(seed) & ((1 << 64) - 1),
+        seed=int(seed),
         rules=rules.to_json(),
         rules_name=rules.name,
         seating=seating,
@@ -301,26 +309,6 @@ def new_run_id(spec: RunSpec) -> str:
     """
     text = json.dumps(spec.to_json(), sort_keys=True, separators=(",", ":")) + secrets.token_hex(16)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
-
-
-def _git_commit() -> str:
-    try:
-        root = Path(__file__).resolve().parent.parent
-        r = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5, check=False
-        )
-        return r.stdout.strip() or "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-
-
-def _version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("boardlab")
-    except Exception:
-        return "unknown"
 
 
 # --- the work of one chunk (runs in a worker process or on a Dask worker) ----------
@@ -618,8 +606,8 @@ def prepare(spec: RunSpec, paths: RunPaths, resume: bool, force: bool, manifest:
         RUN_ID: new_run_id(spec),
         "spec": spec.to_json(),
         "started": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        "package_version": _version(),
-        "git_commit": _git_commit(),
+        "package_version": package_version(),
+        "git_commit": git_commit(),
     }
     _atomic_write_text(json.dumps(manifest, indent=1), paths.manifest)
     return manifest

@@ -27,6 +27,7 @@ from boardlab.experiments import COMMAND
 from boardlab.experiments import simulate as S
 from boardlab.experiments.io import atomic_write_text
 from boardlab.experiments.pipelines import win_share
+from boardlab.experiments.provenance import git_commit
 from boardlab.sim.games import DEFAULT_GAME, get_game
 from boardlab.sim.seeds import game_seeds
 
@@ -988,7 +989,7 @@ def optimise(
         add_base_trial(study, spec, info, study.user_attrs.get("reference_seconds", 0.0))
     t_session = time.perf_counter()
     earlier = list(study.user_attrs.get("sessions", []))
-    commit = S._git_commit()
+    commit = git_commit()
 
     def record(played: int) -> None:
         # this session's line, rewritten after every trial: a session stopped by Ctrl-C, SIGTERM or kill -9

@@ -71,6 +71,24 @@ def none_unused(rules) -> dict[str, str]:
     return {}
 
 
+def counts_text(counts: tuple[int, ...]) -> str:
+    """Player counts as a user reads them: "2..7" for a run of counts, "2, 4, 6" otherwise.
+
+    Parameters
+    ----------
+    counts : tuple of int
+        Ascending player counts.
+
+    Returns
+    -------
+    str
+        The counts, shortest form.
+    """
+    if len(counts) > 2 and list(counts) == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}..{counts[-1]}"
+    return ", ".join(map(str, counts))
+
+
 @dataclass(frozen=True)
 class GameDef:
     """What the toolkit needs to know of one game.
@@ -120,7 +138,12 @@ class GameDef:
         The columns of a result table, one row per (game, seat): the core columns every
         game shares (``boardlab.experiments.schema.CORE_COLUMNS``) among the game's own.
     players : tuple[int, int]
-        Smallest and largest player count.
+        Smallest and largest player count under any rule set the game accepts (the union of
+        :meth:`players_for` over its presets spans exactly this range).
+    rules_players : callable(rules) -> tuple[int, ...] or None
+        The player counts a rule set supports (Citadels' ``players_allowed``: ``official`` plays 2..7, its
+        ``seed-summary`` 2..8).  None: every count of ``players``, whatever the rules.  :meth:`players_for`
+        asks it; every command checks a player count there once it knows the rules.
     kernel_sources : tuple[str, ...]
         Every file (relative to the repository root) that numba kernels of this
         game -- engine and agents -- are compiled from, constants included.
@@ -213,6 +236,7 @@ class GameDef:
     notes: dict = field(default_factory=dict)
     placeholders: Callable[[Any], dict[str, str]] = no_placeholders
     unused: Callable[[Any], dict[str, str]] = none_unused
+    rules_players: Callable[[Any], tuple[int, ...]] | None = None
     # --- the upper layers' parts, by import path ("module:attr"; None: the game has none) ---
     schema: str | None = None
     chunk_size: str | None = None
@@ -245,6 +269,48 @@ class GameDef:
     @property
     def default_preset(self) -> str:
         return self.presets[0]
+
+    def players_for(self, rules) -> tuple[int, ...]:
+        """The player counts the game plays under `rules`, ascending.
+
+        Parameters
+        ----------
+        rules : RuleSet
+            A rule set of this game (``load_rules``'s result).
+
+        Returns
+        -------
+        tuple of int
+            The counts of ``rules_players`` within the registry's ``players`` range (all of that range when
+            the game names no ``rules_players``).
+        """
+        lo, hi = self.players
+        if self.rules_players is None:
+            return tuple(range(lo, hi + 1))
+        return tuple(sorted({int(n) for n in self.rules_players(rules) if lo <= n <= hi}))
+
+    def players_error(self, players: int, rules) -> str | None:
+        """Why `players` cannot play under `rules` (one line naming the counts allowed), or None if it can.
+
+        Parameters
+        ----------
+        players : int
+            A player count.
+        rules : RuleSet
+            A rule set of this game.
+
+        Returns
+        -------
+        str or None
+            ``"rules 'official' of citadels allow 2..7 players, got 8"``; None when the count is supported.
+        """
+        counts = self.players_for(rules)
+        if players in counts:
+            return None
+        name = getattr(rules, "name", "?")
+        if not counts:
+            return f"rules {name!r} of {self.id} allow no player count"
+        return f"rules {name!r} of {self.id} allow {counts_text(counts)} players, got {players}"
 
     def agents(self):
         """The game's agent registry: the ``REGISTRY`` (a :class:`boardlab.agents.specs.Registry`) of its

@@ -30,9 +30,161 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from boardlab.sim.files import TextFileError, read_text
+
 
 class RulesError(ValueError):
     """A rule set that cannot be used; the one-line message starts with the offending key."""
+
+
+# --- reading a variant file ------------------------------------------------------------------------
+
+# The deepest nesting of tables and arrays a rules file may hold (the deepest preset holds 4): a deeper one
+# is refused before the parser, whose recursion it would exhaust, reads it.
+MAX_DEPTH = 32
+# The tokens of TOML that open or close a nesting level or hide brackets from it (strings, comments).
+_TOKENS = re.compile(r'"""|\'\'\'|["\'#\[\]{}]')
+_STRING_END = {
+    '"': re.compile(r'(?:[^"\\\n]|\\.)*(?:"|\n|$)'),
+    "'": re.compile(r"[^'\n]*(?:'|\n|$)"),
+    '"""': re.compile(r'(?:[^\\]|\\.)*?(?:"""|$)', re.DOTALL),
+    "'''": re.compile(r"(?:.)*?(?:'''|$)", re.DOTALL),
+}
+
+
+def toml_depth(text: str, limit: int = MAX_DEPTH) -> int:
+    """How deeply arrays and inline tables nest in TOML `text` (brackets inside strings and comments do not
+    count), found by a scan that stops once the depth passes `limit`.
+
+    Parameters
+    ----------
+    text : str
+        A TOML document.
+    limit : int
+        The scan stops at the first bracket that opens level ``limit + 1``.
+
+    Returns
+    -------
+    int
+        The deepest level reached (at most ``limit + 1``).
+    """
+    depth = deepest = 0
+    i = 0
+    while (m := _TOKENS.search(text, i)) is not None:
+        tok, i = m.group(), m.end()
+        if tok in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if depth > limit:
+                break
+        elif tok in "]}":
+            depth = max(0, depth - 1)
+        elif tok == "#":
+            end = text.find("\n", i)
+            i = len(text) if end < 0 else end
+        else:
+            i = _STRING_END[tok].match(text, i).end()
+    return deepest
+
+
+def mapping_depth(data: Any) -> int:
+    """How deeply tables and lists nest in a parsed mapping (a scalar is 0, ``{"a": 1}`` is 1).
+
+    Parameters
+    ----------
+    data : Any
+        A mapping as TOML or JSON gives it.
+
+    Returns
+    -------
+    int
+        The deepest level of nested dicts and lists.
+    """
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, dict | list):
+            deepest = max(deepest, level)
+            stack.extend((v, level + 1) for v in (node.values() if isinstance(node, dict) else node))
+    return deepest
+
+
+def parse_toml(text: str, source: str) -> dict:
+    """TOML `text` as a mapping; RulesError, one line naming `source`, when it is not valid TOML or nests
+    tables and arrays (dotted keys included) deeper than :data:`MAX_DEPTH`.
+
+    Parameters
+    ----------
+    text : str
+        The document.
+    source : str
+        Its name in messages (the file's path).
+
+    Returns
+    -------
+    dict
+        The parsed mapping.
+    """
+    too_deep = RulesError(f"rules: {source} nests tables and arrays deeper than {MAX_DEPTH} levels")
+    if toml_depth(text) > MAX_DEPTH:
+        raise too_deep
+    try:
+        mapping = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise RulesError(f"rules: {source} is not valid TOML: {e}") from None
+    except RecursionError:
+        raise too_deep from None
+    if mapping_depth(mapping) > MAX_DEPTH + 1:  # the document's own table, and MAX_DEPTH levels within it
+        raise too_deep
+    return mapping
+
+
+def read_toml(path: str | Path, error: type[RulesError] = RulesError) -> dict:
+    """The mapping of TOML rules file `path`: a regular file (never a FIFO, a directory or a device), UTF-8,
+    valid TOML nesting at most :data:`MAX_DEPTH` levels; RulesError, one line naming the file, otherwise.
+
+    Parameters
+    ----------
+    path : str or Path
+        The variant file.
+    error : type
+        The RulesError (sub)class to raise (a game's own).
+
+    Returns
+    -------
+    dict
+        Its mapping (``name`` not yet filled in).
+    """
+    try:
+        text = read_text(path, "a rules file")
+        return parse_toml(text, str(path))
+    except TextFileError as e:
+        raise error(f"rules: cannot read {e}") from None
+    except RulesError as e:
+        raise error(str(e)) from None
+
+
+def check_base(named: Any, presets: Collection[str], error: type[RulesError] = RulesError) -> str:
+    """A variant's ``base``: the name of one of `presets`, or a RulesError naming the key and the presets.
+
+    Parameters
+    ----------
+    named : Any
+        The value the variant gives ``base``.
+    presets : collection of str
+        The game's preset names.
+    error : type
+        The RulesError (sub)class to raise (a game's own).
+
+    Returns
+    -------
+    str
+        `named`, a preset name.
+    """
+    if not isinstance(named, str) or named not in presets:
+        what = "unknown preset" if isinstance(named, str) and named else "expected the name of a preset, got"
+        raise error(f"base: {what} {named!r} (valid: {', '.join(presets)})")
+    return named
 
 
 # --- the mapping -----------------------------------------------------------------------------------
@@ -249,9 +401,8 @@ class RuleBook:
         """Validate a (partial) mapping on top of a base preset (``mapping["base"]``, else `base`, else the
         default) or a base mapping."""
         mapping = dict(mapping)
-        named = mapping.pop("base", None) if base is None else None
         if base is None:
-            base = named or self.default
+            base = check_base(mapping.pop("base"), self.presets) if "base" in mapping else self.default
         if isinstance(base, str):
             if base not in self.presets:
                 raise RulesError(f"base: unknown preset {base!r} (valid: {', '.join(self.presets)})")
@@ -276,14 +427,7 @@ class RuleBook:
         path = Path(s)
         if path.suffix != ".toml" and not path.exists():
             raise self._unknown(s)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as e:
-            raise RulesError(f"rules: cannot read {s}: {e.strerror}") from None
-        try:
-            mapping = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise RulesError(f"rules: {s} is not valid TOML: {e}") from None
+        mapping = read_toml(path)
         if "name" not in mapping:
             mapping["name"] = path.stem
         try:

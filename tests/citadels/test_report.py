@@ -185,3 +185,18 @@ def test_the_round_counts_kernel_equals_its_numpy_oracle(preset):
         assert np.array_equal(offered, want_offered), (preset, n)
         hits += counts.sum(axis=(0, 1))
     assert (hits > 0).all(), hits  # every count occurs: the comparison is not of zeros
+
+
+def test_the_charts_draw_intervals_that_miss_their_estimate(tiny, tmp_path):
+    """At a few games an interval may lie beside its estimate (a Wilson bound of 0 wins rounds to 3e-17 above
+    0): the charts clip that whisker instead of failing (matplotlib refuses a negative one)."""
+    _, tables = tiny
+    tables = {k: v.copy() for k, v in tables.items()}
+    ch, sp, seats = tables["characters"], tables["specialists"], tables["seats"]
+    ch["final_lo"] = ch["final_win"] + 1e-17  # every interval above its estimate
+    sp["hi"] = sp["win_share"] - 1e-17  # every interval below
+    seats["lo"] = seats["win_share"] + 1e-17
+    R.characters_chart(tables, tmp_path / "characters.png")
+    R.seats_chart(seats, tmp_path / "seats.png")
+    for name in ("characters", "seats"):
+        assert (tmp_path / f"{name}.png").read_bytes()[:4] == b"\x89PNG"

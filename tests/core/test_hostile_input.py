@@ -9,6 +9,7 @@ The table is grouped by what the case attacks; every group feeds the one paramet
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -266,7 +267,250 @@ AGENTS: list[Case] = [
 ]  # fmt: skip
 
 # --- rule files, player counts, seeds, jobs and the other command inputs --------------------------
-INPUTS: list[Case] = []
+# Every hostile file is made in the case's folder under in/; a refused command leaves nothing else there.
+GAMES = ("citywright", "cartographers", "citadels")
+PRESET = {"citywright": "v1.1", "cartographers": "base-a", "citadels": "official"}
+PLAYERS = {"citywright": 2, "cartographers": 2, "citadels": 4}
+
+
+def _in(d: Path, name: str) -> Path:
+    (d / "in").mkdir(exist_ok=True)
+    return d / "in" / name
+
+
+def _text(name: str, data: bytes) -> Callable[[Path], Path]:
+    def make(d: Path) -> Path:
+        path = _in(d, name)
+        path.write_bytes(data)
+        return path
+
+    return make
+
+
+def _fifo(name: str) -> Callable[[Path], Path]:
+    def make(d: Path) -> Path:
+        path = _in(d, name)
+        os.mkfifo(path)
+        return path
+
+    return make
+
+
+def _folder(name: str) -> Callable[[Path], Path]:
+    def make(d: Path) -> Path:
+        path = _in(d, name)
+        path.mkdir()
+        return path
+
+    return make
+
+
+def _nothing_written(d: Path) -> None:
+    """Only the case's own inputs (in/) are in its folder: no output, no parts, no run cache."""
+    assert sorted(p.name for p in d.iterdir()) in ([], ["in"]), sorted(d.rglob("*"))
+
+
+def _base(game: str) -> bytes:
+    return f'base = "{PRESET[game]}"\n'.encode()
+
+
+# (name, the file, what the one line says): each a rules file no game can read
+_RULE_FILES = [
+    ("non-UTF-8 bytes", lambda g: _text("latin1.toml", _base(g) + b'name = "caf\xe9"\n'),
+     r"rules: cannot read \S*latin1\.toml: is not UTF-8 text \(byte 0xe9 at line 2\); save it as UTF-8$"),
+    ("5000 nested arrays", lambda g: _text("arrays.toml", b"x = " + b"[" * 5000 + b"]" * 5000 + b"\n"),
+     r"rules: \S*arrays\.toml nests tables and arrays deeper than 32 levels$"),
+    ("5000 nested inline tables", lambda g: _text("tables.toml", b"x = " + b"{a=" * 5000 + b"1" + b"}" * 5000),
+     r"rules: \S*tables\.toml nests tables and arrays deeper than 32 levels$"),
+    ("5000 dotted keys", lambda g: _text("dotted.toml", b"x" + b".a" * 5000 + b" = 1\n"),
+     r"rules: \S*dotted\.toml nests tables and arrays deeper than 32 levels$"),
+    ("base a table", lambda g: _text("base-table.toml", b'base = {name="x"}\n'),
+     r"base-table\.toml: base: expected the name of a preset, got \{'name': 'x'\} \(valid: [a-z0-9.-]+, "),
+    ("base a number", lambda g: _text("base-5.toml", b"base = 5\n"),
+     r"base-5\.toml: base: expected the name of a preset, got 5 \(valid: [a-z0-9.-]+, "),
+    ("base empty", lambda g: _text("base-empty.toml", b'base = ""\n'),
+     r"base-empty\.toml: base: expected the name of a preset, got '' \(valid: [a-z0-9.-]+, "),
+    ("a FIFO", lambda g: _fifo("pipe.toml"),
+     r"rules: cannot read \S*pipe\.toml: is a FIFO \(named pipe\), not a rules file$"),
+    ("a directory", lambda g: _folder("dir.toml"),
+     r"rules: cannot read \S*dir\.toml: is a directory, not a rules file$"),
+    ("/dev/null", lambda g: (lambda d: "/dev/null"),
+     r"rules: cannot read /dev/null: is a character device, not a rules file$"),
+]  # fmt: skip
+
+# (command, the games it applies to, its command line around the rules file F): every command taking a rule set
+_RULE_COMMANDS = [
+    ("rules", GAMES, lambda d, g, f: ["rules", f, "--game", g]),
+    ("simulate", GAMES, lambda d, g, f: ["simulate", "--game", g, "--players", PLAYERS[g], "--agents", "random",
+                                         "--games", 2, "--out", d / "r.parquet", "--rules", f]),
+    ("compare", GAMES, lambda d, g, f: ["compare", f, PRESET[g], "--game", g, "--games", 2, "--out", d / "c"]),
+    ("sweep", GAMES, lambda d, g, f: ["sweep", "--game", g, "--param", "x", "--values", "1,2", "--rules", f,
+                                      "--games", 2, "--out", d / "s"]),
+    ("demo", GAMES, lambda d, g, f: ["demo", "--game", g, "--games", 1, "--rules", f]),
+    ("ladder", GAMES, lambda d, g, f: ["ladder", "--game", g, "--agents", "random", "--agents", "random",
+                                       "--rules", f, "--out", d / "l"]),
+    ("tune scoring", GAMES, lambda d, g, f: ["tune", "scoring", "--game", g, "--param", "x=1:2", "--rules", f,
+                                             "--out", d / "t"]),
+    ("bench", GAMES, lambda d, g, f: ["bench", "--game", g, "--rules", f]),
+    ("score", ("citywright", "cartographers"), lambda d, g, f: ["score", "board.txt", "--game", g, "--rules", f]),
+    ("rescore", ("citywright",), lambda d, g, f: ["rescore", "/dev/null", "--rules", f]),
+    ("reproduce --skill", ("citywright",), lambda d, g, f: ["reproduce", "--skill", "--rules", f, "--out", d / "o"]),
+]  # fmt: skip
+
+_RULES: list[Case] = [
+    Case(f"{command} --game {g}: rules file, {what}",
+         lambda d, make=make, g=g, line=line: line(d, g, make(g)(d)), 2, says, _nothing_written)
+    for what, make, says in _RULE_FILES
+    for command, games, line in _RULE_COMMANDS
+    for g in games
+]  # fmt: skip
+
+
+def _toml(name: str, text: str) -> Callable[[Path], Path]:
+    return _text(name, text.encode())
+
+
+_CW_SHAPES = ("I", "L", "T", "Z", "O", "W", "T5", "P", "V")
+_NO_RULERS = _toml("no-rulers.toml", 'base = "v1.1"\n' + "".join(
+    f"[shapes.{s}]\ncopies = 0\ntwo_player_remove = 0\n" for s in _CW_SHAPES))  # fmt: skip
+_NO_RULERS_FOR_TWO = _toml("solo-and-more.toml", 'base = "v1.1"\n' + "".join(
+    f"[shapes.{s}]\ncopies = 2\ntwo_player_remove = 2\n" for s in _CW_SHAPES))  # fmt: skip
+_NO_TIME = _toml("timeless.toml", 'base = "base-a"\n' + "".join(
+    f'[cards.explore."{k:02d}"]\ntime = 0\n' for k in range(7, 18)))  # fmt: skip
+_EIGHT = r"--players: rules 'official' of citadels allow 2\.\.7 players, got 8$"
+
+_DECKS: list[Case] = [
+    Case("rules: a Citywright deck of no ruler", lambda d: ["rules", _NO_RULERS(d)], 2,
+         r"no-rulers\.toml: shapes: every shape has copies = 0, so the ruler decks hold no ruler to draw$"),
+    Case("simulate: a Citywright deck of no ruler", lambda d: [
+        "simulate", "--players", 3, "--agents", "random", "--games", 2, "--out", d / "r.parquet",
+        "--rules", _NO_RULERS(d)], 2, r"shapes: every shape has copies = 0", _nothing_written),
+    Case("simulate: a Citywright deck emptied for two players", lambda d: [
+        "simulate", "--players", 2, "--agents", "random", "--games", 2, "--out", d / "r.parquet",
+        "--rules", _NO_RULERS_FOR_TWO(d)], 2,
+         r"--players: rules 'solo-and-more' of citywright allow 1, 3, 4 players, got 2$", _nothing_written),
+    Case("rules: a Cartographers explore deck of no time", lambda d: ["rules", "--game", "cartographers", _NO_TIME(d)],
+         2, r"timeless\.toml: cards\.explore: every explore card has time 0, so no season could end$"),
+]  # fmt: skip
+
+_PLAYERS: list[Case] = [
+    Case("simulate: Citadels at 8 under official", lambda d: [
+        "simulate", "--game", "citadels", "--players", 8, "--agents", "random", "--games", 2, "--out",
+        d / "r.parquet"], 2, _EIGHT, _nothing_written),
+    Case("simulate: Citadels at 9", lambda d: [
+        "simulate", "--game", "citadels", "--players", 9, "--agents", "random", "--games", 2, "--out",
+        d / "r.parquet", "--rules", "seed-summary"], 2, r"--players must be 2\.\.8 for citadels, got 9$",
+         _nothing_written),
+    Case("compare: Citadels at 8 under official", lambda d: [
+        "compare", "seed-summary", "official", "--game", "citadels", "--players", 8, "--games", 2, "--out",
+        d / "c"], 2, _EIGHT, _nothing_written),
+    Case("ladder: Citadels at 8 under official", lambda d: [
+        "ladder", "--game", "citadels", "--agents", "random,basic", "--players", 4, "--players", 8,
+        "--games", 2, "--out", d / "l"], 2, _EIGHT, _nothing_written),
+    Case("sweep: Citadels at 8 under official", lambda d: [
+        "sweep", "--game", "citadels", "--param", "bank_gold", "--values", "20,30", "--players", 8,
+        "--games", 2, "--out", d / "s"], 2, _EIGHT, _nothing_written),
+    Case("tune scoring: Citadels at 8 under official", lambda d: [
+        "tune", "scoring", "--game", "citadels", "--param", "bank_gold=20:40:int", "--players", 8,
+        "--out", d / "t"], 2, _EIGHT, _nothing_written),
+    Case("tune scoring: Citadels seat players 8 under official", lambda d: [
+        "tune", "scoring", "--game", "citadels", "--param", "bank_gold=20:40:int", "--objective", "both",
+        "--seat-players", "4,8", "--out", d / "t"], 2, "--seat-" + _EIGHT[2:], _nothing_written),
+    Case("simulate: Citadels at 8 under seed-summary plays", lambda d: [
+        "simulate", "--game", "citadels", "--players", 8, "--agents", "random", "--games", 2, "--out",
+        d / "r.parquet", "--rules", "seed-summary", "--quiet"], 0, r"^wrote .*r\.parquet: 2 games x 8 seats"),
+]  # fmt: skip
+
+# (command, its command line around a seed S): every command taking a run seed
+_SEED_COMMANDS = [
+    ("simulate", lambda d, s: ["simulate", "--players", 2, "--agents", "random", "--games", 2, "--out",
+                               d / "r.parquet", "--seed", s]),
+    ("compare", lambda d, s: ["compare", "v1.0", "v1.1", "--games", 2, "--seed", s, "--out", d / "c"]),
+    ("sweep", lambda d, s: ["sweep", "--param", "coins.cap", "--values", "5,6", "--games", 2, "--seed", s,
+                            "--out", d / "s"]),
+    ("demo", lambda d, s: ["demo", "--games", 1, "--seed", s]),
+    ("ladder", lambda d, s: ["ladder", "--agents", "random,greedy", "--games", 2, "--seed", s, "--out", d / "l"]),
+    ("ladder pairings", lambda d, s: ["ladder", "--games", 2, "--seed", s]),
+    ("reproduce", lambda d, s: ["reproduce", "--games", 20, "--seed", s, "--out", d / "o"]),
+    ("tune scoring", lambda d, s: ["tune", "scoring", "--param", "coins.cap=4:9:int", "--seed", s, "--out", d / "t"]),
+    ("tune scoring --train-seed", lambda d, s: ["tune", "scoring", "--param", "coins.cap=4:9:int", "--train-seed", s,
+                                                "--out", d / "t"]),
+    ("train", lambda d, s: ["train", "--seed", s, "--games", "2,2", "--out", d / "w.json"]),
+]  # fmt: skip
+
+_SEEDS: list[Case] = [
+    Case(f"{command}: seed {seed}", lambda d, line=line, seed=seed: line(d, seed), 2,
+         rf"(--seed|--train-seed) must be 0\.\.18446744073709551615 \(2\*\*64 - 1\), got {seed}$", _nothing_written)
+    for command, line in _SEED_COMMANDS
+    for seed in (-1, 2**64, -(2**64))
+] + [
+    Case(f"simulate --game {g}: seed -1", lambda d, g=g: [
+        "simulate", "--game", g, "--players", PLAYERS[g], "--agents", "random", "--games", 2, "--out",
+        d / "r.parquet", "--seed", -1], 2, r"--seed must be 0\.\.18446744073709551615 \(2\*\*64 - 1\), got -1$",
+         _nothing_written)
+    for g in GAMES
+] + [
+    Case("simulate: seed 2**64 - 1 plays", lambda d: [
+        "simulate", "--players", 2, "--agents", "random", "--games", 2, "--out", d / "r.parquet", "--seed",
+        2**64 - 1, "--quiet"], 0, r"^wrote .*r\.parquet: 2 games"),
+]  # fmt: skip
+
+# (command, its command line around a --jobs J): every command taking --jobs
+_JOBS_COMMANDS = [
+    ("simulate", lambda d, j: ["simulate", "--players", 2, "--agents", "random", "--games", 2, "--out",
+                               d / "r.parquet", "--jobs", j]),
+    ("compare", lambda d, j: ["compare", "v1.0", "v1.1", "--games", 2, "--jobs", j, "--out", d / "c"]),
+    ("sweep", lambda d, j: ["sweep", "--param", "coins.cap", "--values", "5,6", "--games", 2, "--jobs", j,
+                            "--out", d / "s"]),
+    ("demo", lambda d, j: ["demo", "--games", 1, "--jobs", j]),
+    ("ladder", lambda d, j: ["ladder", "--games", 2, "--jobs", j]),
+    ("reproduce", lambda d, j: ["reproduce", "--games", 20, "--jobs", j, "--out", d / "o"]),
+    ("tune scoring", lambda d, j: ["tune", "scoring", "--param", "coins.cap=4:9:int", "--jobs", j, "--out", d / "t"]),
+    ("tune seats", lambda d, j: ["tune", "seats", "/dev/null", "--jobs", j]),
+    ("train", lambda d, j: ["train", "--games", "2,2", "--jobs", j, "--out", d / "w.json"]),
+]  # fmt: skip
+
+_JOBS: list[Case] = [
+    Case(f"{command}: --jobs {jobs}", lambda d, line=line, jobs=jobs: line(d, jobs), 2,
+         r"error: Invalid value for '--jobs': .*(x>=1|greater than or equal to 1)$", _nothing_written)
+    for command, line in _JOBS_COMMANDS
+    for jobs in (0, -3)
+] + [
+    Case(f"warmup: --jobs {jobs}", lambda d, jobs=jobs: ["warmup", "--jobs", jobs], 2,
+         rf"--jobs must be at least 1, got {jobs}$", _nothing_written)
+    for jobs in (0, -3)
+]  # fmt: skip
+
+# Board files (score) and the rescore command's inputs other than result files
+_FILES: list[Case] = [
+    *[
+        Case(f"score --game {g}: board file, {what}", lambda d, g=g, make=make: ["score", make(d), "--game", g],
+             2, says, _nothing_written)
+        for g in ("citywright", "cartographers")
+        for what, make, says in [
+            ("a FIFO", _fifo("board.txt"), r"board\.txt: is a FIFO \(named pipe\), not a board file$"),
+            ("a directory", _folder("boards"), r"boards: is a directory, not a board file$"),
+            ("/dev/zero", lambda d: "/dev/zero", r"/dev/zero: is a character device, not a board file$"),
+            ("non-UTF-8 bytes", _text("board.txt", b"R" * 7 + b"\n\xff\n"),
+             r"board\.txt: is not UTF-8 text \(byte 0xff at line 2\); save it as UTF-8$"),
+            ("missing", lambda d: d / "in" / "nosuch.txt", r"nosuch\.txt: no such file$"),
+        ]
+    ],
+    Case("rescore: --out a FIFO, with --force",
+         lambda d: ["rescore", _rf.run_file(_in(d, "")), "--rules", "v1.0", "--out", _fifo("out.parquet")(d),
+                    "--force"], 2,
+         r"--out: \S*out\.parquet is a FIFO \(named pipe\), not a file to write; give a file name$"),
+    Case("rescore: --out /dev/null, with --force",
+         lambda d: ["rescore", _rf.run_file(_in(d, "")), "--rules", "v1.0", "--out", "/dev/null", "--force"], 2,
+         r"--out: /dev/null is a character device, not a file to write; give a file name$"),
+    Case("simulate: --out /dev/null, with --force", lambda d: [
+        "simulate", "--players", 2, "--agents", "random", "--games", 2, "--out", "/dev/null", "--force"], 2,
+         r"--out: /dev/null is a character device, not a file to write; give a file name$", _nothing_written),
+    Case("compare: --out a FIFO", lambda d: ["compare", "v1.0", "v1.1", "--games", 2, "--out", _fifo("c")(d)], 2,
+         r"--out: \S*c is a FIFO \(named pipe\); give a directory$"),
+]  # fmt: skip
+
+INPUTS: list[Case] = [*_RULES, *_DECKS, *_PLAYERS, *_SEEDS, *_JOBS, *_FILES]
 
 
 CASES = [*RUN_IDENTITY, *PAIRING, *AGENTS, *INPUTS]

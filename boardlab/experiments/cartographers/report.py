@@ -17,7 +17,7 @@ import pandas as pd
 from scipy.stats import chisquare
 
 from boardlab.experiments import charts
-from boardlab.experiments import simulate as S
+from boardlab.experiments import provenance as P
 from boardlab.experiments.io import staged_directory
 from boardlab.experiments.pipelines import Z95, mean_ci, win_share
 from boardlab.experiments.report import Report, run_jobs
@@ -735,7 +735,7 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         "# Cartographers: balance report",
         "",
         f"Command: `{command}`  ",
-        f"Commit: `{S._git_commit() or 'unknown'}`, {S._version()}; written {now}; {len(frames)} runs, "
+        f"Commit: `{P.git_commit()}`, {P.package_version()}; written {now}; {len(frames)} runs, "
         f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
         f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
         f"Games per run: solo {n['solo']:,} (planner side B {n['main']:,}); 4 players and seats {n['main']:,}; "

@@ -17,7 +17,7 @@ from scipy.stats import norm, rankdata
 from statsmodels.stats.multitest import multipletests
 
 from boardlab.experiments import charts
-from boardlab.experiments import simulate as S
+from boardlab.experiments import provenance as P
 from boardlab.experiments.io import staged_directory
 from boardlab.experiments.report import Report, run_jobs
 from boardlab.experiments.report import ci as _ci
@@ -305,8 +305,9 @@ def reproduce(
         jobs = [proposal_job(games, tier, numbers[tier])]
         if tier in PLAYER_RANGE:
             jobs.append(proposal_job(games, tier, chosen, "recommended"))
-        log(f"tier {tier}, recalibrated numbers on fresh seeds (run seed {seed + 1}):")
-        fr = run_jobs(GAME, jobs, work / tier, seed + 1, n_jobs, log, backend, scheduler, progress,
+        fresh = (seed + 1) % 2**64  # the next run seed, 2**64 - 1 wrapping to 0
+        log(f"tier {tier}, recalibrated numbers on fresh seeds (run seed {fresh}):")
+        fr = run_jobs(GAME, jobs, work / tier, fresh, n_jobs, log, backend, scheduler, progress,
                       chunk_size=chunk_size(games))  # fmt: skip
         proposal_frames[tier] = fr
         own = {j: df for j, df in fr.items() if j.label == "own"}
@@ -623,7 +624,7 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
         "# Cartographers across skill: every verdict per tier",
         "",
         f"Command: `{command}`  ",
-        f"Commit: `{S._git_commit() or 'unknown'}`, {S._version()}; written {now}; {len(all_frames)} runs, "
+        f"Commit: `{P.git_commit()}`, {P.package_version()}; written {now}; {len(all_frames)} runs, "
         f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
         f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
         f"Tiers (`boardlab agents --game cartographers`): {', '.join(f'`{t}`' for t in tiers)}, each in every seat "
@@ -637,7 +638,7 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
             else ""
         )
         + f". Run seed {seed} (every run shares its game seeds); the recalibrated numbers are re-simulated on "
-        f"fresh seeds (run seed {seed + 1}). Intervals are 95% (normal for means, Wilson for shares). The "
+        f"fresh seeds (run seed {(seed + 1) % 2**64}). Intervals are 95% (normal for means, Wilson for shares). The "
         "tables are those of the balance report (`results/cartographers/`, planner only) computed per tier.",
         "",
         "## Summary",

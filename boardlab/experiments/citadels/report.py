@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ import pandas as pd
 from boardlab.experiments.citadels.columns import PURPLE_COLUMNS, PURPLES
 from boardlab.experiments.io import staged_directory
 from boardlab.experiments.pipelines import Z95, mean_ci
+from boardlab.experiments.provenance import git_commit, package_version
 from boardlab.experiments.report import Report, run_jobs
 from boardlab.experiments.report import ci as _ci
 from boardlab.experiments.report import md_table as _md
@@ -541,6 +541,8 @@ def characters_chart(tables, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from boardlab.experiments.charts import whiskers
+
     sp, ch = tables["specialists"], tables["characters"]
     ch = ch[ch["players"] == 4]
     tier_names = list(dict.fromkeys(sp["tier"].tolist() or ch["tier"].tolist()))
@@ -555,7 +557,7 @@ def characters_chart(tables, path: Path) -> None:
             s = t[t["tier"] == tier].set_index("rank").reindex(x)
             pos = x - 0.4 + width * (i + 0.5)
             ax.bar(pos, s[col], width, label=tier)
-            ax.errorbar(pos, s[col], yerr=[s[col] - s[lo], s[hi] - s[col]], fmt="none", ecolor="black", lw=0.8)
+            ax.errorbar(pos, s[col], yerr=whiskers(s, col, lo, hi), fmt="none", ecolor="black", lw=0.8)
         ax.axhline(0.25, color="grey", ls="--", lw=1)
         ax.set_xticks(x, RANK_NAMES, rotation=30)
         ax.set_title(title)
@@ -572,6 +574,8 @@ def seats_chart(t: pd.DataFrame, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from boardlab.experiments.charts import whiskers
+
     t = t[t["rules"] == "official"]
     t = t[t["run"].str.startswith("seats_")]
     tier_names = list(dict.fromkeys(t["tier"]))
@@ -582,7 +586,7 @@ def seats_chart(t: pd.DataFrame, path: Path) -> None:
             ax.errorbar(
                 g["seat"],
                 g["win_share"] * p,
-                yerr=[(g["win_share"] - g["lo"]) * p, (g["hi"] - g["win_share"]) * p],
+                yerr=whiskers(g, "win_share") * p,
                 marker="o",
                 capsize=2,
                 label=f"{p} players",
@@ -608,15 +612,6 @@ def _pct(v, lo, hi) -> str:
     return f"{100 * v:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
-def _commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except Exception:
-        return "unknown"
-
-
 def report(tables, frames, games, seed, command, elapsed) -> str:
     now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     total_games = sum(len(df) // j.players for j, df in frames.items())
@@ -639,7 +634,8 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
     out = [
         "# Citadels' balance report",
         "",
-        f"Produced by `{command or 'boardlab reproduce --game citadels'}` at commit {_commit()}, {now};"
+        f"Produced by `{command or 'boardlab reproduce --game citadels'}` at commit {git_commit(short=True)}"
+        f" ({package_version()}), {now};"
         f" {total_games:,} games in {elapsed / 60:.1f} minutes (seed {seed}, size {games:,}).",
         "",
         "Tiers (every table is given per tier; the spec each played is in the runs list below): "

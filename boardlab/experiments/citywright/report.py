@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from boardlab.experiments import simulate as S
+from boardlab.experiments import provenance as P
 from boardlab.experiments.citywright import appendix as A
 from boardlab.experiments.citywright import charts
 from boardlab.experiments.io import staged_directory
@@ -185,7 +185,7 @@ def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs
         "# Citywright: the rulebook's appendix (docs/games/citywright.md §10), reproduced",
         "",
         f"Command: `{command}`  ",
-        f"Commit: `{S._git_commit() or 'unknown'}`, {S._version()}; written {now}; {n_runs} runs, "
+        f"Commit: `{P.git_commit()}`, {P.package_version()}; written {now}; {n_runs} runs, "
         f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
         f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
         f"Games per run: main tables {n['main']:,}; specialist weight variants {n['variant']:,}; calibration points "

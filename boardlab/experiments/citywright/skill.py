@@ -22,6 +22,7 @@ from boardlab.agents.citywright.registry import (
     rules_hash,
     weights_name,
 )
+from boardlab.experiments import provenance as P
 from boardlab.experiments import simulate as S
 from boardlab.experiments.citywright import appendix as A
 from boardlab.experiments.citywright import charts
@@ -585,7 +586,7 @@ def variant_report(tables, frames, rules: Rules, source, games, seed, command, e
 def _run_lines(now: str, runs: int, total_games: int, sim_seconds: float, elapsed: float, n: dict, seed: int):
     """Both reports' head lines after the command: the commit, the runs and their time, the table sizes."""
     return [
-        f"Commit: `{S._git_commit() or 'unknown'}`, {S._version()}; written {now}; {runs} runs, "
+        f"Commit: `{P.git_commit()}`, {P.package_version()}; written {now}; {runs} runs, "
         f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
         f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
         f"Games per table: greedy and strong {n['big']:,}, expert {n['expert']:,}; the solver's re-simulations "

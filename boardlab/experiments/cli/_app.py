@@ -57,7 +57,14 @@ GameOpt = Annotated[
         show_default=False,
     ),
 ]
-JobsOpt = Annotated[int, typer.Option("--jobs", help="Worker processes on this machine (--backend loky).", min=1)]
+JobsOpt = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        help="Worker processes on this machine (--backend loky); at most its cores and the work's chunks.",
+        min=1,
+    ),
+]
 BackendOpt = Annotated[
     str, typer.Option("--backend", help="loky (processes on this machine) or dask (a cluster: --scheduler).")
 ]
@@ -109,10 +116,139 @@ def split_specs(text: str, game) -> list[str]:
         raise UserError(f"--agents: {e}") from None
 
 
-def table_players(players: int | None, game) -> int:
-    """--players of the balance commands: as given, else 4 or the game's nearest count."""
-    lo, hi = game_def(game).players
-    return players if players is not None else max(lo, min(4, hi))
+def table_players(players: int | None, game, *rule_sets) -> int:
+    """--players of the balance commands: as given, else 4 or the nearest count every rule set of `rule_sets`
+    supports (the registry's range when none is given); a one-line error when a rule set does not support it.
+
+    Parameters
+    ----------
+    players : int or None
+        The --players given (None: the default).
+    game : GameDef, str or None
+        The game.
+    *rule_sets : RuleSet
+        The rule sets the count will play under.
+
+    Returns
+    -------
+    int
+        The player count.
+    """
+    g = game_def(game)
+    lo, hi = g.players
+    counts = set(range(lo, hi + 1))
+    for rs in rule_sets:
+        counts &= set(g.players_for(rs))
+    if players is None:
+        players = min(counts or {max(lo, min(4, hi))}, key=lambda n: (abs(n - 4), n))
+    for rs in rule_sets:
+        check_players(players, g, rs)
+    return players
+
+
+def check_players(players: int, game, rules) -> int:
+    """`players`, if the game plays that many under `rules` (its registry range, then the rule set's own
+    counts: GameDef.players_for), else a one-line error naming the counts allowed.
+
+    Parameters
+    ----------
+    players : int
+        A --players value.
+    game : GameDef, str or None
+        The game.
+    rules : RuleSet
+        The rule set it will play under.
+
+    Returns
+    -------
+    int
+        `players`.
+    """
+    g = game_def(game)
+    lo, hi = g.players
+    if not lo <= players <= hi:
+        raise UserError(f"--players must be {lo}..{hi} for {g.id}, got {players}")
+    why = g.players_error(players, rules)
+    if why is not None:
+        raise UserError(f"--players: {why}")
+    return players
+
+
+# Run seeds are SplitMix64 states.
+MAX_SEED = 2**64 - 1
+
+
+def check_seed(seed: int, flag: str = "--seed") -> int:
+    """`seed` if it is a run seed (0..2**64-1), else a one-line error: a seed is never wrapped (-1 is not
+    2**64-1).
+
+    Parameters
+    ----------
+    seed : int
+        The value given.
+    flag : str
+        The option's name, for the message.
+
+    Returns
+    -------
+    int
+        `seed`.
+    """
+    if not 0 <= seed <= MAX_SEED:
+        raise UserError(f"{flag} must be 0..{MAX_SEED} (2**64 - 1), got {seed}")
+    return seed
+
+
+def machine_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one, else the CPU count).
+
+    Returns
+    -------
+    int
+        At least 1.
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def check_jobs(jobs: int, backend: str = "loky", chunks: int | None = None, flag: str = "--jobs") -> int:
+    """The worker processes to start for `jobs`: a number below 1 is a one-line error; with the loky backend
+    (processes on this machine) a number above the machine's cores is lowered to them, with a one-line note on
+    stderr; and never more than the work's `chunks` (when known), since a worker without a chunk only costs
+    its start-up.  Call it after every other check of the command's input, so that a note never precedes an
+    error.
+
+    Parameters
+    ----------
+    jobs : int
+        The value given.
+    backend : str
+        ``loky`` or ``dask`` (a Dask cluster's size is its own: only the chunk bound applies).
+    chunks : int or None
+        The chunks the work is cut into, when the command knows them.
+    flag : str
+        The option's name, for the messages.
+
+    Returns
+    -------
+    int
+        The worker processes to use.
+    """
+    if jobs < 1:
+        raise UserError(f"{flag} must be at least 1, got {jobs}")
+    if backend == "loky":
+        cores = machine_cores()
+        if jobs > cores:
+            print(
+                f"{prog_name()}: note: {flag} {jobs} is more than the {cores} cores of this machine; using {cores}",
+                file=sys.stderr,
+            )
+            jobs = cores
+    if chunks is not None:
+        jobs = max(1, min(jobs, chunks))
+    return jobs
 
 
 def game_part(game, part: str, what: str):
@@ -141,8 +277,11 @@ def check_output(
     * A path given must have an existing parent folder (a typo is refused, not turned into a new tree);
       the default's missing folders are created by the command once every check has passed.
     * The nearest existing folder must be a writable directory, not a file.
-    * A file output must not be a directory, a directory output must not be a file.
+    * A file output must not be a directory, a directory output must not be a file; an existing file output
+      must be a regular file (a FIFO or a device such as /dev/null is refused, even with ``force``).
     * An existing output needs ``force`` where the command has ``--force`` (``force`` not None)."""
+    from boardlab.sim.files import file_kind
+
     given = path is not None
     path = Path(path if given else default)
     there = path if directory and path.is_dir() else path.parent
@@ -152,10 +291,13 @@ def check_output(
         raise UserError(f"{flag}: {there} is a file, not a directory")
     if given and not path.parent.exists():
         raise UserError(f"{flag}: directory {path.parent} does not exist")
+    kind = file_kind(path.stat().st_mode) if path.exists() else None  # None: missing, or a regular file
     if path.exists() and directory and not path.is_dir():
-        raise UserError(f"{flag}: {path} is a file; give a directory")
+        raise UserError(f"{flag}: {path} is {kind or 'a file'}; give a directory")
     if path.exists() and not directory and path.is_dir():
         raise UserError(f"{flag}: {path} is a directory; give a file name")
+    if not directory and kind is not None:  # a FIFO, a device: never written into, nor replaced by a file
+        raise UserError(f"{flag}: {path} is {kind}, not a file to write; give a file name")
     if not os.access(there, os.W_OK | os.X_OK):
         raise UserError(f"{flag}: directory {there} is not writable")
     if force is False and path.exists():

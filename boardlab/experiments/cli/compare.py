@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from boardlab.experiments.provenance import git_commit
+
 from ._app import (
     AGENTS_DEFAULT,
     OUTPUT_RULE,
@@ -17,7 +19,9 @@ from ._app import (
     SchedulerOpt,
     UserError,
     app,
+    check_jobs,
     check_output,
+    check_seed,
     check_workers,
     command_line,
     game_def,
@@ -66,17 +70,20 @@ def compare(
     from boardlab.experiments import simulate as S
     from boardlab.experiments.io import ResultsError
 
+    check_seed(seed)
     g = game_def(game)
     rules_a, rules_b = load_rules(a, g), load_rules(b, g)
     specs = split_specs(agents if agents is not None else g.default_agents, g)
-    players = table_players(players, g)
+    players = table_players(players, g, rules_a, rules_b)
     workers = check_workers(backend, scheduler)
     try:
         spec = S.make_spec(players, specs, games, seed, rules_a, seating, game=g.id)
+        S.make_spec(players, specs, games, seed, rules_b, seating, game=g.id)
     except S.SimulateError as e:
         raise UserError(str(e)) from None
     out = check_output(out, "--out", directory=True, default=Path("runs/compare"))
     work = check_output(work, "--work", directory=True, default=out / "runs")
+    jobs = check_jobs(jobs, backend, spec.n_chunks)
     out.mkdir(parents=True, exist_ok=True)
     work.mkdir(parents=True, exist_ok=True)
     bar, update = progress_bar(quiet, "compare")
@@ -100,7 +107,7 @@ def compare(
 
         table = pd.concat([table, extra.table(df_a, df_b, rules_a, rules_b)], ignore_index=True)
     about = {
-        "command": command_line(), "git_commit": S._git_commit(), "a": a, "b": b, "players": players,
+        "command": command_line(), "git_commit": git_commit(), "a": a, "b": b, "players": players,
         "agents": specs, "games": games, "seed": seed, "seating": seating, "game": g.id,
         "played_differently": C.played_differently(spec, spec_b),
     }  # fmt: skip

@@ -14,6 +14,8 @@ from ._app import (
     SchedulerOpt,
     UserError,
     app,
+    check_jobs,
+    check_seed,
     check_workers,
     game_def,
     interruptible,
@@ -32,8 +34,8 @@ def demo(
     backend: BackendOpt = "loky",
     scheduler: SchedulerOpt = None,
 ):
-    """Uniform-random players at every player count of the game: mean numbers per player (the game's summary)
-    and each seat's win share. Nothing is written."""
+    """Uniform-random players at every player count the rules allow: mean numbers per player (the game's
+    summary) and each seat's win share. Nothing is written."""
     import tempfile
     from pathlib import Path
 
@@ -42,20 +44,24 @@ def demo(
     from boardlab.experiments import simulate as S
     from boardlab.experiments.pipelines import win_share
 
+    check_seed(seed)
     g = game_def(game)
     rs = load_rules(rules, g)
     workers = check_workers(backend, scheduler)
-    lo, hi = g.players
+    counts = g.players_for(rs)
+    if not counts:
+        raise UserError(f"--rules: rules {rs.name!r} of {g.id} allow no player count")
     try:
-        specs = {p: S.make_spec(p, ["random"], games, seed, rs, "fixed", game=g.id) for p in range(lo, hi + 1)}
+        specs = {p: S.make_spec(p, ["random"], games, seed, rs, "fixed", game=g.id) for p in counts}
     except S.SimulateError as e:
         raise UserError(str(e)) from None
+    jobs = check_jobs(jobs, backend, max(spec.n_chunks for spec in specs.values()))
     print(f"Uniform-random players, {g.title} rules {rs.name}, {games:,} games per player count, run seed {seed}")
     with tempfile.TemporaryDirectory() as d, interruptible(None, f"{prog_name()} demo: interrupted"):
         for p, spec in specs.items():
             path = Path(d) / f"{p}p.parquet"
             try:
-                meta = S.run(spec, path, jobs=jobs, **workers)
+                meta = S.run(spec, path, jobs=min(jobs, spec.n_chunks), **workers)
             except S.SimulateError as e:
                 raise UserError(str(e).splitlines()[0]) from None
             df = pd.read_parquet(path)

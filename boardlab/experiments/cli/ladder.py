@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from boardlab.experiments.provenance import git_commit
 from boardlab.sim.games import GameError
 
 from ._app import (
@@ -18,7 +19,10 @@ from ._app import (
     SchedulerOpt,
     UserError,
     app,
+    check_jobs,
     check_output,
+    check_players,
+    check_seed,
     check_workers,
     command_line,
     game_def,
@@ -68,18 +72,24 @@ def ladder(
     """The agents' strength: ratings over any set of agents (--agents), or the fixed pairings' win shares."""
     from boardlab.experiments import ladder as L
 
+    check_seed(seed)
     g = game_def(game)
     rs = load_rules(rules, g)
     workers = check_workers(backend, scheduler)
     if not agents:
         try:
-            g.part("pairings")
+            pairings = g.part("pairings")
         except GameError as e:
             raise UserError(f"--game: {e}; rate agents with --agents") from None
         if backend != "loky":
             raise UserError("--backend dask: the fixed pairings play on this machine; rate agents with --agents")
+        for name, seats, _ in pairings:
+            if g.players_error(len(seats), rs) is not None:
+                raise UserError(f"--rules: the fixed pairing {name!r} needs {len(seats)} players, but "
+                                f"{g.players_error(len(seats), rs)}")  # fmt: skip
         if out is not None:
             check_output(out, "--out", directory=False)
+        jobs = check_jobs(jobs, backend, -(-games // L.PAIRING_CHUNK))
         table = L.ladder(g, rs, games, seed=seed, jobs=jobs)
         if out is not None:
             from boardlab.experiments.io import atomic_write_text
@@ -99,8 +109,17 @@ def ladder(
     lo, hi = g.players
     if any(not (max(lo, 2) <= n <= hi) for n in counts):
         raise UserError(f"--players: ratings need {max(lo, 2)}..{hi} players for {g.id}, got {counts}")
+    for n in counts:
+        check_players(n, g, rs)
+    from boardlab.experiments import simulate as S
+
+    try:
+        chunks = max(S.make_spec(n, specs, games, seed, rs, "draw", game=g).n_chunks for n in counts)
+    except S.SimulateError as e:
+        raise UserError(str(e)) from None
     out = check_output(out, "--out", directory=True, default=Path("runs") / "ladder")
     work = check_output(work, "--work", directory=True, default=out / "runs")
+    jobs = check_jobs(jobs, backend, chunks)
     out.mkdir(parents=True, exist_ok=True)
     work.mkdir(parents=True, exist_ok=True)
     bar, update = progress_bar(quiet, "ladder")
@@ -111,7 +130,6 @@ def ladder(
     stopped = (
         f"{prog_name()}: interrupted; finished runs and chunks are kept in {work}: run the same command to continue"
     )
-    from boardlab.experiments import simulate as S
     from boardlab.experiments.io import ResultsError
 
     with interruptible(bar, stopped):
@@ -124,7 +142,7 @@ def ladder(
             raise UserError(str(e)) from None
     about = {
         "command": command_line(), "game": g.id, "rules": rs.name, "agents": specs, "players": counts,
-        "games_per_player_count": games, "seed": seed, "bootstrap": boot, "git_commit": S._git_commit(),
+        "games_per_player_count": games, "seed": seed, "bootstrap": boot, "git_commit": git_commit(),
     }  # fmt: skip
     L.write_rating_ladder(ratings, spread, shares, out, about)
     print(L.ratings_text(ratings, spread))

@@ -18,7 +18,9 @@ from ._app import (
     SchedulerOpt,
     UserError,
     app,
+    check_jobs,
     check_output,
+    check_seed,
     check_workers,
     command_line,
     game_def,
@@ -91,6 +93,7 @@ def reproduce(
     from boardlab.experiments.io import ResultsError
     from boardlab.experiments.report import rules_tag
 
+    check_seed(seed)
     check_workers(backend, scheduler)
     g = game_def(game)
     try:
@@ -113,6 +116,7 @@ def reproduce(
             report.check(games, **under)  # e.g. an agent's missing weights: before any run
         except S.SimulateError as e:
             raise UserError(str(e).splitlines()[0]) from None
+    jobs = check_jobs(jobs, backend)
     t = time.perf_counter()
     under_name = f" under {rule_set.name}" if rule_set is not None else ""
     print(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -42,7 +41,9 @@ def score(
 def _read(f: str) -> tuple[str, str]:
     if f == "-":
         return sys.stdin.read(), "<stdin>"
-    try:
-        return Path(f).read_text(encoding="utf-8"), f
-    except (OSError, UnicodeDecodeError) as e:
-        raise UserError(f"{f}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    from boardlab.sim.files import TextFileError, read_text
+
+    try:  # a regular file only: a FIFO is never opened to wait for a writer, a device never read
+        return read_text(f, "a board file"), f
+    except TextFileError as e:
+        raise UserError(str(e)) from None

@@ -18,7 +18,9 @@ from ._app import (
     SchedulerOpt,
     UserError,
     app,
+    check_jobs,
     check_output,
+    check_seed,
     check_workers,
     game_def,
     interruptible,
@@ -89,6 +91,7 @@ def simulate(
     """Play many games in parallel into a Parquet table; reproducible, resumable, on loky or Dask."""
     from boardlab.experiments import simulate as S
 
+    check_seed(seed)
     g = game_def(game)
     rs = load_rules(rules, g)
     specs = split_specs(agents, g)
@@ -103,6 +106,7 @@ def simulate(
     except S.SimulateError as e:
         raise UserError(str(e)) from None
     check_output(out, "--out", directory=False)  # existing outputs: S.run refuses them without --force or --resume
+    jobs = check_jobs(jobs, backend, spec.n_chunks)
     # compilation is a phase of its own, announced and timed apart from play (boardlab.experiments.warmup),
     # once S.run has checked everything about the output (and holds its lock)
     from boardlab.experiments.warmup import ensure_compiled

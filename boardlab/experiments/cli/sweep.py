@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from boardlab.experiments.provenance import git_commit
+
 from ._app import (
     AGENTS_DEFAULT,
     OUTPUT_RULE,
@@ -18,7 +20,9 @@ from ._app import (
     SchedulerOpt,
     UserError,
     app,
+    check_jobs,
     check_output,
+    check_seed,
     check_workers,
     command_line,
     game_def,
@@ -79,19 +83,24 @@ def sweep(
     from boardlab.experiments import simulate as S
     from boardlab.experiments import sweep as W
 
+    check_seed(seed)
     g = game_def(game)
     base = load_rules(rules, g)
     specs = split_specs(agents if agents is not None else g.default_agents, g)
-    players = table_players(players, g)
     workers = check_workers(backend, scheduler)
     try:
         vals = W.parse_values(values)
-        W.sweep_rules(base, param, vals)
-        S.make_spec(players, specs, games, seed, base, seating, game=g.id)
-    except (ValueError, S.SimulateError) as e:  # RulesError and SimulateError are ValueErrors
+        swept = W.sweep_rules(base, param, vals)
+    except ValueError as e:  # a RulesError is a ValueError
+        raise UserError(str(e).splitlines()[0]) from None
+    players = table_players(players, g, base, *swept)
+    try:
+        spec = S.make_spec(players, specs, games, seed, base, seating, game=g.id)
+    except S.SimulateError as e:
         raise UserError(str(e).splitlines()[0]) from None
     out = check_output(out, "--out", directory=True, default=Path("runs/sweep"))
     work = check_output(work, "--work", directory=True, default=out / "runs")
+    jobs = check_jobs(jobs, backend, spec.n_chunks)
     out.mkdir(parents=True, exist_ok=True)
     work.mkdir(parents=True, exist_ok=True)
     bar, update = progress_bar(quiet, "sweep")
@@ -112,7 +121,7 @@ def sweep(
             raise UserError(str(e).splitlines()[0]) from None
     about = {
         "command": command_line(), "param": param, "values": vals, "rules": base.name, "players": players,
-        "agents": specs, "games_per_value": games, "seed": seed, "seating": seating, "git_commit": S._git_commit(),
+        "agents": specs, "games_per_value": games, "seed": seed, "seating": seating, "git_commit": git_commit(),
         "game": g.id,
     }  # fmt: skip
     W.write_outputs(table, param, out, about)

@@ -16,7 +16,9 @@ from ._app import (
     SchedulerOpt,
     UserError,
     app,
+    check_jobs,
     check_output,
+    check_seed,
     check_workers,
     game_def,
     game_part,
@@ -65,6 +67,7 @@ def train(
     variant) the self-play is played under it and the weights go where the game's agents look them up for those
     rules (weights=auto).
     """
+    check_seed(seed)
     T = game_part(game, "trainer", "trainer (no agent of its fits learned weights)")
     rule_set = None
     if rules is not None:
@@ -78,6 +81,7 @@ def train(
     workers = check_workers(backend, scheduler)
     default = T.default_out if rule_set is None else T.out_for(rule_set)
     path = check_output(out, "--out", directory=False, default=default)
+    jobs = check_jobs(jobs, backend)
     bar, update = progress_bar(quiet, "round 0", sum(rounds) if all(r > 0 for r in rounds) else 0)
     with interruptible(bar, f"{prog_name()} train: interrupted; nothing written"):
         try:

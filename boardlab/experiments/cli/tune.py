@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from boardlab.experiments.provenance import git_commit
+
 from ._app import (
     AGENTS_DEFAULT,
     OUTPUT_RULE,
@@ -17,7 +19,9 @@ from ._app import (
     RulesOpt,
     SchedulerOpt,
     UserError,
+    check_jobs,
     check_output,
+    check_seed,
     check_workers,
     command_line,
     game_def,
@@ -96,6 +100,7 @@ def tune_seats(
     show("stored", cur)
     show("best", best)
     if verify_games:
+        jobs = check_jobs(jobs, backend)
         vec = [int(x) for x in best["compensation"].iloc[0].split("/")]
         try:
             verified = C.verify(metas[0], vec, verify_games, jobs=jobs, game=g, **workers)
@@ -258,10 +263,17 @@ def tune_scoring(
     from boardlab.experiments import simulate as S
     from boardlab.experiments import tune_scoring as T
 
+    check_seed(seed)
+    check_seed(train_seed, "--train-seed")
     g = game_def(game)
     base = load_rules(rules, g)
     specs = split_specs(agents if agents is not None else g.default_agents, g)
-    players = table_players(players, g)
+    players = table_players(players, g, base)
+    lo, hi = g.players
+    for n in _counts(seat_players) or ():  # a count outside the registry's range: make_tune_spec says so
+        why = g.players_error(n, base) if lo <= n <= hi else None
+        if why is not None:
+            raise UserError(f"--seat-players: {why}")
     workers = check_workers(backend, scheduler)
     try:
         params = T.parse_params(param, base)
@@ -280,6 +292,7 @@ def tune_scoring(
         T.check_output(out, resume)
     except T.TuneError as e:
         raise UserError(str(e)) from None
+    jobs = check_jobs(jobs, backend)
     out.mkdir(parents=True, exist_ok=True)
     work.mkdir(parents=True, exist_ok=True)
     tables = spec.tables()
@@ -312,7 +325,7 @@ def tune_scoring(
     except (T.TuneError, S.SimulateError) as e:
         raise UserError(str(e).splitlines()[0]) from None
     about = {
-        "command": command_line(), "git_commit": S._git_commit(), "verify_seconds": round(verify_seconds, 1),
+        "command": command_line(), "git_commit": git_commit(), "verify_seconds": round(verify_seconds, 1),
         "finished": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "trials": trials,
         "verify_games": verify_games, "jobs": jobs,
     }  # fmt: skip

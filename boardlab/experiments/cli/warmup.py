@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ._app import UserError, app, split_specs
+from ._app import UserError, app, check_jobs, split_specs
 
 
 @app.command()
@@ -46,11 +46,12 @@ def warmup(
         except reg.AgentError as e:
             raise UserError(f"--agents: {e}") from None
     todo = W.tasks(games, specs)
+    jobs = check_jobs(jobs, "loky", len(todo))
 
     def log(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    log(f"warmup: {len(todo)} game/tier compile task(s) on {min(jobs, len(todo))} process(es)")
+    log(f"warmup: {len(todo)} game/tier compile task(s) on {jobs} process(es)")
     t0 = time.perf_counter()
     if jobs == 1:
         results = (W.run_task(*t) for t in todo)

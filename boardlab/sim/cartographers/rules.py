@@ -557,11 +557,13 @@ def _check(data: dict) -> Rules:
             if not any(v["category"] == cat for v in cards["scoring"].values()):
                 raise RulesError(f"setup.categories: category {cat!r} has no scoring card to draw")
 
+    if total_time == 0:
+        raise RulesError("cards.explore: every explore card has time 0, so no season could end")
     for k, v in data["seasons"].items():
         p = f"seasons.{k}"
         _str(v["name"], f"{p}.name")
         # A season ends on a card with time > 0 before the explore deck (every explore card) runs out.
-        _int(v["threshold"], f"{p}.threshold", 1, max(1, total_time))
+        _int(v["threshold"], f"{p}.threshold", 1, total_time)
         e = v["edicts"]
         if not (isinstance(e, list) and len(e) == 2 and all(x in tuple(EDICT_LETTERS) for x in e) and e[0] != e[1]):
             raise RulesError(f"{p}.edicts: expected two different letters from A, B, C, D, got {e!r}")

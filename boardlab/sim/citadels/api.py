@@ -263,8 +263,11 @@ class Game:
         cities: per seat, type ids or (type id, build round) pairs in build order (round 0 if not
         given: placed before the game).  The deck is `deck_top` (top first) followed by every other
         card in canonical order.  bank: the rest of the rules' gold when not given.  ranks: that
-        round's rank shuffle, top first (drawn from the chance stream when None).  The event log
-        starts empty.  ValueError (one line) on a position that breaks card or gold conservation.
+        round's rank shuffle, top first (drawn from the chance stream when None).  The chance stream
+        starts afresh at the game seed, as ``RefGame.from_position``'s does: the same seed draws the same
+        chance from a position on both (the setup that ``Game(...)`` played first draws nothing of it).
+        The event log starts empty.  ValueError (one line) on a position that breaks card or gold
+        conservation.
         """
         g = cls(players, rules, seed)
         n = g.players
@@ -316,6 +319,7 @@ class Game:
             st[E.ST_CITY_N + p] = len(city_pairs[p])
         st[E.ST_CROWN] = crown
         st[E.ST_ROUND] = round - 1
+        g.rng[E.CHANCE] = np.uint64(g.seed)  # a position's chance stream starts at the seed (RefGame's too)
         g._logs = [[] for _ in range(n)]
         g._decoded = 0
         if ranks is None:

@@ -65,6 +65,11 @@ def load_rules(spec=None):
     return _load_rules(spec)
 
 
+def rules_players(rules) -> tuple[int, ...]:
+    """GameDef.rules_players: the rule set's ``players_allowed`` (official 2..7, seed-summary 2..8)."""
+    return tuple(rules.players_allowed)
+
+
 def tables(rules, players: int):
     from .tables import tables_for
 
@@ -153,7 +158,8 @@ GAME = register(
         simultaneous=False,
         invariants=invariants,
         result_columns=RESULT_COLUMNS,
-        players=(MIN_PLAYERS, MAX_PLAYERS),  # official allows 2-7: its rules refuse 8 in one line
+        players=(MIN_PLAYERS, MAX_PLAYERS),  # seed-summary allows 8, official 2-7 (rules_players)
+        rules_players=rules_players,
         kernel_sources=KERNEL_SOURCES,
         agents_module="boardlab.agents.citadels.registry",
         skill_tiers="boardlab.agents.citadels.registry:available_tiers",

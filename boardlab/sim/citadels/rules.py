@@ -28,13 +28,12 @@ from __future__ import annotations
 import copy
 import json
 import operator
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from boardlab.sim.rulesets import RulesError as _SharedRulesError
-from boardlab.sim.rulesets import RuleSet
+from boardlab.sim.rulesets import RuleSet, check_base, read_toml
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8  # seed-summary allows 8; official refuses it (validation, §3.1)
@@ -489,7 +488,7 @@ def from_mapping(mapping: dict[str, Any], base: dict[str, Any] | str | None = No
     if not isinstance(mapping, dict):
         raise RulesError(f"rules: expected a table of parameters, got {mapping!r}")
     mapping = dict(mapping)
-    b = mapping.pop("base", None)
+    b = check_base(mapping.pop("base"), PRESETS, RulesError) if "base" in mapping else None
     if base is None:
         base = b if b is not None else DEFAULT_PRESET
     if isinstance(base, str):
@@ -521,14 +520,7 @@ def load_rules(spec: str | Path | Rules | dict | None = None) -> Rules:
     path = Path(s)
     if path.suffix != ".toml" and not path.exists():
         raise RulesError(f"rules: unknown preset {s!r} (valid: {', '.join(PRESETS)}, or a .toml file)")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise RulesError(f"rules: cannot read {s}: {e.strerror}") from None
-    try:
-        mapping = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise RulesError(f"rules: {s} is not valid TOML: {e}") from None
+    mapping = read_toml(path, RulesError)
     if "name" not in mapping:
         mapping["name"] = path.stem
     try:

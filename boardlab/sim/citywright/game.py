@@ -122,6 +122,13 @@ def unused(rules) -> dict[str, str]:
     return out
 
 
+def rules_players(rules) -> tuple[int, ...]:
+    """GameDef.rules_players: every count 1..4, but 2 when ``two_player_remove`` takes every copy of every shape
+    (a two-player game's ruler decks would be empty: no turn could take a ruler)."""
+    two = sum(s.copies - s.two_player_remove for s in rules.shapes) > 0
+    return tuple(n for n in range(1, MAX_PLAYERS + 1) if n != 2 or two)
+
+
 def score_boards(sources: list[tuple[str, str]], rules=None) -> list[tuple[dict, str]]:
     """`score` (GameDef.scorer): every board in the (text, name) sources, scored under `rules` (default: the
     default preset) -- as a JSON-able dict and as printed text.  BoardError (one line) on a malformed board."""
@@ -153,6 +160,7 @@ GAME = register(
         unused=unused,
         result_columns=RESULT_COLUMNS,
         players=(1, MAX_PLAYERS),
+        rules_players=rules_players,
         kernel_sources=KERNEL_SOURCES,
         agents_module="boardlab.agents.citywright.registry",
         chunk_player="boardlab.experiments.citywright.runner:chunk_table",

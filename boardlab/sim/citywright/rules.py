@@ -326,6 +326,8 @@ def _check_shapes(data: dict) -> tuple[Shape, ...]:
         shapes.append(Shape(name, cells_t, star, copies, remove))
     if len(shapes) > MAX_SHAPES:
         raise RulesError(f"shapes: at most {MAX_SHAPES} shapes")
+    if not any(s.copies for s in shapes):
+        raise RulesError("shapes: every shape has copies = 0, so the ruler decks hold no ruler to draw")
     return tuple(shapes)
 
 
