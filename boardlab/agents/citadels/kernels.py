@@ -758,13 +758,14 @@ def strong_choice(st, rp, dt, p, row, arng, mem, moves, vals, mv, work, fwork, w
         mv[j] = moves[i, j]
 
 
-@njit(cache=True, nogil=True)  # releases the GIL, as play_random_games
 def play_games(seeds, rp, dt, rows, seats, scores, info, hist):
     """One game per seed, seat s of game g played by agent rows[seats[g, s]]; the results of
     boardlab.sim.citadels.engine.play_random_games (same arrays, same meaning).
 
     seeds uint64[G]; rows float64[A, P_LEN] (the agents); seats int64[G, players] (agent index per seat);
     scores int32[G, players, SC_LEN]; info int32[G, players, IN_LEN]; hist int32[HIST_ROUNDS, G, HS_LEN], zeroed.
+    A Python function allocating the work arrays: the loop is compiled once, in ``_play_games`` (which releases
+    the GIL, as play_random_games), not again inside a compiled wrapper.
     """
     st = np.zeros(E.ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)

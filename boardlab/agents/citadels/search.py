@@ -125,7 +125,7 @@ def _one_playout(st, rng, rp, dt, p, row, mem, work, moves, vals, j, base, c0, c
     _copy(b, wst[W_VIEW])  # p's view: the truth's order of the unseen cards is gone
     wrng[1, 0] = base + np.uint64(j) * JSTEP
     wrng[1, 1] = 0
-    I.redeal(b, wrng[2], rp, p, wrng[1], False, scratch)
+    I.redeal(b, wrng[2], rp, p, wrng[1], np.bool_(False), scratch)  # np.bool_: one compiled redeal, not one per literal
     pseed = rng_next(wrng[1], 0)
     g0 = wrng[2, 0]
     g1 = wrng[2, 1]
@@ -235,7 +235,7 @@ def expert_move(st, rng, rp, dt, p, row, arng, mem, moves, vals, mv, work):
     v = wst[W_VIEW]
     _copy(v, st)
     v[E.ST_LOG] = 0
-    I.redeal(v, wrng[2], rp, p, wrng[1], True, scratch)
+    I.redeal(v, wrng[2], rp, p, wrng[1], np.bool_(True), scratch)
     if m > k:
         _prior(rp, dt, p, work, m)
         wf[F_PRIOR, 0] = 1.0e30  # basic's move stays

@@ -263,7 +263,7 @@ def strong_move(st, rp, dt, p, w, arng, moves, n, vals, f, work, wrng, ev):
     view[E.ST_LOG] = 0
     wrng[0] = 0
     wrng[1] = 0
-    I.redeal(view, wrng, rp, p, wrng, True, work[W_SCRATCH : W_SCRATCH + I.SCRATCH_LEN])
+    I.redeal(view, wrng, rp, p, wrng, np.bool_(True), work[W_SCRATCH : W_SCRATCH + I.SCRATCH_LEN])
     if work[W_SCRATCH + I.WK_STATUS] != 0:
         return -1
     for i in range(n):

@@ -1384,7 +1384,6 @@ def random_move(st, rng, rp, dt, moves, mv):
         mv[j] = moves[i, j]
 
 
-@njit(cache=True, nogil=True)  # releases the GIL: a thread may build the previous chunk's rows meanwhile
 def play_random_games(seeds, rp, dt, scores, info, hist):
     """One game of the reference random player per seed, filling preallocated results.
 
@@ -1394,6 +1393,9 @@ def play_random_games(seeds, rp, dt, scores, info, hist):
     ranks held, murdered and robbed ranks and seats, gold stolen, the crown, the removed ranks, each seat's
     city size and gold at the round's start) -- round-major, so a batch of short games touches only its first
     rounds' memory.
+
+    A Python function: the loop is compiled once, in ``_play_random_games`` (which releases the GIL, so a thread
+    may build the previous chunk's rows meanwhile), not again inside a compiled wrapper.
     """
     st = np.zeros(ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
