@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from boardlab.sim.contract import Game, Observation, missing_members
+from boardlab.sim.ranking import score_key
 
 __all__ = ["check_game", "chunk_fingerprints", "compare_fingerprints", "digest"]
 
@@ -258,6 +259,14 @@ def _play(gd, rules, players: int, seed: int, max_moves: int, where: str) -> tup
     want = [1 + sum(r < q for r in ranks) for q in ranks]  # 1 = best, ties share the better rank
     if ranks != want:
         fail(f"ranks {ranks} are not a ranking (1 = best, ties share; expected {want} from themselves)")
+    direction = gd.score_direction
+    declared = getattr(g, "score_direction", direction)
+    if declared != direction:
+        fail(f"the game object's score_direction {declared!r} is not its GameDef's {direction!r}")
+    key = score_key([float(s["total"]) for s in scores], direction)
+    if any(r == 1 and k < key.max() for r, k in zip(ranks, key, strict=True)):
+        totals = [s["total"] for s in scores]
+        fail(f"a winner's total is not the best: totals {totals}, ranks {ranks} ({direction} wins)")
     if abs(sum(s["win_share"] for s in scores) - 1.0) > 1e-9:
         fail(f"win shares {[s['win_share'] for s in scores]} do not sum to 1")
     return played, scores, g
@@ -273,8 +282,10 @@ def check_game(game_id: str, players: Sequence[int] | None = None, games: int = 
     not legal now, or a value that is no move) and a move after the end are refused with the game's
     ``IllegalMove`` (a ``ValueError``) and change nothing; the game ends within 100,000 moves; ``scores()``
     has one entry per seat with ``total``, ``rank`` (a ranking: 1 = best, ties share) and ``win_share``
-    (summing to 1); every seat's observation exists and is plain data; the game's invariants hold after every
-    move; a copy is unchanged by play of its original; a redeal's observation is the player's.
+    (summing to 1), every winner's total the best in the game's score direction (``GameDef.score_direction``,
+    which the game object's ``score_direction``, where it declares one, must match); every seat's observation
+    exists and is plain data; the game's invariants hold after every move; a copy is unchanged by play of its
+    original; a redeal's observation is the player's.
 
     Parameters
     ----------

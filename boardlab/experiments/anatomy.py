@@ -592,3 +592,40 @@ def panel_table(games: Sequence[Trajectory], seed: int = 0) -> pd.DataFrame:
         for f in panel(games, seed)
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=["section", "figure", "value", "lo", "hi", "n", "interval"])
+
+
+def from_tables(results: pd.DataFrame, steps: pd.DataFrame, direction: str = "higher") -> list[Trajectory]:
+    """The games of one run as trajectories: its result rows (their ranks) and its trajectory table (one row per
+    decision: ``game``, ``step``, ``seat`` 1-based, ``legal``, ``kind``, ``progress`` per seat, ``capped``:
+    :data:`boardlab.experiments.play.TRAJECTORY_SCHEMA`).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Result rows of one run (``game``, ``seat``, ``rank``).
+    steps : pandas.DataFrame
+        Its trajectory rows.
+    direction : {"higher", "lower"}
+        The game's score direction.
+
+    Returns
+    -------
+    list of Trajectory
+        One per game of `results` that made a move, in game order; the steps are its decisions.
+    """
+    ranks = {
+        int(g): part.sort_values("seat")["rank"].to_numpy(np.int64) for g, part in results.groupby("game", sort=True)
+    }
+    out = []
+    for g, part in steps.sort_values(["game", "step"]).groupby("game", sort=True):
+        if int(g) not in ranks:
+            raise ValueError(f"game {g} has a trajectory but no result rows")
+        kinds = tuple(part["kind"].astype(str))
+        out.append(
+            Trajectory(
+                scores=np.array(part["progress"].tolist(), dtype=np.float64), ranks=ranks[int(g)],
+                legal=part["legal"].to_numpy(np.int64), movers=part["seat"].to_numpy(np.int64) - 1,
+                kinds=kinds if any(kinds) else (), capped=bool(part["capped"].iloc[-1]), direction=direction,
+            )
+        )  # fmt: skip
+    return out

@@ -2,7 +2,8 @@
 
 Play does not depend on the compensation (agents maximise their own points, not
 the ranking), so a stored game is re-ranked under another vector by adding it to
-the raw scores (``total - compensation``) and applying the game's tie-breaks again.
+the raw scores (``total - compensation``) and applying the game's tie-breaks again (or, for a game that names
+no rank key, its score in its score direction: where the lowest score wins, compensation points are a penalty).
 What a game compensates and how it ranks is its ``GameDef.seat_compensation``, a
 :class:`SeatCompensation` (Citywright's: :mod:`boardlab.experiments.citywright.seats`); a game
 without one has nothing to tune here.  The search tries every integer vector with
@@ -21,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from boardlab.sim.games import get_game
+from boardlab.sim.ranking import score_key
 from boardlab.sim.stats import wilson
 
 
@@ -34,9 +36,11 @@ class SeatCompensation:
         The result column of the points each seat got from the compensation (included in `score`).
     rule_key : str
         The dotted rule key of the N-player vector, ``{players}`` standing for N.
-    rank_key : callable({column: ndarray(int64)}) -> ndarray(int64)
+    rank_key : callable({column: ndarray(int64)}) -> ndarray(int64), or None
         One key per player from the `rank_columns` (arrays of any one shape); the largest key wins,
-        equal largest keys share the win.
+        equal largest keys share the win.  None: the score alone, in the game's score direction
+        (``GameDef.score_direction``, :func:`boardlab.sim.ranking.score_key`): where the lowest score wins,
+        compensation points added to a seat's score count against it.
     rank_columns : tuple[str, ...]
         The columns `rank_key` reads, `score` first.
     score : str
@@ -51,8 +55,8 @@ class SeatCompensation:
 
     column: str
     rule_key: str
-    rank_key: Callable[..., np.ndarray]
-    rank_columns: tuple[str, ...]
+    rank_key: Callable[..., np.ndarray] | None = None
+    rank_columns: tuple[str, ...] = ("total",)
     score: str = "total"
     check: Callable[[dict], str | None] | None = None
     rank_options: Callable[[dict], dict] | None = None
@@ -75,6 +79,13 @@ class GameArrays:
     stored: np.ndarray  # the compensation the games were played with, per seat
     how: SeatCompensation
     options: dict = field(default_factory=dict)  # rank_key's keywords from the games' rules (rank_options)
+    direction: str = "higher"  # the game's score direction, for a SeatCompensation without a rank_key
+
+    def key(self, total: np.ndarray) -> np.ndarray:
+        """The rank key of every seat of every game given these totals (larger is better)."""
+        if self.how.rank_key is None:
+            return score_key(total, self.direction)
+        return self.how.rank_key({self.how.score: total, **self.columns}, **self.options)
 
     @property
     def games(self) -> int:
@@ -149,13 +160,14 @@ def game_arrays(df: pd.DataFrame, game, rules: dict | None = None) -> GameArrays
     comp = grid(how.column)
     raw = grid(how.score) - comp
     columns = {c: grid(c) for c in how.rank_columns if c != how.score}
-    return GameArrays(raw=raw, columns=columns, stored=comp[0], how=how, options=options)
+    direction = get_game(game).score_direction
+    return GameArrays(raw=raw, columns=columns, stored=comp[0], how=how, options=options, direction=direction)
 
 
 def seat_shares(arrays: GameArrays, comp) -> np.ndarray:
     """Win share of each seat (mean over games) when `comp` is added to the raw scores."""
     total = arrays.raw + np.asarray(comp, dtype=np.int64)[None, :]
-    key = arrays.how.rank_key({arrays.how.score: total, **arrays.columns}, **arrays.options)
+    key = arrays.key(total)
     best = key.max(axis=1, keepdims=True)
     win = key == best
     return (win / win.sum(axis=1, keepdims=True)).mean(axis=0)

@@ -185,3 +185,23 @@ def ratings_text(ratings: pd.DataFrame, spread: pd.DataFrame) -> str:
                 )
             )
     return "\n".join(lines)
+
+
+def default_player_counts(players: tuple[int, int]) -> list[int]:
+    """``ladder``'s player counts when none are given, from the game's range (``GameDef.players``): its smallest
+    count of at least 2, and 4 (or the nearest count the game allows).
+
+    Parameters
+    ----------
+    players : (int, int)
+        The game's smallest and largest player count.
+
+    Returns
+    -------
+    list of int
+        One or two counts, ascending (empty for a solo-only game).
+    """
+    lo, hi = max(players[0], 2), players[1]
+    if lo > hi:
+        return []
+    return sorted({lo, min(max(4, lo), hi)})

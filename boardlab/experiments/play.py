@@ -18,6 +18,13 @@ The rows, one per (game, seat), hold the columns every game shares (``game, game
 seat, agent, total, rank, win_share, win``) and the game's own, which its ``api_rows`` function (named
 in its :class:`boardlab.sim.games.GameDef` by import path) reads from the finished game.  Nothing here names a
 game.
+
+Asked for trajectories (:func:`play_tables`), the player also records, after every move, one row of a separate
+trajectory table (:data:`TRAJECTORY_SCHEMA`): the game, the decision's number, the seat that decided, how many
+legal moves it had, the decision's kind where the game names one (an optional capability ``decision_kind()``, read
+before the move) and every seat's points so far (an optional capability ``progress(player)``, read after the move;
+where the game has none, no trajectory is recorded), and whether the game ended at a cap (an optional capability
+``capped()``, read at its end).  What the anatomy panel (:mod:`boardlab.experiments.anatomy`) reads.
 """
 
 from __future__ import annotations
@@ -66,7 +73,57 @@ def seat_players(game: GameDef, agents: list) -> list[Callable[[], object]]:
     return makers
 
 
-def play_game(game: GameDef, rules, seats: list, seed: int, names: list[str] | None = None):
+TRAJECTORY_SCHEMA = pa.schema(
+    [
+        ("game", pa.int64()), ("step", pa.int32()), ("seat", pa.int8()), ("legal", pa.int32()),
+        ("kind", pa.large_string()), ("progress", pa.list_(pa.float64())), ("capped", pa.bool_()),
+    ]
+)  # fmt: skip
+
+
+def has_progress(g) -> bool:
+    """Whether a public-API game object declares the running-score capability ``progress(player)``."""
+    return callable(getattr(g, "progress", None))
+
+
+class Recorder:
+    """One game's course as the generic chunk player sees it: per decision the seat, the legal moves, the kind and
+    every seat's ``progress`` after the move (:func:`play_game`'s `record`)."""
+
+    def __init__(self, players: int):
+        self.players = players
+        self.seats: list[int] = []
+        self.legal: list[int] = []
+        self.kinds: list[str] = []
+        self.progress: list[list[float]] = []
+        self.capped = False
+
+    def before(self, g) -> None:
+        """Called before a move: the seat to move, its number of legal moves and the decision's kind."""
+        self.seats.append(g.current)
+        self.legal.append(len(g.legal_moves()))
+        kind = getattr(g, "decision_kind", None)
+        self.kinds.append(str(kind()) if callable(kind) else "")
+
+    def after(self, g) -> None:
+        """Called after a move: every seat's points so far."""
+        self.progress.append([float(g.progress(p)) for p in range(self.players)])
+
+    def end(self, g) -> None:
+        """Called at the end of the game: whether it ended at a cap."""
+        capped = getattr(g, "capped", None)
+        self.capped = bool(capped()) if callable(capped) else False
+
+    def columns(self, game_number: int) -> dict[str, list]:
+        """The trajectory table's columns of this game (empty lists when no move was made)."""
+        n = len(self.seats)
+        return {
+            "game": [game_number] * n, "step": list(range(1, n + 1)), "seat": [s + 1 for s in self.seats],
+            "legal": self.legal, "kind": self.kinds, "progress": self.progress, "capped": [self.capped] * n,
+        }  # fmt: skip
+
+
+def play_game(game: GameDef, rules, seats: list, seed: int, names: list[str] | None = None, record=None):
     """One game from its seed, seat s played by seats[s] (Python agents or built-in per-move players).
 
     Parameters
@@ -81,6 +138,8 @@ def play_game(game: GameDef, rules, seats: list, seed: int, names: list[str] | N
         The game seed.
     names : list of str, optional
         Per seat, the agent's spec, for an AgentFailure's message.
+    record : Recorder, optional
+        Told of every move (before and after it) and of the end, for the trajectory table.
 
     Returns
     -------
@@ -93,6 +152,8 @@ def play_game(game: GameDef, rules, seats: list, seed: int, names: list[str] | N
     python = [callable(getattr(a, "act", None)) for a in seats]
     while not g.done:
         p = g.current
+        if record is not None:
+            record.before(g)
         if python[p]:
             try:
                 _python_move(g, seats[p], rngs[p])
@@ -101,6 +162,10 @@ def play_game(game: GameDef, rules, seats: list, seed: int, names: list[str] | N
                 raise
         else:
             seats[p](g)
+        if record is not None:
+            record.after(g)
+    if record is not None:
+        record.end(g)
     return g
 
 
@@ -151,8 +216,51 @@ def play_table(
     return _play_table(game, rules, players, agents, seating, run_seed, start, stop, None)
 
 
+def play_tables(
+    game: GameDef | str, rules, players: int, agents: list, seating: str, run_seed: int, start: int, stop: int
+) -> tuple[pa.Table, pa.Table]:
+    """Games start..stop-1 of a run as :func:`play_table` gives them, and their trajectory table (module docstring).
+
+    Parameters
+    ----------
+    game : GameDef or str
+        The game; its API object must declare ``progress(player)``.
+    rules :
+        Its rule set.
+    players : int
+        Players per game.
+    agents : list
+        Parsed agents, one per seat (or a draw pool).
+    seating : str
+        fixed, rotate, permute or draw.
+    run_seed : int
+        The run's seed.
+    start, stop : int
+        The games' numbers.
+
+    Returns
+    -------
+    (pyarrow.Table, pyarrow.Table)
+        The result table (the same rows as :func:`play_table`'s) and the trajectory table
+        (:data:`TRAJECTORY_SCHEMA`, one row per decision).  ValueError when the game declares no ``progress``.
+    """
+    game = get_game(game)
+    trajectory: dict[str, list] = {f.name: [] for f in TRAJECTORY_SCHEMA}
+    result = _play_table(game, rules, players, agents, seating, run_seed, start, stop, None, trajectory)
+    return result, pa.Table.from_pydict(trajectory, schema=TRAJECTORY_SCHEMA)
+
+
 def _play_table(
-    game: GameDef, rules, players: int, agents: list, seating: str, run_seed: int, start: int, stop: int, procs
+    game: GameDef,
+    rules,
+    players: int,
+    agents: list,
+    seating: str,
+    run_seed: int,
+    start: int,
+    stop: int,
+    procs,
+    trajectory: dict[str, list] | None = None,
 ) -> pa.Table:
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
@@ -166,16 +274,22 @@ def _play_table(
     own = api_rows_of(game)
     columns: dict[str, list] = {c: [] for c in game.result_columns}
     python = [getattr(a, "python", False) for a in agents]
+    if trajectory is not None and len(seeds) and not has_progress(game.new_game(players, rules, int(seeds[0]))):
+        raise ValueError(f"{game.id} declares no progress(player): it records no trajectory")
     for i, seed in enumerate(seeds):
         if procs is None:
             seats = [makers[k]() for k in order[i]]
         else:
             seats = [procs.agent(s, names[k]) if python[k] else makers[k]() for s, k in enumerate(order[i])]
+        record = Recorder(players) if trajectory is not None else None
         try:
-            g = play_game(game, rules, seats, seed, [names[k] for k in order[i]])
+            g = play_game(game, rules, seats, seed, [names[k] for k in order[i]], record)
         except AgentFailure as e:
             e.locate(game=start + i)
             raise
+        if record is not None and trajectory is not None:
+            for c, v in record.columns(start + i).items():
+                trajectory[c].extend(v)
         scores = g.scores()
         values: dict[str, object] = {
             "game": [start + i] * players,

@@ -67,12 +67,13 @@ def run_sweep(
     backend: str = "loky",
     scheduler: str | None = None,
 ) -> pd.DataFrame:
-    """Long table: value, agent, n, win_pct, lo, hi, mean total and its interval.
+    """Long table: value, agent, n, win_pct, lo, hi, mean total and its interval; its ``attrs["seats"]`` holds the
+    same per seat (value, seat, n, win_pct, lo, hi: :func:`seat_rows`), beside the agents.
 
     `game` is the GameDef (or id) whose rules `base` are; `progress(label, done, total, rate)` after each
     chunk of each value's run; `backend` and `scheduler` as in boardlab.experiments.simulate.run."""
     game = getattr(game, "id", game)
-    parts = []
+    parts, seats = [], []
     for v, rules in zip(values, sweep_rules(base, param, values), strict=True):
         spec = S.make_spec(players, agents, games, seed, rules, seating, game=game)
         path = Path(work) / f"{param}={value_label(v)}.parquet".replace("/", "_")
@@ -101,24 +102,55 @@ def run_sweep(
         parts.append(
             ws[["param", "value", "agent", "games", "n", "win_pct", "lo", "hi", "mean_total", "total_lo", "total_hi"]]
         )
-    return pd.concat(parts, ignore_index=True)
+        seats.append(seat_rows(df, param, value_label(v), games))
+    table = pd.concat(parts, ignore_index=True)
+    table.attrs["seats"] = pd.concat(seats, ignore_index=True)
+    return table
+
+
+def seat_rows(df: pd.DataFrame, param: str, value: str, games: int) -> pd.DataFrame:
+    """Win share per seat of one value's games, in percent with its 95% Wilson interval.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The value's result rows.
+    param : str
+        The rule parameter swept.
+    value : str
+        The value's label.
+    games : int
+        Games played at the value.
+
+    Returns
+    -------
+    pandas.DataFrame
+        param, value, seat, games, n, win_pct, lo, hi.
+    """
+    ws = win_share(df, "seat")
+    return ws.assign(
+        param=param, value=value, games=games, win_pct=100 * ws["win_share"], lo=100 * ws["lo"], hi=100 * ws["hi"]
+    )[["param", "value", "seat", "games", "n", "win_pct", "lo", "hi"]]
 
 
 def write_outputs(table: pd.DataFrame, param: str, out: Path, about: dict) -> None:
-    """sweep.csv, sweep.png and sweep.json (the command and parameters) in `out`, each written whole."""
+    """sweep.csv, sweep_seats.csv (where the table holds its seats), sweep.png and sweep.json (the command and
+    parameters) in `out`, each written whole."""
     from boardlab.experiments import charts
 
     atomic_write_text(table.to_csv(index=False, float_format="%.4g"), out / "sweep.csv")
+    if "seats" in table.attrs:
+        atomic_write_text(table.attrs["seats"].to_csv(index=False, float_format="%.4g"), out / "sweep_seats.csv")
     charts.sweep_chart(table, param, out / "sweep.png")
     atomic_write_text(json.dumps(about, indent=1), out / "sweep.json")
 
 
-def pivot_text(table: pd.DataFrame, values: list) -> str:
-    """Agents by value: 'win% [lo, hi]' cells, as the command prints them."""
+def pivot_text(table: pd.DataFrame, values: list, by: str = "agent") -> str:
+    """Agents (or seats: `by`) by value: 'win% [lo, hi]' cells, as the command prints them."""
     piv = table.assign(
         cell=[
             f"{w:5.1f} [{lo:4.1f}, {hi:4.1f}]"
             for w, lo, hi in zip(table["win_pct"], table["lo"], table["hi"], strict=True)
         ]
-    ).pivot(index="agent", columns="value", values="cell")
+    ).pivot(index=by, columns="value", values="cell")
     return piv[[value_label(v) for v in values]].to_string()

@@ -125,6 +125,12 @@ class GameDef:
         Whether players decide at the same time (otherwise one decider at a time: ``current``).
     invariants : callable(game) -> list[str]
         Violations of the game's declared invariants in a position (empty when all hold).
+    score_direction : {"higher", "lower"}
+        Which final scores win: the highest (default) or the lowest.  Everything that ranks players from their
+        scores reads it (:mod:`boardlab.sim.ranking`): the game's own ``scores()`` ranks by it (the conformance
+        check holds it to that), ``ismcts``'s ``reward=score`` maximises the key it gives, and seat compensation
+        re-ranks stored games by it.  A game's API object may declare the same as a ``score_direction`` attribute
+        (what a Python agent searching a copy reads); the two must agree.
     placeholders : callable(rules) -> dict[str, str]
         The rule keys whose values are the project's stand-ins, not the designer's (text missing from the
         rulebook): dotted key -> a one-line reason.  ``rules`` marks them, ``tune scoring`` refuses to tune
@@ -234,6 +240,7 @@ class GameDef:
     chance: bool = True
     simultaneous: bool = False
     notes: dict = field(default_factory=dict)
+    score_direction: str = "higher"
     placeholders: Callable[[Any], dict[str, str]] = no_placeholders
     unused: Callable[[Any], dict[str, str]] = none_unused
     rules_players: Callable[[Any], tuple[int, ...]] | None = None
@@ -265,6 +272,10 @@ class GameDef:
     compare_sections: str | None = None
     # seat_agent : (agent specs) -> spec -- the every-seat agent of tune scoring's seat games (None: the first)
     seat_agent: str | None = None
+
+    def __post_init__(self):
+        if self.score_direction not in ("higher", "lower"):
+            raise GameError(f"{self.id}: score_direction must be 'higher' or 'lower', got {self.score_direction!r}")
 
     @property
     def default_preset(self) -> str:

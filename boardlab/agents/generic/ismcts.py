@@ -14,7 +14,8 @@ information sets, its edges the moves.  Each iteration
    from the determinisation's policy stream, itself drawn from the agent's generator), uniformly
    over ``agent_moves()`` with the agent's generator, or by a given Python policy;
 5. **backs up** at every node of the path the reward of the seat that moved into it: its win share,
-   or its total normalised to 0..1 by the lowest and highest totals the search has seen.
+   or its total normalised to 0..1 by the lowest and highest totals the search has seen (in the game's score
+   direction, :func:`boardlab.sim.ranking.direction_of`: where the lowest score wins, the lowest total is 1).
 
 The move played is the root's most visited (ties: the better mean, then the listing's order).  The
 search is separate from the evaluation it uses (the rollout policy and the reward).  The budget is
@@ -29,6 +30,8 @@ import math
 import time
 
 import numpy as np
+
+from boardlab.sim.ranking import direction_of
 
 from .base import agent_moves
 
@@ -53,7 +56,8 @@ class ISMCTS:
     ms : milliseconds per move instead of iters (0: iterations).
     c : UCB exploration constant (rewards are on 0..1).
     rollout : "random" (the game's random_move()) or "uniform" (uniform over agent_moves(), the agent's rng).
-    reward : "win" (win share), "score" (normalised total), "auto" (win with 2+ players, score solo).
+    reward : "win" (win share), "score" (normalised total, better = larger in the game's score direction),
+        "auto" (win with 2+ players, score solo).
     policy : a Python agent (act(observation, legal_moves, rng)) to roll out with instead.
     """
 
@@ -150,6 +154,7 @@ class ISMCTS:
             self._win = self.reward == "win" or (self.reward == "auto" and len(scores) > 1)
         if self._win:
             return [float(s["win_share"]) for s in scores]
-        totals = [float(s["total"]) for s in scores]
+        sign = 1.0 if direction_of(game) == "higher" else -1.0  # the reward is larger for a better total
+        totals = [sign * float(s["total"]) for s in scores]
         seen[0], seen[1] = min(seen[0], *totals), max(seen[1], *totals)
         return totals

@@ -47,7 +47,13 @@ def ladder(
             show_default=False,
         ),
     ] = None,
-    players: Annotated[list[int] | None, typer.Option("--players", help="Player counts (repeatable; 2 and 4).")] = None,
+    players: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--players",
+            help="Player counts (repeatable; default: the game's smallest of 2 or more, and 4 or its nearest count).",
+        ),
+    ] = None,
     games: Annotated[int, typer.Option(help="Games per pairing, or per player count with --agents.", min=1)] = 2000,
     seed: Annotated[int, typer.Option(help="Run seed (game g's seed comes from it and g).")] = 0,
     jobs: JobsOpt = 1,
@@ -105,7 +111,9 @@ def ladder(
             raise UserError(f"--agents: {e}") from None
     if len(set(specs)) < 2:
         raise UserError("--agents: give at least two different agents")
-    counts = players or [2, 4]
+    from boardlab.experiments.ladder import default_player_counts
+
+    counts = players or default_player_counts(g.players)
     lo, hi = g.players
     if any(not (max(lo, 2) <= n <= hi) for n in counts):
         raise UserError(f"--players: ratings need {max(lo, 2)}..{hi} players for {g.id}, got {counts}")

@@ -88,7 +88,9 @@ def reproduce(
     with skill (results/skill); with --skill --rules FILE, every table under that rule set and the balance
     targets per tier (specialists within 25 +- 5 points, seats within 1/N +- 2).
     Cartographers (--game cartographers): its balance report
-    (solo calibration, edicts, sides, ambushes, seats; README.md, "Cartographers")."""
+    (solo calibration, edicts, sides, ambushes, seats; README.md, "Cartographers").
+    A game without a report of its own (e.g. --game pig) gets the generic balance report: the game-anatomy panel
+    (outcome, duration, branching, trajectory, skill) per tier and player count, for a game declaring progress()."""
     from boardlab.experiments import simulate as S
     from boardlab.experiments.io import ResultsError
     from boardlab.experiments.report import rules_tag
@@ -97,7 +99,12 @@ def reproduce(
     check_workers(backend, scheduler)
     g = game_def(game)
     try:
-        report = g.part("skill_report" if skill else "report")
+        if not skill and not g.has("report"):  # the generic balance report: the anatomy panel per tier
+            from boardlab.experiments.anatomy_report import generic_report
+
+            report = generic_report(g)
+        else:
+            report = g.part("skill_report" if skill else "report")
     except GameError as e:
         raise UserError(f"{'--skill' if skill else '--game'}: {e}") from None
     if rules is not None and not skill:

@@ -65,7 +65,10 @@ def sweep(
     games: Annotated[int, typer.Option("--games", help="Games per value.", min=1)] = 10_000,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help=f"Output directory: sweep.csv and sweep.png (default runs/sweep). {OUTPUT_RULE}"),
+        typer.Option(
+            "--out",
+            help=f"Output directory: sweep.csv, sweep_seats.csv and sweep.png (default runs/sweep). {OUTPUT_RULE}",
+        ),
     ] = None,
     work: Annotated[
         Path | None, typer.Option("--work", help=f"Run cache, reused when repeated (default: OUT/runs). {OUTPUT_RULE}")
@@ -79,7 +82,8 @@ def sweep(
     scheduler: SchedulerOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ):
-    """Re-simulate for each value of one rule parameter (agents replan); win share per agent, CSV and chart."""
+    """Re-simulate for each value of one rule parameter (agents replan); win share per agent and per seat, CSV and
+    chart."""
     from boardlab.experiments import simulate as S
     from boardlab.experiments import sweep as W
 
@@ -127,4 +131,9 @@ def sweep(
     W.write_outputs(table, param, out, about)
     print(f"\nWin share per agent (%, 95% Wilson), {games:,} games per value, rules {base.name} with {param} =")
     print(W.pivot_text(table, vals))
-    print(f"wrote {out / 'sweep.csv'}, {out / 'sweep.png'} (runs kept in {work} for re-analysis)")
+    print(f"\nWin share per seat (%, 95% Wilson), {players} players:")
+    print(W.pivot_text(table.attrs["seats"], vals, by="seat"))
+    print(
+        f"wrote {out / 'sweep.csv'}, {out / 'sweep_seats.csv'}, {out / 'sweep.png'} (runs kept in {work} for"
+        " re-analysis)"
+    )

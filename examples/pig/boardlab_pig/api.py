@@ -150,6 +150,14 @@ class Game:
             for s in range(self.players)
         ]
 
+    def progress(self, player: int) -> int:
+        """Points banked so far by seat `player` (start points included): the running score."""
+        return self.points[self._check_seat(player)]
+
+    def capped(self) -> bool:
+        """Whether the game ended at the round cap (``max_rounds``) with no one at the target."""
+        return self.done and max(self.points) < self.rules.target
+
     # --- moves --------------------------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """[] when done; [roll] at the start of a turn (a turn rolls at least once); else [roll, hold]."""

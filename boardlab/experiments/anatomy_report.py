@@ -1,0 +1,453 @@
+"""The generic balance report (``boardlab reproduce --game ID`` for a game without a report of its own): the
+game-anatomy panel (:mod:`boardlab.experiments.anatomy`) per skill tier and per player count.
+
+The tiers are the game's declared skill tiers (``GameDef.skill_tiers``) or the generic ones: ``random`` and
+``ismcts`` at two budgets (:data:`GENERIC_TIERS`).  For each tier and player count, every seat is played by the tier
+(self-play: the outcome, duration, branching and trajectory figures), and for each tier but the first, one seat by
+the tier against the first tier in every other seat, seats rotating (skill: the tier's win share against 1/N).
+Games are played by the generic chunk player with trajectories (:func:`boardlab.experiments.play.play_tables`), so
+the game must declare ``progress(player)``.  A tier's tables after the first are played at a tenth of ``--games``
+(at least 20): search agents in Python are slow.
+
+Each run is kept in the run cache (``--work``) as ``<key>.results.parquet`` and ``<key>.trajectory.parquet``, and
+reused when present; the outputs (``REPORT.md``, ``panel.csv``, ``skill.csv``, two charts) are written whole.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from boardlab.experiments import anatomy as A
+from boardlab.experiments.io import atomic_write_parquet, atomic_write_text, staged_directory
+from boardlab.experiments.report import Report, rules_tag
+from boardlab.sim.games import GameDef, get_game
+from boardlab.sim.stats import wilson
+
+# name -> agent spec: the tiers of a game that declares none
+GENERIC_TIERS = {"random": "random", "ismcts-4": "ismcts:iters=4", "ismcts-16": "ismcts:iters=16"}
+CHUNK = 10  # games per task when several processes play
+DEFAULT_GAMES = 600
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of the plan: `agents` (one spec per seat) at `players`, `games` games."""
+
+    key: str
+    tier: str
+    kind: str  # "self" (every seat the tier) or "skill" (one seat the tier, the others the first tier)
+    players: int
+    agents: tuple[str, ...]
+    games: int
+    seating: str
+
+
+def tiers_of(game: GameDef) -> dict[str, str]:
+    """The report's tiers: the game's skill tiers (name -> spec), or GENERIC_TIERS.
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+
+    Returns
+    -------
+    dict of str to str
+        Tier name -> agent spec, weakest first.
+    """
+    if game.has("skill_tiers"):
+        return {name: spec for name, (spec, _) in game.part("skill_tiers")().items()}
+    return dict(GENERIC_TIERS)
+
+
+def player_counts(game: GameDef) -> list[int]:
+    """The player counts reported: 2 and 3 where the game allows them, else its smallest count.
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+
+    Returns
+    -------
+    list of int
+        Ascending.
+    """
+    lo, hi = game.players
+    counts = [n for n in (2, 3) if lo <= n <= hi]
+    return counts or [lo]
+
+
+def plan(game: GameDef, games: int) -> list[Run]:
+    """Every run of the report for size `games` (module docstring).
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    games : int
+        Games of the first tier's tables.
+
+    Returns
+    -------
+    list of Run
+        Self-play runs per tier and player count, then skill runs.
+    """
+    tiers = tiers_of(game)
+    first = next(iter(tiers))
+    small = max(20, games // 10)
+    runs = []
+    for i, (name, spec) in enumerate(tiers.items()):
+        n = games if i == 0 else small
+        for p in player_counts(game):
+            runs.append(Run(f"{name}-{p}p", name, "self", p, (spec,) * p, n, "rotate"))
+    for name, spec in list(tiers.items())[1:]:
+        for p in player_counts(game):
+            agents = (spec, *[tiers[first]] * (p - 1))
+            runs.append(Run(f"{name}-vs-{first}-{p}p", name, "skill", p, agents, small, "rotate"))
+    return runs
+
+
+def _chunk(game_id: str, rules, players: int, agents: tuple[str, ...], seating: str, seed: int, lo: int, hi: int):
+    from boardlab.experiments.play import play_tables
+
+    g = get_game(game_id)
+    reg = g.agents()
+    return play_tables(g, rules, players, [reg.parse_agent(a) for a in agents], seating, seed, lo, hi)
+
+
+def play_run(
+    game: GameDef, rules, run: Run, seed: int, work: Path, n_jobs: int = 1
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A run's result and trajectory tables, played (in chunks of CHUNK games over `n_jobs` processes) or reused
+    from `work`.
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    rules :
+        Its rule set.
+    run : Run
+        The run.
+    seed : int
+        The run seed.
+    work : Path
+        The run cache.
+    n_jobs : int
+        Processes.
+
+    Returns
+    -------
+    (pandas.DataFrame, pandas.DataFrame)
+        Result rows and trajectory rows.
+    """
+    stem = f"{run.key}-{rules_tag(rules)}-s{seed}-g{run.games}"
+    res, trj = work / f"{stem}.results.parquet", work / f"{stem}.trajectory.parquet"
+    if not (res.exists() and trj.exists()):
+        bounds = [(lo, min(lo + CHUNK, run.games)) for lo in range(0, run.games, CHUNK)]
+        args = (game.id, rules, run.players, run.agents, run.seating, seed)
+        if n_jobs > 1 and len(bounds) > 1:
+            from joblib import Parallel, delayed
+
+            parts = Parallel(n_jobs=n_jobs)(delayed(_chunk)(*args, lo, hi) for lo, hi in bounds)
+        else:
+            parts = [_chunk(*args, lo, hi) for lo, hi in bounds]
+        atomic_write_parquet(pa.concat_tables([p[1] for p in parts]), trj)
+        atomic_write_parquet(pa.concat_tables([p[0] for p in parts]), res)
+    return pq.read_table(res).to_pandas(), pq.read_table(trj).to_pandas()
+
+
+def panel_rows(game: GameDef, run: Run, results: pd.DataFrame, steps: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """The anatomy panel of one self-play run, as rows with its tier and player count.
+
+    Parameters
+    ----------
+    game : GameDef
+        The game (its score direction).
+    run : Run
+        The run.
+    results, steps : pandas.DataFrame
+        Its result and trajectory rows.
+    seed : int
+        The bootstrap's seed.
+
+    Returns
+    -------
+    pandas.DataFrame
+        tier, players, games and :func:`boardlab.experiments.anatomy.panel_table`'s columns.
+    """
+    t = A.panel_table(A.from_tables(results, steps, game.score_direction), seed)
+    t.insert(0, "games", run.games)
+    t.insert(0, "players", run.players)
+    t.insert(0, "tier", run.tier)
+    return t
+
+
+def skill_row(run: Run, results: pd.DataFrame, first: str, agent: str) -> dict:
+    """One skill run's row: the tier's win share in its one seat per game against `first`, and its interval.
+
+    Parameters
+    ----------
+    run : Run
+        A skill run.
+    results : pandas.DataFrame
+        Its result rows.
+    first : str
+        The first tier's name.
+    agent : str
+        The tier's agent spec as results store it (the registry's full spec).
+
+    Returns
+    -------
+    dict
+        tier, against, players, games, win_share, lo, hi, fair (1/N), gain (win share minus 1/N).
+    """
+    mine = results[results["agent"].astype(str) == agent]
+    if len(mine) != run.games:
+        raise ValueError(f"{run.key}: {len(mine)} rows of {agent}, expected one per game ({run.games})")
+    share = float(mine["win_share"].sum())
+    lo, hi = wilson(share, run.games)
+    fair = 1.0 / run.players
+    return {
+        "tier": run.tier, "against": first, "players": run.players, "games": run.games,
+        "win_share": share / run.games, "lo": lo, "hi": hi, "fair": fair, "gain": share / run.games - fair,
+    }  # fmt: skip
+
+
+HEADLINES = (
+    "seat 1 win share",
+    "largest seat deviation from 1/N",
+    "decisions",
+    "decisions with a real choice",
+    "legal moves per decision (mean)",
+    "lead changes per game",
+    "winner = leader at 50%",
+    "comeback (winner behind at half-time)",
+    "drama (winner's mean deficit while behind)",
+    "final margin",
+)
+
+
+def _fmt(r) -> str:
+    if r["interval"] == "wilson":
+        return f"{100 * r['value']:.1f}% [{100 * r['lo']:.1f}, {100 * r['hi']:.1f}]"
+    if r["interval"] == "":
+        return "n/a"
+    return f"{r['value']:.2f} [{r['lo']:.2f}, {r['hi']:.2f}]"
+
+
+def report_text(game: GameDef, rules, panel: pd.DataFrame, skill: pd.DataFrame, command: str, games: int) -> str:
+    """REPORT.md of the generic report: the headline figures per tier and player count, the skill table and the
+    full panel (every figure with its interval).
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    rules :
+        The rule set played.
+    panel : pandas.DataFrame
+        :func:`panel_rows` of every self-play run.
+    skill : pandas.DataFrame
+        :func:`skill_row` of every skill run.
+    command : str
+        The command line that wrote the report.
+    games : int
+        Its size (--games).
+
+    Returns
+    -------
+    str
+        The Markdown text.
+    """
+    tiers = list(dict.fromkeys(panel["tier"]))
+    counts = sorted(set(panel["players"]))
+    lines = [
+        f"# {game.title}: balance report (the game-anatomy panel)",
+        "",
+        f"Written by `{command}` (rules `{rules.name}`, {games:,} games per table of the first tier, a tenth per"
+        f" other tier; {game.score_direction} score wins).  Every figure carries its 95% interval: Wilson for a share"
+        " of games (shown in %), else a percentile bootstrap over games.  Tiers: "
+        + ", ".join(f"`{t}` = `{s}`" for t, s in tiers_of(game).items())
+        + ".  Definitions: `boardlab.experiments.anatomy` (steps are decisions).",
+        "",
+        "## Headline figures per tier",
+        "",
+    ]
+    for p in counts:
+        sub = panel[panel["players"] == p]
+        head = ["figure", *tiers]
+        lines += [f"### {p} players", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for fig in HEADLINES:
+            cells = []
+            for t in tiers:
+                r = sub[(sub["tier"] == t) & (sub["figure"] == fig)]
+                cells.append(_fmt(r.iloc[0]) if len(r) else "")
+            lines.append("| " + " | ".join([fig, *cells]) + " |")
+        lines.append("")
+    if len(skill):
+        lines += [
+            "## Skill: one seat of a tier against the first tier in every other seat",
+            "",
+            "| tier | against | players | games | win share | 1/N | gain over 1/N |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for r in skill.itertuples():
+            lines.append(
+                f"| {r.tier} | {r.against} | {r.players} | {r.games} | {100 * r.win_share:.1f}% [{100 * r.lo:.1f},"
+                f" {100 * r.hi:.1f}] | {100 * r.fair:.1f}% | {100 * r.gain:+.1f} points |"
+            )
+        lines.append("")
+    lines += [
+        "## The full panel",
+        "",
+        "Every figure per tier and player count: `panel.csv` (section, figure, value, lo, hi, n games, interval).",
+        "",
+        "![winner = leader](leader.png)",
+        "",
+        "![seat win shares](seats.png)",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def charts(panel: pd.DataFrame, out: Path) -> None:
+    """leader.png (P(winner = leader) at 25/50/75% per tier and player count) and seats.png (seat win shares per
+    tier and player count), bars with 95% whiskers.
+
+    Parameters
+    ----------
+    panel : pandas.DataFrame
+        :func:`panel_rows` of every self-play run.
+    out : Path
+        The folder.
+    """
+    from boardlab.experiments.charts import plt, save, whiskers
+
+    for name, pick, label in (
+        ("leader.png", lambda f: f.str.startswith("winner = leader at"), "P(winner = leader at x% of the game)"),
+        ("seats.png", lambda f: f.str.match(r"seat \d+ win share"), "seat win share"),
+    ):
+        t = panel[pick(panel["figure"])]
+        groups = list(dict.fromkeys(zip(t["tier"], t["players"], strict=True)))
+        figs = list(dict.fromkeys(t["figure"]))
+        fig, ax = plt.subplots(figsize=(8, 4))
+        width = 0.8 / max(1, len(groups))
+        for i, (tier, p) in enumerate(groups):
+            g = t[(t["tier"] == tier) & (t["players"] == p)].set_index("figure").reindex(figs)
+            x = [j + i * width for j in range(len(figs))]
+            ax.bar(x, g["value"], width, yerr=whiskers(g, "value"), capsize=2, label=f"{tier}, {p}p")
+        ax.set_xticks([j + width * (len(groups) - 1) / 2 for j in range(len(figs))])
+        ax.set_xticklabels([f.replace(" win share", "").replace("winner = leader at ", "") for f in figs])
+        ax.set_ylabel(label)
+        ax.set_ylim(0, 1)
+        ax.legend(fontsize=7, ncol=2)
+        fig.tight_layout()
+        save(fig, out / name)
+
+
+def run_report(
+    games: int,
+    out: Path,
+    work: Path,
+    seed: int = 0,
+    n_jobs: int = 1,
+    log: Callable[[str], None] = print,
+    command: str = "",
+    game: str | GameDef = "pig",
+    progress=None,
+    **_,
+) -> dict[str, pd.DataFrame]:
+    """Play the plan for size `games` (reusing runs in `work`) and write REPORT.md, panel.csv, skill.csv and the
+    charts into `out`.
+
+    Parameters
+    ----------
+    games : int
+        Games per table of the first tier.
+    out, work : Path
+        The report's folder and the run cache.
+    seed : int
+        Run seed (and the bootstrap's).
+    n_jobs : int
+        Processes.
+    log : callable(str)
+        Gets a line per run.
+    command : str
+        The command line, quoted in REPORT.md.
+    game : str or GameDef
+        The game.
+    progress : callable(run, done, total, rate), optional
+        Told of each run's end.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        ``panel`` and ``skill``.
+    """
+    g = get_game(game)
+    rules = g.load_rules(g.default_preset)
+    reg = g.agents()
+    tiers = tiers_of(g)
+    first = next(iter(tiers))
+    runs = plan(g, games)
+    work.mkdir(parents=True, exist_ok=True)
+    panels, skills = [], []
+    for i, run in enumerate(runs, 1):
+        t = time.perf_counter()
+        results, steps = play_run(g, rules, run, seed, work, n_jobs)
+        log(f"[{i}/{len(runs)}] {run.key}: {run.games:,} games, {run.players}p ({time.perf_counter() - t:.1f} s)")
+        if progress is not None:
+            progress(run, run.games, run.games, 0.0)
+        if run.kind == "self":
+            panels.append(panel_rows(g, run, results, steps, seed))
+        else:
+            skills.append(skill_row(run, results, first, str(reg.parse_agent(tiers[run.tier]))))
+    panel = pd.concat(panels, ignore_index=True)
+    skill = pd.DataFrame(skills)
+    with staged_directory(out) as tmp:
+        atomic_write_text(panel.to_csv(index=False, float_format="%.6g"), tmp / "panel.csv")
+        atomic_write_text(skill.to_csv(index=False, float_format="%.6g"), tmp / "skill.csv")
+        charts(panel, tmp)
+        atomic_write_text(report_text(g, rules, panel, skill, command, games), tmp / "REPORT.md")
+    return {"panel": panel, "skill": skill}
+
+
+def generic_report(game: GameDef) -> Report:
+    """The generic balance report of `game` (what ``reproduce`` runs for a game without a report of its own).
+
+    Parameters
+    ----------
+    game : GameDef
+        The game; it must declare ``progress(player)`` (the report's check says so in one line otherwise).
+
+    Returns
+    -------
+    Report
+        Its plan's runner and what the command needs to know of it.
+    """
+    from boardlab.experiments.play import has_progress
+    from boardlab.experiments.simulate import SimulateError
+
+    def check(games: int, **_) -> None:
+        rules = game.load_rules(game.default_preset)
+        if not has_progress(game.new_game(player_counts(game)[0], rules, 0)):
+            raise SimulateError(
+                f"--game: {game.id} has no report, and no generic one: its game declares no progress(player)"
+            )
+
+    def run(games, out, work, **kwargs):
+        return run_report(games, out, work, game=game, **kwargs)
+
+    return Report(
+        run=run, title=f"the generic balance report of {game.id}", home=game.id, default_games=DEFAULT_GAMES,
+        check=check,
+    )  # fmt: skip
