@@ -765,6 +765,7 @@ def run(
     paths = RunPaths(Path(out))
     if backend not in ("loky", "dask"):
         raise SimulateError(f"--backend must be loky or dask, got {backend!r}")
+    jobs = max(1, min(jobs, spec.n_chunks))  # never more worker processes than chunks (reproduce, tune, train)
     if resume and force:
         raise SimulateError("--resume and --force contradict each other: choose one")
     check_place(paths, spec.moves)
