@@ -263,8 +263,8 @@ def _play(gd, rules, players: int, seed: int, max_moves: int, where: str) -> tup
     declared = getattr(g, "score_direction", direction)
     if declared != direction:
         fail(f"the game object's score_direction {declared!r} is not its GameDef's {direction!r}")
-    key = score_key([float(s["total"]) for s in scores], direction)
-    if any(r == 1 and k < key.max() for r, k in zip(ranks, key, strict=True)):
+    oriented = score_key([float(s["total"]) for s in scores], direction)
+    if any(r == 1 and k < oriented.max() for r, k in zip(ranks, oriented, strict=True)):
         totals = [s["total"] for s in scores]
         fail(f"a winner's total is not the best: totals {totals}, ranks {ranks} ({direction} wins)")
     if abs(sum(s["win_share"] for s in scores) - 1.0) > 1e-9:

@@ -358,11 +358,12 @@ def run_report(
     games: int,
     out: Path,
     work: Path,
+    *,
+    game: str | GameDef,
     seed: int = 0,
     n_jobs: int = 1,
     log: Callable[[str], None] = print,
     command: str = "",
-    game: str | GameDef = "pig",
     progress=None,
     **_,
 ) -> dict[str, pd.DataFrame]:
@@ -375,6 +376,8 @@ def run_report(
         Games per table of the first tier.
     out, work : Path
         The report's folder and the run cache.
+    game : str or GameDef
+        The game.
     seed : int
         Run seed (and the bootstrap's).
     n_jobs : int
@@ -383,8 +386,6 @@ def run_report(
         Gets a line per run.
     command : str
         The command line, quoted in REPORT.md.
-    game : str or GameDef
-        The game.
     progress : callable(run, done, total, rate), optional
         Told of each run's end.
 

@@ -182,7 +182,10 @@ SIMULATE = ["simulate", "--players", "2", "--agents", "random", "--games", "3"]
         ),
         (["score", "-"], "--game: bare has no board scorer"),
         (["bench", "--no-subprocess"], "--game: bare has no benchmark"),
-        (["reproduce", "--games", "20"], "--game: bare has no report"),
+        (
+            ["reproduce", "--games", "20"],
+            "--game: bare has no report, and no generic one: its game declares no progress(player)",
+        ),
         (["reproduce", "--games", "20", "--skill"], "--skill: bare has no skill report"),
         (["ladder", "--games", "10"], "--game: bare has no fixed ladder pairings; rate agents with --agents"),
     ],

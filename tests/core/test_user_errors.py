@@ -284,6 +284,22 @@ COMMANDS = {
         ),
     },
     "games": {"an unknown option": ("No such option: --bogus", lambda p: ["games", "--bogus"])},
+    "summary": {
+        "unknown --game": (UNKNOWN, lambda p: ["summary", p.cw, "--game", "nosuch"]),
+        "another game's results": (OTHER_RESULTS, lambda p: ["summary", p.cg, "--game", "citywright"]),
+        "another game's results (mixed with its own)": (
+            "a result of cartographers, .* one of citywright: give one game's files",
+            lambda p: ["summary", p.cw, p.cg],
+        ),
+        "unwritable --csv": (
+            "--csv: .*(is not writable|is a file, not a directory)",
+            lambda p: ["summary", p.cw, "--csv", p.locked / "t"],
+        ),
+        "missing --csv folder": (
+            "--csv: directory .* does not exist",
+            lambda p: ["summary", p.cw, "--csv", p.here / "no" / "t"],
+        ),
+    },
     "warmup": {
         "NaN in --agents": ("--agents", lambda p: ["warmup", "--game", "citywright", "--agents", "greedy,mcts:c=nan"]),
         "unknown --game": (UNKNOWN, lambda p: ["warmup", "--game", "nosuch"]),
@@ -294,7 +310,7 @@ CASES = [(command, case) for command, cases in COMMANDS.items() for case in case
 # Commands that play games take the shared --jobs, --backend and --scheduler; the others play none (bench
 # measures one core on purpose).  A new command goes in one of the two.
 PLAYS_GAMES = {"simulate", "ladder", "sweep", "compare", "tune seats", "tune scoring", "reproduce", "demo", "train"}
-PLAYS_NONE = {"agents", "rules", "score", "games", "rescore", "bench", "warmup"}
+PLAYS_NONE = {"agents", "rules", "score", "games", "rescore", "bench", "warmup", "summary"}
 
 
 def app_commands() -> dict:
