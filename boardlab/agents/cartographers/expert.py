@@ -185,7 +185,7 @@ def reward(bb, st, me, scored, rp, masks, vw, ws):
     if st[E.ST_PHASE] == E.PHASE_DONE:
         return v
     objective_weights(st, rp, A_PLANNER, w)
-    coins = st[E.ST_COINS + me]
+    coins = np.int64(st[E.ST_COINS + me])  # int64, as map_after's: map_value, map_features compiled once
     v += map_value(bb[me], coins, w, st, rp, masks)
     map_features(bb[me], coins, w, st, rp, masks, f)
     vb = vw[bucket(st, rp)]
@@ -194,7 +194,7 @@ def reward(bb, st, me, scored, rp, masks, vw, ws):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into policy_move, its one caller: compiled there
 def expert_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, masks, vw, ws):
     """Fill mv with the expert's move (prm its row, vw strong's learned weights, ws strong's scratch:
     boardlab.agents.cartographers.strong.workspace); returns the playouts run."""

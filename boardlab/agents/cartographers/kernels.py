@@ -89,7 +89,7 @@ def move_value(bb, st, rp, cards, forms, masks, mv, w, pl):
     for k in range(E.N_PLANES):
         pl[k, 0] = bb[t, k, 0]
         pl[k, 1] = bb[t, k, 1]
-    coins = st[E.ST_COINS + t]
+    coins = np.int64(st[E.ST_COINS + t])  # int64, as every caller of map_value passes: one compilation
     kind = mv[E.MV_KIND]
     if kind == E.K_SKIP:
         return map_value(pl, coins, w, st, rp, masks)

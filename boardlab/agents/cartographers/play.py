@@ -46,7 +46,7 @@ def policy_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, mask
         E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into play_games, its one caller: no second compilation of the agents
 def play_game(bb, st, rng, seed, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws):
     """One game from its seed; seat s's agent is prms[s]."""
     mv = np.zeros(E.MV_LEN, dtype=np.int32)

@@ -734,7 +734,7 @@ def _remember_offer(st, mem):
         mem[M_PICKS] = k + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # inlined into choose_move, its one caller: compiled there
 def strong_choice(st, rp, dt, p, row, arng, mem, moves, vals, mv, work, fwork, wrng):
     """strong's move for seat p into mv (arng positioned): at a pick, rank P_PREFERS when offered, else the best
     offered rank by the learned value (boardlab.agents.citadels.strong); every other decision is basic's."""
@@ -758,14 +758,38 @@ def strong_choice(st, rp, dt, p, row, arng, mem, moves, vals, mv, work, fwork, w
         mv[j] = moves[i, j]
 
 
-def play_games(seeds, rp, dt, rows, seats, scores, info, hist):
+def play_games(
+    seeds: np.ndarray,
+    rp: np.ndarray,
+    dt: np.ndarray,
+    rows: np.ndarray,
+    seats: np.ndarray,
+    scores: np.ndarray,
+    info: np.ndarray,
+    hist: np.ndarray,
+) -> None:
     """One game per seed, seat s of game g played by agent rows[seats[g, s]]; the results of
     boardlab.sim.citadels.engine.play_random_games (same arrays, same meaning).
 
-    seeds uint64[G]; rows float64[A, P_LEN] (the agents); seats int64[G, players] (agent index per seat);
-    scores int32[G, players, SC_LEN]; info int32[G, players, IN_LEN]; hist int32[HIST_ROUNDS, G, HS_LEN], zeroed.
     A Python function allocating the work arrays: the loop is compiled once, in ``_play_games`` (which releases
     the GIL, as play_random_games), not again inside a compiled wrapper.
+
+    Parameters
+    ----------
+    seeds : ndarray(uint64, ndim=1)
+        One seed per game.
+    rp, dt : ndarray(int32)
+        The rule parameters and the district types' table (``Tables.kernel_args()``).
+    rows : ndarray(float64, ndim=2)
+        ``[A, P_LEN]``: the agents.
+    seats : ndarray(int64, ndim=2)
+        ``[G, players]``: the agent index of each seat.
+    scores, info, hist : ndarray(int32, ndim=3)
+        ``[G, players, SC_LEN]``, ``[G, players, IN_LEN]``, ``[HIST_ROUNDS, G, HS_LEN]`` (zeroed): filled.
+
+    Returns
+    -------
+    None
     """
     st = np.zeros(E.ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)

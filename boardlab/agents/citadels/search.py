@@ -177,7 +177,7 @@ def _sort_alive(wf, alive, count, row_key):
         alive[j + 1] = x
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # inlined into expert_move, its one caller
 def halving(st, rng, rp, dt, p, row, mem, work, moves, vals, m, base, budget, horizon, kind):
     """Successive halving over candidates cand[:m] (module docstring, 4.): the index of the one chosen."""
     _, _, _, _, _, _, wf, alive, _, _, _ = work
@@ -200,7 +200,7 @@ def halving(st, rng, rp, dt, p, row, mem, work, moves, vals, m, base, budget, ho
     return alive[0]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # inlined into choose_move, its one caller: compiled there
 def expert_move(st, rng, rp, dt, p, row, arng, mem, moves, vals, mv, work):
     """The expert's move for seat p into mv (module docstring); arng is p's stream, positioned; row the
     expert's row (basic's parameters, P_BUDGET, P_K, P_HORIZON, P_REWARD, P_PREFERS)."""

@@ -275,7 +275,8 @@ def playout(
                         rnd = st[E.ST_ROUND]
                         offer = _offer_key(st)
                     _memo_move(boards, st, rng, mv, own_row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
-                               tables, True, memo_stamp, trace, counters, shared, rulers, weights)  # fmt: skip
+                               tables, np.bool_(True), memo_stamp, trace, counters, shared, rulers,
+                               weights)  # fmt: skip
                 else:
                     strong_move(boards, st, rng, mv, own_row, tables, weights, shared, rulers)
                     if counters is not None:
@@ -312,7 +313,8 @@ def playout(
                     rnd = st[E.ST_ROUND]
                     offer = _offer_key(st)
                 _memo_move(boards, view, rng, mv, row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
-                           tables, False, memo_stamp, trace, counters, shared, rulers, weights)  # fmt: skip
+                           tables, np.bool_(False), memo_stamp, trace, counters, shared, rulers,
+                           weights)  # fmt: skip
             else:
                 evaluator_move(boards, view, rng, mv, row, tables)
                 if counters is not None:
@@ -569,7 +571,7 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # a wrapper: inlined into its caller, flatmc_search compiled once
 def flatmc_move(boards, st, rng, mv, prm, tables, vw=None):
     """Fill mv with the search's choice for the seat to move; returns the playouts run (flatmc_search)."""
     counters = np.zeros(N_COUNTERS, dtype=np.int64)

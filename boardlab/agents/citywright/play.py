@@ -21,7 +21,7 @@ from boardlab.sim.layout import Layout
 from .flatmc import flatmc_move
 from .kernels import A_FLATMC, A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, A_STRONG, P_CODE, P_VALUE, evaluator_move
 from .mcts import mcts_move
-from .strong import STRONG_WEIGHTS, readonly_weights, strong_move, value_weights
+from .strong import STRONG_WEIGHTS, new_ruler_memo, readonly_weights, strong_move, value_weights
 
 N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed count per shape (E.STAT_*)
 
@@ -50,7 +50,9 @@ def policy_move(boards, st, rng, mv, prm, tables, vw=None):
     if code == A_MCTS:
         mcts_move(boards, st, rng, mv, prm, tables)
     elif code == A_STRONG:
-        strong_move(boards, st, rng, mv, prm, tables, value_weights(vw))
+        # the arguments flatmc passes (shared off, an empty ruler memo): strong_move is compiled once for both
+        no_memo = new_ruler_memo(np.int64(0), np.int64(1))
+        strong_move(boards, st, rng, mv, prm, tables, value_weights(vw), np.bool_(False), no_memo)
     elif code == A_FLATMC:
         flatmc_move(boards, st, rng, mv, prm, tables, value_weights(vw))
     else:
@@ -73,7 +75,7 @@ LOG_LEN = _log.size
 LAYOUTS = (_log,)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into play_games, its one caller: no second compilation of the agents
 def play_game(boards, st, rng, seed, prms, tables, log, bank):
     """One game; with log int32[max_turns, LOG_LEN] (rows > 0) every turn is recorded; bank as play_games'."""
     rp, shp, _, pl_info, _, _, _, _ = tables

@@ -1384,18 +1384,35 @@ def random_move(st, rng, rp, dt, moves, mv):
         mv[j] = moves[i, j]
 
 
-def play_random_games(seeds, rp, dt, scores, info, hist):
+def play_random_games(
+    seeds: np.ndarray, rp: np.ndarray, dt: np.ndarray, scores: np.ndarray, info: np.ndarray, hist: np.ndarray
+) -> None:
     """One game of the reference random player per seed, filling preallocated results.
-
-    seeds uint64[G]; scores int32[G, players, SC_LEN] (final_scores); info int32[G, players, IN_LEN]
-    (per seat: completion order, the build round of each district type in its final city; per game, repeated
-    on every seat: rounds, capped, decisions); hist int32[HIST_ROUNDS, G, HS_LEN], zeroed (per round played:
-    ranks held, murdered and robbed ranks and seats, gold stolen, the crown, the removed ranks, each seat's
-    city size and gold at the round's start) -- round-major, so a batch of short games touches only its first
-    rounds' memory.
 
     A Python function: the loop is compiled once, in ``_play_random_games`` (which releases the GIL, so a thread
     may build the previous chunk's rows meanwhile), not again inside a compiled wrapper.
+
+    Parameters
+    ----------
+    seeds : ndarray(uint64, ndim=1)
+        One seed per game.
+    rp : ndarray(int32, ndim=1)
+        The rule parameters (``boardlab.sim.citadels.tables`` ``RP_*``).
+    dt : ndarray(int32, ndim=2)
+        The district types' table (``DT_*``).
+    scores : ndarray(int32, ndim=3)
+        ``[G, players, SC_LEN]``, filled (final_scores).
+    info : ndarray(int32, ndim=3)
+        ``[G, players, IN_LEN]``, filled: per seat, completion order and the build round of each district type
+        in its final city; per game, repeated on every seat, rounds, capped, decisions.
+    hist : ndarray(int32, ndim=3)
+        ``[HIST_ROUNDS, G, HS_LEN]``, zeroed, filled per round played: ranks held, murdered and robbed ranks and
+        seats, gold stolen, the crown, the removed ranks, each seat's city size and gold at the round's start --
+        round-major, so a batch of short games touches only its first rounds' memory.
+
+    Returns
+    -------
+    None
     """
     st = np.zeros(ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
