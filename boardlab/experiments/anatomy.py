@@ -5,29 +5,11 @@ a turn or a round, as the recorder chose), its final ranks, and per decision the
 moves it had and, where the game names them, the decision's kind.  The functions below are pure: one figure of one
 game (``lead_changes``, ``decisiveness``, ...), or a figure over many games with its 95% interval (:func:`panel`).
 
-Definitions (steps are numbered 1..T; "score" is read in the game's direction: with ``direction="lower"`` a smaller
-score is better, and "ahead", "leads" and "margin" follow it):
-
-* the **leader** after step k is the one player whose score is better than every other's; when the best score is
-  shared there is no leader (:func:`leaders` gives -1);
-* the **winner** is the one player of rank 1; a game whose win is shared has none, and the figures that need one
-  (decisiveness, leader wins, comebacks, drama, margin) leave it out;
-* **lead changes**: how often the leader differs from the previous leader, steps without one skipped;
-* **decisiveness**: k*/T, where k* is the first step from which the winner leads at every step to the end (1 when
-  the winner does not lead after the last step: the result was decided by the end, or by a tie-break); small is a
-  game decided early;
-* **leader wins at f**: whether the leader after step max(1, ceil(f*T)) is the winner;
-* **comeback**: the winner was behind (some player's score better than the winner's) after step ceil(T/2);
-* **drama** (Browne, 2008): the winner's mean deficit (best score minus the winner's) over the steps at which the
-  winner is behind; 0 for a winner never behind;
-* **final margin**: the winner's final score minus the best final score of the others (0 when no other player);
-* **duration**: turns (maximal runs of consecutive decisions by one seat), rounds (ceil(turns / players)),
-  decisions, and decisions with a real choice (more than one legal move);
-* **branching**: legal moves per decision, pooled over the games' decisions: the mean, the median and the 90%
-  quantile (:func:`histogram_quantile`), and the mean per kind of decision;
-* **outcome**: each seat's win share (a k-way shared win counts 1/k), the largest deviation of a seat's share
-  from 1/N, the share of games with a shared win, and completion (the share of games that ended by the rules, not
-  at a cap).
+Steps are numbered 1..T; "score" is read in the game's direction (with ``direction="lower"`` a smaller score is
+better, and "ahead", "leads" and "margin" follow it).  The leader after a step is the one player whose score beats
+every other's (none when the best is shared); the winner is the one player of rank 1 (a shared win has none, and the
+figures that need one leave the game out).  Each function's docstring gives its figure's definition: lead changes,
+decisiveness, leader wins at a fraction, comebacks, drama (Browne, 2008), final margin, duration, branching, outcome.
 
 Intervals (:func:`panel`): Wilson for a share of games (statsmodels' ``proportion_confint``), else a percentile
 bootstrap over games (``BOOTSTRAP`` resamples, from a seeded generator: the same games give the same interval).

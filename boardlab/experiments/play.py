@@ -19,12 +19,9 @@ seat, agent, total, rank, win_share, win``) and the game's own, which its ``api_
 in its :class:`boardlab.sim.games.GameDef` by import path) reads from the finished game.  Nothing here names a
 game.
 
-Asked for trajectories (:func:`play_tables`), the player also records, after every move, one row of a separate
-trajectory table (:data:`TRAJECTORY_SCHEMA`): the game, the decision's number, the seat that decided, how many
-legal moves it had, the decision's kind where the game names one (an optional capability ``decision_kind()``, read
-before the move) and every seat's points so far (an optional capability ``progress(player)``, read after the move;
-where the game has none, no trajectory is recorded), and whether the game ended at a cap (an optional capability
-``capped()``, read at its end).  What the anatomy panel (:mod:`boardlab.experiments.anatomy`) reads.
+Asked for trajectories (:func:`play_tables`), it also records one row per move in a separate table
+(:data:`TRAJECTORY_SCHEMA`) from the optional capabilities ``decision_kind()``, ``progress(player)`` and
+``capped()``: what the anatomy panel (:mod:`boardlab.experiments.anatomy`) reads.
 """
 
 from __future__ import annotations

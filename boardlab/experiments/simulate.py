@@ -12,29 +12,12 @@ streamed, in game order, into ``OUT`` (zstd Parquet, one row group per chunk,
 written whole to a temporary file, then renamed), the run's metadata goes into
 the Parquet file and a sidecar ``OUT.json``, and the parts are removed.
 
-Each run has an id (:func:`new_run_id`: a hash of its spec and a random nonce) kept in
-its manifest ``OUT.parts/run.json``, the result's metadata and sidecar (key ``run_id``)
-and stamped in every part's schema metadata; a resumed run keeps its manifest's id and
-accepts only parts stamped with it.  One process writes an output at a time: the run
-holds an exclusive lock on ``OUT.lock`` (:func:`output_lock`) from its checks to its end.
-``--force`` plays into a fresh ``OUT.parts/`` and replaces an earlier result only by the
-final renames, so a forced run that fails leaves that result as it was.  Every file the
-run writes is under ``OUT.parts/`` until complete, and every name it may write is checked
-against the filesystem's limit before anything is written (:func:`check_place`).
+Each run has an id (:func:`new_run_id`), in its manifest, result, sidecar and every part; one process
+writes an output at a time (:func:`output_lock`); ``--force`` replaces a result only when the new one is
+complete; with several jobs the workers write their own parts and :class:`_StreamedAssembly` encodes the
+final file in game order while the rest play.
 
-Encoding need not wait for the end: :class:`_StreamedAssembly` encodes the final file
-in game order on one background thread while the chunks play (inside ``OUT.parts/``
-until complete).  With ``--jobs 1`` the chunks are played in game order and the thread
-gets each played chunk, makes its tables, writes its parts and encodes it while the next
-chunk plays; the game kernels release the GIL.  With several jobs each worker process
-plays its chunks and writes their parts itself (:func:`write_chunk`; the main process
-only learns which chunks are done), and the thread encodes each chunk from its parts once
-every chunk before it is there.  On Dask the workers need not share the filesystem: their
-chunks come back as tables, which the main process writes as parts.  That thread is the
-only one the process adds (still one level of parallelism: it does table building and
-I/O encoding, never games).  The file is the same, byte for byte, as :func:`_assemble`
-writes from the parts after a run, and the same command gives the same rows on any
-``--jobs`` and backend.
+Design notes: docs/architecture/reproducibility.md#run-ids
 """
 
 from __future__ import annotations
