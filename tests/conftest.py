@@ -7,7 +7,7 @@ one unit, given whole to one worker, so each game's kernels are compiled once; e
 the rest) is its own unit, shared out as the workers free up (docs/guides/project.md, "Tests").
 
 The groups are given to pytest-xdist as a scheduler (its ``pytest_xdist_make_scheduler`` hook) rather than as
-``xdist_group`` marks: with pytest 9.2 the marks are silently ignored (pytest-xdist issue 1386). Without
+``xdist_group`` marks: with pytest 9.2 the marks are silently ignored (a known pytest-xdist bug). Without
 ``--dist loadgroup`` (plain ``pytest``, or ``-n`` alone) nothing changes.
 """
 
