@@ -24,22 +24,27 @@ SHIPPED = Path(__file__).resolve().parents[1] / "sim" / "compile_times.json"
 
 
 def _times_path() -> Path:
-    # BOARDLAB_COMPILE_TIMES: another table (the tests' private one); default: the package's
-    return Path(os.environ.get("BOARDLAB_COMPILE_TIMES") or SHIPPED)
+    # BOARDLAB_COMPILE_TIMES: another table (the tests' private one); default: this machine's, beside the numba
+    # cache (the shipped table is a source file, never written)
+    custom = os.environ.get("BOARDLAB_COMPILE_TIMES")
+    return Path(custom) if custom else _cache._cache_dirs()[0] / "boardlab-compile-times.json"
 
 
 def compile_times() -> dict[str, float]:
-    """Measured cold compile seconds per ``game`` or ``game/tier`` (the shipped defaults, updated by ``warmup``).
+    """Measured cold compile seconds per ``game`` or ``game/tier``: the shipped defaults, overridden by this
+    machine's measurements (``warmup`` records them beside the numba cache).
 
     Returns
     -------
     dict[str, float]
-        Key -> seconds; empty when the table is missing or unreadable.
+        Key -> seconds; the shipped table alone when nothing was measured here.
     """
+    table = {k: float(v) for k, v in _shipped().items()}
     try:
-        return {k: float(v) for k, v in json.loads(_times_path().read_text()).items()}
+        table.update({k: float(v) for k, v in json.loads(_times_path().read_text()).items()})
     except (OSError, ValueError, AttributeError):
-        return {k: float(v) for k, v in _shipped().items()} if _times_path() != SHIPPED else {}
+        pass
+    return table
 
 
 def _shipped() -> dict[str, float]:
@@ -50,7 +55,7 @@ def _shipped() -> dict[str, float]:
 
 
 def record_compile_time(key: str, seconds: float) -> None:
-    """Store one measured cold compile time (an unwritable install keeps its shipped table).
+    """Store one measured cold compile time in this machine's table (an unwritable place keeps none).
 
     Parameters
     ----------
@@ -59,10 +64,16 @@ def record_compile_time(key: str, seconds: float) -> None:
     seconds : float
         The measured compile seconds.
     """
-    table = compile_times() or _shipped()
+    path = _times_path()
+    try:
+        table = json.loads(path.read_text())
+    except (OSError, ValueError):
+        table = {}
+    if not isinstance(table, dict):
+        table = {}
     table[key] = round(seconds, 1)
     try:
-        path = _times_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}")
         tmp.write_text(json.dumps(dict(sorted(table.items())), indent=1) + "\n")
         os.replace(tmp, path)
