@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
+from boardlab.agents.cartographers.play import run_games
 from boardlab.agents.cartographers.registry import AgentError, parse_agent, split_specs
-from boardlab.experiments.cartographers.runner import play_chunk
-from boardlab.sim.cartographers.api import Game
+from boardlab.agents.cartographers.registry import rows as agent_rows
+from boardlab.experiments.cartographers.runner import grid_strings, play_chunk
+from boardlab.sim.cartographers import engine as E
+from boardlab.sim.cartographers.api import STATE_LETTERS, Game, codes_to_strings, grid_to_planes, planes_to_codes
 from boardlab.sim.cartographers.game import EDICT_KEYS, RESULT_COLUMNS, SEASON_KEYS
 from boardlab.sim.cartographers.rules import load_rules
+from boardlab.sim.cartographers.tables import tables_for
 
 
 @pytest.mark.parametrize(("players", "side"), [(1, "base-a"), (2, "base-b"), (5, "base-a")])
@@ -57,3 +62,46 @@ def test_agent_specs():
     for bad in ("", "nosuch", "random:x=1", "greedy:ambush=kind"):
         with pytest.raises(AgentError):
             parse_agent(bad)
+
+
+@pytest.mark.parametrize("players", [1, 4])
+def test_the_engine_loop_plays_the_agents_loop_random_games(players):
+    # the chunk player takes the engine's own loop when every seat is random: the same games, every output
+    rules = load_rules()
+    tb = tables_for(rules, players)
+    seeds = np.arange(40, 52, dtype=np.uint64)
+    engine = E.new_results(len(seeds), players)
+    E.play_random_games(seeds, *tb.kernel_args(), *engine.values())
+    agents = run_games(seeds, np.tile(agent_rows([parse_agent("random")] * players), (len(seeds), 1, 1)), tb)
+    assert engine.keys() == agents.keys()
+    for key in engine:
+        np.testing.assert_array_equal(engine[key], agents[key], err_msg=key)
+    assert engine["planes"].any() and engine["records"].any() and engine["edicts"].any()
+
+
+def _codes_oracle(planes: np.ndarray) -> np.ndarray:
+    """One map's cell codes, cell by cell: the plane whose bit holds the cell (0 for none)."""
+    out = np.zeros(121, dtype=np.uint8)
+    for cell in range(121):
+        for k in range(8):
+            if int(planes[k, cell // 64]) >> (cell % 64) & 1:
+                out[cell] = k
+    return out
+
+
+def test_map_codes_and_strings_match_their_cell_by_cell_oracle():
+    rules = load_rules()
+    tb = tables_for(rules, 2)
+    res = E.new_results(3, 2)
+    E.play_random_games(np.arange(3, dtype=np.uint64), *tb.kernel_args(), *res.values())
+    every_code = "".join(STATE_LETTERS[i % 8] for i in range(121))  # each code, in each of the two words
+    maps = np.concatenate([res["planes"].reshape(-1, E.N_PLANES, 2), grid_to_planes(every_code, rules)[None]])
+    codes = planes_to_codes(maps)
+    for i, m in enumerate(maps):
+        np.testing.assert_array_equal(codes[i], _codes_oracle(m))
+    assert "".join(STATE_LETTERS[c] for c in codes[-1]) == every_code
+    assert (
+        grid_strings(maps).to_pylist()
+        == list(codes_to_strings(codes))
+        == ["".join(STATE_LETTERS[c] for c in row) for row in codes]
+    )

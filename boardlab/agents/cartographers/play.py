@@ -73,28 +73,14 @@ def play_games(
     rng = np.zeros(2, dtype=np.uint64)
     for g in range(seeds.shape[0]):
         play_game(bb, st, rng, seeds[g], prms[g], rp, cards, forms, form_anchors, walk, masks, vw, ws)
-        E.final_scores(st, rp, scores[g])
-        for e in range(4):
-            edicts[g, e] = st[E.ST_EDICTS + e]
-        for p in range(n):
-            coins[g, p] = st[E.ST_COINS + p]
-            for s in range(E.N_SEASONS):
-                for j in range(E.REC_LEN):
-                    records[g, p, s, j] = st[E.ST_RECORDS + (p * E.N_SEASONS + s) * E.REC_LEN + j]
-            planes[g, p] = bb[p]
+        E.record_game(bb, st, rp, scores[g], records[g], coins[g], edicts[g], planes[g])
 
 
 def run_games(seeds: np.ndarray, prms: np.ndarray, tables, weights: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Python convenience: allocate the outputs and play (prms float64[G, players, P_LEN]; weights: the strong
     agent's learned weights, default the committed ones)."""
     g, n = prms.shape[0], prms.shape[1]
-    out = {
-        "scores": np.zeros((g, n, E.SC_LEN), dtype=np.int32),
-        "records": np.zeros((g, n, E.N_SEASONS, E.REC_LEN), dtype=np.int32),
-        "coins": np.zeros((g, n), dtype=np.int32),
-        "edicts": np.zeros((g, 4), dtype=np.int32),
-        "planes": np.zeros((g, n, E.N_PLANES, 2), dtype=np.uint64),
-    }
+    out = E.new_results(g, n)
     play_games(
         np.ascontiguousarray(seeds, dtype=np.uint64),
         np.ascontiguousarray(prms, dtype=np.float64),

@@ -6,8 +6,10 @@ time of `score` is given beside its CPU time.
 
 ``simulate_random_games_per_s_4p`` is `boardlab simulate --jobs 1` of random 4-player games end to end
 (Parquet written; its writer thread's CPU counts too); ``simulate_vs_kernel_4p`` divides it by the
-engine's loop (``random_games_per_s_4p``) and ``simulate_vs_agent_kernel_4p`` by the agents' loop that
-simulate calls (``random_agent_games_per_s_4p``: its ceiling).  The wall-time rate is given beside.
+engine's loop (``random_games_per_s_4p``, recording every result the table needs), which simulate calls when
+every seat is random, and ``simulate_vs_agent_kernel_4p`` by the agents' loop with random seats
+(``random_agent_games_per_s_4p``: the same games through the policy dispatch every other agent plays through).
+The wall-time rate is given beside.
 """
 
 from __future__ import annotations
@@ -65,10 +67,10 @@ def run(
     seeds = np.arange(games, dtype=np.uint64)
     for p in (1, 2, 3, 4, 5):
         tb = tables_for(rules, p)
-        scores = np.zeros((games, p, E.SC_LEN), dtype=np.int32)
+        out = E.new_results(games, p)  # every result the chunk player's table needs
 
-        def play(tb=tb, scores=scores, n=games):
-            E.play_random_games(seeds[:n], *tb.kernel_args(), scores[:n])
+        def play(tb=tb, out=out, n=games):
+            E.play_random_games(seeds[:n], *tb.kernel_args(), *(a[:n] for a in out.values()))
 
         play(n=4)  # warm-up / compile
         res[f"random_games_per_s_{p}p"] = round(best_cpu_rate(play, games, 3))

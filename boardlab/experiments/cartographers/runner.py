@@ -2,6 +2,9 @@
 
 Everything about game g (its seed, its seating) is a function of (run seed, g, seating
 mode), as for every game, so a chunk gives the same rows wherever and whenever it runs.
+When every seat is random the games are played by the engine's own loop
+(:func:`boardlab.sim.cartographers.engine.play_random_games`: the same games as the agents' loop, without its
+policy dispatch), else by the agents' loop (:func:`boardlab.agents.cartographers.play.run_games`).
 The table is built from numpy columns into typed Arrow arrays (SCHEMA), with no Python
 loop over rows; its columns are ``boardlab.sim.cartographers.game.RESULT_COLUMNS`` (README.md,
 "Cartographers", documents them).
@@ -13,14 +16,13 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from boardlab.agents.cartographers.play import run_games
+from boardlab.agents.cartographers.play import A_RANDOM, P_CODE, run_games
 from boardlab.agents.cartographers.registry import AgentSpec, rows
 from boardlab.experiments.schema import result_schema, table
 from boardlab.experiments.seating import seat_orders
 from boardlab.sim.cartographers import engine as E
-from boardlab.sim.cartographers.api import codes_to_strings, planes_to_codes
 from boardlab.sim.cartographers.game import EDICT_KEYS, RESULT_COLUMNS, SEASON_KEYS
-from boardlab.sim.cartographers.rules import Rules
+from boardlab.sim.cartographers.rules import STATE_LETTERS, Rules
 from boardlab.sim.cartographers.tables import tables_for
 from boardlab.sim.seeds import game_seeds
 
@@ -35,6 +37,7 @@ _TYPES = {
     "rating": pa.int16(), "title": pa.large_string(), "grid": pa.large_string(),
 }  # fmt: skip
 SCHEMA = result_schema(RESULT_COLUMNS, _TYPES, plain=("grid",))
+_LETTERS = np.frombuffer(STATE_LETTERS.encode(), dtype=np.uint8)  # a map cell's letter per state code
 
 
 def solo_titles(ratings: np.ndarray, rules: Rules) -> np.ndarray:
@@ -46,6 +49,17 @@ def solo_titles(ratings: np.ndarray, rules: Rules) -> np.ndarray:
     for threshold, title in reversed(titles):  # higher rows overwrite lower ones
         out[ratings >= threshold] = title
     return out
+
+
+def grid_strings(planes: np.ndarray) -> pa.LargeStringArray:
+    """Final maps uint64[M, N_PLANES, 2] -> the M maps as 121-letter strings (as
+    boardlab.sim.cartographers.api.codes_to_strings writes them), built as Arrow buffers at once: the letters
+    (boardlab.sim.cartographers.engine.map_letters) are the data, every 121st byte an offset."""
+    m = planes.shape[0]
+    data = np.empty((m, E.N_CELLS), dtype=np.uint8)
+    E.map_letters(planes, _LETTERS, data)
+    offsets = np.arange(0, (m + 1) * E.N_CELLS, E.N_CELLS, dtype=np.int64)
+    return pa.LargeStringArray.from_buffers(m, pa.py_buffer(offsets), pa.py_buffer(data))
 
 
 def play_chunk(
@@ -73,7 +87,11 @@ def chunk_table(
     seeds = game_seeds(run_seed, start, stop)
     order = seat_orders(players, seating, start, stop, pool=len(agents), seeds=seeds)
     prms = rows(agents)[order]  # [G, players, P_LEN]
-    res = run_games(seeds, prms, tb)
+    if np.all(prms[:, :, P_CODE] == A_RANDOM):  # the engine's own loop: the same games
+        res = E.new_results(len(seeds), players)
+        E.play_random_games(seeds, *tb.kernel_args(), *res.values())
+    else:
+        res = run_games(seeds, prms, tb)
     g = stop - start
     m = g * players
     sc = res["scores"]
@@ -116,5 +134,5 @@ def chunk_table(
     else:
         cols["rating"] = pa.nulls(m, pa.int16())
         cols["title"] = pa.repeat(pa.scalar("", pa.large_string()), m)
-    cols["grid"] = codes_to_strings(planes_to_codes(res["planes"]).reshape(m, -1))
+    cols["grid"] = grid_strings(res["planes"].reshape(m, E.N_PLANES, 2))
     return table(cols, SCHEMA)

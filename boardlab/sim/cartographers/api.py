@@ -74,11 +74,15 @@ def normalise_seed(seed) -> int:
 def planes_to_codes(planes: np.ndarray) -> np.ndarray:
     """Cell state codes of maps: planes uint64[..., N_PLANES, 2] -> uint8[..., 121].
 
-    The state planes 0..7 partition the cells, so a cell's code is the plane holding it.
+    The state planes 0..7 partition the cells, so a cell's code is the plane holding it: the sum over
+    the planes of (plane number x the cell's bit), one bit being set per cell.  (A cell in no plane reads 0.)
     """
     words = np.ascontiguousarray(planes[..., :8, :], dtype="<u8")
-    bits = np.unpackbits(words.view(np.uint8), axis=-1, bitorder="little")  # [..., 8, 128]
-    return bits[..., :121].argmax(axis=-2).astype(np.uint8)
+    bits = np.unpackbits(words.view(np.uint8), axis=-1, bitorder="little")[..., :121]  # [..., 8, 121]
+    codes = np.zeros((*bits.shape[:-2], 121), dtype=np.uint8)
+    for k in range(1, 8):
+        codes += bits[..., k, :] * np.uint8(k)
+    return codes
 
 
 def codes_to_strings(codes: np.ndarray) -> np.ndarray:

@@ -951,8 +951,72 @@ def final_scores(st, rp, out):
 
 
 @njit(cache=True)
-def play_random_games(seeds, rp, cards, forms, form_anchors, walk, masks, scores):
-    """One game of the random policy per seed; scores int32[G, players, SC_LEN]."""
+def map_letters(planes, letters, out):
+    """Maps as letters: planes uint64[M, N_PLANES, 2] (final maps) -> out uint8[M, 121], cell c of map m being
+    letters[code] for the state plane (0..7) holding it (a cell in no plane reads letters[0]).
+
+    The state planes partition the cells, so bit j of a cell's code is set when one of the planes whose
+    number has bit j holds it: three words per half-map, read cell by cell (the readable form is
+    boardlab.sim.cartographers.api.planes_to_codes).
+    """
+    for m in range(planes.shape[0]):
+        for w in range(2):
+            b0 = planes[m, 1, w] | planes[m, 3, w] | planes[m, 5, w] | planes[m, 7, w]
+            b1 = planes[m, 2, w] | planes[m, 3, w] | planes[m, 6, w] | planes[m, 7, w]
+            b2 = planes[m, 4, w] | planes[m, 5, w] | planes[m, 6, w] | planes[m, 7, w]
+            for b in range(64 if w == 0 else N_CELLS - 64):
+                code = ((b0 >> np.uint64(b)) & np.uint64(1)) | (((b1 >> np.uint64(b)) & np.uint64(1)) << np.uint64(1))
+                code |= ((b2 >> np.uint64(b)) & np.uint64(1)) << np.uint64(2)
+                out[m, 64 * w + b] = letters[code]
+
+
+def new_results(games: int, players: int) -> dict[str, np.ndarray]:
+    """Zeroed batch outputs of :func:`play_random_games` (and the agents' loop), in their argument order.
+
+    Parameters
+    ----------
+    games : int
+        Games in the batch (G).
+    players : int
+        Players per game.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``scores`` int32[G, players, SC_LEN], ``records`` int32[G, players, N_SEASONS, REC_LEN], ``coins``
+        int32[G, players], ``edicts`` int32[G, 4], ``planes`` uint64[G, players, N_PLANES, 2].
+    """
+    return {
+        "scores": np.zeros((games, players, SC_LEN), dtype=np.int32),
+        "records": np.zeros((games, players, N_SEASONS, REC_LEN), dtype=np.int32),
+        "coins": np.zeros((games, players), dtype=np.int32),
+        "edicts": np.zeros((games, 4), dtype=np.int32),
+        "planes": np.zeros((games, players, N_PLANES, 2), dtype=np.uint64),
+    }
+
+
+@njit(cache=True)
+def record_game(bb, st, rp, scores, records, coins, edicts, planes):
+    """A finished game's results, for one game's slot of each batch output: scores int32[players, SC_LEN]
+    (:func:`final_scores`), records int32[players, N_SEASONS, REC_LEN] (the season records), coins
+    int32[players] (coins held at the end), edicts int32[4] and planes uint64[players, N_PLANES, 2] (the final
+    maps)."""
+    final_scores(st, rp, scores)
+    for e in range(4):
+        edicts[e] = st[ST_EDICTS + e]
+    for p in range(rp[RP_PLAYERS]):
+        coins[p] = st[ST_COINS + p]
+        for s in range(N_SEASONS):
+            for j in range(REC_LEN):
+                records[p, s, j] = st[ST_RECORDS + (p * N_SEASONS + s) * REC_LEN + j]
+        planes[p] = bb[p]
+
+
+@njit(cache=True)
+def play_random_games(seeds, rp, cards, forms, form_anchors, walk, masks, scores, records, coins, edicts, planes):
+    """One game of the random policy per seed, recorded by :func:`record_game`: scores int32[G, players, SC_LEN],
+    records int32[G, players, N_SEASONS, REC_LEN], coins int32[G, players], edicts int32[G, 4], planes
+    uint64[G, players, N_PLANES, 2].  The same games as the agents' loop with every seat random."""
     n = rp[RP_PLAYERS]
     bb = np.zeros((n, N_PLANES, 2), dtype=np.uint64)
     st = np.zeros(ST_LEN, dtype=np.int32)
@@ -963,4 +1027,4 @@ def play_random_games(seeds, rp, cards, forms, form_anchors, walk, masks, scores
         while st[ST_PHASE] != PHASE_DONE:
             random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
             apply_move(bb, st, rng, mv, rp, cards, forms, form_anchors, walk, masks)
-        final_scores(st, rp, scores[g])
+        record_game(bb, st, rp, scores[g], records[g], coins[g], edicts[g], planes[g])
