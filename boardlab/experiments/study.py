@@ -38,7 +38,7 @@ from boardlab.experiments.io import atomic_write_text
 
 STUDY_FILE = "study.toml"
 KEYS = {
-    "top": {"study", "vars", "steps", "tables", "report"},
+    "top": {"study", "vars", "axes", "steps", "tables", "report"},
     "study": {"title", "description", "runs"},
     "steps": {"name", "command", "args", "env", "matrix", "exclude", "outputs", "inputs"},
     "tables": {"out", "function", "args"},
@@ -166,6 +166,7 @@ def load_study(path: str | Path, runs: str | Path | None = None, jobs: int = 1) 
         if k in BUILTINS:
             raise StudyError(f"{where}: [vars] {k}: a built-in placeholder ({', '.join(BUILTINS)}) cannot be set")
         values[k] = _scalar(v, f"{where}: [vars] {k}")
+    axes = _table(data.get("axes", {}), f"{where}: [axes]")
     steps: list[Step] = []
     names: set[str] = set()
     produced: set[Path] = set()
@@ -173,7 +174,7 @@ def load_study(path: str | Path, runs: str | Path | None = None, jobs: int = 1) 
     if not isinstance(raw_steps, list) or not raw_steps:
         raise StudyError(f"{where}: no [[steps]]")
     for k, raw in enumerate(raw_steps, 1):
-        for step in _expand_step(raw, f"{where}: step {k}", values, folder, runs_dir):
+        for step in _expand_step(raw, f"{where}: step {k}", values, axes, folder, runs_dir):
             if step.name in names:
                 raise StudyError(f"{where}: step name {step.name!r} is used twice (give the matrix's names in it)")
             names.add(step.name)
@@ -267,7 +268,7 @@ def substitute(text: str, values: dict[str, str], where: str) -> str:
     raise StudyError(f"{where}: placeholders refer to each other in a loop")
 
 
-def expand_matrix(matrix: Any, exclude: Any, where: str) -> list[dict[str, str]]:
+def expand_matrix(matrix: Any, exclude: Any, where: str, axes: dict | None = None) -> list[dict[str, str]]:
     """The combinations of a step's matrix, in order (the first axis varies slowest), less those excluded.
 
     Parameters
@@ -279,6 +280,8 @@ def expand_matrix(matrix: Any, exclude: Any, where: str) -> list[dict[str, str]]
         Partial combinations to drop: each a table of names bound by the matrix and their values.
     where : str
         Where the matrix is, for the error.
+    axes : dict, optional
+        The study's named lists (``[axes]``): an axis given as a string takes the list of that name.
 
     Returns
     -------
@@ -286,10 +289,15 @@ def expand_matrix(matrix: Any, exclude: Any, where: str) -> list[dict[str, str]]
         One mapping of names to values per combination.
     """
     matrix = _table(matrix, f"{where}: matrix")
-    axes: list[list[dict[str, str]]] = []
+    named = axes or {}
+    lists: list[list[dict[str, str]]] = []
     bound: set[str] = set()
     for axis, values in matrix.items():
         w = f"{where}: matrix {axis}"
+        if isinstance(values, str):
+            if values not in named:
+                raise StudyError(f"{w}: no list {values!r} in [axes]")
+            values = named[values]
         if not isinstance(values, list) or not values:
             raise StudyError(f"{w}: a non-empty list of values is needed")
         rows = []
@@ -303,7 +311,7 @@ def expand_matrix(matrix: Any, exclude: Any, where: str) -> list[dict[str, str]]
         if names & bound:
             raise StudyError(f"{w}: {sorted(names & bound)[0]!r} is bound by another axis too")
         bound |= names
-        axes.append(rows)
+        lists.append(rows)
     if not isinstance(exclude, list) or not all(isinstance(e, dict) for e in exclude):
         raise StudyError(f"{where}: exclude: a list of tables is needed")
     drops = []
@@ -311,14 +319,14 @@ def expand_matrix(matrix: Any, exclude: Any, where: str) -> list[dict[str, str]]
         if not e or set(e) - bound:
             raise StudyError(f"{where}: exclude: {e!r} names no matrix value {sorted(set(e) - bound) or ''}".rstrip())
         drops.append({k: _scalar(v, f"{where}: exclude {k}") for k, v in e.items()})
-    combos = [dict(itertools.chain.from_iterable(r.items() for r in combo)) for combo in itertools.product(*axes)]
+    combos = [dict(itertools.chain.from_iterable(r.items() for r in combo)) for combo in itertools.product(*lists)]
     kept = [c for c in combos if not any(all(c[k] == v for k, v in d.items()) for d in drops)]
     if not kept:
         raise StudyError(f"{where}: exclude drops every combination of the matrix")
     return kept
 
 
-def _expand_step(raw: Any, where: str, values: dict[str, str], folder: Path, runs: Path) -> Iterator[Step]:
+def _expand_step(raw: Any, where: str, values: dict[str, str], axes: dict, folder: Path, runs: Path) -> Iterator[Step]:
     raw = _table(raw, where)
     _known(raw, "steps", where)
     for key in ("name", "command"):
@@ -336,7 +344,7 @@ def _expand_step(raw: Any, where: str, values: dict[str, str], folder: Path, run
     for key, v in (("outputs", declared), ("inputs", inputs)):
         if not isinstance(v, list):
             raise StudyError(f"{where}: {key}: a list of paths is needed")
-    combos = expand_matrix(raw["matrix"], raw.get("exclude", []), where) if "matrix" in raw else [{}]
+    combos = expand_matrix(raw["matrix"], raw.get("exclude", []), where, axes) if "matrix" in raw else [{}]
     if "exclude" in raw and "matrix" not in raw:
         raise StudyError(f"{where}: exclude without a matrix")
     for combo in combos:
