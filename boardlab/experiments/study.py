@@ -727,7 +727,8 @@ def write_outputs(study: Study) -> list[Path]:
 
 def render_report(study: Study, tables: dict[str, pd.DataFrame]) -> str:
     """The study's report: its Jinja2 template rendered with ``study``, ``steps`` (name and shell line each),
-    ``tables`` (file name → DataFrame), ``commit`` and the report's ``vars``.
+    ``tables`` (file name → DataFrame), ``commit``, the report's ``vars`` and ``pipeline(name, *args)``, which
+    calls a ``boardlab`` function ``module:function`` (a table's Markdown, say).
 
     Parameters
     ----------
@@ -758,10 +759,11 @@ def render_report(study: Study, tables: dict[str, pd.DataFrame]) -> str:
             steps=[{"name": s.name, "command": s.shell()} for s in study.steps],
             tables=tables,
             commit=git_commit(short=True),
+            pipeline=lambda name, *a, **k: pipeline_function(name, "report")(*a, **k),
             **study.report.vars,
         )
-    except jinja2.TemplateError as e:
-        raise StudyError(f"report {study.report.template.name}: {e}") from None
+    except (jinja2.TemplateError, ValueError, KeyError) as e:
+        raise StudyError(f"report {study.report.template.name}: {str(e).splitlines()[0]}") from None
 
 
 def find_studies(root: str | Path) -> list[Path]:

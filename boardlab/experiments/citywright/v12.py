@@ -426,15 +426,15 @@ def market_played(files: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows).round(2)
 
 
-def sweep_plans(strong_work: str, expert_work: str) -> pd.DataFrame:
+def sweep_plans(strong_work: str | None = None, expert_work: str | None = None) -> pd.DataFrame:
     """The commercial specialist's plan per value and tier of a strong and an expert sweep (their ``--work``
     folders, runs named ``...=<value>.parquet``): games ending on exactly 14 commercial tiles, mean tiles and
     total, and the other specialists' mean totals.
 
     Parameters
     ----------
-    strong_work, expert_work : str
-        The sweeps' --work folders (a missing folder has no rows).
+    strong_work, expert_work : str, optional
+        The sweeps' --work folders (none, or a missing folder: no rows of that tier).
 
     Returns
     -------
@@ -443,7 +443,7 @@ def sweep_plans(strong_work: str, expert_work: str) -> pd.DataFrame:
     """
     rows = []
     for tier, work in (("strong", strong_work), ("expert", expert_work)):
-        for f in sorted(glob.glob(f"{work}/*.parquet")):
+        for f in sorted(glob.glob(f"{work}/*.parquet")) if work else []:
             df = pd.read_parquet(f, columns=["agent", "board", "total"])
             df["d"] = _specialist(df)
             c = df[df.d == "C"]
@@ -512,3 +512,61 @@ def spread(works: list[str]) -> pd.DataFrame:
             g.insert(0, "tiers", f.split("=", 1)[1].removesuffix(".parquet"))
             rows.append(g.reset_index())
     return pd.concat(rows).round(2)
+
+
+# The structure screen's rule sets in the order of its rounds (file names do not keep it).
+STRUCTURE_FIRST = ["print", "depletes", "depletes-per-tile", "per-tile", "per-tile-iso1", "per-tile-park-adj3",
+                   "per-tile2-iso0", "per-tile3-iso0", "res-tiles2", "per-tile2-b10-ci3"]  # fmt: skip
+
+
+def structure_summary(specialists: pd.DataFrame, points: pd.DataFrame) -> str:
+    """The structure screen's two Markdown tables: win shares R / C / P / I per tier and training seed (bold:
+    outside 25 ± 5) with commercial's gap between the tiers (strong minus expert, mean over the seeds), and what
+    each specialist's points do from strong to expert play (own district / the other three, means over seeds).
+
+    Parameters
+    ----------
+    specialists : DataFrame
+        :func:`specialists` of the screen's runs.
+    points : DataFrame
+        :func:`points` of the same runs.
+
+    Returns
+    -------
+    str
+        The two tables, separated by a blank line.
+    """
+    spec = specialists
+    order = list(dict.fromkeys(spec.rules))
+    order = STRUCTURE_FIRST + sorted(r for r in order if r not in STRUCTURE_FIRST)
+
+    def shares(rules: str, tier: str, seed: int) -> str:
+        x = spec[(spec.rules == rules) & (spec.tier == tier) & (spec.train_seed == seed)]
+        x = x.set_index("specialist").win_pct
+        if x.empty:
+            return "–"
+        return " / ".join(("**%.1f**" if abs(x[d] - 25) > 5 else "%.1f") % x[d] for d in DISTRICTS)
+
+    lines = [
+        "| rules | strong, seed 1 | strong, seed 2 | expert, seed 1 | expert, seed 2 | C gap |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in order:
+        c = {
+            t: spec[(spec.rules == r) & (spec.tier == t) & (spec.specialist == "C")].win_pct.mean()
+            for t in ("strong", "expert")
+        }
+        cells = [shares(r, t, s) for t in ("strong", "expert") for s in (1, 2)]
+        lines.append(f"| {r} | " + " | ".join(cells) + f" | {c['strong'] - c['expert']:.1f} |")
+    lines += ["", "| rules | R | C | P | I | C's own tiles, strong / expert |", "|---|---|---|---|---|---|"]
+    g = points.groupby(["rules", "tier", "specialist"])[["own_points", "other_points", "own_tiles"]].mean()
+    strong, expert = g.xs("strong", level=1), g.xs("expert", level=1)
+    gain = expert - strong
+    for r in order:
+        if r not in strong.index.get_level_values(0) or r not in expert.index.get_level_values(0):
+            continue  # a rule set not yet played at both tiers
+        x = gain.loc[r]
+        cells = [f"{x.loc[d, 'own_points']:+.1f} / {x.loc[d, 'other_points']:+.1f}" for d in DISTRICTS]
+        own = f"{strong.loc[(r, 'C'), 'own_tiles']:.1f} / {expert.loc[(r, 'C'), 'own_tiles']:.1f}"
+        lines.append(f"| {r} | " + " | ".join(cells) + f" | {own} |")
+    return "\n".join(lines) + "\n"
