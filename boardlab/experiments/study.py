@@ -402,7 +402,7 @@ def _resolve_command(words: list[str], where: str) -> Callable[[tuple[str, ...],
     if not words:
         raise StudyError(f"{where}: command is empty")
     cmd = _root_command()
-    path = []
+    path: list[str] = []
     for word in words:
         sub = cmd.commands.get(word) if hasattr(cmd, "commands") else None
         if sub is None or word in REFUSED_COMMANDS:
