@@ -16,6 +16,7 @@ from . import (  # noqa: F401  (each module registers its command)
     rules,
     score,
     simulate,
+    study,
     summary,
     sweep,
     train,
