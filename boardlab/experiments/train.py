@@ -234,9 +234,9 @@ class SelfPlay:
     Attributes
     ----------
     name : str
-        The game's name in messages ("Citadels").
+        The game's name in messages.
     command : str
-        The start of the canonical command ("boardlab train --game citadels").
+        The start of the canonical command (``boardlab train --game ID``).
     what : str
         What is fitted, for the help and the log.
     play : callable(rule_set, agent, weights, seeds, moments) -> numpy.ndarray
@@ -303,7 +303,7 @@ class SelfPlay:
 
     @property
     def owner(self) -> str:
-        """The game's name in the possessive ("Citadels'", "Citywright's")."""
+        """The game's name in the possessive (a name ending in s takes an apostrophe alone)."""
         return self.name + ("'" if self.name.endswith("s") else "'s")
 
     @property
