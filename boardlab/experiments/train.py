@@ -493,9 +493,7 @@ class SelfPlay:
             raise TrainError(f"--ridge must be >= 0, got {ridge}")
         if backend not in self.backends:
             if self.backends == ("loky",):
-                raise TrainError(
-                    f"--backend: {self.owner} training runs on local processes only (loky), got {backend}"
-                )
+                raise TrainError(f"--backend: {self.owner} training runs on local processes only (loky), got {backend}")
             raise TrainError(f"--backend must be {' or '.join(self.backends)}, got {backend}")
 
     # --- the skeleton ---

@@ -241,7 +241,8 @@ def test_training_is_deterministic_and_its_file_is_what_strong_reads(tmp_path):
 @pytest.mark.slow  # two worker processes start and load the kernels: several seconds
 def test_training_in_chunks_on_two_processes_gives_the_same_weights():
     """The chunks' moments are added in chunk order: two jobs give the same weights as one."""
-    assert T.TRAINING.train(3, (2 * T.TRAINING.chunk + 10,), jobs=2) == T.TRAINING.train(3, (2 * T.TRAINING.chunk + 10,), jobs=1)
+    games = (2 * T.TRAINING.chunk + 10,)
+    assert T.TRAINING.train(3, games, jobs=2) == T.TRAINING.train(3, games, jobs=1)
 
 
 @pytest.mark.slow

@@ -47,7 +47,8 @@ def _train_variant(rules, jobs: int = 1) -> Path:
     from boardlab.experiments.citywright import train as T
 
     out = T.TRAINING.out_for(rules)
-    T.TRAINER.write(T.TRAINING.train(SMALL["seed"], SMALL["games"], SMALL["k"], SMALL["ridge"], jobs=jobs, rules=rules), out)
+    content = T.TRAINING.train(SMALL["seed"], SMALL["games"], SMALL["k"], SMALL["ridge"], jobs=jobs, rules=rules)
+    T.TRAINER.write(content, out)
     return out
 
 

@@ -27,12 +27,12 @@ from boardlab.sim.cartographers.tables import tables_for
 PLAYERS = 4
 
 
-def round_agent(r: int, k: int) -> str:
+def _round_agent(r: int, k: int) -> str:
     """Round 0's rule-based agent, then ``strong`` at k."""
     return "planner" if r == 0 else f"strong:k={k}"
 
 
-def play(rules, agent: str, weights: np.ndarray, seeds: np.ndarray, m: Moments) -> np.ndarray:
+def _play(rules, agent: str, weights: np.ndarray, seeds: np.ndarray, m: Moments) -> np.ndarray:
     """The games of `seeds` with `agent` in every seat, every decision's sample added to `m`; their totals."""
     tb = tables_for(rules, PLAYERS)
     prms = np.tile(rows([parse_agent(agent)] * PLAYERS), (len(seeds), 1, 1))
@@ -46,8 +46,8 @@ TRAINING = SelfPlay(
     name="Cartographers",
     command="boardlab train --game cartographers",
     what="the strong agent's learned value (4 players, base-a)",
-    play=play,
-    round_agent=round_agent,
+    play=_play,
+    round_agent=_round_agent,
     load_rules=load_rules,
     rules="base-a",
     players=PLAYERS,

@@ -28,12 +28,12 @@ PLAYERS = 4
 EXPLORE = 0.25  # the share of picks made at random in self-play (boardlab.agents.citadels.selfplay)
 
 
-def round_agent(r: int, k: int) -> str:
+def _round_agent(r: int, k: int) -> str:
     """Round 0's rule-based agent, then ``strong`` (which has no k)."""
     return "basic" if r == 0 else "strong"
 
 
-def play(rules, agent: str, weights: np.ndarray, seeds: np.ndarray, m: Moments) -> np.ndarray:
+def _play(rules, agent: str, weights: np.ndarray, seeds: np.ndarray, m: Moments) -> np.ndarray:
     """The games of `seeds` with `agent` in every seat, their pick samples added to `m`; their totals."""
     tb = tables_for(rules, PLAYERS)
     row = parse_agent(agent).row() if agent == "basic" else strong_row(weights)
@@ -47,8 +47,8 @@ TRAINING = SelfPlay(
     name="Citadels",
     command="boardlab train --game citadels",
     what="the strong agent's learned value (4 players, official)",
-    play=play,
-    round_agent=round_agent,
+    play=_play,
+    round_agent=_round_agent,
     load_rules=load_rules,
     rules="official",
     players=PLAYERS,

@@ -27,12 +27,12 @@ from boardlab.sim.citywright.tables import tables_for
 PLAYERS = 4
 
 
-def round_agent(r: int, k: int) -> str:
+def _round_agent(r: int, k: int) -> str:
     """Round 0's rule-based agent, then ``strong`` at k."""
     return "greedy" if r == 0 else f"strong:k={k}"
 
 
-def play(rules, agent: str, weights: np.ndarray, seeds: np.ndarray, m: Moments) -> np.ndarray:
+def _play(rules, agent: str, weights: np.ndarray, seeds: np.ndarray, m: Moments) -> np.ndarray:
     """The games of `seeds` with `agent` in every seat, every move's sample added to `m`; their totals."""
     tb = tables_for(rules, PLAYERS)
     prms = np.tile(rows([parse_agent(agent)] * PLAYERS), (len(seeds), 1, 1))
@@ -42,7 +42,7 @@ def play(rules, agent: str, weights: np.ndarray, seeds: np.ndarray, m: Moments) 
     return scores[:, :, E.SC_TOTAL]
 
 
-def solve(m: Moments, ridge: float) -> tuple[np.ndarray, np.ndarray]:
+def _solve(m: Moments, ridge: float) -> tuple[np.ndarray, np.ndarray]:
     """Ridge weights per turn bucket, rounded, and each bucket's R^2 (boardlab.agents.citywright.selfplay.ridge_fit:
     no BLAS, the same bits on any machine)."""
     w = np.zeros((TURN_BUCKETS, N_FEATURES))
@@ -55,8 +55,8 @@ TRAINING = SelfPlay(
     name="Citywright",
     command="citywright train",
     what="the strong agent's learned value (4 players, v1.1 or --rules)",
-    play=play,
-    round_agent=round_agent,
+    play=_play,
+    round_agent=_round_agent,
     load_rules=load_rules,
     rules="v1.1",
     players=PLAYERS,
@@ -72,7 +72,7 @@ TRAINING = SelfPlay(
         "fit": "ridge per turn bucket on the last round's samples; target: points still to score",
         "turn_buckets": TURN_BUCKETS,
     },
-    solve=solve,
+    solve=_solve,
     by_rules=RuleWeights(rules_hash, official_hash, preset_hashes, cached_weights),
 )
 TRAINER = TRAINING.trainer()  # boardlab train (boardlab.sim.games.GameDef.trainer)
