@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from boardlab.agents.generic.base import agent_moves, agent_rng
+from boardlab.agents.generic.base import agent_rng, observes
 from boardlab.agents.generic.prefers import family_of, restrict
 from boardlab.experiments.isolation import AgentFailure, AgentProcesses, Isolation, failure_of
 from boardlab.experiments.schema import schema_of, table
@@ -148,13 +148,16 @@ def play_game(game: GameDef, rules, seats: list, seed: int, names: list[str] | N
     g = game.new_game(len(seats), rules, int(seed))
     rngs = [agent_rng(g.seed, s) for s in range(len(seats))]
     python = [callable(getattr(a, "act", None)) for a in seats]
+    looks = [python[s] and observes(a) for s, a in enumerate(seats)]  # per seat, asked once a game
+    narrow = [python[s] and bool(getattr(a, "prefers", None)) for s, a in enumerate(seats)]
+    listing = getattr(g, "agent_moves", None) or g.legal_moves  # boardlab.agents.generic.base.agent_moves
     while not g.done:
         p = g.current
         if record is not None:
             record.before(g)
         if python[p]:
             try:
-                _python_move(g, seats[p], rngs[p])
+                _python_move(g, seats[p], rngs[p], listing, looks[p], narrow[p])
             except AgentFailure as e:
                 e.locate(game_seed=g.seed, seat=p, spec=names[p] if names else type(seats[p]).__name__)
                 raise
@@ -167,11 +170,15 @@ def play_game(game: GameDef, rules, seats: list, seed: int, names: list[str] | N
     return g
 
 
-def _python_move(g, agent, rng) -> None:
-    """The Python agent's move for the seat to move, given its observation (never the game), applied; an
-    AgentFailure when it fails to give one the game takes.  A restricted agent is offered only the moves of its
-    family when one is listed (boardlab.agents.generic.prefers)."""
-    observation, moves = g.observation(g.current), restrict(g, agent, agent_moves(g))
+def _python_move(g, agent, rng, listing, looks: bool, narrow: bool) -> None:
+    """The Python agent's move for the seat to move, given its observation (never the game; None when it `looks`
+    at none: boardlab.agents.generic.base.observes) and the moves `listing()` gives, applied; an AgentFailure when
+    it fails to give one the game takes.  A restricted agent (`narrow`) is offered only the moves of its family
+    when one is listed (boardlab.agents.generic.prefers)."""
+    observation = g.observation(g.current) if looks else None
+    moves = listing()
+    if narrow:
+        moves = restrict(g, agent, moves)
     try:
         move = agent.act(observation, moves, rng)
     except AgentFailure:

@@ -118,17 +118,25 @@ class RunSpec:
         return i * self.chunk_size, min((i + 1) * self.chunk_size, self.games)
 
 
-# Games per chunk when a Python agent plays (boardlab.experiments.play: milliseconds to seconds per game).
+# Games per chunk when a Python agent plays (boardlab.experiments.play: milliseconds to seconds per game), and when
+# every Python agent is one of the generic agents that cost about what the game's own move does (a chunk of a few
+# seconds for most games).
 PYTHON_CHUNK = 20
+FAST_PYTHON = ("random", "random-prefers")
+FAST_PYTHON_CHUNK = 1000
 
 
 def default_chunk_size(game: GameDef, agents: list, games: int) -> int:
-    """Games per chunk of a run of these parsed agents: PYTHON_CHUNK when a Python agent plays (through the
-    public API), else the game's rule (GameDef.chunk_size), or DEFAULT_CHUNK."""
-    if needs_api(agents):
-        return max(1, min(PYTHON_CHUNK, games))
-    if game.has("chunk_size"):
+    """Games per chunk of a run of these parsed agents: the game's rule (GameDef.chunk_size) where it has one and
+    either no Python agent plays or the game has no kernels (its rule is about the generic chunk player then);
+    with Python agents otherwise FAST_PYTHON_CHUNK when each is one of FAST_PYTHON, else PYTHON_CHUNK; else
+    DEFAULT_CHUNK."""
+    python = needs_api(agents)
+    if game.has("chunk_size") and not (python and game.kernel_sources):
         return int(game.part("chunk_size")(agents, games))
+    if python:
+        fast = all(a.name in FAST_PYTHON for a in agents if getattr(a, "python", False))
+        return max(1, min(FAST_PYTHON_CHUNK if fast else PYTHON_CHUNK, games))
     return max(1, min(DEFAULT_CHUNK, games))
 
 

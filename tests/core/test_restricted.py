@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from boardlab.agents.generic.base import agent_moves
 from boardlab.agents.generic.prefers import ISMCTSPrefers, RandomPrefers, check_families, family_of, restrict
 from boardlab.agents.generic.uniform import RandomAgent
 from boardlab.experiments import anatomy_report as AR
@@ -24,12 +25,14 @@ def _families_seen(game_id: str, players: int, games: int) -> set[str]:
     for seed in range(games):
         g = game.new_game(players, rules, seed)
         while not g.done:
-            seen.update(g.move_family(m) for m in P.agent_moves(g))
+            seen.update(g.move_family(m) for m in agent_moves(g))
             g.apply(g.random_move())
     return seen
 
 
-@pytest.mark.parametrize(("game_id", "players", "games"), [("pig", 2, 3), ("citywright", 2, 1), ("cartographers", 1, 1)])
+@pytest.mark.parametrize(
+    ("game_id", "players", "games"), [("pig", 2, 3), ("citywright", 2, 1), ("cartographers", 1, 1)]
+)
 def test_every_family_a_game_names_is_listed_in_play_and_no_other(game_id, players, games):
     game = get_game(game_id)
     families = game.new_game(players, game.load_rules(game.default_preset), 0).move_families()

@@ -474,6 +474,26 @@ def test_searching_agents_get_small_chunks():
     assert S.make_spec(2, ["expert"], 30, 0, load_rules()).chunk_size == 20  # the game's rule, by default
 
 
+def test_python_agents_chunks_follow_their_cost_and_a_pure_python_game_s_own_rule(monkeypatch):
+    """Python agents through the generic player: the cheap generic ones in big chunks, any other in small ones; a
+    game without kernels keeps its own chunk-size rule for them (it is about the generic player)."""
+    from dataclasses import replace
+
+    from boardlab.experiments.simulate import FAST_PYTHON_CHUNK, PYTHON_CHUNK, default_chunk_size
+    from boardlab.sim.games import get_game
+
+    city, pig = get_game("citywright"), get_game("pig")
+    city_agents, pig_agents = city.agents().parse_agent, pig.agents().parse_agent
+    assert default_chunk_size(city, [city_agents("ismcts:iters=5"), city_agents("greedy")], 5000) == PYTHON_CHUNK
+    assert default_chunk_size(city, [city_agents("random-prefers:R"), city_agents("random")], 5000) == FAST_PYTHON_CHUNK
+    assert default_chunk_size(pig, [pig_agents("random"), pig_agents("random-prefers:hold")], 5000) == FAST_PYTHON_CHUNK
+    assert default_chunk_size(pig, [pig_agents("random"), pig_agents("ismcts")], 5000) == PYTHON_CHUNK
+    assert default_chunk_size(pig, [pig_agents("random")], 300) == 300  # never more than the run
+    own = replace(pig, chunk_size="boardlab.experiments.simulate:_seven_games")
+    monkeypatch.setattr(S, "_seven_games", lambda agents, games: 7, raising=False)
+    assert default_chunk_size(own, [pig_agents("ismcts")], 5000) == 7
+
+
 def test_a_run_of_any_size_starts_at_once(tmp_path):
     """The chunk plan is read one chunk at a time: 10**12 games start playing (and writing parts) at once,
     where a list of every chunk grew for minutes with nothing written."""

@@ -12,6 +12,10 @@ is never given the true game.  ``legal_moves`` are the moves to choose from (the
 seat (:func:`agent_rng`), so a game replays identically on any process while nothing the agent is
 given leads back to the game seed.  The move returned must be one of ``legal_moves``, or another
 legal move (the game checks it).
+
+An agent that never reads its observation may say so with a class attribute ``observes = False``: the runner
+then passes ``None`` and skips building the observation (and the redealt copy it carries), the largest cost of a
+move for a fast game.
 """
 
 from __future__ import annotations
@@ -25,6 +29,22 @@ import numpy as np
 @runtime_checkable
 class Agent(Protocol):
     def act(self, observation: Any, legal_moves: list, rng: np.random.Generator) -> Any: ...
+
+
+def observes(agent) -> bool:
+    """Whether the runner builds `agent`'s observation (its ``observes`` attribute; True by default).
+
+    Parameters
+    ----------
+    agent
+        A Python agent.
+
+    Returns
+    -------
+    bool
+        False only for an agent that declares ``observes = False``.
+    """
+    return bool(getattr(agent, "observes", True))
 
 
 def agent_moves(game) -> list:
