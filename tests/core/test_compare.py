@@ -45,7 +45,7 @@ def test_compare_serves_another_game_with_its_own_summary(tmp_path, capsys):
                          "--games", 6, "--out", tmp_path / "cmp", "--quiet")  # fmt: skip
     assert code == 0, err
     t = pd.read_csv(tmp_path / "cmp" / "compare.csv")
-    own = t[t["section"] == "card points"]  # its own sections (GameDef.compare_sections); no titles at 2 players
+    own = t[t["section"] == "card points"]  # its own sections (compare_sections); no titles at 2 players
     t = t[t["section"] != "card points"]
     assert set(t["section"]) == {"win share", *(s for s, _, _ in g.summary)}
     assert set(t["metric"]) == {"win_share", *(c for _, _, cols in g.summary for c in cols)}
