@@ -62,7 +62,7 @@ class Lazy(Generic[T]):
     path: str
 
     def __post_init__(self) -> None:
-        module, sep, attr = self.path.partition(":")
+        module, sep, attr = self.path.partition(":") if isinstance(self.path, str) else ("", "", "")
         if not (module and sep and attr):
             raise GameError(f"a lazy part is named 'module:attr', got {self.path!r}")
 
