@@ -194,6 +194,12 @@ def make_spec(
     if chunk_size is not None and chunk_size < 1:
         raise SimulateError(f"--chunk-size must be at least 1, got {chunk_size}")
     python = needs_api(parsed)
+    if python:
+        from boardlab.agents.generic.prefers import check_families
+
+        why = check_families(g.new_game(players, rules, 0), parsed)
+        if why is not None:
+            raise SimulateError(f"--agents: {why}")
     if moves and python:
         raise SimulateError("--moves: a run with Python agents keeps no move log (the game's kernels write it)")
     versions = tuple((str(a), a.version) for a in parsed if getattr(a, "version", ""))
