@@ -1,7 +1,7 @@
 """The generic balance report (``boardlab reproduce --game ID`` for a game without a report of its own): the
 game-anatomy panel (:mod:`boardlab.experiments.anatomy`) per skill tier and per player count.
 
-The tiers are the game's declared skill tiers (``GameDef.skill_tiers``) or the generic ones: ``random`` and
+The tiers are the game's declared skill tiers (``GameDef.ladder.skill_tiers``) or the generic ones: ``random`` and
 ``ismcts`` at two budgets (:data:`GENERIC_TIERS`).  For each tier and player count, every seat is played by the tier
 (self-play: the outcome, duration, branching and trajectory figures), and for each tier but the first, one seat by
 the tier against the first tier in every other seat, seats rotating (skill: the tier's win share against 1/N).
@@ -110,8 +110,9 @@ def tiers_of(game: GameDef) -> dict[str, str]:
     dict of str to str
         Tier name -> agent spec, weakest first.
     """
-    if game.has("skill_tiers"):
-        return {name: spec for name, (spec, _) in game.part("skill_tiers")().items()}
+    skill_tiers = game.optional("skill_tiers")
+    if skill_tiers is not None:
+        return {name: spec for name, (spec, _) in skill_tiers().items()}
     return dict(GENERIC_TIERS)
 
 

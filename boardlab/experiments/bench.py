@@ -1,4 +1,4 @@
-"""`boardlab bench`: a game's throughput on this machine (GameDef.bench), and the timing helpers its bench uses.
+"""`boardlab bench`: a game's throughput on this machine (GameDef.bench.bench), and the timing helpers its bench uses.
 
 Every figure is measured after warm-up on one core (the kernels are single-threaded), best of several
 repeats, so a busy machine shows up as a lower figure rather than a failure.  Each game's bench lives in

@@ -6,8 +6,8 @@ difference carries a 95% interval (normal, on the paired differences; see
 :func:`boardlab.experiments.pipelines.paired_difference`).  Two identical rule sets give
 differences that are exactly zero, intervals included: the engine is
 deterministic given the seed.  What is compared besides the win shares is the game's summary
-(``GameDef.summary``: sections of per-player numbers, e.g. Citywright's score breakdown and waste) and,
-where the game has them, its own sections (``GameDef.compare_sections``, a :class:`CompareSections`:
+(``GameDef.reports.summary``: sections of per-player numbers, e.g. Citywright's score breakdown and waste) and,
+where the game has them, its own sections (``GameDef.reports.compare_sections``, a :class:`CompareSections`:
 rows the generic summary cannot give, e.g. Cartographers' points per scoring card in the games where the
 card is in play, and its solo titles).
 """
@@ -149,7 +149,7 @@ def _rows(section: str, by: str, diff: pd.DataFrame, a_ci: pd.DataFrame, b_ci: p
 def compare_table(a: pd.DataFrame, b: pd.DataFrame, agents: list[str] | None = None, summary=()) -> pd.DataFrame:
     """Long table: section, by (agent or seat), group, metric, n, A and B with intervals, B − A with its interval.
 
-    Win shares per agent and per seat, then each section of `summary` (the game's ``GameDef.summary``:
+    Win shares per agent and per seat, then each section of `summary` (the game's ``GameDef.reports.summary``:
     ``(section, what, columns)``) per agent.  Agents come in the order of `agents` (e.g. the run's seat
     order), seats in seat order."""
     parts = []

@@ -4,7 +4,7 @@ Play does not depend on the compensation (agents maximise their own points, not
 the ranking), so a stored game is re-ranked under another vector by adding it to
 the raw scores (``total - compensation``) and applying the game's tie-breaks again (or, for a game that names
 no rank key, its score in its score direction: where the lowest score wins, compensation points are a penalty).
-What a game compensates and how it ranks is its ``GameDef.seat_compensation``, a
+What a game compensates and how it ranks is its ``GameDef.scoring.seat_compensation``, a
 :class:`SeatCompensation` (Citywright's: :mod:`boardlab.experiments.citywright.seats`); a game
 without one has nothing to tune here.  The search tries every integer vector with
 entries 0..max (vectors that differ by a constant rank games identically, so the
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from boardlab.sim.games import get_game
+from boardlab.sim.games import GameError, get_game
 from boardlab.sim.ranking import score_key
 from boardlab.sim.stats import wilson
 
@@ -65,9 +65,10 @@ class SeatCompensation:
 def seat_compensation(game) -> SeatCompensation:
     """The game's :class:`SeatCompensation` (ValueError, one line, when it has none)."""
     g = get_game(game)
-    if not g.has("seat_compensation"):
-        raise ValueError(f"{g.id} has no seat compensation")
-    return g.part("seat_compensation")
+    try:
+        return g.require("seat_compensation")
+    except GameError as e:
+        raise ValueError(str(e)) from None
 
 
 @dataclass(frozen=True)

@@ -45,10 +45,10 @@ def play_pairing(
 def ladder(
     game: GameDef, rules, games: int, seed: int = 0, jobs: int = 1, log: Callable[[str], None] = print
 ) -> pd.DataFrame:
-    """Every fixed pairing of `game` (GameDef.pairings; GameError when it has none): one row per (pairing, agent)
+    """Every fixed pairing of `game` (its Ladder's pairings; GameError when it has none): one row per (pairing, agent)
     with win share, interval and target; a line per pairing."""
     tables = []
-    for name, specs, target in game.part("pairings"):
+    for name, specs, target in game.require("pairings"):
         t = time.perf_counter()
         ws = win_shares(play_pairing(game, specs, games, seed=seed, rules=rules, jobs=jobs))
         first = ws.iloc[0]

@@ -16,7 +16,7 @@ with an :class:`boardlab.experiments.isolation.AgentFailure` naming the game, it
 
 The rows, one per (game, seat), hold the columns every game shares (``game, game_seed, rules, players,
 seat, agent, total, rank, win_share, win``) and the game's own, which its ``api_rows`` function (named
-in its :class:`boardlab.sim.games.GameDef` by import path) reads from the finished game.  Nothing here names a
+in its :class:`boardlab.sim.games.Simulation` by import path) reads from the finished game.  Nothing here names a
 game.
 
 Asked for trajectories (:func:`play_tables`), it also records one row per move in a separate table
@@ -26,7 +26,6 @@ Asked for trajectories (:func:`play_tables`), it also records one row per move i
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 
 import numpy as np
@@ -49,11 +48,7 @@ def needs_api(agents: list) -> bool:
 
 def api_rows_of(game: GameDef) -> Callable | None:
     """The game's function from a finished API game to its own result columns (None: the shared ones only)."""
-    path = getattr(game, "api_rows", "") or ""
-    if not path:
-        return None
-    module, _, name = path.partition(":")
-    return getattr(importlib.import_module(module), name)
+    return game.optional("api_rows")
 
 
 def seat_players(game: GameDef, agents: list) -> list[Callable[[], object]]:

@@ -1,6 +1,6 @@
 """What every game's `reproduce` report is made of: a plan of runs played into a run cache, Markdown helpers.
 
-A game's report (GameDef.report, and GameDef.skill_report for ``reproduce --skill``) is a
+A game's report (GameDef.reports.report, and GameDef.reports.skill_report for ``reproduce --skill``) is a
 :class:`Report`: the function that plays its plan and writes its tables, charts and ``REPORT.md``,
 and what the command needs to know to call it.  The plan is a list of jobs (:class:`Job`), each
 one resumable simulation in the run cache (``--work``), played or reused by :func:`run_jobs`; an

@@ -1,6 +1,6 @@
 """Rescoring stored games under other rules, play held fixed (``boardlab rescore``), for any game with a rescorer.
 
-A game's rescorer (``GameDef.rescorer``, Citywright's :mod:`boardlab.experiments.citywright.rescore`) recomputes
+A game's rescorer (``GameDef.scoring.rescorer``, Citywright's :mod:`boardlab.experiments.citywright.rescore`) recomputes
 scores, ranks and win shares of one run's rows from what the table stores of play; this module reads the
 result files (:func:`boardlab.experiments.io.read_runs`), rescores each run on its own (games are ranked within it) and
 writes the rescored table, each row with its run's ``run_id``, with metadata naming its game, its sources and
@@ -14,7 +14,7 @@ import json
 
 import pandas as pd
 
-from boardlab.sim.games import get_game
+from boardlab.sim.games import GameError, get_game
 
 
 class RescoreError(ValueError):
@@ -24,9 +24,10 @@ class RescoreError(ValueError):
 def rescorer(game):
     """The game's rescorer, ``(rows of one run, rules) -> rows`` (RescoreError when it has none)."""
     g = get_game(game)
-    if not g.has("rescorer"):
-        raise RescoreError(f"{g.id} has no rescorer")
-    return g.part("rescorer")
+    try:
+        return g.require("rescorer")
+    except GameError as e:
+        raise RescoreError(str(e)) from None
 
 
 def rescore_files(paths: list, rules, game) -> tuple[pd.DataFrame, pd.DataFrame]:

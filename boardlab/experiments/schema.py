@@ -71,8 +71,10 @@ def plain_columns(schema: pa.Schema) -> tuple[str, ...]:
 
 
 def schema_of(game) -> pa.Schema:
-    """A game's result schema (`game` a :class:`boardlab.sim.games.GameDef`): its ``schema`` part, or the core's."""
-    return game.part("schema") if game.has("schema") else core_schema()
+    """A game's result schema (`game` a :class:`boardlab.sim.games.GameDef`): its Simulation's ``schema``, or the
+    core's."""
+    schema = game.optional("schema")
+    return schema if schema is not None else core_schema()
 
 
 def table(columns: Mapping[str, object], schema: pa.Schema) -> pa.Table:

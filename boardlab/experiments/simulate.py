@@ -51,7 +51,7 @@ from boardlab.experiments.play import needs_api, play_table
 from boardlab.experiments.provenance import git_commit, package_version
 from boardlab.experiments.schema import conform, plain_columns, schema_of
 from boardlab.experiments.seating import SEATINGS
-from boardlab.sim.games import GameDef, default_game, get_game
+from boardlab.sim.games import GameDef, GameError, default_game, get_game
 
 # The key of a result file's run metadata (in the Parquet file's key-value metadata); files written while
 # the toolkit hosted one game used the second, and are read as well.
@@ -61,7 +61,7 @@ METADATA_KEYS = (METADATA_KEY, b"citywright")
 # assembled (a 1M-game 4-player run holds ~0.7 GB of parts at its end), in exchange
 # for writes and reads that cost next to nothing beside the kernels.
 PART_COMPRESSION = None
-# Games per chunk for a game that declares no chunk-size rule (GameDef.chunk_size).
+# Games per chunk for a game that declares no chunk-size rule (GameDef.simulation.chunk_size).
 DEFAULT_CHUNK = 100
 # Game numbers are int64 in every table.
 MAX_GAMES = 2**62
@@ -127,13 +127,14 @@ FAST_PYTHON_CHUNK = 1000
 
 
 def default_chunk_size(game: GameDef, agents: list, games: int) -> int:
-    """Games per chunk of a run of these parsed agents: the game's rule (GameDef.chunk_size) where it has one and
-    either no Python agent plays or the game has no kernels (its rule is about the generic chunk player then);
-    with Python agents otherwise FAST_PYTHON_CHUNK when each is one of FAST_PYTHON, else PYTHON_CHUNK; else
+    """Games per chunk of a run of these parsed agents: the game's rule (its Simulation's chunk_size) where it has
+    one and either no Python agent plays or the game has no kernels (its rule is about the generic chunk player
+    then); with Python agents otherwise FAST_PYTHON_CHUNK when each is one of FAST_PYTHON, else PYTHON_CHUNK; else
     DEFAULT_CHUNK."""
     python = needs_api(agents)
-    if game.has("chunk_size") and not (python and game.kernel_sources):
-        return int(game.part("chunk_size")(agents, games))
+    rule = game.optional("chunk_size")
+    if rule is not None and not (python and game.kernels is not None):
+        return int(rule(agents, games))
     if python:
         fast = all(a.name in FAST_PYTHON for a in agents if getattr(a, "python", False))
         return max(1, min(FAST_PYTHON_CHUNK if fast else PYTHON_CHUNK, games))
@@ -172,8 +173,11 @@ def make_spec(
         raise SimulateError(f"--players: {why}")
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= int(seed) <= MAX_SEED:
         raise SimulateError(f"--seed must be 0..{MAX_SEED} (2**64 - 1), got {seed!r}")
-    if moves and not g.has("move_log"):
-        raise SimulateError(f"--moves: {g.id} has no move log")
+    if moves:
+        try:
+            g.require("move_log")
+        except GameError as e:
+            raise SimulateError(f"--moves: {e}") from None
     if not 1 <= games <= MAX_GAMES:
         raise SimulateError(f"--games must be 1..{MAX_GAMES:,}, got {games:,}")
     if seating not in SEATINGS:
@@ -319,14 +323,14 @@ def run_chunk(spec: RunSpec, i: int, isolation: Isolation | None = None) -> tupl
 
 def play_chunk(spec: RunSpec, i: int, isolation: Isolation | None = None):
     """Chunk i's games, before the tables perhaps (what chunk_tables takes): what the game's chunk player,
-    or its move log with --moves, returns (boardlab.sim.games.GameDef.chunk_player).  `isolation`: how Python agents
+    or its move log with --moves, returns (boardlab.sim.games.Simulation).  `isolation`: how Python agents
     play (boardlab.experiments.isolation; it changes no row)."""
     start, stop = spec.bounds(i)
     agents = spec.agent_specs()
     if needs_api(agents):  # a Python agent plays through the public API (make_spec refuses --moves here)
         g, rs = spec.game_def(), spec.rule_set()
         return play_table(g, rs, spec.players, agents, spec.seating, spec.seed, start, stop, isolation)
-    player = spec.game_def().part("move_log" if spec.moves else "chunk_player")
+    player = spec.game_def().require("move_log" if spec.moves else "chunk_player")
     return player(spec.rule_set(), spec.players, agents, spec.seating, spec.seed, start, stop)
 
 

@@ -1,7 +1,7 @@
 """A game's learned weights, fitted by a seeded command: ``boardlab train --game ID``.
 
 A game that fits weights for one of its agents (a learned value, say) names a :class:`Trainer` in
-its ``GameDef.trainer``; the command parses and checks the options, then calls it.  The weights must
+its ``GameDef.training.trainer``; the command parses and checks the options, then calls it.  The weights must
 be a function of the options that decide them (seed, games per round, k, ridge, and with ``--rules``
 the rule data), whatever ``--jobs`` or backend, so a committed weight file is regenerated exactly by the
 command it names.  A game whose agents look weights up by the rules in play (``out_for``) fits them
@@ -601,7 +601,7 @@ class SelfPlay:
         return rounds, weights
 
     def trainer(self) -> Trainer:
-        """The game's :class:`Trainer` (its ``GameDef.trainer``).
+        """The game's :class:`Trainer` (its ``GameDef.training.trainer``).
 
         Returns
         -------

@@ -535,9 +535,9 @@ def make_tune_spec(
 
 def _trainer(gdef):
     """The game's trainer, when it fits weights per rule set and says how a rule set's were fitted."""
-    if not gdef.has("trainer"):
+    if gdef.training is None:
         return None
-    t = gdef.part("trainer")
+    t = gdef.require("trainer")
     return t if t.out_for is not None and t.trained_with is not None else None
 
 
@@ -631,7 +631,7 @@ def _seat_settings(
                 f" at least {blocks * p} games; give more --seat-games or fewer --blocks"
             )
     if seat_agent is None:
-        seat_agent = gdef.part("seat_agent")(list(agents)) if gdef.has("seat_agent") else agents[0]
+        seat_agent = gdef.require("seat_agent")(list(agents)) if gdef.scoring.seat_agent else agents[0]
     try:
         sim = S.make_spec(counts[0], [seat_agent], counts[0], seed, base, "rotate", game=gdef, resolve=pin)
     except S.SimulateError as e:
@@ -1590,7 +1590,7 @@ def _report_setup(spec, best) -> list[str]:
             + f". Agents whose play depends on the rules (learned weights) are resolved under the base rules"
             f" `{spec.rules_name}` and play those in every trial (a trial's variant has no weights of its own);"
             " verify the chosen variant with weights trained under it"
-            + (f" (`{COMMAND} train --game {spec.game} --rules best.toml`)." if spec.game_def().has("trainer") else ".")
+            + (f" (`{COMMAND} train --game {spec.game} --rules best.toml`)." if spec.game_def().training else ".")
             + " With `--train` every trial fits its own.",
             "",
         ]

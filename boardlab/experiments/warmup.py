@@ -104,7 +104,7 @@ def indexed_modules(game: GameDef) -> dict[str, int]:
         Kernel source path (relative to the repository root) -> its cached kernels (0: none).
     """
     out = {}
-    for name in game.kernel_sources:
+    for name in game.kernels.sources if game.kernels is not None else ():
         src = _cache._ROOT / name
         if src.suffix == ".py" and src.exists() and "cache=True" in src.read_text():
             out[name] = sum(1 for _ in _cache_folder(src).glob(f"{src.stem}.*.nbi"))
@@ -155,7 +155,7 @@ def cold_modules(game: GameDef, agents: list[str] | None = None) -> list[str]:
     _cache.ensure_fresh_cache()  # a stale cache is dropped first, so it counts as cold
     indexed = indexed_modules(game)
     try:
-        mark = json.loads(_marker(game, agents or game.agents().split_specs(game.default_agents)).read_text())
+        mark = json.loads(_marker(game, agents or game.agents().split_specs(game.ladder.default_agents)).read_text())
         if mark["stamp"] == _stamp() and all(indexed.get(m, 0) for m in mark["modules"]):
             return []
     except (OSError, ValueError, KeyError, TypeError):
@@ -211,7 +211,7 @@ def kernel_specs(game: GameDef, specs: list[str]) -> list[str]:
         kept = [s for s in specs if not needs_api([reg.parse_agent(s)])]
     except reg.AgentError:  # the run itself reports a bad spec, in one line
         kept = list(specs)
-    return kept or reg.split_specs(game.default_agents)
+    return kept or reg.split_specs(game.ladder.default_agents)
 
 
 def ensure_compiled(
@@ -250,7 +250,7 @@ def ensure_compiled(
     from boardlab.experiments import simulate as S
 
     g = get_game(game) if isinstance(game, str) else game
-    specs = kernel_specs(g, agents or g.agents().split_specs(g.default_agents))
+    specs = kernel_specs(g, agents or g.agents().split_specs(g.ladder.default_agents))
     cold = cold_modules(g, specs)
     if not cold and not force:
         return {"compiled": False, "cold": [], "seconds": 0.0}
@@ -312,7 +312,8 @@ def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[tuple[s
         if agents:
             out.append((g.id, None, agents))
             continue
-        tiers = g.part("skill_tiers")() if g.has("skill_tiers") else {}
+        skill_tiers = g.optional("skill_tiers")
+        tiers = skill_tiers() if skill_tiers is not None else {}
         out.append((g.id, None, None))
         out.extend((g.id, name, [spec]) for name, (spec, _desc) in tiers.items())
     return out

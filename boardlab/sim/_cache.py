@@ -4,7 +4,7 @@ numba invalidates a cached kernel when *its own* source file changes, not when
 a kernel it calls in another module does, so an edited rule kernel could keep
 running from a stale cache.  Before any kernel is imported we hash every source
 file the kernels are built from -- the list is each registered game's
-``kernel_sources`` (:mod:`boardlab.sim.games`) -- and, if the hash differs from the one
+``Kernels.sources`` (:mod:`boardlab.sim.games`) -- and, if the hash differs from the one
 recorded beside the cache, drop the cached kernels so they are compiled afresh.  The check runs
 once per process (:func:`guard`), when the first module holding kernels is imported.
 """
@@ -28,7 +28,7 @@ def _cache_dirs() -> list[Path]:
 
 
 def _source_hash() -> str:
-    from .games import kernel_sources  # every registered game's kernel files (sim/<game>/game.py)
+    from .games import kernel_sources  # every built-in game's Kernels.sources (sim/<game>/game.py)
 
     h = hashlib.sha256()
     for name in kernel_sources():

@@ -1,15 +1,19 @@
 """The game registry: one :class:`GameDef` per game, looked up by string id.
 
-A game lives in three layers (``docs/architecture.md``): its rules, tables,
-kernels, reference and public API in ``sim/<game>/``; its agents in
-``agents/<game>/``; its chunk player (a batch of games -> result rows), result
-schema, report, bench and other parts in ``experiments/<game>/``.  The registry
-sits at the bottom, beside the core, because the numba cache guard (:mod:`boardlab.sim._cache`) needs every game's kernel files
-before any kernel loads.  So a definition holds its own layer's parts as
-objects and names the upper layers' parts by import path, resolved on demand
--- as Gymnasium's registry names environments by entry-point strings.  Nothing
-here imports ``agents`` or ``experiments`` when it loads; ``tests/core/test_layers.py``
-holds every module to that.
+A game lives in three layers (``docs/architecture.md``): its rules, tables, kernels, reference and public API
+in ``sim/<game>/``; its agents in ``agents/<game>/``; its chunk player (a batch of games -> result rows),
+result schema, report, bench and other parts in ``experiments/<game>/``.  The registry sits at the bottom,
+beside the core, because the numba cache guard (:mod:`boardlab.sim._cache`) needs every game's kernel files
+before any kernel loads.
+
+A definition is a small core (what the game is, its rules, its public API, its agents' module, its result
+columns) and typed capabilities (:data:`CAPABILITIES`): :class:`Kernels` (numba games only),
+:class:`Simulation`, :class:`Reports`, :class:`Bench`, :class:`Training`, :class:`Scoring`, :class:`Ladder`.
+A capability holds its own layer's objects as they are and names the upper layers' parts by import path,
+as :class:`Lazy` references resolved on demand -- as Gymnasium's registry names environments by entry-point
+strings.  Nothing here imports ``agents`` or ``experiments`` when it loads; ``tests/core/test_layers.py``
+holds every module to that.  A command asks for the part it needs with :meth:`GameDef.require` (a one-line
+:class:`GameError` when the game lacks it) or :meth:`GameDef.optional`; :data:`NEEDS` lists every part.
 
 Each game registers itself in its ``sim/<game>/game.py``.  Built-in games and plugins are found the same
 way: through the entry-point group ``boardlab.games`` (the toolkit's own ``pyproject.toml`` declares the
@@ -20,8 +24,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from boardlab.sim.contract import Game
@@ -39,25 +43,258 @@ def default_game() -> str:
     return DEFAULT_GAME
 
 
-# The parts a game may name by import path (GameDef's block "the upper layers' parts"), as a user
-# reads them in "<game> has no <part>".
-PARTS = {
-    "chunk_player": "chunk player",
-    "schema": "result schema",
-    "chunk_size": "chunk-size rule",
-    "move_log": "move log",
-    "report": "report",
-    "skill_report": "skill report",
-    "bench": "benchmark",
-    "scorer": "board scorer",
-    "pairings": "fixed ladder pairings",
-    "skill_tiers": "skill tiers",
-    "api_rows": "reader of result columns from a finished game",
-    "seat_compensation": "seat compensation",
-    "rescorer": "rescorer",
-    "trainer": "trainer (train fits learned weights)",
-    "compare_sections": "compare sections of its own",
-    "seat_agent": "every-seat agent for the specialists' tier",
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Lazy(Generic[T]):
+    """A reference to an object of an upper layer by import path, imported on first :meth:`get`.
+
+    The registry sits below the layers whose parts it names (a chunk player, a report), so it holds them as
+    ``"module:attr"`` paths; nothing is imported until a command asks for the part.
+
+    Parameters
+    ----------
+    path : str
+        ``"package.module:attribute"``.
+    """
+
+    path: str
+
+    def __post_init__(self) -> None:
+        module, sep, attr = self.path.partition(":") if isinstance(self.path, str) else ("", "", "")
+        if not (module and sep and attr):
+            raise GameError(f"a lazy part is named 'module:attr', got {self.path!r}")
+
+    def get(self) -> T:
+        """The object the path names, its module imported if need be.
+
+        Returns
+        -------
+        T
+            The module's attribute.
+        """
+        module, _, attr = self.path.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+def _about(what: str, command: str) -> dict[str, str]:
+    """A capability part's description for the need table (:data:`NEEDS`): how a user reads it, who needs it."""
+    return {"what": what, "command": command}
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """A numba game's kernels: what the cache guard hashes and the arrays they read.
+
+    Parameters
+    ----------
+    tables : callable(rules, players) -> tables
+        Rule set -> the plain arrays the kernels read.
+    sources : tuple of str
+        Every file (relative to the repository root) the game's numba kernels -- engine and agents -- are
+        compiled from, constants included (:mod:`boardlab.sim._cache` hashes them; ``boardlab warmup`` reports
+        them).
+    """
+
+    tables: Callable[[Any, int], Any]
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """How a batch of games becomes result rows: what ``simulate`` and everything that plays needs.
+
+    Parameters
+    ----------
+    chunk_player : Lazy
+        ``(rules, players, agents, seating, run_seed, start, stop) -> pyarrow.Table``: games ``start..stop-1``
+        of a run as one row per (game, seat), a table of the game's result schema
+        (``boardlab.experiments.schema.table`` builds one from columns).  A game whose table costs as much as its
+        play may return a function of no arguments that builds it: ``simulate --jobs 1`` then builds it on its
+        writer thread while the next chunk plays.  Everything about game g must come from (run_seed, g, seating)
+        alone.  A pure-Python game binds ``boardlab.experiments.play.play_table`` to itself.
+    schema : Lazy or None
+        The result ``pyarrow.Schema``, in ``result_columns`` order: the core columns with the core's types and
+        the game's own (``boardlab.experiments.schema.result_schema``).  None: the core columns only.
+    chunk_size : Lazy or None
+        ``(agents, games) -> int`` games per chunk of a run of these parsed agents (a few seconds of work each).
+        None: ``boardlab.experiments.simulate.DEFAULT_CHUNK``.
+    move_log : Lazy or None
+        The chunk player that also logs every move (``simulate --moves``): ``(...) -> (table, moves)``, or a
+        function giving the pair.
+    api_rows : Lazy or None
+        A finished public-API game -> its own result columns, ``{column: one value per seat}``, for the generic
+        chunk player (:mod:`boardlab.experiments.play`, which plays Python agents).  None: no columns but the
+        core's.
+    """
+
+    chunk_player: Lazy[Callable[..., Any]] = field(metadata=_about("chunk player", "simulate"))
+    schema: Lazy[Any] | None = field(default=None, metadata=_about("result schema", "every table written"))
+    chunk_size: Lazy[Callable[[Any, int], int]] | None = field(
+        default=None, metadata=_about("chunk-size rule", "simulate")
+    )
+    move_log: Lazy[Callable[..., Any]] | None = field(default=None, metadata=_about("move log", "simulate --moves"))
+    api_rows: Lazy[Callable[[Any], dict]] | None = field(
+        default=None, metadata=_about("reader of result columns from a finished game", "simulate with Python agents")
+    )
+
+
+DEFAULT_SUMMARY: tuple[tuple[str, str, tuple[str, ...]], ...] = (("score", "mean points", ("total",)),)
+
+
+@dataclass(frozen=True)
+class Reports:
+    """What the reporting commands (``reproduce``, ``compare``, ``demo``) read of a game.
+
+    Parameters
+    ----------
+    report : Lazy or None
+        A :class:`boardlab.experiments.report.Report`: what ``reproduce`` plays and writes.  None: the generic
+        balance report, where the game declares ``progress(player)``.
+    skill_report : Lazy or None
+        ``reproduce --skill``: the report across the game's skill tiers.
+    summary : tuple of (name, what, columns)
+        The per-player numbers of a result row worth summarising, in sections: ``compare`` reports each column's
+        paired difference, ``demo`` its mean.  Default: the total score.
+    compare_sections : Lazy or None
+        A :class:`boardlab.experiments.compare.CompareSections`: ``compare``'s sections of the game's own, after
+        the generic ones (long rows of compare's columns, B - A paired on the same games, with 95% intervals,
+        and how REPORT.md shows each section).
+    """
+
+    report: Lazy[Any] | None = field(default=None, metadata=_about("report", "reproduce"))
+    skill_report: Lazy[Any] | None = field(default=None, metadata=_about("skill report", "reproduce --skill"))
+    summary: tuple[tuple[str, str, tuple[str, ...]], ...] = DEFAULT_SUMMARY
+    compare_sections: Lazy[Any] | None = field(default=None, metadata=_about("compare sections of its own", "compare"))
+
+
+@dataclass(frozen=True)
+class Bench:
+    """``boardlab bench``: the game's throughput on this machine.
+
+    Parameters
+    ----------
+    bench : Lazy
+        A :class:`boardlab.experiments.bench.Bench`: the figures (a function) and their targets.
+    """
+
+    bench: Lazy[Any] = field(metadata=_about("benchmark", "bench"))
+
+
+@dataclass(frozen=True)
+class Training:
+    """``boardlab train``: fitting the learned weights of one of the game's agents.
+
+    Parameters
+    ----------
+    trainer : Lazy
+        A :class:`boardlab.experiments.train.Trainer`; with ``out_for`` and ``trained_with`` (weights per rule
+        set) it also serves ``tune scoring --train``.
+    """
+
+    trainer: Lazy[Any] = field(metadata=_about("trainer (train fits learned weights)", "train"))
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """Scores outside a played run: boards from files, stored games under other rules, seat compensation.
+
+    Parameters
+    ----------
+    scorer : Lazy or None
+        ``score``: ``(sources, rules) -> list[(result, text)]``; ``sources`` is a list of (text, name) read from
+        the user's files, ``rules`` a rule set or None; each board or map found, as a JSON-able dict and as
+        printed text.  A malformed board raises ValueError (one line, naming it).
+    rescorer : Lazy or None
+        ``rescore``: ``(rows of one run, rules) -> rows`` recomputing scores, ranks and win shares from stored
+        play under other rules; ValueError, one line, on a table it cannot rescore.
+    seat_compensation : Lazy or None
+        ``tune seats``: a :class:`boardlab.experiments.compensation.SeatCompensation` (the compensation column,
+        its rule key and the rank key) to re-rank stored games with.
+    seat_agent : Lazy or None
+        ``(agent specs) -> spec``: the agent in every seat of the seat games ``tune scoring --objective
+        seats|both`` measures, given the study's agents (Citywright: a tier's specialists -> the tier's plain
+        agent).  None: the first of the agents.
+    """
+
+    scorer: Lazy[Callable[..., list]] | None = field(default=None, metadata=_about("board scorer", "score"))
+    rescorer: Lazy[Callable[..., Any]] | None = field(default=None, metadata=_about("rescorer", "rescore"))
+    seat_compensation: Lazy[Any] | None = field(default=None, metadata=_about("seat compensation", "tune seats"))
+    seat_agent: Lazy[Callable[[list[str]], str]] | None = field(
+        default=None, metadata=_about("every-seat agent for the specialists' tier", "tune scoring --objective seats")
+    )
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """Which agents play when none are named: ladders, tiers and the balance agents.
+
+    Parameters
+    ----------
+    pairings : Lazy or None
+        ``ladder`` without ``--agents``: a list of (name, one agent spec per seat, the win share the first agent
+        should reach).
+    skill_tiers : Lazy or None
+        ``() -> {name: (spec, description)}``: names for full agent specs (``agents`` lists them; results store
+        the spec and the tier).  None: the game has no tiers of its own.
+    default_agents : str
+        The ``--agents`` of ``compare``, ``sweep`` and ``tune scoring`` when none are given.
+    """
+
+    pairings: Lazy[list] | None = field(
+        default=None, metadata=_about("fixed ladder pairings", "ladder without --agents")
+    )
+    skill_tiers: Lazy[Callable[[], dict]] | None = field(default=None, metadata=_about("skill tiers", "agents"))
+    default_agents: str = "random"
+
+
+# The capabilities a GameDef may carry: its field name -> the capability's type.
+CAPABILITIES: dict[str, type] = {
+    "kernels": Kernels,
+    "simulation": Simulation,
+    "reports": Reports,
+    "bench": Bench,
+    "training": Training,
+    "scoring": Scoring,
+    "ladder": Ladder,
+}
+
+
+@dataclass(frozen=True)
+class Need:
+    """One part a command may need of a game (a :class:`Lazy` field of a capability): where it sits, and how a
+    user reads it in "<game> has no <what>"."""
+
+    name: str
+    capability: str
+    what: str
+    command: str
+
+    def lazy(self, game: GameDef) -> Lazy | None:
+        """The game's reference to this part, or None where the game has none.
+
+        Parameters
+        ----------
+        game : GameDef
+            The game asked.
+
+        Returns
+        -------
+        Lazy or None
+            The part's import path, unresolved.
+        """
+        cap = getattr(game, self.capability)
+        return None if cap is None else getattr(cap, self.name)
+
+
+# Every part a command may need: part name -> Need, read off the capabilities' fields (a new capability's parts
+# join this table, and the tests that walk it, without an edit here).
+NEEDS: dict[str, Need] = {
+    f.name: Need(f.name, cap_name, f.metadata["what"], f.metadata["command"])
+    for cap_name, cap in CAPABILITIES.items()
+    for f in fields(cap)
+    if "what" in f.metadata
 }
 
 
@@ -91,14 +328,16 @@ def counts_text(counts: tuple[int, ...]) -> str:
 
 @dataclass(frozen=True)
 class GameDef:
-    """What the toolkit needs to know of one game.
+    """What the toolkit needs to know of one game: a small core, and the capabilities it has.
+
+    The core (every field without a default is required):
 
     Attributes
     ----------
     id : str
         Registry key and ``--game`` value.
     title, description : str
-        For ``citywright games``.
+        For ``boardlab games``.
     presets : tuple[str, ...]
         Rule presets; the first is the default.
     load_rules : callable(spec) -> rules
@@ -107,12 +346,23 @@ class GameDef:
         What ``load_rules`` raises on bad input (its message is one line for the user).
     rules_from_mapping : callable(dict) -> rules
         A full rule mapping, as a result's metadata stores it -> the rule set.
-    tables : callable(rules, players) -> tables
-        Rule set -> the plain arrays the kernels read.
     new_game : callable(players, rules, seed) -> boardlab.sim.contract.Game
         The public API's game: the members of the :class:`boardlab.sim.contract.Game` protocol
         (``done``, ``current``, ``legal_moves()``, ``is_legal``, ``apply``, ``snapshot()``, ``scores()``,
         ``random_move()``, ``copy()``, ``observation()``, ``redeal()``).
+    invariants : callable(game) -> list[str]
+        Violations of the game's declared invariants in a position (empty when all hold).
+    result_columns : tuple[str, ...]
+        The columns of a result table, one row per (game, seat): the core columns every
+        game shares (``boardlab.experiments.schema.CORE_COLUMNS``) among the game's own.
+    players : tuple[int, int]
+        Smallest and largest player count under any rule set the game accepts (the union of
+        :meth:`players_for` over its presets spans exactly this range).
+    agents_module : str
+        Import path of the game's agent registry module (agents layer), whose ``REGISTRY`` (a
+        :class:`boardlab.agents.specs.Registry`) is what :meth:`agents` returns.
+    simulation : Simulation
+        Its chunk player and result schema: what ``simulate`` and everything that plays needs.
     reference_game : callable(players, rules, seed) -> game or None
         The plain-Python oracle with the same methods, where the game has one.
     information : {"perfect", "imperfect"}
@@ -123,8 +373,6 @@ class GameDef:
         Whether chance events (shuffles, dice) occur.
     simultaneous : bool
         Whether players decide at the same time (otherwise one decider at a time: ``current``).
-    invariants : callable(game) -> list[str]
-        Violations of the game's declared invariants in a position (empty when all hold).
     score_direction : {"higher", "lower"}
         Which final scores win: the highest (default) or the lowest.  Everything that ranks players from their
         scores reads it (:mod:`boardlab.sim.ranking`): the game's own ``scores()`` ranks by it (the conformance
@@ -140,84 +388,27 @@ class GameDef:
         mode that does not read them, a disabled card): dotted key (or a dotted prefix) -> a one-line reason.
         ``tune scoring`` refuses to tune them, since a trial moving one plays the base's game and spends one
         of ``--max-changes`` on nothing.  Default: none.
-    result_columns : tuple[str, ...]
-        The columns of a result table, one row per (game, seat): the core columns every
-        game shares (``boardlab.experiments.schema.CORE_COLUMNS``) among the game's own.
-    players : tuple[int, int]
-        Smallest and largest player count under any rule set the game accepts (the union of
-        :meth:`players_for` over its presets spans exactly this range).
     rules_players : callable(rules) -> tuple[int, ...] or None
         The player counts a rule set supports (Citadels' ``players_allowed``: ``official`` plays 2..7, its
         ``seed-summary`` 2..8).  None: every count of ``players``, whatever the rules.  :meth:`players_for`
         asks it; every command checks a player count there once it knows the rules.
-    kernel_sources : tuple[str, ...]
-        Every file (relative to the repository root) that numba kernels of this
-        game -- engine and agents -- are compiled from, constants included.
-    agents_module : str
-        Import path of the game's agent registry module (agents layer), whose ``REGISTRY`` (a
-        :class:`boardlab.agents.specs.Registry`) is what :meth:`agents` returns.
-    chunk_player : str
-        ``module:function`` of the chunk player (experiments layer), the one part ``simulate``
-        cannot do without: ``(rules, players, agents, seating, run_seed, start, stop) -> table``,
-        games ``start..stop-1`` of a run as one row per (game, seat), a ``pyarrow.Table`` of the
-        game's result schema (``boardlab.experiments.schema.table`` builds one from columns).  A game whose
-        table costs as much as its play may return a function of no arguments that builds it:
-        ``simulate --jobs 1`` then builds it on its writer thread while the next chunk plays.
-        Everything about game g must come from (run_seed, g, seating) alone.
 
-    The upper layers' parts, each a ``"module:attr"`` string resolved on first use by
-    :meth:`part` (``None`` where the game has none; a command that needs it says so in one line):
+    The capabilities, each a typed object (:data:`CAPABILITIES`) whose upper-layer parts are :class:`Lazy`
+    references, imported on first use; a command that needs a part the game lacks says so in one line
+    (:meth:`require`):
 
-    schema : pyarrow.Schema
-        The result table's types, in ``result_columns`` order: the core columns with the core's
-        types (``boardlab.experiments.schema.CORE_TYPES``) and the game's own; build it with
-        ``boardlab.experiments.schema.result_schema``.  None: the result columns are the core's only.
-    chunk_size : callable(agents, games) -> int
-        Games per chunk of a run of these parsed agents (a few seconds of work each).
-        None: ``boardlab.experiments.simulate.DEFAULT_CHUNK`` (capped at the run's games).
-    move_log : callable(rules, players, agents, seating, run_seed, start, stop) -> (table, moves)
-        The chunk player that also logs every move (``simulate --moves``): the result table and
-        a move table (one row per move, its own fixed schema), or a function giving the pair.
-    report : boardlab.experiments.report.Report
-        What ``reproduce`` plays and writes for this game.
-    skill_report : boardlab.experiments.report.Report
-        ``reproduce --skill``: the report across the game's skill tiers.
-    bench : boardlab.experiments.bench.Bench
-        ``bench``: the figures (a function) and their targets.
-    scorer : callable(sources, rules) -> list[(result, text)]
-        ``score``: ``sources`` is a list of (text, name) read from the user's files, ``rules`` a
-        rule set or None (the scorer's default); each board or map found, as a JSON-able dict
-        and as printed text.  A malformed board raises ValueError (one line, naming it).
-    pairings : list[(name, seats, target)]
-        ``ladder`` without ``--agents``: each pairing's name, its agent specs one per seat, and
-        the win share the first agent should reach.
-    skill_tiers : callable() -> dict[name, (spec, description)]
-        Names for full agent specs (``agents`` lists them; results store the spec and the tier).
-
-    The analysis commands' parts (``compare``, ``demo``, ``sweep``, ``tune``, ``rescore``) come last;
-    a part left ``None`` is one the game does not have, and a command that needs it says so in one line.
-
-    default_agents : str
-        The ``--agents`` of ``compare``, ``sweep`` and ``tune scoring`` when none are given.
-    summary : tuple[tuple[str, str, tuple[str, ...]], ...]
-        The per-player numbers of a result row worth summarising, in sections ``(name, what, columns)``:
-        ``compare`` reports each column's paired difference, ``demo`` its mean.
-    seat_compensation : str or None
-        ``module:NAME`` of an :class:`boardlab.experiments.compensation.SeatCompensation` (the compensation
-        column, its rule key and the rank key): what ``tune seats`` re-ranks stored games with.
-    rescorer : str or None
-        ``module:function`` ``(rows of one run, rules) -> rows`` recomputing scores, ranks and win
-        shares from stored play under other rules (``rescore``); it raises ValueError, one line, on a
-        table it cannot rescore.
-    seat_agent : str or None
-        ``module:function`` ``(agent specs) -> spec``: the agent that plays every seat of the seat games
-        ``tune scoring --objective seats|both`` measures, given the study's agents (Citywright: a tier's
-        specialists -> that tier's plain agent).  None: the first of the agents.
-    compare_sections : str or None
-        ``module:NAME`` of an :class:`boardlab.experiments.compare.CompareSections`: what ``compare`` reports
-        besides the win shares and the summary, from the two runs' frames and rule sets -- long rows of
-        compare's columns (B − A paired on the same games, with 95% intervals) and how REPORT.md shows
-        each section (Cartographers: points per scoring card in play, solo titles and thresholds).
+    kernels : Kernels or None
+        Numba games only: the kernels' tables and source files.  None: a pure-Python game.
+    reports : Reports
+        ``reproduce``'s reports, and what ``compare`` and ``demo`` summarise.
+    bench : Bench or None
+        ``bench``.
+    training : Training or None
+        ``train`` (and ``tune scoring --train``).
+    scoring : Scoring
+        ``score``, ``rescore``, ``tune seats`` and ``tune scoring``'s seat agent.
+    ladder : Ladder
+        ``ladder``'s fixed pairings, the skill tiers and the default agents.
     """
 
     id: str
@@ -227,55 +418,35 @@ class GameDef:
     load_rules: Callable[[Any], Any]
     rules_error: type[Exception]
     rules_from_mapping: Callable[[dict], Any]
-    tables: Callable[[Any, int], Any]
     new_game: Callable[[int, Any, int], Game]
     invariants: Callable[[Any], list[str]]
     result_columns: tuple[str, ...]
     players: tuple[int, int]
-    kernel_sources: tuple[str, ...]
     agents_module: str
-    chunk_player: str
+    simulation: Simulation
     reference_game: Callable[[int, Any, int], Game] | None = None
     information: str = "perfect"
     chance: bool = True
     simultaneous: bool = False
-    notes: dict = field(default_factory=dict)
     score_direction: str = "higher"
     placeholders: Callable[[Any], dict[str, str]] = no_placeholders
     unused: Callable[[Any], dict[str, str]] = none_unused
     rules_players: Callable[[Any], tuple[int, ...]] | None = None
-    # --- the upper layers' parts, by import path ("module:attr"; None: the game has none) ---
-    schema: str | None = None
-    chunk_size: str | None = None
-    move_log: str | None = None
-    report: str | None = None
-    skill_report: str | None = None
-    bench: str | None = None
-    scorer: str | None = None
-    pairings: str | None = None
-    skill_tiers: str | None = None
-    # --- hidden information and the generic chunk player --------------------------
-    # api_rows : str
-    #     ``module:function`` (experiments layer): a finished public-API game -> its own result columns,
-    #     {column: one value per seat}, for boardlab.experiments.play (the generic chunk player: any mix of Python
-    #     agents and the game's built-ins).  The shared columns (game .. agent, total, rank, win_share,
-    #     win) are that player's; "" when the game has no others.
-    api_rows: str | None = None
-    # --- the analysis commands' parts (compare, demo, sweep, tune, rescore); None: the game has none ---
-    default_agents: str = "random"
-    summary: tuple[tuple[str, str, tuple[str, ...]], ...] = (("score", "mean points", ("total",)),)
-    seat_compensation: str | None = None
-    rescorer: str | None = None
-    # trainer : boardlab.experiments.train.Trainer -- ``train``: fits the learned weights of one of its agents
-    trainer: str | None = None
-    # compare_sections : boardlab.experiments.compare.CompareSections -- ``compare``'s sections of the game's own
-    compare_sections: str | None = None
-    # seat_agent : (agent specs) -> spec -- the every-seat agent of tune scoring's seat games (None: the first)
-    seat_agent: str | None = None
+    # --- the capabilities (CAPABILITIES); None, or a part left None: the game has none ---
+    kernels: Kernels | None = None
+    reports: Reports = Reports()
+    bench: Bench | None = None
+    training: Training | None = None
+    scoring: Scoring = Scoring()
+    ladder: Ladder = Ladder()
 
     def __post_init__(self):
         if self.score_direction not in ("higher", "lower"):
             raise GameError(f"{self.id}: score_direction must be 'higher' or 'lower', got {self.score_direction!r}")
+        for name, cap in CAPABILITIES.items():
+            value = getattr(self, name)
+            if not (isinstance(value, cap) or (value is None and name not in _ALWAYS)):
+                raise GameError(f"{self.id}: {name} must be a {cap.__name__}, got {type(value).__name__}")
 
     @property
     def default_preset(self) -> str:
@@ -328,27 +499,58 @@ class GameDef:
         ``agents_module``, imported on first use."""
         return importlib.import_module(self.agents_module).REGISTRY
 
-    def part(self, name: str):
-        """The object a part's import path names (imported on first use); GameError, one line, when the
-        game has none ("cartographers has no move log")."""
-        if name not in PARTS:
-            raise KeyError(f"no game part {name!r} (parts: {', '.join(PARTS)})")
-        path = getattr(self, name)
-        if path is None:
-            raise GameError(f"{self.id} has no {PARTS[name]}")
-        module, _, attr = path.partition(":")
-        return getattr(importlib.import_module(module), attr)
+    def require(self, need: str) -> Any:
+        """The part a command needs (imported on first use); GameError, one line, when the game has none.
 
-    def has(self, name: str) -> bool:
-        """Whether the game names part `name`."""
-        if name not in PARTS:
-            raise KeyError(f"no game part {name!r} (parts: {', '.join(PARTS)})")
-        return getattr(self, name) is not None
+        Parameters
+        ----------
+        need : str
+            A part's name in :data:`NEEDS` (``"move_log"``, ``"bench"``, ``"trainer"``, ...).
+
+        Returns
+        -------
+        object
+            What the part's :class:`Lazy` names.
+
+        Raises
+        ------
+        GameError
+            ``"cartographers has no move log"``.
+        """
+        lazy = _need(need).lazy(self)
+        if lazy is None:
+            raise GameError(f"{self.id} has no {NEEDS[need].what}")
+        return lazy.get()
+
+    def optional(self, need: str) -> Any | None:
+        """The part a command uses where the game has it (imported on first use), or None.
+
+        Parameters
+        ----------
+        need : str
+            A part's name in :data:`NEEDS`.
+
+        Returns
+        -------
+        object or None
+            What the part's :class:`Lazy` names; None when the game has none.
+        """
+        lazy = _need(need).lazy(self)
+        return None if lazy is None else lazy.get()
 
     def play_chunk(self, *args, **kwargs):
         """The chunk player's rows as a pandas DataFrame (what analyses and the conformance test read)."""
-        table = self.part("chunk_player")(*args, **kwargs)
+        table = self.simulation.chunk_player.get()(*args, **kwargs)
         return (table() if callable(table) else table).to_pandas()
+
+
+_ALWAYS = frozenset({"simulation", "reports", "scoring", "ladder"})  # capabilities every game has (defaults above)
+
+
+def _need(name: str) -> Need:
+    if name not in NEEDS:
+        raise KeyError(f"no game part {name!r} (parts: {', '.join(NEEDS)})")
+    return NEEDS[name]
 
 
 _GAMES: dict[str, GameDef] = {}
@@ -479,4 +681,8 @@ def kernel_sources() -> tuple[str, ...]:
     own package, beside their own numba cache)."""
     _load_builtin()
     builtin = builtin_games()
-    return tuple(dict.fromkeys(f for gid, g in _GAMES.items() if gid in builtin for f in g.kernel_sources))
+    return tuple(
+        dict.fromkeys(
+            f for gid, g in _GAMES.items() if gid in builtin and g.kernels is not None for f in g.kernels.sources
+        )
+    )

@@ -1,4 +1,4 @@
-"""`boardlab compare --game cartographers A B`: Cartographers' own sections (GameDef.compare_sections,
+"""`boardlab compare --game cartographers A B`: Cartographers' own sections (GameDef.reports.compare_sections,
 boardlab/experiments/cartographers/compare.py) -- points per scoring card in play, solo titles and thresholds -- paired
 on the same seeds; the solo numbers change titles and never play."""
 

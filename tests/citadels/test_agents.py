@@ -116,7 +116,7 @@ def test_builtin_player_through_the_api_plays_the_loops_game(preset, mix):
 def test_the_games_chunk_player_plays_now_and_builds_its_table_when_called():
     rules = load_rules("official")
     agents = [parse_agent(s) for s in ("basic", "random", "random")]
-    build = GAME.part("chunk_player")(rules, 3, agents, "rotate", 3, 0, 12)
+    build = GAME.require("chunk_player")(rules, 3, agents, "rotate", 3, 0, 12)
     assert callable(build) and build().equals(chunk_table(rules, 3, agents, "rotate", 3, 0, 12))
 
 

@@ -199,17 +199,17 @@ def test_every_games_analysis_parts_resolve_and_name_its_columns():
 
     for g in available_games():
         reg = g.agents()
-        assert reg.split_specs(g.default_agents), g.id
-        for section, what, columns in g.summary:
+        assert reg.split_specs(g.ladder.default_agents), g.id
+        for section, what, columns in g.reports.summary:
             assert section and what and set(columns) <= set(g.result_columns), (g.id, section)
         for part in ("seat_compensation", "rescorer", "trainer"):
-            if g.has(part):
-                assert g.part(part) is not None, (g.id, part)
+            if g.optional(part) is not None:
+                assert g.require(part) is not None, (g.id, part)
             else:
                 with pytest.raises(GameError, match=f"{g.id} has no "):
-                    g.part(part)
-        if g.has("seat_compensation"):
-            sc = g.part("seat_compensation")
+                    g.require(part)
+        sc = g.optional("seat_compensation")
+        if sc is not None:
             assert {sc.column, sc.score, *sc.rank_columns} <= set(g.result_columns)
             assert sc.rank_columns[0] == sc.score
 

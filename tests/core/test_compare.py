@@ -45,11 +45,11 @@ def test_compare_serves_another_game_with_its_own_summary(tmp_path, capsys):
                          "--games", 6, "--out", tmp_path / "cmp", "--quiet")  # fmt: skip
     assert code == 0, err
     t = pd.read_csv(tmp_path / "cmp" / "compare.csv")
-    own = t[t["section"] == "card points"]  # its own sections (GameDef.compare_sections); no titles at 2 players
+    own = t[t["section"] == "card points"]  # its own sections (compare_sections); no titles at 2 players
     t = t[t["section"] != "card points"]
-    assert set(t["section"]) == {"win share", *(s for s, _, _ in g.summary)}
-    assert set(t["metric"]) == {"win_share", *(c for _, _, cols in g.summary for c in cols)}
-    default = str(g.agents().parse_agent(g.default_agents))
+    assert set(t["section"]) == {"win share", *(s for s, _, _ in g.reports.summary)}
+    assert set(t["metric"]) == {"win_share", *(c for _, _, cols in g.reports.summary for c in cols)}
+    default = str(g.agents().parse_agent(g.ladder.default_agents))
     assert set(t[t["by"] == "agent"]["group"]) == {default}  # the game's balance agents by default
     assert len(own) > 0 and set(own["by"]) == {"card"} and (own["n"] <= 6).all()
     text = (tmp_path / "cmp" / "REPORT.md").read_text()

@@ -1,5 +1,5 @@
-"""The plugin contract (boardlab.sim.games.GameDef): every part a game names resolves; a part a game has not is one
-line from the command that needs it; the result schema is the core's columns plus the game's, typed.
+"""The plugin contract (boardlab.sim.games.GameDef): every part a game's capabilities name resolves; a part a game
+has not is one line from each command that needs it; the result schema is the core's columns plus the game's, typed.
 
 A "bare" game -- Citywright's rules, engine, agents and chunk player with no optional part -- stands for a
 new game that has only what `simulate` needs.
@@ -27,17 +27,35 @@ from boardlab.experiments.schema import (
     schema_of,
     table,
 )
-from boardlab.sim.games import PARTS, GameError, available_games, get_game
+from boardlab.sim.games import CAPABILITIES, NEEDS, GameDef, GameError, Lazy, Simulation, available_games, get_game
 
 GAMES = [g.id for g in available_games()]
-OPTIONAL = [p for p in PARTS if p != "chunk_player"]
+
+
+def without(game: GameDef, gid: str, keep) -> GameDef:
+    """`game` under id `gid` with only the parts in `keep` of its capabilities (NEEDS): every other part left
+    out, and a capability that cannot stand without a part it lost (a Bench without its bench) dropped."""
+    changes = {}
+    for name, cap in CAPABILITIES.items():
+        value = getattr(game, name)
+        if value is None:
+            continue
+        kept = {
+            f.name: getattr(value, f.name)
+            for f in dataclasses.fields(cap)
+            if f.name not in NEEDS or (f.name in keep and getattr(value, f.name) is not None)
+        }
+        try:
+            changes[name] = cap(**kept)
+        except TypeError:  # a part the capability cannot do without
+            changes[name] = None
+    return dataclasses.replace(game, id=gid, **changes)
 
 
 @pytest.fixture
 def bare(monkeypatch):
     """A registered game with the chunk player and schema only."""
-    g = dataclasses.replace(get_game("citywright"), id="bare", **dict.fromkeys(OPTIONAL, None))
-    g = dataclasses.replace(g, schema=get_game("citywright").schema)
+    g = without(get_game("citywright"), "bare", keep={"chunk_player", "schema"})
     monkeypatch.setitem(G._GAMES, "bare", g)
     return g
 
@@ -55,32 +73,60 @@ def run_cli(args, capsys):
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_named_part_resolves(game_id):
     g = get_game(game_id)
-    for name in PARTS:
-        if g.has(name):
-            assert g.part(name) is not None, name
-    assert callable(g.part("chunk_player"))
-    if g.has("report"):
-        assert g.part("report").default_games > 0 and callable(g.part("report").run)
-    if g.has("bench"):
-        assert callable(g.part("bench").run)
-    if g.has("pairings"):
-        for _name, seats, target in g.part("pairings"):
-            assert 0 < target < 1 and all(g.agents().parse_agent(s) for s in seats)
-    if g.has("skill_tiers"):
-        for _name, (spec, _description) in g.part("skill_tiers")().items():
-            g.agents().parse_agent(spec)
+    for name, need in NEEDS.items():
+        if need.lazy(g) is not None:
+            assert g.require(name) is not None and g.optional(name) is g.require(name), name
+    assert callable(g.require("chunk_player"))
+    report = g.optional("report")
+    if report is not None:
+        assert report.default_games > 0 and callable(report.run)
+    bench = g.optional("bench")
+    if bench is not None:
+        assert callable(bench.run)
+    for _name, seats, target in g.optional("pairings") or []:
+        assert 0 < target < 1 and all(g.agents().parse_agent(s) for s in seats)
+    tiers = g.optional("skill_tiers")
+    for _name, (spec, _description) in (tiers() if tiers else {}).items():
+        g.agents().parse_agent(spec)
+
+
+def test_the_capabilities_are_typed_and_the_need_table_is_read_off_them():
+    for g in available_games():
+        for name, cap in CAPABILITIES.items():
+            assert getattr(g, name) is None or isinstance(getattr(g, name), cap), (g.id, name)
+        for need in NEEDS.values():
+            lazy = need.lazy(g)
+            assert lazy is None or isinstance(lazy, Lazy), (g.id, need.name)
+    assert {n.capability for n in NEEDS.values()} <= set(CAPABILITIES)
+    assert NEEDS["move_log"].capability == "simulation" and NEEDS["move_log"].what == "move log"
+    with pytest.raises(GameError, match="must be a Simulation"):
+        dataclasses.replace(get_game("pig"), simulation="boardlab_pig.results:play_chunk")
+    with pytest.raises(GameError, match="must be a Bench"):
+        dataclasses.replace(get_game("pig"), bench=Simulation(Lazy("boardlab_pig.results:play_chunk")))
+
+
+def test_a_lazy_part_is_an_import_path_resolved_on_get():
+    lazy = Lazy("boardlab.experiments.schema:result_schema")
+    assert lazy.get() is result_schema
+    for bad in ("boardlab.experiments.schema", ":result_schema", "boardlab.experiments.schema:"):
+        with pytest.raises(GameError, match="'module:attr'"):
+            Lazy(bad)
+    with pytest.raises(AttributeError):
+        Lazy("boardlab.experiments.schema:no_such_thing").get()
 
 
 def test_a_missing_part_is_one_line_naming_game_and_part(bare):
-    for name in OPTIONAL[1:]:  # every optional part but the schema
-        assert not bare.has(name)
+    for name, need in NEEDS.items():
+        if name in ("chunk_player", "schema"):
+            continue
+        assert need.lazy(bare) is None and bare.optional(name) is None, name
         with pytest.raises(GameError) as e:
-            bare.part(name)
-        assert str(e.value) == f"bare has no {PARTS[name]}"
+            bare.require(name)
+        assert str(e.value) == f"bare has no {need.what}"
     with pytest.raises(GameError, match=r"^cartographers has no move log$"):
-        get_game("cartographers").part("move_log")
+        get_game("cartographers").require("move_log")
     with pytest.raises(KeyError):
-        bare.part("no-such-part")
+        bare.require("no-such-part")
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -111,7 +157,7 @@ def test_chunk_tables_have_the_schema_at_every_player_count_and_in_every_chunk(g
     for players in sorted({allowed[0], allowed[-1]}):
         agents = [reg.parse_agent("random")] * players
         for start, stop in ((0, 3), (3, 4)):
-            t = g.part("chunk_player")(rules, players, agents, "rotate", 5, start, stop)
+            t = g.require("chunk_player")(rules, players, agents, "rotate", 5, start, stop)
             t = conform(t, schema, g.id)
             assert t.schema.equals(schema) and t.num_rows == (stop - start) * players
         df = g.play_chunk(rules, players, agents, "rotate", 5, 0, 3)
@@ -173,32 +219,76 @@ def test_a_game_with_only_a_chunk_player_and_schema_runs(bare, tmp_path):
 SIMULATE = ["simulate", "--players", "2", "--agents", "random", "--games", "3"]
 
 
-@pytest.mark.parametrize(
-    ("args", "line"),
-    [
-        (
-            ["simulate", "--players", "2", "--agents", "random", "--games", "3", "--moves"],
-            "--moves: bare has no move log",
-        ),
-        (["score", "-"], "--game: bare has no board scorer"),
-        (["bench", "--no-subprocess"], "--game: bare has no benchmark"),
-        (
-            ["reproduce", "--games", "20"],
-            "--game: bare has no report, and no generic one: its game declares no progress(player)",
-        ),
-        (["reproduce", "--games", "20", "--skill"], "--skill: bare has no skill report"),
-        (["ladder", "--games", "10"], "--game: bare has no fixed ladder pairings; rate agents with --agents"),
-    ],
-)
-def test_a_command_the_game_cannot_serve_says_so_in_one_line(bare, tmp_path, capsys, monkeypatch, args, line):
+# Each part a command cannot do without (boardlab.sim.games.NEEDS): that command's line for a game that lacks it
+# ("X" stands for the game's id).
+REFUSED = {
+    "move_log": ([*SIMULATE, "--moves", "--out", "x.parquet"], "--moves: X has no move log"),
+    "report": (
+        ["reproduce", "--games", "20"],
+        "--game: X has no report, and no generic one: its game declares no progress(player)",
+    ),
+    "skill_report": (["reproduce", "--games", "20", "--skill"], "--skill: X has no skill report"),
+    "bench": (["bench", "--no-subprocess"], "--game: X has no benchmark"),
+    "trainer": (
+        ["train", "--games", "8,8", "--out", "w.json"],
+        "--game: X has no trainer (no agent of its fits learned weights)",
+    ),
+    "scorer": (["score", "-"], "--game: X has no board scorer"),
+    "rescorer": (
+        ["rescore", "x.parquet", "--rules", "v1.0"],
+        "--game: X has no rescorer (rescore recomputes scores from what its tables store of play)",
+    ),
+    "seat_compensation": (["tune", "seats", "x.parquet"], "--game: X has no seat compensation to tune"),
+    "pairings": (["ladder", "--games", "10"], "--game: X has no fixed ladder pairings; rate agents with --agents"),
+}
+# The parts every command can do without: what stands in when a game has none.
+FALLBACK = {
+    "chunk_player": "none: a Simulation cannot be made without it",
+    "schema": "the core columns' schema",
+    "chunk_size": "simulate's DEFAULT_CHUNK",
+    "api_rows": "the core columns only",
+    "compare_sections": "compare's generic sections only",
+    "seat_agent": "the first of the agents",
+    "skill_tiers": "no tiers (agents lists none; the generic report uses the generic tiers)",
+}
+
+
+def test_every_part_is_refused_by_its_command_or_has_a_fallback():
+    """A new capability's parts join NEEDS, and so must join one of the two tables: the tests below then cover it."""
+    assert not set(REFUSED) & set(FALLBACK)
+    assert set(REFUSED) | set(FALLBACK) == set(NEEDS)
+
+
+@pytest.mark.parametrize("need", sorted(REFUSED))
+def test_a_command_refuses_a_game_without_the_part_it_needs_in_one_line(need, tmp_path, capsys, monkeypatch):
+    """Citywright, which has every part, less the one part: its command says so in one line, before any work."""
+    cw = get_game("citywright")
+    assert NEEDS[need].lazy(cw) is not None  # the game the part is taken from has it
+    g = without(cw, "lacking", keep=set(NEEDS) - {need})
+    assert NEEDS[need].lazy(g) is None and all(
+        NEEDS[n].lazy(g) is not None for n in NEEDS if n in REFUSED and n != need
+    )
+    monkeypatch.setitem(G._GAMES, "lacking", g)
     monkeypatch.chdir(tmp_path)
-    if args[0] == "simulate":
-        args = [*args, "--out", str(tmp_path / "x.parquet")]
-    code, out, err = run_cli([*args, "--game", "bare"], capsys)
+    args, line = REFUSED[need]
+    code, out, err = run_cli([*args, "--game", "lacking"], capsys)
     assert code == 2 and out == ""
     [got] = err.strip().splitlines()
-    assert got.endswith(f": error: {line}")
+    assert got.endswith(f": error: {line.replace('X', 'lacking')}")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("need", sorted(set(FALLBACK) - {"chunk_player"}))
+def test_a_part_with_a_fallback_is_optional(need):
+    g = without(get_game("citywright"), "lacking", keep=set(NEEDS) - {need})
+    assert g.optional(need) is None
+    with pytest.raises(GameError, match=f"^lacking has no {NEEDS[need].what}$"):
+        g.require(need)
+
+
+def test_a_simulation_cannot_be_made_without_a_chunk_player():
+    with pytest.raises(TypeError):
+        Simulation()  # type: ignore[call-arg]
 
 
 def test_cartographers_has_no_move_log(tmp_path, capsys):

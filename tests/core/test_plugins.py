@@ -36,8 +36,8 @@ def test_the_example_game_is_installed_and_found_through_its_entry_point():
     game = G.get_game("pig")
     assert eps["pig"].load() is game and game.id in [g.id for g in G.available_games()]
     assert [g.id for g in G.available_games()][: len(G.builtin_games())] == list(G.builtin_games())  # built-ins first
-    assert game.agents_module == "boardlab.agents.generic.registry" and game.kernel_sources == ()
-    builtin = {f for gid in G.builtin_games() for f in G.get_game(gid).kernel_sources}
+    assert game.agents_module == "boardlab.agents.generic.registry" and game.kernels is None  # pure Python
+    builtin = {f for gid in G.builtin_games() for f in G.get_game(gid).kernels.sources}
     assert set(G.kernel_sources()) == builtin  # the cache guard hashes the built-in games' files only
 
 

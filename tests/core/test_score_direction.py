@@ -105,8 +105,12 @@ def race(monkeypatch):
     """Register the toy as ``lowrace`` and ``highrace``; returns the registrar of a variant."""
     base = dataclasses.replace(
         G.get_game("pig"), id="lowrace", new_game=LowRace, invariants=lambda g: [], players=(1, 4),
-        result_columns=(*CORE_COLUMNS, "comp"), api_rows=f"{__name__}:rows", schema=f"{__name__}:SCHEMA",
-        seat_compensation=f"{__name__}:SEATS", score_direction="lower",
+        result_columns=(*CORE_COLUMNS, "comp"), score_direction="lower",
+        simulation=G.Simulation(
+            G.get_game("pig").simulation.chunk_player, schema=G.Lazy(f"{__name__}:SCHEMA"),
+            api_rows=G.Lazy(f"{__name__}:rows"),
+        ),
+        scoring=G.Scoring(seat_compensation=G.Lazy(f"{__name__}:SEATS")),
     )  # fmt: skip
 
     def register(gid: str, **changes) -> G.GameDef:

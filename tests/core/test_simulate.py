@@ -489,7 +489,10 @@ def test_python_agents_chunks_follow_their_cost_and_a_pure_python_game_s_own_rul
     assert default_chunk_size(pig, [pig_agents("random"), pig_agents("random-prefers:hold")], 5000) == FAST_PYTHON_CHUNK
     assert default_chunk_size(pig, [pig_agents("random"), pig_agents("ismcts")], 5000) == PYTHON_CHUNK
     assert default_chunk_size(pig, [pig_agents("random")], 300) == 300  # never more than the run
-    own = replace(pig, chunk_size="boardlab.experiments.simulate:_seven_games")
+    from boardlab.sim.games import Lazy
+
+    rule = replace(pig.simulation, chunk_size=Lazy("boardlab.experiments.simulate:_seven_games"))
+    own = replace(pig, simulation=rule)
     monkeypatch.setattr(S, "_seven_games", lambda agents, games: 7, raising=False)
     assert default_chunk_size(own, [pig_agents("ismcts")], 5000) == 7
 

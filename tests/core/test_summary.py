@@ -97,7 +97,7 @@ def test_citywright_own_columns_are_its_schemas_numeric_ones(tmp_path):
     path = rf.run_file(tmp_path)  # 40 games of greedy against greedy, seat order fixed
     gid, games, t = M.read_summary([path])
     assert (gid, games) == ("citywright", 40)
-    schema = get_game("citywright").part("schema")
+    schema = get_game("citywright").require("schema")
     df = pd.read_parquet(path)
     own = [f.name for f in schema if f.name not in M.CORE_COLUMNS and M._numeric(df[f.name])]
     assert list(dict.fromkeys(t["columns"]["column"])) == own and "residential" in own

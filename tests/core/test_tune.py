@@ -392,9 +392,9 @@ def test_seat_agent_is_the_tier_plain_agent():
 
     game = get_game("citywright")
     for tier in TIERS:  # the skill report's seat tables are played by these
-        assert game.part("seat_agent")(list(tier.specialists())) == str(parse_agent(tier.agent))
-    assert game.part("seat_agent")(["strong-specialist:R,k=5,weights=v1"]) == "strong:k=5,weights=strong-v1"
-    assert game.part("seat_agent")(["random", "greedy"]) == "random"
+        assert game.require("seat_agent")(list(tier.specialists())) == str(parse_agent(tier.agent))
+    assert game.require("seat_agent")(["strong-specialist:R,k=5,weights=v1"]) == "strong:k=5,weights=strong-v1"
+    assert game.require("seat_agent")(["random", "greedy"]) == "random"
     base = get_game("cartographers").load_rules("base-a")
     spec = T.make_tune_spec(base, [], "seats", 2, ["greedy", "random"], 8, 2, 0, game="cartographers")
     assert spec.seat_agent.startswith("greedy") and spec.tables()[0].agents == (spec.agents[0],)  # no part: the first

@@ -113,7 +113,7 @@ def test_the_compile_line_quotes_the_measured_time(private_cache, tmp_path):
 
 def test_tasks_are_each_game_and_tier_or_the_agents_given():
     g = get_game("citadels")
-    tiers = g.part("skill_tiers")()
+    tiers = g.require("skill_tiers")()
     assert W.tasks([g]) == [("citadels", None, None)] + [("citadels", t, [s]) for t, (s, _) in tiers.items()]
     assert W.tasks([g], ["random"]) == [("citadels", None, ["random"])]
 

@@ -1,4 +1,4 @@
-"""Cartographers' bench (GameDef.bench, `boardlab bench --game cartographers`).
+"""Cartographers' bench (GameDef.bench.bench, `boardlab bench --game cartographers`).
 
 Its figures are process CPU time (time.process_time; for the subprocess, the child's user + sys
 time), best of repeats: on a shared machine wall time mostly measures the neighbours.  The wall

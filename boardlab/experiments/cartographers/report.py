@@ -1,4 +1,4 @@
-"""Cartographers' balance report (GameDef.report, `boardlab reproduce --game cartographers`).
+"""Cartographers' balance report (GameDef.reports.report, `boardlab reproduce --game cartographers`).
 
 Design notes: docs/games/cartographers/usage.md#report-module.
 """

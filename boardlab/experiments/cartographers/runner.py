@@ -70,7 +70,7 @@ def play_chunk(
 
 
 def chunk_size(agents: list[AgentSpec], games: int) -> int:
-    """Games per chunk (GameDef.chunk_size): big ones for random play, a few seconds of work otherwise (the
+    """Games per chunk (GameDef.simulation.chunk_size): big ones for random play, a few seconds of work otherwise (the
     expert's search is about 100x a planner's game)."""
     if any(a.name == "expert" for a in agents):
         return max(1, min(50, games))
@@ -80,7 +80,7 @@ def chunk_size(agents: list[AgentSpec], games: int) -> int:
 def chunk_table(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> pa.Table:
-    """The game's chunk player (GameDef.chunk_player): games start..stop-1, the table of schema SCHEMA."""
+    """The game's chunk player (GameDef.simulation.chunk_player): games start..stop-1, the table of schema SCHEMA."""
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
     tb = tables_for(rules, players)

@@ -1,4 +1,4 @@
-"""Cartographers across skill (GameDef.skill_report): `boardlab reproduce --game cartographers --skill`.
+"""Cartographers across skill (GameDef.reports.skill_report): `boardlab reproduce --game cartographers --skill`.
 
 Design notes: docs/games/cartographers/usage.md#skill-report-module.
 """

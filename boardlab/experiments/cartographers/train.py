@@ -64,4 +64,4 @@ TRAINING = SelfPlay(
         "buckets": BUCKETS,
     },
 )
-TRAINER = TRAINING.trainer()  # boardlab train (boardlab.sim.games.GameDef.trainer)
+TRAINER = TRAINING.trainer()  # boardlab train (boardlab.sim.games.GameDef.training.trainer)

@@ -1,4 +1,4 @@
-"""Citadels' bench (GameDef.bench, `boardlab bench --game citadels`): engine and agent throughput on this machine.
+"""Citadels' bench (GameDef.bench.bench, `boardlab bench --game citadels`): engine and agent throughput on this machine.
 
 Every throughput but one is process CPU time (time.process_time: on a shared machine wall time mostly
 measures the neighbours), one core, after warm-up, best of repeats. ``random_games_per_s_4p`` is the

@@ -1,4 +1,4 @@
-"""Citadels' balance report (GameDef.report, `boardlab reproduce --game citadels`).
+"""Citadels' balance report (GameDef.reports.report, `boardlab reproduce --game citadels`).
 
 Design notes: docs/games/citadels/usage.md#report-module.
 """

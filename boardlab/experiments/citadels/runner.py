@@ -81,7 +81,7 @@ def play_chunk(
 
 
 def chunk_size(agents: list[AgentSpec], games: int) -> int:
-    """Games per chunk (GameDef.chunk_size): a few seconds of work -- random play runs some 15,000 4-player
+    """Games per chunk (GameDef.simulation.chunk_size): a few seconds of work -- random play runs some 15,000 4-player
     games/s, basic some 10,000 (boardlab.experiments.citadels.bench); 20,000 for any mix of built-in agents."""
     return max(1, min(50_000 if all(a.name == "random" for a in agents) else 20_000, games))
 
@@ -96,7 +96,7 @@ def chunk_table(
 def chunk_player(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> Callable[[], pa.Table]:
-    """The game's chunk player (GameDef.chunk_player): games start..stop-1 played now, their table (schema
+    """The game's chunk player (GameDef.simulation.chunk_player): games start..stop-1 played now, their table (schema
     SCHEMA) built when the returned function is called -- on simulate's writer thread, while the next chunk
     plays, at --jobs 1 (the table costs most of what random play does)."""
     if seating != "draw" and len(agents) != players:

@@ -65,4 +65,4 @@ TRAINING = SelfPlay(
         " the best rival"
     },
 )
-TRAINER = TRAINING.trainer()  # boardlab train (boardlab.sim.games.GameDef.trainer)
+TRAINER = TRAINING.trainer()  # boardlab train (boardlab.sim.games.GameDef.training.trainer)

@@ -1,4 +1,4 @@
-"""Citywright's bench (GameDef.bench, `boardlab bench`): engine and agent throughput on this machine.
+"""Citywright's bench (GameDef.bench.bench, `boardlab bench`): engine and agent throughput on this machine.
 
 Every figure is measured after warm-up on one core (the kernels are single-threaded), best of several
 repeats (boardlab.experiments.bench).  Cold compile and warm start run in fresh subprocesses: cold with an empty

@@ -1,4 +1,4 @@
-"""Citywright's move log (``simulate --moves``, GameDef.move_log): one row per turn of every game.
+"""Citywright's move log (``simulate --moves``, GameDef.simulation.move_log): one row per turn of every game.
 
 The game loop records each turn as a few integers (``boardlab.agents.citywright.play.LOG_*``); this module
 turns a chunk's records into the readable table ``OUT.moves.parquet`` holds, column by column with
@@ -31,7 +31,7 @@ MOVE_COLUMNS = MOVES_SCHEMA.names
 def chunk_tables_with_moves(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> Callable[[], tuple[pa.Table, pa.Table]]:
-    """The chunk player with a move log (GameDef.move_log): games start..stop-1 played now; the result
+    """The chunk player with a move log (GameDef.simulation.move_log): games start..stop-1 played now; the result
     table and the move table built when the returned function is called (on simulate's writer thread)."""
     seeds, order, scores, boards, stats, log = play_chunk_arrays(
         rules, players, agents, seating, run_seed, start, stop, log_moves=True

@@ -1,4 +1,4 @@
-"""Citywright's report (GameDef.report, `boardlab reproduce`): play the appendix plan, write tables, charts
+"""Citywright's report (GameDef.reports.report, `boardlab reproduce`): play the appendix plan, write tables, charts
 and REPORT.md.
 
 Runs go to a run cache (``--work``, by default ``runs/appendix/games-N/runs``,

@@ -1,4 +1,4 @@
-"""Citywright's rescorer (``GameDef.rescorer``): stored games under other scoring rules, play held fixed.
+"""Citywright's rescorer (``GameDef.scoring.rescorer``): stored games under other scoring rules, play held fixed.
 
 The boards and the shapes each player placed are in the result table, so every
 score can be recomputed without replaying: district points from the boards

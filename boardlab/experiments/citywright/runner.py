@@ -1,4 +1,4 @@
-"""Citywright's chunk player (GameDef.chunk_player): a batch of games into its result table, the unit of
+"""Citywright's chunk player (GameDef.simulation.chunk_player): a batch of games into its result table, the unit of
 work of simulations, ladders and sweeps; and its run-level parts (the result schema, the chunk-size rule,
 the fixed ladder pairings).
 
@@ -129,7 +129,7 @@ def play_chunk(
 def chunk_table(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> Callable[[], pa.Table]:
-    """The game's chunk player (boardlab.sim.games.GameDef.chunk_player): games start..stop-1 played now, their
+    """The game's chunk player (GameDef.simulation.chunk_player): games start..stop-1 played now, their
     table (schema SCHEMA) built when the returned function is called -- on simulate's writer thread,
     while the next chunk plays, at --jobs 1 (the table costs about as much as random play)."""
     seeds, order, scores, boards, stats, _ = play_chunk_arrays(rules, players, agents, seating, run_seed, start, stop)
@@ -137,7 +137,7 @@ def chunk_table(
 
 
 def chunk_size(agents: list[AgentSpec], games: int) -> int:
-    """Games per chunk (GameDef.chunk_size): a few seconds of work, so many chunks for searches, big ones for
+    """Games per chunk (GameDef.simulation.chunk_size): a few seconds of work, so many chunks for searches, big ones for
     random play."""
     if all(a.name == "random" for a in agents):
         size = 50_000
@@ -148,7 +148,7 @@ def chunk_size(agents: list[AgentSpec], games: int) -> int:
     return max(1, min(size, games))
 
 
-# `ladder` without --agents (GameDef.pairings): (name, one spec per seat, the first agent's target win share)
+# `ladder` without --agents (GameDef.ladder.pairings): (name, one spec per seat, the first agent's target win share)
 PAIRINGS = [
     ("greedy vs random, 2 players", ["greedy", "random"], 0.95),
     ("mcts vs greedy, 2 players", ["mcts", "greedy"], 0.60),

@@ -1,5 +1,5 @@
 """Citywright's seat compensation as the generic solver (:mod:`boardlab.experiments.compensation`) reads it, and the
-agent of the seat games ``tune scoring`` measures (GameDef.seat_agent).
+agent of the seat games ``tune scoring`` measures (GameDef.scoring.seat_agent).
 
 Each seat's compensation is in the result's ``compensation`` column and in ``total``; the rules hold the
 N-player vector at ``game.compensation.N``; players rank by :data:`boardlab.sim.citywright.rules.RANKING` (more
@@ -38,7 +38,7 @@ SEAT_AGENTS = {"specialist": "greedy", "strong-specialist": "strong", "expert-sp
 
 
 def seat_agent(agents: list[str]) -> str:
-    """GameDef.seat_agent: the every-seat agent of the first agent's tier, as the skill report measures seats.
+    """GameDef.scoring.seat_agent: the every-seat agent of the first agent's tier, as the skill report measures seats.
 
     ``specialist:X`` -> ``greedy``; ``strong-specialist:X[,k=..,weights=..]`` -> ``strong`` with the same k and
     weights; ``expert-specialist:X,<flatmc levers>`` -> ``flatmc`` with the same levers (with the skill report's

@@ -1,4 +1,4 @@
-"""The balance figures across skill (GameDef.skill_report): `boardlab reproduce --skill`.
+"""The balance figures across skill (GameDef.reports.skill_report): `boardlab reproduce --skill`.
 
 Design notes: docs/games/citywright/usage.md#skill-report-module.
 """

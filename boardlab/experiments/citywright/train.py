@@ -75,4 +75,4 @@ TRAINING = SelfPlay(
     solve=_solve,
     by_rules=RuleWeights(rules_hash, official_hash, preset_hashes, cached_weights),
 )
-TRAINER = TRAINING.trainer()  # boardlab train (boardlab.sim.games.GameDef.trainer)
+TRAINER = TRAINING.trainer()  # boardlab train (boardlab.sim.games.GameDef.training.trainer)

@@ -78,7 +78,7 @@ SchedulerOpt = Annotated[
 PlayersOpt = Annotated[
     int | None, typer.Option("--players", help="Players per game (default 4, or the game's nearest count).")
 ]
-AGENTS_DEFAULT = "Default: the game's balance agents (GameDef.default_agents; README lists them)."
+AGENTS_DEFAULT = "Default: the game's balance agents (GameDef.ladder.default_agents; README lists them)."
 BACKENDS = ("loky", "dask")
 # The one rule for an output's folders, quoted in every output option's help.
 OUTPUT_RULE = "Its folder must exist (the default's folders are created)."
@@ -251,13 +251,17 @@ def check_jobs(jobs: int, backend: str = "loky", chunks: int | None = None, flag
     return jobs
 
 
-def game_part(game, part: str, what: str):
-    """The game's analysis part `part` (a GameDef field naming ``module:attribute``), or a one-line error
-    saying that this game has no `what`."""
+def require(game, need: str, what: str | None = None):
+    """The part `need` of the game's capabilities (``boardlab.sim.games.NEEDS``) that a command cannot do
+    without, or the one-line error "--game: <game> has no <what>" (`what`: the command's own words for it,
+    default the part's)."""
+    from boardlab.sim.games import NEEDS, GameError
+
     g = game_def(game)
-    if not g.has(part):
-        raise UserError(f"--game: {g.id} has no {what}")
-    return g.part(part)
+    try:
+        return g.require(need)
+    except GameError:
+        raise UserError(f"--game: {g.id} has no {what or NEEDS[need].what}") from None
 
 
 def check_workers(backend: str, scheduler: str | None) -> dict:

@@ -1,4 +1,4 @@
-"""`boardlab agents`: every agent of a game with its parameters, and its skill tiers (GameDef.skill_tiers)."""
+"""`boardlab agents`: every agent of a game with its parameters, and its skill tiers (GameDef.ladder.skill_tiers)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ def list_agents(game: GameOpt = None):
             default = "required" if p.default is None else f"default {p.default}"
             choices = f"; one of {', '.join(p.choices)}" if p.choices else ""
             print(f"{'':<{w}}   {p.name:<9} {p.help} ({default}{choices})")
-    tiers = g.part("skill_tiers")() if g.has("skill_tiers") else {}
+    skill_tiers = g.optional("skill_tiers")
+    tiers = skill_tiers() if skill_tiers is not None else {}
     if tiers:
         print("\nSkill tiers (a name for a full spec; results store the full spec and the tier):")
         for name, (spec, description) in tiers.items():

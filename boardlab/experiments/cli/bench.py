@@ -1,4 +1,4 @@
-"""`boardlab bench`: a game's engine and agent throughput on this machine (GameDef.bench)."""
+"""`boardlab bench`: a game's engine and agent throughput on this machine (GameDef.bench.bench)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def bench(
         print(json.dumps(figures) if as_json else "\n".join(f"{k}: {v} s" for k, v in figures.items()))
         return
     try:
-        b = g.part("bench")
+        b = g.require("bench")
     except GameError as e:
         raise UserError(f"--game: {e}") from None
     rs = load_rules(rules, g)

@@ -73,7 +73,7 @@ def compare(
     check_seed(seed)
     g = game_def(game)
     rules_a, rules_b = load_rules(a, g), load_rules(b, g)
-    specs = split_specs(agents if agents is not None else g.default_agents, g)
+    specs = split_specs(agents if agents is not None else g.ladder.default_agents, g)
     players = table_players(players, g, rules_a, rules_b)
     workers = check_workers(backend, scheduler)
     try:
@@ -100,9 +100,9 @@ def compare(
         except (S.SimulateError, ResultsError) as e:
             raise UserError(str(e)) from None
     labels = C.agent_labels(spec, specs)
-    table = C.compare_table(df_a, df_b, list(spec.agents), g.summary)
-    extra = g.part("compare_sections") if g.has("compare_sections") else None
-    if extra is not None:  # the game's own sections (GameDef.compare_sections), after the generic ones
+    table = C.compare_table(df_a, df_b, list(spec.agents), g.reports.summary)
+    extra = g.optional("compare_sections")
+    if extra is not None:  # the game's own sections (its Reports' compare_sections), after the generic ones
         import pandas as pd
 
         table = pd.concat([table, extra.table(df_a, df_b, rules_a, rules_b)], ignore_index=True)
@@ -111,6 +111,6 @@ def compare(
         "agents": specs, "games": games, "seed": seed, "seating": seating, "game": g.id,
         "played_differently": C.played_differently(spec, spec_b),
     }  # fmt: skip
-    C.write_outputs(table, C.rule_differences(rules_a, rules_b), out, about, labels, g.summary, extra)
+    C.write_outputs(table, C.rule_differences(rules_a, rules_b), out, about, labels, g.reports.summary, extra)
     logger(None)(C.summary_text(table, labels, extra))
     print(f"wrote {out / 'REPORT.md'}, compare.csv and compare.png (runs kept in {work})")

@@ -66,7 +66,7 @@ def demo(
                 raise UserError(str(e).splitlines()[0]) from None
             df = pd.read_parquet(path)
             print(f"\n{p} player(s): {games:,} games in {meta['this_session']['seconds']:.2f} s")
-            for section, _, columns in g.summary:
+            for section, _, columns in g.reports.summary:
                 means = ", ".join(f"{c} {df[c].mean():.1f}" for c in columns)
                 print(f"  mean per player, {section}: {means}")
             if p > 1:

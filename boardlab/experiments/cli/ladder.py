@@ -84,7 +84,7 @@ def ladder(
     workers = check_workers(backend, scheduler)
     if not agents:
         try:
-            pairings = g.part("pairings")
+            pairings = g.require("pairings")
         except GameError as e:
             raise UserError(f"--game: {e}; rate agents with --agents") from None
         if backend != "loky":

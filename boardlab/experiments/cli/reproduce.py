@@ -1,4 +1,4 @@
-"""`boardlab reproduce`: a game's report (GameDef.report; with --skill, GameDef.skill_report)."""
+"""`boardlab reproduce`: a game's report (GameDef.reports.report; with --skill, GameDef.reports.skill_report)."""
 
 from __future__ import annotations
 
@@ -99,12 +99,12 @@ def reproduce(
     check_workers(backend, scheduler)
     g = game_def(game)
     try:
-        if not skill and not g.has("report"):  # the generic balance report: the anatomy panel per tier
+        if not skill and g.reports.report is None:  # the generic balance report: the anatomy panel per tier
             from boardlab.experiments.anatomy_report import generic_report
 
             report = generic_report(g)
         else:
-            report = g.part("skill_report" if skill else "report")
+            report = g.require("skill_report" if skill else "report")
     except GameError as e:
         raise UserError(f"{'--skill' if skill else '--game'}: {e}") from None
     if rules is not None and not skill:

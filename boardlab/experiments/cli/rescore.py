@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ._app import OUTPUT_RULE, GameOpt, UserError, app, check_output, game_def, game_part, load_rules, result_files
+from ._app import OUTPUT_RULE, GameOpt, UserError, app, check_output, game_def, load_rules, require, result_files
 
 
 @app.command()
@@ -33,7 +33,7 @@ def rescore(
     from boardlab.experiments.rescore import RescoreError, rescore_files, write_rescored
 
     g = game_def(game)
-    game_part(g, "rescorer", "rescorer (rescore recomputes scores from what its tables store of play)")
+    require(g, "rescorer", "rescorer (rescore recomputes scores from what its tables store of play)")
     rs = load_rules(rules, g)
     result_files(results, g)
     if out is not None:

@@ -1,4 +1,4 @@
-"""`boardlab score`: points of playtest boards or maps (GameDef.scorer)."""
+"""`boardlab score`: points of playtest boards or maps (GameDef.scoring.scorer)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def score(
     and 11 rows of 11 cells from . T V F W G M X, ruins cells in lower case (r = empty ruins); see README."""
     g = game_def(game)
     try:
-        scorer = g.part("scorer")
+        scorer = g.require("scorer")
     except GameError as e:
         raise UserError(f"--game: {e}") from None
     rs = load_rules(rules, g) if rules is not None else None

@@ -90,7 +90,7 @@ def sweep(
     check_seed(seed)
     g = game_def(game)
     base = load_rules(rules, g)
-    specs = split_specs(agents if agents is not None else g.default_agents, g)
+    specs = split_specs(agents if agents is not None else g.ladder.default_agents, g)
     workers = check_workers(backend, scheduler)
     try:
         vals = W.parse_values(values)

@@ -21,12 +21,12 @@ from ._app import (
     check_seed,
     check_workers,
     game_def,
-    game_part,
     interruptible,
     load_rules,
     logger,
     prog_name,
     progress_bar,
+    require,
 )
 
 
@@ -68,7 +68,7 @@ def train(
     rules (weights=auto).
     """
     check_seed(seed)
-    T = game_part(game, "trainer", "trainer (no agent of its fits learned weights)")
+    T = require(game, "trainer", "trainer (no agent of its fits learned weights)")
     rule_set = None
     if rules is not None:
         if T.out_for is None:

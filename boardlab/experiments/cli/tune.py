@@ -25,12 +25,12 @@ from ._app import (
     check_workers,
     command_line,
     game_def,
-    game_part,
     interruptible,
     load_rules,
     logger,
     prog_name,
     progress_bar,
+    require,
     result_files,
     split_specs,
     table_players,
@@ -66,10 +66,9 @@ def tune_seats(
     from boardlab.experiments.pipelines import load_results
 
     g = game_def(game)
-    game_part(g, "seat_compensation", "seat compensation to tune")
+    how = require(g, "seat_compensation", "seat compensation to tune")
     workers = check_workers(backend, scheduler)
     metas = result_files(results, g)
-    how = g.part("seat_compensation")
     for path, meta in zip(results, metas, strict=True):
         reason = how.check(meta["rules"]) if how.check and isinstance(meta.get("rules"), dict) else None
         if reason:
@@ -267,7 +266,7 @@ def tune_scoring(
     check_seed(train_seed, "--train-seed")
     g = game_def(game)
     base = load_rules(rules, g)
-    specs = split_specs(agents if agents is not None else g.default_agents, g)
+    specs = split_specs(agents if agents is not None else g.ladder.default_agents, g)
     players = table_players(players, g, base)
     lo, hi = g.players
     for n in _counts(seat_players) or ():  # a count outside the registry's range: make_tune_spec says so

@@ -7,7 +7,7 @@ and the reference are imported inside the functions that need them).
 
 from __future__ import annotations
 
-from boardlab.sim.games import GameDef, register
+from boardlab.sim.games import Bench, GameDef, Kernels, Ladder, Lazy, Reports, Scoring, Simulation, Training, register
 
 from .rules import MAX_PLAYERS, MIN_PLAYERS, MOUNTAIN, N_CELLS, SIZE, STATE_LETTERS, WASTELAND, RulesError, from_mapping
 from .rules import load_rules as _load_rules
@@ -149,7 +149,7 @@ def _neighbours(i: int) -> list[int]:
 
 
 def score_maps(sources: list[tuple[str, str]], rules=None) -> list[tuple[dict, str]]:
-    """`score` (GameDef.scorer): every map in the (text, name) sources, scored under `rules` (default: the
+    """`score` (GameDef.scoring.scorer): every map in the (text, name) sources, scored under `rules` (default: the
     preset of the map's side) -- as a JSON-able dict and as printed text.  MapError (one line) on a malformed map."""
     from .maps import format_scored, parse_maps, rules_for, score_map
 
@@ -170,7 +170,6 @@ GAME = register(
         load_rules=load_rules,
         rules_error=RulesError,
         rules_from_mapping=lambda data: from_mapping(data, base=data),
-        tables=tables,
         new_game=new_game,
         reference_game=reference_game,
         information="imperfect",  # the order of the deck is hidden from every player
@@ -179,30 +178,34 @@ GAME = register(
         invariants=invariants,
         result_columns=RESULT_COLUMNS,
         players=(MIN_PLAYERS, MAX_PLAYERS),
-        kernel_sources=KERNEL_SOURCES,
         agents_module="boardlab.agents.cartographers.registry",
-        chunk_player="boardlab.experiments.cartographers.runner:chunk_table",
-        # the upper layers' parts (boardlab.sim.games.GameDef: each a "module:attr"); no move log or pairings
-        schema="boardlab.experiments.cartographers.runner:SCHEMA",
-        chunk_size="boardlab.experiments.cartographers.runner:chunk_size",
-        report="boardlab.experiments.cartographers.report:REPORT",
-        skill_report="boardlab.experiments.cartographers.skill:REPORT",  # reproduce --skill: every verdict per tier
-        skill_tiers="boardlab.agents.cartographers.registry:available_tiers",
-        bench="boardlab.experiments.cartographers.bench:BENCH",
-        scorer="boardlab.sim.cartographers.game:score_maps",
-        # --- its result columns from a finished API game, for boardlab.experiments.play ---
-        api_rows="boardlab.experiments.cartographers.api_rows:rows",
-        trainer="boardlab.experiments.cartographers.train:TRAINER",  # the strong agent's learned value
-        # --- the analysis commands' parts (compare, demo, sweep, tune); no seat compensation, no rescorer ---
-        default_agents="planner",
-        summary=(
-            (
-                "score",
-                "mean points",
-                (*(f"points_{e}" for e in EDICT_KEYS), "edict_points", "coin_points", "monster_penalty", "total"),
-            ),
+        # the capabilities (boardlab.sim.games); the upper layers' parts by import path, imported on first use
+        kernels=Kernels(tables=tables, sources=KERNEL_SOURCES),
+        simulation=Simulation(  # no move log
+            chunk_player=Lazy("boardlab.experiments.cartographers.runner:chunk_table"),
+            schema=Lazy("boardlab.experiments.cartographers.runner:SCHEMA"),
+            chunk_size=Lazy("boardlab.experiments.cartographers.runner:chunk_size"),
+            api_rows=Lazy("boardlab.experiments.cartographers.api_rows:rows"),
         ),
-        # compare's own sections: points per scoring card in play, solo titles and thresholds
-        compare_sections="boardlab.experiments.cartographers.compare:SECTIONS",
+        reports=Reports(
+            report=Lazy("boardlab.experiments.cartographers.report:REPORT"),
+            skill_report=Lazy("boardlab.experiments.cartographers.skill:REPORT"),  # every verdict per tier
+            summary=(
+                (
+                    "score",
+                    "mean points",
+                    (*(f"points_{e}" for e in EDICT_KEYS), "edict_points", "coin_points", "monster_penalty", "total"),
+                ),
+            ),
+            # compare's own sections: points per scoring card in play, solo titles and thresholds
+            compare_sections=Lazy("boardlab.experiments.cartographers.compare:SECTIONS"),
+        ),
+        bench=Bench(Lazy("boardlab.experiments.cartographers.bench:BENCH")),
+        training=Training(Lazy("boardlab.experiments.cartographers.train:TRAINER")),  # the strong agent's value
+        scoring=Scoring(scorer=Lazy("boardlab.sim.cartographers.game:score_maps")),  # no compensation or rescorer
+        ladder=Ladder(  # no fixed pairings
+            skill_tiers=Lazy("boardlab.agents.cartographers.registry:available_tiers"),
+            default_agents="planner",
+        ),
     )
 )

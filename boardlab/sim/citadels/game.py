@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from boardlab.sim.games import GameDef, register
+from boardlab.sim.games import Bench, GameDef, Kernels, Ladder, Lazy, Reports, Scoring, Simulation, Training, register
 
 from .rules import DECKS, MAX_PLAYERS, MIN_PLAYERS, N_RANKS, RulesError, from_mapping
 from .rules import load_rules as _load_rules
@@ -147,7 +147,6 @@ GAME = register(
         load_rules=load_rules,
         rules_error=RulesError,
         rules_from_mapping=lambda data: from_mapping(data, base=data),
-        tables=tables,
         new_game=new_game,
         # The plain-Python reference (boardlab/sim/citadels/reference.py) is compared move by move, observation by
         # observation, in tests/citadels/test_differential.py; its snapshot() is its own full state, so the
@@ -160,25 +159,28 @@ GAME = register(
         result_columns=RESULT_COLUMNS,
         players=(MIN_PLAYERS, MAX_PLAYERS),  # seed-summary allows 8, official 2-7 (rules_players)
         rules_players=rules_players,
-        kernel_sources=KERNEL_SOURCES,
         agents_module="boardlab.agents.citadels.registry",
-        skill_tiers="boardlab.agents.citadels.registry:available_tiers",
-        chunk_player="boardlab.experiments.citadels.runner:chunk_player",
-        # the upper layers' parts (boardlab.sim.games.GameDef: each a "module:attr")
-        schema="boardlab.experiments.citadels.runner:SCHEMA",
-        chunk_size="boardlab.experiments.citadels.runner:chunk_size",
-        api_rows="boardlab.experiments.citadels.api_rows:rows",
-        report="boardlab.experiments.citadels.report:REPORT",
-        bench="boardlab.experiments.citadels.bench:BENCH",
-        default_agents="random",
-        trainer="boardlab.experiments.citadels.train:TRAINER",
-        seat_compensation="boardlab.experiments.citadels.seats:SEAT_COMPENSATION",
-        summary=(
-            (
-                "score",
-                "mean points",
-                ("district_points", "purple_extras", "colour_bonus", "completion_bonus", "seat_points", "total"),
+        # the capabilities (boardlab.sim.games); the upper layers' parts by import path, imported on first use
+        kernels=Kernels(tables=tables, sources=KERNEL_SOURCES),
+        simulation=Simulation(
+            chunk_player=Lazy("boardlab.experiments.citadels.runner:chunk_player"),
+            schema=Lazy("boardlab.experiments.citadels.runner:SCHEMA"),
+            chunk_size=Lazy("boardlab.experiments.citadels.runner:chunk_size"),
+            api_rows=Lazy("boardlab.experiments.citadels.api_rows:rows"),
+        ),
+        reports=Reports(
+            report=Lazy("boardlab.experiments.citadels.report:REPORT"),
+            summary=(
+                (
+                    "score",
+                    "mean points",
+                    ("district_points", "purple_extras", "colour_bonus", "completion_bonus", "seat_points", "total"),
+                ),
             ),
         ),
+        bench=Bench(Lazy("boardlab.experiments.citadels.bench:BENCH")),
+        training=Training(Lazy("boardlab.experiments.citadels.train:TRAINER")),
+        scoring=Scoring(seat_compensation=Lazy("boardlab.experiments.citadels.seats:SEAT_COMPENSATION")),
+        ladder=Ladder(skill_tiers=Lazy("boardlab.agents.citadels.registry:available_tiers"), default_agents="random"),
     )
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from boardlab.sim.games import GameDef, register
+from boardlab.sim.games import Bench, GameDef, Kernels, Ladder, Lazy, Reports, Scoring, Simulation, Training, register
 
 from .rules import DISTRICTS, MAX_PLAYERS, N_EDGE_SLOTS, RulesError, from_mapping, load_rules
 from .tables import tables_for
@@ -130,7 +130,7 @@ def rules_players(rules) -> tuple[int, ...]:
 
 
 def score_boards(sources: list[tuple[str, str]], rules=None) -> list[tuple[dict, str]]:
-    """`score` (GameDef.scorer): every board in the (text, name) sources, scored under `rules` (default: the
+    """`score` (GameDef.scoring.scorer): every board in the (text, name) sources, scored under `rules` (default: the
     default preset) -- as a JSON-able dict and as printed text.  BoardError (one line) on a malformed board."""
     from .boards import format_scored, parse_boards, score_cells
 
@@ -149,7 +149,6 @@ GAME = register(
         load_rules=load_rules,
         rules_error=RulesError,
         rules_from_mapping=lambda data: from_mapping(data, base=data),
-        tables=tables_for,
         new_game=new_game,
         reference_game=reference_game,
         information="imperfect",  # the order of the deck is hidden from every player
@@ -161,34 +160,40 @@ GAME = register(
         result_columns=RESULT_COLUMNS,
         players=(1, MAX_PLAYERS),
         rules_players=rules_players,
-        kernel_sources=KERNEL_SOURCES,
         agents_module="boardlab.agents.citywright.registry",
-        chunk_player="boardlab.experiments.citywright.runner:chunk_table",
-        # the upper layers' parts (boardlab.sim.games.GameDef: each a "module:attr")
-        schema="boardlab.experiments.citywright.runner:SCHEMA",
-        chunk_size="boardlab.experiments.citywright.runner:chunk_size",
-        move_log="boardlab.experiments.citywright.moves:chunk_tables_with_moves",
-        report="boardlab.experiments.citywright.report:REPORT",
-        skill_report="boardlab.experiments.citywright.skill:REPORT",
-        bench="boardlab.experiments.citywright.bench:BENCH",
-        scorer="boardlab.sim.citywright.game:score_boards",
-        pairings="boardlab.experiments.citywright.runner:PAIRINGS",
-        skill_tiers="boardlab.agents.citywright.registry:available_tiers",
-        # --- its result columns from a finished API game, for boardlab.experiments.play ---
-        api_rows="boardlab.experiments.citywright.api_rows:rows",
-        # --- the analysis commands' parts (compare, demo, sweep, tune, rescore) ---
-        default_agents="specialist:R,specialist:C,specialist:P,specialist:I",
-        summary=(
-            (
-                "score",
-                "mean points",
-                ("residential", "commercial", "park", "industrial", "achievements", "compensation", "total"),
-            ),
-            ("waste", "per player", ("waste", "empty", "forced_discards")),
+        # the capabilities (boardlab.sim.games); the upper layers' parts by import path, imported on first use
+        kernels=Kernels(tables=tables_for, sources=KERNEL_SOURCES),
+        simulation=Simulation(
+            chunk_player=Lazy("boardlab.experiments.citywright.runner:chunk_table"),
+            schema=Lazy("boardlab.experiments.citywright.runner:SCHEMA"),
+            chunk_size=Lazy("boardlab.experiments.citywright.runner:chunk_size"),
+            move_log=Lazy("boardlab.experiments.citywright.moves:chunk_tables_with_moves"),
+            api_rows=Lazy("boardlab.experiments.citywright.api_rows:rows"),
         ),
-        seat_compensation="boardlab.experiments.citywright.seats:SEAT_COMPENSATION",
-        seat_agent="boardlab.experiments.citywright.seats:seat_agent",
-        rescorer="boardlab.experiments.citywright.rescore:rescore",
-        trainer="boardlab.experiments.citywright.train:TRAINER",
+        reports=Reports(
+            report=Lazy("boardlab.experiments.citywright.report:REPORT"),
+            skill_report=Lazy("boardlab.experiments.citywright.skill:REPORT"),
+            summary=(
+                (
+                    "score",
+                    "mean points",
+                    ("residential", "commercial", "park", "industrial", "achievements", "compensation", "total"),
+                ),
+                ("waste", "per player", ("waste", "empty", "forced_discards")),
+            ),
+        ),
+        bench=Bench(Lazy("boardlab.experiments.citywright.bench:BENCH")),
+        training=Training(Lazy("boardlab.experiments.citywright.train:TRAINER")),
+        scoring=Scoring(
+            scorer=Lazy("boardlab.sim.citywright.game:score_boards"),
+            rescorer=Lazy("boardlab.experiments.citywright.rescore:rescore"),
+            seat_compensation=Lazy("boardlab.experiments.citywright.seats:SEAT_COMPENSATION"),
+            seat_agent=Lazy("boardlab.experiments.citywright.seats:seat_agent"),
+        ),
+        ladder=Ladder(
+            pairings=Lazy("boardlab.experiments.citywright.runner:PAIRINGS"),
+            skill_tiers=Lazy("boardlab.agents.citywright.registry:available_tiers"),
+            default_agents="specialist:R,specialist:C,specialist:P,specialist:I",
+        ),
     )
 )
