@@ -305,12 +305,23 @@ COMMANDS = {
         "unknown --game": (UNKNOWN, lambda p: ["warmup", "--game", "nosuch"]),
         "--jobs 0": ("--jobs must be at least 1", lambda p: ["warmup", "--jobs", "0"]),
     },
+    "study run": {
+        "missing study file": ("no such study file", lambda p: ["study", "run", p.here / "no.toml"]),
+        "--jobs 0": ("--jobs must be at least 1", lambda p: ["study", "run", p.here / "no.toml", "--jobs", "0"]),
+    },
+    "study show": {
+        "missing study file": ("no such study file", lambda p: ["study", "show", p.here / "no.toml"]),
+    },
+    "study list": {
+        "missing folder": ("not a folder", lambda p: ["study", "list", p.here / "no"]),
+    },
 }
 CASES = [(command, case) for command, cases in COMMANDS.items() for case in cases]
 # Commands that play games take the shared --jobs, --backend and --scheduler; the others play none (bench
 # measures one core on purpose).  A new command goes in one of the two.
 PLAYS_GAMES = {"simulate", "ladder", "sweep", "compare", "tune seats", "tune scoring", "reproduce", "demo", "train"}
 PLAYS_NONE = {"agents", "rules", "score", "games", "rescore", "bench", "warmup", "summary"}
+PLAYS_NONE |= {"study run", "study show", "study list"}  # a study's steps are commands, each in its own process
 
 
 def app_commands() -> dict:
