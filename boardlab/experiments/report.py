@@ -54,8 +54,9 @@ class Report:
     note : callable(games) -> str or None; a line printed after the first (e.g. the sizes of slow tables).
     takes_rules : whether `run` takes ``rules=`` (a preset name or a variant file: ``reproduce --rules``), the
         report played under that rule set instead of its own.
-    check : callable(games, rules) -> None, or None: raises a one-line error (boardlab.experiments.simulate.SimulateError)
-        when the plan cannot be played (e.g. an agent's missing weights); the command calls it before any work.
+    check : callable(games, rules) -> None, or None: raises a one-line error
+        (boardlab.experiments.simulate.SimulateError) when the plan cannot be played (e.g. an agent's missing
+        weights); the command calls it before any work.
     """
 
     run: Callable[..., dict]

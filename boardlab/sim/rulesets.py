@@ -83,7 +83,8 @@ def toml_depth(text: str, limit: int = MAX_DEPTH) -> int:
             end = text.find("\n", i)
             i = len(text) if end < 0 else end
         else:
-            i = _STRING_END[tok].match(text, i).end()
+            end_of_string = _STRING_END[tok].match(text, i)  # None: cut short by the text's end (a lone backslash)
+            i = len(text) if end_of_string is None else end_of_string.end()
     return deepest
 
 

@@ -1,5 +1,5 @@
-"""Cartographers' `expert` agent (boardlab/agents/cartographers/expert.py): its redeal draws only decks the seat could be
-facing, its move depends only on what the seat has seen, it is a Python oracle's search step for step,
+"""Cartographers' `expert` agent (boardlab/agents/cartographers/expert.py): its redeal draws only decks the seat
+could be facing, its move depends only on what the seat has seen, it is a Python oracle's search step for step,
 successive halving keeps the better half, and it is deterministic."""
 
 from __future__ import annotations

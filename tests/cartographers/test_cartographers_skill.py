@@ -179,6 +179,6 @@ def test_the_variant_file_loads_and_sets_only_the_solo_numbers(tmp_path):
     assert {k: v for k, v in rules.data["cards"].items() if k != "scoring"} == {
         k: v for k, v in base.data["cards"].items() if k != "scoring"
     }
-    r = subprocess.run([sys.executable, "-m", "boardlab.experiments.cli", "rules", "--game", "cartographers", str(path)],
-                       capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+    command = [sys.executable, "-m", "boardlab.experiments.cli", "rules", "--game", "cartographers", str(path)]
+    r = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr

@@ -14,6 +14,7 @@ import pytest
 from boardlab.experiments import provenance as P
 from boardlab.experiments import simulate as S
 from boardlab.experiments.cli import _app
+from boardlab.sim.citywright.rules import load_rules
 from boardlab.sim.files import TextFileError, read_text
 from boardlab.sim.games import available_games, counts_text, get_game
 from boardlab.sim.rulesets import MAX_DEPTH, RulesError, check_base, mapping_depth, parse_toml, toml_depth
@@ -91,6 +92,17 @@ def test_the_depth_scan_skips_strings_and_comments():
         "g = {h = [{i = 1}]}\n"
     )
     assert toml_depth(text) == 3
+
+
+@pytest.mark.parametrize("tail", ['x = [["abc\\', "x = [['abc", 'x = [["""abc\\', "x = [['''abc"])
+def test_a_string_cut_short_by_the_end_of_the_text_ends_the_scan(tail, tmp_path):
+    """A document ending inside a string (after a lone backslash, too) is scanned to its end, and the rules file
+    is then refused in one line as the TOML it is not."""
+    assert toml_depth(tail) == 2
+    path = tmp_path / "cut.toml"
+    path.write_text('base = "v1.1"\n' + tail)
+    with pytest.raises(RulesError, match="not valid TOML"):
+        load_rules(path)
 
 
 @pytest.mark.parametrize("depth", [MAX_DEPTH - 1, MAX_DEPTH])

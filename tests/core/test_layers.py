@@ -100,19 +100,22 @@ def test_the_check_catches_an_upward_import(tmp_path):
     """The checker itself: an engine module importing an agent or an experiment, or the core a game, is caught."""
     bad = tmp_path / "engine.py"
     bad.write_text(
-        "import numpy\nfrom boardlab.agents.citywright import kernels\n\ndef f():\n    import boardlab.experiments.citywright.runner\n"
+        "import numpy\nfrom boardlab.agents.citywright import kernels\n\n"
+        "def f():\n    import boardlab.experiments.citywright.runner\n"
     )
     assert violations("boardlab.sim.citywright.engine", bad) == [
         "boardlab.sim.citywright.engine (sim) imports boardlab.agents.citywright (agents, a higher layer)",
         "boardlab.sim.citywright.engine (sim) imports boardlab.agents.citywright.kernels (agents, a higher layer)",
-        "boardlab.sim.citywright.engine (sim) imports boardlab.experiments.citywright.runner (experiments, a higher layer)",
+        "boardlab.sim.citywright.engine (sim) imports boardlab.experiments.citywright.runner"
+        " (experiments, a higher layer)",
     ]
     other = tmp_path / "report.py"
     other.write_text("from boardlab.experiments.citywright.report import _md\n")
     assert violations("boardlab.experiments.cartographers.report", other) == [
-        "boardlab.experiments.cartographers.report (game cartographers) imports boardlab.experiments.citywright.report (game citywright)",
-        "boardlab.experiments.cartographers.report (game cartographers) imports boardlab.experiments.citywright.report._md "
-        "(game citywright)",
+        "boardlab.experiments.cartographers.report (game cartographers) imports"
+        " boardlab.experiments.citywright.report (game citywright)",
+        "boardlab.experiments.cartographers.report (game cartographers) imports"
+        " boardlab.experiments.citywright.report._md (game citywright)",
     ]
     core = tmp_path / "stats.py"
     core.write_text("from .citywright import rules\n")

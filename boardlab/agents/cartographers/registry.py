@@ -1,7 +1,8 @@
 """Cartographers' agents by spec string (``boardlab agents --game cartographers`` lists them).
 
 A spec is ``NAME`` or ``NAME:key=value,...``; the grammar, the parser and the Python agents every game
-has (``ismcts``, ``py:module:Name``) are :mod:`boardlab.agents.specs` and :mod:`boardlab.agents.generic`.  This module is
+has (``ismcts``, ``py:module:Name``) are :mod:`boardlab.agents.specs` and :mod:`boardlab.agents.generic`.
+This module is
 Cartographers' list of agents and its built-in agents' parameter rows: parsing gives an
 :class:`AgentSpec` whose :meth:`~AgentSpec.row` is the float64 parameter row the numba game loop
 (:mod:`boardlab.agents.cartographers.play`) reads.  The interface is the one every game's agent registry has
@@ -85,7 +86,8 @@ _BUILTIN = {
         "a determinised flat Monte Carlo search over strong's k best draws: every playout redeals the unseen"
         " explore deck and ambushes from what the seat has seen, plays strong to the cut (the season's end, or"
         " horizon explore cards), and scores the mover's points + strong's value of its map there; common random"
-        " numbers, successive halving over the budget (boardlab/agents/cartographers/expert.py); its monster is strong's",
+        " numbers, successive halving over the budget (boardlab/agents/cartographers/expert.py); its monster is"
+        " strong's",
         params=(
             _AMBUSH,
             Param("budget", X.EXPERT_BUDGET, "playouts per decision", lo=1, hi=X.MAX_BUDGET),

@@ -45,7 +45,8 @@ TABLES = (
 
 @dataclass(frozen=True)
 class Job:
-    """One simulation of the report (boardlab.experiments.report.Job: the fields :func:`boardlab.experiments.report.run_jobs` reads)."""
+    """One simulation of the report (boardlab.experiments.report.Job: the fields
+    :func:`boardlab.experiments.report.run_jobs` reads)."""
 
     key: str  # file stem in the run cache
     figure: str  # solo | multi | ambush | seats

@@ -54,8 +54,8 @@ def offers_open(rules: Rules, players: int) -> bool:
 
 
 def round_counts_numpy(rules: Rules, players: int, hist: np.ndarray, kept: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The readable oracle of :func:`boardlab.sim.citadels.summary.round_counts`, over whole arrays: from hist [G, R, HS_LEN]
-    (game-major) and kept [G], (counts int16[G, players, RC_LEN], offered int64[G, players, R])."""
+    """The readable oracle of :func:`boardlab.sim.citadels.summary.round_counts`, over whole arrays: from hist
+    [G, R, HS_LEN] (game-major) and kept [G], (counts int16[G, players, RC_LEN], offered int64[G, players, R])."""
     g, n_rounds, _ = hist.shape
     n = players
     seats = np.arange(n)

@@ -60,7 +60,8 @@ def prefers(spec: str, rank: int) -> str:
 
 @dataclass(frozen=True)
 class Job:
-    """One simulation of the report (boardlab.experiments.report.Job: the fields :func:`boardlab.experiments.report.run_jobs` reads)."""
+    """One simulation of the report (boardlab.experiments.report.Job: the fields
+    :func:`boardlab.experiments.report.run_jobs` reads)."""
 
     key: str  # file stem in the run cache
     figure: str  # seats | specialist | house | short

@@ -1,10 +1,12 @@
 """Per-round statistics of played games for the result table, in numba (docs/games/citadels.md §12).
 
 The game loop keeps each game's round history (``engine.HS_*``, ``hist[round, game, :]``); the result table
-(:mod:`boardlab.experiments.citadels.runner`, :mod:`boardlab.experiments.citadels.columns`) reads from it who was murdered and robbed,
-what the Assassin and the Thief hit, and what each chooser was offered.  This kernel does it in one pass over the
-rounds; :func:`boardlab.experiments.citadels.columns.round_counts_numpy` is its readable whole-array oracle (tests hold the
-two equal on games of every player count).
+(:mod:`boardlab.experiments.citadels.runner`, :mod:`boardlab.experiments.citadels.columns`) reads from it who was
+murdered and robbed, what the Assassin and the Thief hit, and what each chooser was offered, and the per-round text
+columns.  These kernels do it in one pass over the rounds;
+:func:`boardlab.experiments.citadels.columns.round_counts_numpy` and
+:func:`boardlab.experiments.citadels.columns.texts_numpy` are their readable whole-array oracles (tests hold them
+equal on games of every player count).
 """
 
 from __future__ import annotations
