@@ -20,6 +20,7 @@ from boardlab.experiments import compensation as C
 from boardlab.experiments import tuning as T
 from boardlab.experiments.cli import main
 from boardlab.experiments.cli._app import command_line
+from boardlab.experiments.tuning import play as tuning_play
 from boardlab.experiments.tuning.objective import BlockResult, _block_value
 from boardlab.experiments.tuning.play import _rules_key
 from boardlab.sim.citywright.rules import load_rules
@@ -584,7 +585,7 @@ def _planted(rules, b: int, games: int = 100) -> pd.DataFrame:
 
 
 def test_early_stop_ends_a_clearly_worse_trial_after_few_blocks_and_never_one_as_good(tmp_path, monkeypatch):
-    monkeypatch.setattr(T, "play_block", lambda spec, table, rules, b, *a, **k: _planted(rules, b))
+    monkeypatch.setattr(tuning_play, "play_block", lambda spec, table, rules, b, *a, **k: _planted(rules, b))
     base = load_rules("v1.1")
     params = T.parse_params(["scoring.park.row_points=0:4"], base)
     spec = tune_spec(base, params, "seats", 2, ["random"], 1200, 6, 3, game="citywright", prune_p=0.0)
@@ -652,7 +653,7 @@ def test_race_makes_a_clearly_better_trial_the_best_after_two_blocks_and_stops_o
         played.append((rules.scoring["park"]["row_points"], b))
         return _raced(rules, b)
 
-    monkeypatch.setattr(T, "play_block", play)
+    monkeypatch.setattr(tuning_play, "play_block", play)
     base = load_rules("v1.1")
     params = T.parse_params(["scoring.park.row_points=0:4"], base)
     spec = tune_spec(base, params, "seats", 2, ["random"], 4800, 6, 3, game="citywright", prune_p=0.0,

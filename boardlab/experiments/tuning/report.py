@@ -249,42 +249,7 @@ def _report_search(spec, trials, summary, imp) -> list[str]:
     if spec.keep_mean_total is not None:
         counts += f", {outside} outside the mean-total band"
     first = "the base as trial 0, " if (trials["state"] == "base").any() else ""
-    if spec.prune_p > 0:
-        prune = (
-            f"Optuna's WilcoxonPruner, p < {spec.prune_p:g}, looking after each block from the {spec.prune_after}th"
-            " (never after the last): a trial stops when a one-sided Wilcoxon signed-rank test on its block losses,"
-            " paired with the best trial's on the same blocks, says it is worse. A trial exactly as good as the best is"
-            f" pruned anyway with probability at most {100 * summary['false_prune_rate']:.1f}% (the repeated looks"
-            f" raise the per-look {100 * spec.prune_p:g}%); one worse on every block stops after block"
-            f" {max(spec.prune_after, _min_blocks_to_prune(spec.prune_p))}. Rules an earlier trial played in full are"
-            " read back whole and not pruned, so a point asked twice gets the same value."
-        )
-    else:
-        prune = "none (`--prune-p 0`)."
-    if spec.stop_z > 0:
-        stop = (
-            f"after each block from the 2nd (never after the last), a trial stops when its pooled value so far is"
-            f" above the best trial's on the same blocks by more than {spec.stop_z:g} standard errors of the paired"
-            " per-block difference (`--stop-z`); complementary to the pruner, which needs its 5 blocks. A trial"
-            f" exactly as good as the best is stopped anyway with probability about"
-            f" {100 * summary.get('false_stop_rate', 0.0):.1f}% (normal block differences, Monte Carlo: few blocks"
-            " give a noisy standard error, and every look is another chance); the reason is in `trials.csv`"
-            " (`pruned_by`) and in the study."
-        )
-        if spec.race > 0:
-            rates = summary["race_rates"]
-            stop += (
-                f" Raced (`--race {spec.race:g}`): a trial also stops when it is below the best by more than"
-                f" {spec.stop_z:g} standard errors (told complete with the best's value plus the paired gap, it is"
-                f" the new best; one as good as the best is raced so with probability about"
-                f" {100 * rates['better_when_as_good']:.1f}%), or when its gap ± {spec.stop_z:g} standard errors lies"
-                f" within ±{spec.race:g} points² of the best's (pruned, `pruned_by = race`; a trial exactly"
-                f" {spec.race:g} off the best is stopped so with probability at most"
-                f" {100 * rates['equivalent_when_a_margin_off']:.1f}%). A trial plays the blocks the best played"
-                " first; `trials.csv`'s `raced` says which trials the race decided."
-            )
-    else:
-        stop = "none (`--stop-z 0`)."
+    prune, stop = _pruner_text(spec, summary), _stop_text(spec, summary)
     if len(imp):
         ranked = ", ".join(f"`{k}` {v:.2f}" for k, v in imp.sort_values(ascending=False).items())
         importance = (
@@ -326,6 +291,49 @@ def _report_search(spec, trials, summary, imp) -> list[str]:
         " `trials.csv` (every finished trial), `verify.csv`, `loss.png`, `importance.png`, `win_shares.png`,"
         " `tune.json`; the study itself is `study.db` (Optuna, SQLite).",
     ]
+
+
+def _pruner_text(spec, summary: dict) -> str:
+    """The report's words on the Wilcoxon pruner (or its absence)."""
+    if spec.prune_p <= 0:
+        return "none (`--prune-p 0`)."
+    return (
+        f"Optuna's WilcoxonPruner, p < {spec.prune_p:g}, looking after each block from the {spec.prune_after}th"
+        " (never after the last): a trial stops when a one-sided Wilcoxon signed-rank test on its block losses,"
+        " paired with the best trial's on the same blocks, says it is worse. A trial exactly as good as the best is"
+        f" pruned anyway with probability at most {100 * summary['false_prune_rate']:.1f}% (the repeated looks"
+        f" raise the per-look {100 * spec.prune_p:g}%); one worse on every block stops after block"
+        f" {max(spec.prune_after, _min_blocks_to_prune(spec.prune_p))}. Rules an earlier trial played in full are"
+        " read back whole and not pruned, so a point asked twice gets the same value."
+    )
+
+
+def _stop_text(spec, summary: dict) -> str:
+    """The report's words on the early stop and the race (or their absence)."""
+    if spec.stop_z <= 0:
+        return "none (`--stop-z 0`)."
+    stop = (
+        f"after each block from the 2nd (never after the last), a trial stops when its pooled value so far is"
+        f" above the best trial's on the same blocks by more than {spec.stop_z:g} standard errors of the paired"
+        " per-block difference (`--stop-z`); complementary to the pruner, which needs its 5 blocks. A trial"
+        f" exactly as good as the best is stopped anyway with probability about"
+        f" {100 * summary.get('false_stop_rate', 0.0):.1f}% (normal block differences, Monte Carlo: few blocks"
+        " give a noisy standard error, and every look is another chance); the reason is in `trials.csv`"
+        " (`pruned_by`) and in the study."
+    )
+    if spec.race > 0:
+        rates = summary["race_rates"]
+        stop += (
+            f" Raced (`--race {spec.race:g}`): a trial also stops when it is below the best by more than"
+            f" {spec.stop_z:g} standard errors (told complete with the best's value plus the paired gap, it is"
+            f" the new best; one as good as the best is raced so with probability about"
+            f" {100 * rates['better_when_as_good']:.1f}%), or when its gap ± {spec.stop_z:g} standard errors lies"
+            f" within ±{spec.race:g} points² of the best's (pruned, `pruned_by = race`; a trial exactly"
+            f" {spec.race:g} off the best is stopped so with probability at most"
+            f" {100 * rates['equivalent_when_a_margin_off']:.1f}%). A trial plays the blocks the best played"
+            " first; `trials.csv`'s `raced` says which trials the race decided."
+        )
+    return stop
 
 
 def _sampler_text(spec, trials=None) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as _dt
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -155,68 +156,96 @@ def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, 
             return study.trials[trial.number], 0
         fit = _train_progress(lambda d, t, rate, label: tick(0, rate, label), f"trial {trial.number}")
         trial.set_user_attr("train_seconds", round(ensure_weights(spec, rules, jobs, progress=fit, **where), 2))
-        order = np.random.default_rng([spec.seed & 0xFFFFFFFF, k]).permutation(spec.blocks)
-        # pruning only saves simulation: rules played before are evaluated whole, so a point asked twice
-        # gets the same value twice
-        may_prune = not all_cached(spec, rules, work)
-        ref = Reference(spec, study, info, work) if may_prune and spec.stop_z > 0 else None
-        if spec.race > 0 and ref is not None and ref.trial is not None:
-            order = ref.first(order)
-        frames: list[dict] = []
-        told: list[float] = []
-        pruned_by = raced = ""
-        for step, b in enumerate(order):
-            label = f"trial {trial.number}, block {step + 1}/{spec.blocks}"
-
-            def block_tick(done, total, rate, step=step, label=label):
-                tick(step * spec.block_total + done, rate, label)
-
-            parts = play_blocks(spec, rules, int(b), work, jobs, progress=block_tick, **where)
-            frames.append(parts)
-            value, _ = _block_value(spec, _summary(parts, spec), info["block_mean_total"][b])
-            told.append(value + EXCESS_PENALTY * excess)
-            trial.report(told[-1], int(b))
-            if not may_prune or step + 1 >= spec.blocks:
-                continue
-            seen = [int(x) for x in order[: step + 1]]
-            if ref is not None and ref.trial is not None and step + 1 >= 2:
-                mine = pooled_value(spec, frames, seen, info) + EXCESS_PENALTY * excess
-                best = ref.pooled(seen)
-                kind, reason = sequential_stop(told, ref.block_values(seen), mine, best, spec.stop_z, spec.race)
-                if kind:
-                    trial.set_user_attr("stopped", f"{reason} (best: trial {ref.trial.number})")
-                    if kind == "better":  # told complete, its value on the best's scale: the new best
-                        raced, estimate = kind, ref.trial.value + mine - best
-                        break
-                    pruned_by = "stop-z" if kind == "worse" else "race"
-                    break
-            if trial.should_prune():
-                pruned_by = "wilcoxon"
-                break
-        res = _summary(pool(spec, frames), spec)
-        base_mean = float(np.mean([info["block_mean_total"][b] for b in order[: len(frames)]]))
-        value, change = _block_value(spec, res, base_mean)
-        loss_played = res.loss
-        if raced:  # the best's value plus the paired gap on the blocks both played; the loss moves with it
-            shift = estimate - EXCESS_PENALTY * excess - value
-            value, loss_played = value + shift, res.loss + shift
-            trial.set_user_attr("raced", raced)
-        elif pruned_by == "race":
-            trial.set_user_attr("raced", "equivalent")
-        games = sum(len(f[t.name]) // t.players for f in frames for t in spec.tables())
-        for key, v in (
-            ("loss", loss_played), ("value", value), ("mean_total", res.mean_total), ("mean_total_change", change),
-            ("games", games), ("blocks", len(frames)), ("seconds", round(time.perf_counter() - t0, 2)),
-            ("cpu_seconds", round(time.process_time() - cpu0, 3)),
-        ):  # fmt: skip
-            trial.set_user_attr(key, v)
-        if pruned_by:
-            trial.set_user_attr("pruned_by", pruned_by)
-            study.tell(trial, state=TrialState.PRUNED)
-        else:
-            study.tell(trial, value + EXCESS_PENALTY * excess)
+        blocks = _play_trial(study, trial, spec, k, rules, excess, info, work, jobs, tick, where)
+        _tell(study, trial, spec, info, excess, blocks, t0, cpu0)
     except BaseException:
         if study._storage.get_trial(trial._trial_id).state == TrialState.RUNNING:  # not told yet
             study.tell(trial, state=TrialState.FAIL)
         raise
-    return study.trials[trial.number], len(frames) * spec.block_total
+    return study.trials[trial.number], len(blocks.frames) * spec.block_total
+
+
+@dataclass
+class _Played:
+    """The blocks a trial played, in order, and why it stopped before the last ("" for neither)."""
+
+    order: np.ndarray  # every block, in the order the trial plays them
+    frames: list[dict] = field(default_factory=list)  # the played ones' frames (table name -> frame)
+    told: list[float] = field(default_factory=list)  # their values as told to the pruner
+    pruned_by: str = ""  # wilcoxon, stop-z or race
+    raced: str = ""  # better: told complete, its value on the best's scale
+    estimate: float = 0.0  # a raced trial's value: the best's plus the paired gap
+
+
+def _play_trial(study, trial, spec: TuneSpec, k: int, rules, excess: int, info: dict, work: Path, jobs: int, tick,
+                 where: dict) -> _Played:  # fmt: skip
+    """Trial k's blocks in its shuffled order, each reported; stopped when the pruner, the early stop or the race
+    says so."""
+    order = np.random.default_rng([spec.seed & 0xFFFFFFFF, k]).permutation(spec.blocks)
+    # pruning only saves simulation: rules played before are evaluated whole, so a point asked twice
+    # gets the same value twice
+    may_prune = not all_cached(spec, rules, work)
+    ref = Reference(spec, study, info, work) if may_prune and spec.stop_z > 0 else None
+    if spec.race > 0 and ref is not None and ref.trial is not None:
+        order = ref.first(order)
+    out = _Played(order)
+    frames, told = out.frames, out.told
+    for step, b in enumerate(order):
+        label = f"trial {trial.number}, block {step + 1}/{spec.blocks}"
+
+        def block_tick(done, total, rate, step=step, label=label):
+            tick(step * spec.block_total + done, rate, label)
+
+        parts = play_blocks(spec, rules, int(b), work, jobs, progress=block_tick, **where)
+        frames.append(parts)
+        value, _ = _block_value(spec, _summary(parts, spec), info["block_mean_total"][b])
+        told.append(value + EXCESS_PENALTY * excess)
+        trial.report(told[-1], int(b))
+        if not may_prune or step + 1 >= spec.blocks:
+            continue
+        seen = [int(x) for x in order[: step + 1]]
+        if ref is not None and ref.trial is not None and step + 1 >= 2:
+            mine = pooled_value(spec, frames, seen, info) + EXCESS_PENALTY * excess
+            best = ref.pooled(seen)
+            kind, reason = sequential_stop(told, ref.block_values(seen), mine, best, spec.stop_z, spec.race)
+            if kind:
+                trial.set_user_attr("stopped", f"{reason} (best: trial {ref.trial.number})")
+                if kind == "better":  # told complete, its value on the best's scale: the new best
+                    out.raced, out.estimate = kind, ref.trial.value + mine - best
+                    break
+                out.pruned_by = "stop-z" if kind == "worse" else "race"
+                break
+        if trial.should_prune():
+            out.pruned_by = "wilcoxon"
+            break
+    return out
+
+
+def _tell(study, trial, spec: TuneSpec, info: dict, excess: int, played: _Played, t0: float, cpu0: float) -> None:
+    """The trial's numbers recorded and told: complete with its value (plus the sampler's nudge for `excess`), or
+    pruned.  `t0`, `cpu0`: the wall clock and this process's CPU time when it was asked."""
+    from optuna.trial import TrialState
+
+    frames, order = played.frames, played.order
+    res = _summary(pool(spec, frames), spec)
+    base_mean = float(np.mean([info["block_mean_total"][b] for b in order[: len(frames)]]))
+    value, change = _block_value(spec, res, base_mean)
+    loss_played = res.loss
+    if played.raced:  # the best's value plus the paired gap on the blocks both played; the loss moves with it
+        shift = played.estimate - EXCESS_PENALTY * excess - value
+        value, loss_played = value + shift, res.loss + shift
+        trial.set_user_attr("raced", played.raced)
+    elif played.pruned_by == "race":
+        trial.set_user_attr("raced", "equivalent")
+    games = sum(len(f[t.name]) // t.players for f in frames for t in spec.tables())
+    for key, v in (
+        ("loss", loss_played), ("value", value), ("mean_total", res.mean_total), ("mean_total_change", change),
+        ("games", games), ("blocks", len(frames)), ("seconds", round(time.perf_counter() - t0, 2)),
+        ("cpu_seconds", round(time.process_time() - cpu0, 3)),
+    ):  # fmt: skip
+        trial.set_user_attr(key, v)
+    if played.pruned_by:
+        trial.set_user_attr("pruned_by", played.pruned_by)
+        study.tell(trial, state=TrialState.PRUNED)
+    else:
+        study.tell(trial, value + EXCESS_PENALTY * excess)
