@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -59,7 +60,7 @@ def trials_table(study, spec: TuneSpec) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def best_rules(study, spec: TuneSpec) -> tuple[Rules, object]:
+def best_rules(study, spec: TuneSpec) -> tuple[Rules, Any]:
     t = best_trial(study)
     rules = rules_for(spec.base_rules(), list(spec.params), t.user_attrs["played"], name=f"{spec.rules_name}-tuned")
     return rules, t

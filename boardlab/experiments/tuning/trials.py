@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -129,7 +130,7 @@ def _run_trials(study, spec, trials, info, work, jobs, log, progress, where, rec
     return played
 
 
-def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, tick, **where) -> tuple[object, int]:
+def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, tick, **where) -> tuple[Any, int]:
     """Ask trial k, play its blocks (reporting each, pruning when told) and tell the result.
 
     Any exception, Ctrl-C included, marks the trial FAIL before it propagates.  Returns the
