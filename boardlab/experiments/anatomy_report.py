@@ -9,6 +9,12 @@ Games are played by the generic chunk player with trajectories (:func:`boardlab.
 the game must declare ``progress(player)``.  A tier's tables after the first are played at a tenth of ``--games``
 (at least 20): search agents in Python are slow.
 
+Restricted play (Jaffe et al. 2012), for a game that names move families (``move_families()``,
+``move_family(move)``): for the first tier and the last, where they are ``random`` or ``ismcts``, one seat is
+played by the tier restricted to a family (``random-prefers:FAMILY``, ``ismcts-prefers:FAMILY``:
+:mod:`boardlab.agents.generic.prefers`) against the unrestricted tier in every other seat, seats rotating, at the
+smallest player count reported; a family whose specialist wins more than 1/N (its interval above) is "too strong".
+
 Each run is kept in the run cache (``--work``) as ``<key>.results.parquet`` and ``<key>.trajectory.parquet``, and
 reused when present; the outputs (``REPORT.md``, ``panel.csv``, ``skill.csv``, two charts) are written whole.
 """
@@ -42,11 +48,53 @@ class Run:
 
     key: str
     tier: str
-    kind: str  # "self" (every seat the tier) or "skill" (one seat the tier, the others the first tier)
+    kind: str  # "self" (every seat the tier), "skill" (one seat the tier, the others the first tier) or
+    # "restricted" (one seat the tier restricted to `family`, the others the tier)
     players: int
     agents: tuple[str, ...]
     games: int
     seating: str
+    family: str = ""
+
+
+def families_of(game: GameDef) -> tuple[str, ...]:
+    """The move families the game's public API names (``move_families()``), or () for none.
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+
+    Returns
+    -------
+    tuple of str
+        The families, in the game's order.
+    """
+    g = game.new_game(player_counts(game)[0], game.load_rules(game.default_preset), 0)
+    names = getattr(g, "move_families", None)
+    return tuple(names()) if callable(names) and callable(getattr(g, "move_family", None)) else ()
+
+
+def restricted_spec(spec: str, family: str) -> str | None:
+    """The restricted form of a tier's agent spec (``random`` -> ``random-prefers:F``, ``ismcts:iters=16`` ->
+    ``ismcts-prefers:F,iters=16``), or None for an agent with no restricted form.
+
+    Parameters
+    ----------
+    spec : str
+        A tier's agent spec.
+    family : str
+        A move family.
+
+    Returns
+    -------
+    str or None
+        The restricted spec.
+    """
+    name, _, args = spec.partition(":")
+    if name not in ("random", "ismcts"):
+        return None
+    return f"{name}-prefers:{family}" + (f",{args}" if args else "")
 
 
 def tiers_of(game: GameDef) -> dict[str, str]:
@@ -112,6 +160,15 @@ def plan(game: GameDef, games: int) -> list[Run]:
         for p in player_counts(game):
             agents = (spec, *[tiers[first]] * (p - 1))
             runs.append(Run(f"{name}-vs-{first}-{p}p", name, "skill", p, agents, small, "rotate"))
+    names = list(tiers)
+    p = player_counts(game)[0]
+    for name in dict.fromkeys([names[0], names[-1]]):
+        n = games if name == first else small
+        for family in families_of(game) if p > 1 else ():
+            restricted = restricted_spec(tiers[name], family)
+            if restricted is not None:
+                agents = (restricted, *[tiers[name]] * (p - 1))
+                runs.append(Run(f"{name}-prefers-{family}-{p}p", name, "restricted", p, agents, n, "rotate", family))
     return runs
 
 
@@ -222,6 +279,33 @@ def skill_row(run: Run, results: pd.DataFrame, first: str, agent: str) -> dict:
     }  # fmt: skip
 
 
+def restricted_row(run: Run, results: pd.DataFrame, agent: str) -> dict:
+    """One restricted-play run's row: the restricted seat's win share against the unrestricted tier, its interval
+    and the verdict.
+
+    Parameters
+    ----------
+    run : Run
+        A restricted run.
+    results : pandas.DataFrame
+        Its result rows.
+    agent : str
+        The restricted agent's spec as results store it.
+
+    Returns
+    -------
+    dict
+        tier, family, players, games, win_share, lo, hi, fair (1/N) and verdict: "too strong" (the interval
+        above 1/N), "weak" (below) or "balanced".
+    """
+    row = skill_row(run, results, run.tier, agent)
+    verdict = "too strong" if row["lo"] > row["fair"] else "weak" if row["hi"] < row["fair"] else "balanced"
+    return {
+        "tier": run.tier, "family": run.family, "players": run.players, "games": run.games,
+        "win_share": row["win_share"], "lo": row["lo"], "hi": row["hi"], "fair": row["fair"], "verdict": verdict,
+    }  # fmt: skip
+
+
 HEADLINES = (
     "seat 1 win share",
     "largest seat deviation from 1/N",
@@ -244,7 +328,15 @@ def _fmt(r) -> str:
     return f"{r['value']:.2f} [{r['lo']:.2f}, {r['hi']:.2f}]"
 
 
-def report_text(game: GameDef, rules, panel: pd.DataFrame, skill: pd.DataFrame, command: str, games: int) -> str:
+def report_text(
+    game: GameDef,
+    rules,
+    panel: pd.DataFrame,
+    skill: pd.DataFrame,
+    command: str,
+    games: int,
+    restricted: pd.DataFrame | None = None,
+) -> str:
     """REPORT.md of the generic report: the headline figures per tier and player count, the skill table and the
     full panel (every figure with its interval).
 
@@ -262,6 +354,8 @@ def report_text(game: GameDef, rules, panel: pd.DataFrame, skill: pd.DataFrame, 
         The command line that wrote the report.
     games : int
         Its size (--games).
+    restricted : pandas.DataFrame, optional
+        :func:`restricted_row` of every restricted-play run (none: the section says the game names no families).
 
     Returns
     -------
@@ -306,7 +400,26 @@ def report_text(game: GameDef, rules, panel: pd.DataFrame, skill: pd.DataFrame, 
                 f" {100 * r.hi:.1f}] | {100 * r.fair:.1f}% | {100 * r.gain:+.1f} points |"
             )
         lines.append("")
+    lines += ["## Restricted play: one seat taking a move family whenever it can", ""]
+    if restricted is not None and len(restricted):
+        lines += [
+            "One seat plays the tier restricted to a family (it takes a move of that family whenever one is listed),"
+            " every other seat the tier unrestricted, seats rotating.  A family whose specialist wins more than 1/N"
+            " (interval above it) is **too strong**: the rules reward it beyond the alternatives.",
+            "",
+            "| tier | family | players | games | win share | 1/N | verdict |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for r in restricted.itertuples():
+            verdict = f"**{r.verdict}**" if r.verdict == "too strong" else r.verdict
+            lines.append(
+                f"| {r.tier} | {r.family} | {r.players} | {r.games} | {100 * r.win_share:.1f}% [{100 * r.lo:.1f},"
+                f" {100 * r.hi:.1f}] | {100 * r.fair:.1f}% | {verdict} |"
+            )
+    else:
+        lines.append("The game names no move families (`move_families()`, `move_family(move)`): no restricted play.")
     lines += [
+        "",
         "## The full panel",
         "",
         "Every figure per tier and player count: `panel.csv` (section, figure, value, lo, hi, n games, interval).",
@@ -367,8 +480,8 @@ def run_report(
     progress=None,
     **_,
 ) -> dict[str, pd.DataFrame]:
-    """Play the plan for size `games` (reusing runs in `work`) and write REPORT.md, panel.csv, skill.csv and the
-    charts into `out`.
+    """Play the plan for size `games` (reusing runs in `work`) and write REPORT.md, panel.csv, skill.csv,
+    restricted.csv (for a game that names move families) and the charts into `out`.
 
     Parameters
     ----------
@@ -392,7 +505,7 @@ def run_report(
     Returns
     -------
     dict of str to pandas.DataFrame
-        ``panel`` and ``skill``.
+        ``panel``, ``skill`` and ``restricted``.
     """
     g = get_game(game)
     rules = g.load_rules(g.default_preset)
@@ -401,7 +514,7 @@ def run_report(
     first = next(iter(tiers))
     runs = plan(g, games)
     work.mkdir(parents=True, exist_ok=True)
-    panels, skills = [], []
+    panels, skills, restricted = [], [], []
     for i, run in enumerate(runs, 1):
         t = time.perf_counter()
         results, steps = play_run(g, rules, run, seed, work, n_jobs)
@@ -410,16 +523,21 @@ def run_report(
             progress(run, run.games, run.games, 0.0)
         if run.kind == "self":
             panels.append(panel_rows(g, run, results, steps, seed))
-        else:
+        elif run.kind == "skill":
             skills.append(skill_row(run, results, first, str(reg.parse_agent(tiers[run.tier]))))
+        else:
+            restricted.append(restricted_row(run, results, str(reg.parse_agent(run.agents[0]))))
     panel = pd.concat(panels, ignore_index=True)
     skill = pd.DataFrame(skills)
+    limited = pd.DataFrame(restricted)
     with staged_directory(out) as tmp:
         atomic_write_text(panel.to_csv(index=False, float_format="%.6g"), tmp / "panel.csv")
         atomic_write_text(skill.to_csv(index=False, float_format="%.6g"), tmp / "skill.csv")
+        if len(limited):
+            atomic_write_text(limited.to_csv(index=False, float_format="%.6g"), tmp / "restricted.csv")
         charts(panel, tmp)
-        atomic_write_text(report_text(g, rules, panel, skill, command, games), tmp / "REPORT.md")
-    return {"panel": panel, "skill": skill}
+        atomic_write_text(report_text(g, rules, panel, skill, command, games, limited), tmp / "REPORT.md")
+    return {"panel": panel, "skill": skill, "restricted": limited}
 
 
 def generic_report(game: GameDef) -> Report:

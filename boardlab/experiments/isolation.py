@@ -146,12 +146,13 @@ class AgentProcesses:
         self.game_id, self.timeout = game_id, timeout
         self._procs: dict[int, _Seat] = {}
 
-    def agent(self, seat: int, spec: str) -> RemoteAgent:
-        """A fresh agent of `spec` for `seat`'s next game, playing in that seat's subprocess."""
+    def agent(self, seat: int, spec: str, prefers: str | None = None) -> RemoteAgent:
+        """A fresh agent of `spec` for `seat`'s next game, playing in that seat's subprocess (`prefers`: the move
+        family a restricted agent is offered whenever one is listed, boardlab.agents.generic.prefers)."""
         proc = self._procs.get(seat)
         if proc is None or not proc.alive():
             proc = self._procs[seat] = _Seat(self.game_id, self.timeout)
-        return RemoteAgent(proc, self.game_id, spec)
+        return RemoteAgent(proc, self.game_id, spec, prefers)
 
     def close(self) -> None:
         """Stop every subprocess."""
@@ -172,8 +173,9 @@ class RemoteAgent:
     The first call sends the agent's generator too (in the state the runner made it), which the subprocess
     keeps for the game; the generator given to later calls is not used."""
 
-    def __init__(self, proc: _Seat, game_id: str, spec: str):
+    def __init__(self, proc: _Seat, game_id: str, spec: str, prefers: str | None = None):
         self.proc, self.game_id, self.spec, self.started = proc, game_id, spec, False
+        self.prefers = prefers  # the runner offers a restricted agent its family's moves
 
     def act(self, observation, legal_moves, rng):
         if not self.started:

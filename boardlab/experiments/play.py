@@ -34,6 +34,7 @@ import pandas as pd
 import pyarrow as pa
 
 from boardlab.agents.generic.base import agent_moves, agent_rng
+from boardlab.agents.generic.prefers import family_of, restrict
 from boardlab.experiments.isolation import AgentFailure, AgentProcesses, Isolation, failure_of
 from boardlab.experiments.schema import schema_of, table
 from boardlab.experiments.seating import seat_orders
@@ -168,8 +169,9 @@ def play_game(game: GameDef, rules, seats: list, seed: int, names: list[str] | N
 
 def _python_move(g, agent, rng) -> None:
     """The Python agent's move for the seat to move, given its observation (never the game), applied; an
-    AgentFailure when it fails to give one the game takes."""
-    observation, moves = g.observation(g.current), agent_moves(g)
+    AgentFailure when it fails to give one the game takes.  A restricted agent is offered only the moves of its
+    family when one is listed (boardlab.agents.generic.prefers)."""
+    observation, moves = g.observation(g.current), restrict(g, agent, agent_moves(g))
     try:
         move = agent.act(observation, moves, rng)
     except AgentFailure:
@@ -277,7 +279,10 @@ def _play_table(
         if procs is None:
             seats = [makers[k]() for k in order[i]]
         else:
-            seats = [procs.agent(s, names[k]) if python[k] else makers[k]() for s, k in enumerate(order[i])]
+            seats = [
+                procs.agent(s, names[k], family_of(agents[k])) if python[k] else makers[k]()
+                for s, k in enumerate(order[i])
+            ]
         record = Recorder(players) if trajectory is not None else None
         try:
             g = play_game(game, rules, seats, seed, [names[k] for k in order[i]], record)

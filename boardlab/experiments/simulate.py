@@ -29,7 +29,6 @@ import datetime as _dt
 import fcntl
 import functools
 import hashlib
-import itertools
 import json
 import os
 import secrets
@@ -45,6 +44,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from boardlab.experiments import executor
+from boardlab.experiments.executor import BACKENDS, map_chunks
 from boardlab.experiments.isolation import AgentFailure, Isolation
 from boardlab.experiments.play import needs_api, play_table
 from boardlab.experiments.provenance import git_commit, package_version
@@ -189,6 +190,12 @@ def make_spec(
     if chunk_size is not None and chunk_size < 1:
         raise SimulateError(f"--chunk-size must be at least 1, got {chunk_size}")
     python = needs_api(parsed)
+    if python:
+        from boardlab.agents.generic.prefers import check_families
+
+        why = check_families(g.new_game(players, rules, 0), parsed)
+        if why is not None:
+            raise SimulateError(f"--agents: {why}")
     if moves and python:
         raise SimulateError("--moves: a run with Python agents keeps no move log (the game's kernels write it)")
     versions = tuple((str(a), a.version) for a in parsed if getattr(a, "version", ""))
@@ -625,46 +632,17 @@ def missing_chunks(spec: RunSpec, paths: RunPaths, done: set[int] | None = None)
 def _execute(
     spec: RunSpec, todo: Iterable[int], backend: str, jobs: int, client=None, isolation: Isolation | None = None
 ) -> Iterable[tuple[int, pa.Table, pa.Table | None]]:
-    if backend == "loky":
-        from joblib import Parallel, delayed
-
-        if jobs == 1:
-            return (run_chunk(spec, i, isolation) for i in todo)
-        return Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)(
-            delayed(run_chunk)(spec, i, isolation) for i in todo
-        )
-    if backend == "dask":
-        return _execute_dask(spec, todo, client, isolation)
-    raise SimulateError(f"--backend must be loky or dask, got {backend!r}")
+    """The chunks `todo` played, as (index, table, move log), in the order they finish."""
+    if backend not in BACKENDS:
+        raise SimulateError(f"--backend must be loky or dask, got {backend!r}")
+    work = functools.partial(run_chunk, spec, isolation=isolation)
+    return map_chunks(work, todo, jobs, backend, ordered=False, client=client)
 
 
 def connect(scheduler: str | None):
     """A Dask client: of the scheduler at `scheduler`, or of a local cluster of two processes.
     SimulateError, one line, when the scheduler cannot be reached (before anything is written)."""
-    from dask.distributed import Client
-
-    try:
-        if scheduler:
-            return Client(scheduler, timeout="20s")
-        return Client(processes=True, n_workers=2, threads_per_worker=1)
-    except (OSError, TimeoutError, ValueError) as e:  # ValueError: an address that is not one
-        raise SimulateError(f"--scheduler: cannot reach {scheduler}: {str(e).splitlines()[0]}") from None
-
-
-def _execute_dask(spec: RunSpec, todo: Iterable[int], client, isolation: Isolation | None = None):
-    """The chunks on the cluster, a few per worker thread in flight (the plan is read as they finish)."""
-    from dask.distributed import as_completed
-
-    todo = iter(todo)
-    threads = sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values())
-    ahead = max(4, 2 * threads)
-    pending = as_completed(
-        [client.submit(run_chunk, spec, i, isolation, pure=False) for i in itertools.islice(todo, ahead)]
-    )
-    for fut in pending:
-        yield fut.result()
-        for i in itertools.islice(todo, 1):
-            pending.add(client.submit(run_chunk, spec, i, isolation, pure=False))
+    return executor.connect(scheduler, SimulateError)
 
 
 def write_chunk(spec: RunSpec, i: int, paths: RunPaths, run_id: str, isolation: Isolation | None = None) -> int:
@@ -711,17 +689,14 @@ def _write_chunks(
     main process writes to); Dask's workers may not share it, so their chunks come back as tables and the main
     process writes them."""
     if backend == "dask":
-        for i, table, moves in _execute_dask(spec, todo, client, isolation):
+        for i, table, moves in _execute(spec, todo, backend, jobs, client, isolation):
             if moves is not None:
                 _atomic_write_table(moves, paths.chunk_moves(i), run_id)
             _atomic_write_table(table, paths.chunk(i), run_id)
             yield i
         return
-    from joblib import Parallel, delayed
-
-    yield from Parallel(n_jobs=jobs, return_as="generator_unordered", batch_size=1)(
-        delayed(write_chunk)(spec, i, paths, run_id, isolation) for i in todo
-    )
+    work = functools.partial(write_chunk, spec, paths=paths, run_id=run_id, isolation=isolation)
+    yield from map_chunks(work, todo, jobs, backend, ordered=False)
 
 
 def run(
@@ -746,7 +721,7 @@ def run(
     OUT.parts and its traceback in OUT.error.log, which the failure's message names.  Under `force` the earlier
     result stays in place until the new one replaces it, whole."""
     paths = RunPaths(Path(out))
-    if backend not in ("loky", "dask"):
+    if backend not in BACKENDS:
         raise SimulateError(f"--backend must be loky or dask, got {backend!r}")
     jobs = max(1, min(jobs, spec.n_chunks))  # never more worker processes than chunks (reproduce, tune, train)
     if resume and force:
@@ -1080,7 +1055,7 @@ def run_or_reuse(spec: RunSpec, out: Path, **kwargs) -> tuple[dict, bool]:
     if unknown:
         raise TypeError(f"run_or_reuse: unexpected arguments {sorted(unknown)}")
     opts.update(kwargs)
-    if opts["backend"] not in ("loky", "dask"):
+    if opts["backend"] not in BACKENDS:
         raise SimulateError(f"--backend must be loky or dask, got {opts['backend']!r}")
     check_place(paths, spec.moves)
     with output_lock(paths):

@@ -244,8 +244,8 @@ def test_training_is_deterministic_and_matches_the_committed_small_run(tmp_path)
     from boardlab.experiments.cli import main
 
     out1 = tmp_path / "w1.json"
-    content = T.train(SMALL["seed"], SMALL["games"], SMALL["k"], SMALL["ridge"])
-    T.write(content, out1)
+    content = T.TRAINING.train(SMALL["seed"], SMALL["games"], SMALL["k"], SMALL["ridge"])
+    T.TRAINER.write(content, out1)
     args = ["train", "--game", "cartographers", "--seed", "5", "--games", "30,20", "--k", "6", "--quiet", "--out"]
     try:
         main([*args, str(tmp_path / "w2.json")])
@@ -258,7 +258,7 @@ def test_training_is_deterministic_and_matches_the_committed_small_run(tmp_path)
     assert data["command"] == "boardlab train --game cartographers --seed 5 --games 30,20 --k 6 --ridge 0.001"
     assert [r["agent"] for r in data["rounds"]] == ["planner", "strong:k=6"]
     assert V.load_weights(out1)[0].shape == (V.BUCKETS, V.N_FEATURES)
-    assert T.train(6, SMALL["games"], SMALL["k"], SMALL["ridge"])["weights"] != content["weights"]
+    assert T.TRAINING.train(6, SMALL["games"], SMALL["k"], SMALL["ridge"])["weights"] != content["weights"]
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from boardlab.agents.citadels.registry import parse_agent
@@ -185,6 +186,44 @@ def test_the_round_counts_kernel_equals_its_numpy_oracle(preset):
         assert np.array_equal(offered, want_offered), (preset, n)
         hits += counts.sum(axis=(0, 1))
     assert (hits > 0).all(), hits  # every count occurs: the comparison is not of zeros
+
+
+@pytest.mark.parametrize("preset", ["official", "seed-summary"])
+def test_the_round_texts_kernel_equals_its_numpy_oracle(preset):
+    """boardlab.sim.citadels.summary.texts (numba, straight into Arrow buffers) against the whole-array oracle
+    texts_numpy at every player count, on games of random players and of basic ones, with a history cut short
+    (a game whose rounds the history does not all hold) and a game of no kept round."""
+    from boardlab.agents.citadels.kernels import run_games
+    from boardlab.agents.citadels.registry import parse_agent, rows
+    from boardlab.experiments.citadels.columns import offers_open, texts_numpy
+    from boardlab.experiments.citadels.runner import run_random_games
+    from boardlab.sim.citadels import engine as E
+    from boardlab.sim.citadels import summary
+    from boardlab.sim.citadels.tables import tables_for
+    from boardlab.sim.seeds import game_seeds
+
+    rules = load_rules(preset)
+    longest = dict.fromkeys(summary.TEXTS, 0)
+    for n in rules.players_allowed:
+        seeds = game_seeds(23, 0, 60)
+        order = np.zeros((60, n), dtype=np.int64)
+        for res in (
+            run_random_games(seeds, rules, n),
+            run_games(seeds, tables_for(rules, n), rows([parse_agent("basic")]), order),
+        ):
+            kept = np.minimum(res["info"][:, 0, E.IN_ROUNDS], E.HIST_ROUNDS)
+            kept[0], kept[1] = 0, max(1, kept[1] - 2)
+            r = max(1, int(kept.max()))
+            _, offered = summary.run(res["hist"], kept, n, r, offers_open(rules, n), n == 7)
+            got = summary.texts(res["hist"], kept, n, offered, offers_open(rules, n))
+            want = texts_numpy(rules, n, res["hist"][:r].transpose(1, 0, 2), kept, offered)
+            assert list(got) == list(want) == list(summary.TEXTS)
+            for name, (offsets, data) in got.items():
+                arrow = pa.LargeStringArray.from_buffers(60 * n, pa.py_buffer(offsets), pa.py_buffer(data))
+                assert arrow.to_pylist() == want[name].to_pylist(), (preset, n, name)
+                longest[name] = max(longest[name], *(len(text) for text in arrow.to_pylist()))
+    offers = any(offers_open(rules, n) for n in rules.players_allowed)
+    assert all(length > 3 for name, length in longest.items() if offers or name != "offered"), longest
 
 
 def test_the_charts_draw_intervals_that_miss_their_estimate(tiny, tmp_path):

@@ -224,13 +224,13 @@ def test_features_equal_a_plain_reading_of_the_observation(preset):
 def test_training_is_deterministic_and_its_file_is_what_strong_reads(tmp_path):
     """A small run twice gives the same content and the same file bytes; another seed other weights; the file
     loads as strong's weights (its feature list is strong's)."""
-    a = T.train(7, (300, 300))
-    b = T.train(7, (300, 300))
+    a = T.TRAINING.train(7, (300, 300))
+    b = T.TRAINING.train(7, (300, 300))
     assert a == b
-    T.write(a, tmp_path / "a.json")
-    T.write(b, tmp_path / "b.json")
+    T.TRAINER.write(a, tmp_path / "a.json")
+    T.TRAINER.write(b, tmp_path / "b.json")
     assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
-    assert T.train(8, (300, 300))["weights"] != a["weights"]
+    assert T.TRAINING.train(8, (300, 300))["weights"] != a["weights"]
     data = json.loads((tmp_path / "a.json").read_text())
     assert data["features"] == list(S.FEATURES) and len(data["weights"]) == S.N_FEATURES
     assert data["command"] == "boardlab train --game citadels --seed 7 --games 300,300 --ridge 0.001"
@@ -241,7 +241,8 @@ def test_training_is_deterministic_and_its_file_is_what_strong_reads(tmp_path):
 @pytest.mark.slow  # two worker processes start and load the kernels: several seconds
 def test_training_in_chunks_on_two_processes_gives_the_same_weights():
     """The chunks' moments are added in chunk order: two jobs give the same weights as one."""
-    assert T.train(3, (2 * T.CHUNK + 10,), jobs=2) == T.train(3, (2 * T.CHUNK + 10,), jobs=1)
+    games = (2 * T.TRAINING.chunk + 10,)
+    assert T.TRAINING.train(3, games, jobs=2) == T.TRAINING.train(3, games, jobs=1)
 
 
 @pytest.mark.slow
@@ -249,7 +250,7 @@ def test_the_committed_weights_are_what_the_default_command_writes(tmp_path):
     """`boardlab train --game citadels` (the command the file names) rewrites the committed file byte for byte."""
     out = tmp_path / "w.json"
     main(["train", "--game", "citadels", "--quiet", "--out", str(out)])
-    assert out.read_bytes() == T.DEFAULT_OUT.read_bytes()
+    assert out.read_bytes() == T.TRAINING.default_out.read_bytes()
 
 
 @pytest.mark.parametrize(

@@ -270,7 +270,7 @@ def test_training_is_deterministic_and_matches_the_committed_small_run(tmp_path)
 
     ref = (__import__("pathlib").Path(__file__).parent / "data" / "strong-small.json").read_text()
     out1 = tmp_path / "w1.json"
-    T.write(T.train(SMALL["seed"], SMALL["games"], SMALL["k"], SMALL["ridge"], jobs=1), out1)
+    T.TRAINER.write(T.TRAINING.train(SMALL["seed"], SMALL["games"], SMALL["k"], SMALL["ridge"], jobs=1), out1)
     args = ["train", "--seed", "5", "--games", "24,16", "--k", "4", "--jobs", "2", "--quiet", "--out"]
     try:
         main([*args, str(tmp_path / "w2.json")])

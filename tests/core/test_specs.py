@@ -28,7 +28,7 @@ REGISTRIES = [CITY, CARTO, GENERIC]
         (CITY, "greedy:", "greedy: nothing after ':'"),
         (CITY, "mcts:iters=10,", "mcts: empty parameter"),
         (CITY, "ismcts:rollout=greedy", "rollout must be one of random, uniform"),
-        (GENERIC, "greedy", "unknown agent 'greedy' (valid: random, ismcts, py:package.module:Name"),
+        (GENERIC, "greedy", "unknown agent 'greedy' (valid: random, ismcts, random-prefers, ismcts-prefers, py:"),
     ],
 )
 def test_bad_values_are_one_line_errors_naming_the_parameter(reg, spec, fragment):
@@ -47,7 +47,7 @@ def test_an_empty_spec_in_a_list_is_refused(reg, text):
 @pytest.mark.parametrize("reg", REGISTRIES)
 def test_every_agent_s_spec_string_round_trips(reg):
     for d in reg.available_agents():
-        need = ",".join(f"{p.name}={p.choices[0]}" for p in d.params if p.default is None)
+        need = ",".join(f"{p.name}={p.choices[0] if p.choices else 'x'}" for p in d.params if p.default is None)
         a = replace(reg.parse_agent(f"{d.name}:{need}" if need else d.name), tier="")  # a tier's name aside
         text = str(a)
         assert reg.parse_agent(text) == a and str(reg.parse_agent(text)) == text

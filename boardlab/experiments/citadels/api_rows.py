@@ -57,10 +57,10 @@ def rows(game: Game) -> dict[str, np.ndarray]:
 
 def _round_columns(game: Game) -> dict[str, np.ndarray]:
     """The per-round columns (boardlab.experiments.citadels.columns) from the game's arrays, as the chunk player builds
-    them from a batch of one: the engine's record_results, then the same column code (its round counts from the numba
-    kernel's whole-array oracle, so the conformance test's comparison of the two chunk players checks one against
-    the other)."""
-    from boardlab.experiments.citadels.columns import COLUMNS, columns, round_counts_numpy
+    them from a batch of one: the engine's record_results, then the same column code (its round counts and texts from
+    the numba kernels' whole-array oracles, so the conformance test's comparison of the two chunk players checks one
+    against the other)."""
+    from boardlab.experiments.citadels.columns import COLUMNS, columns, round_counts_numpy, texts_numpy
 
     n = game.players
     tb = game.tables
@@ -71,7 +71,8 @@ def _round_columns(game: Game) -> dict[str, np.ndarray]:
     kept = np.array([min(game.round, E.HIST_ROUNDS)])
     h = hist[: max(1, int(kept[0]))].transpose(1, 0, 2)
     counts, offered = round_counts_numpy(game.rules, n, h, kept)  # the kernel's oracle: the tables agree (tests)
-    cols = columns(game.rules, n, h, info, kept, counts, offered)
+    texts = texts_numpy(game.rules, n, h, kept, offered)  # the text kernel's oracle
+    cols = {"positions": texts["positions"], "offered": texts["offered"], **columns(game.rules, n, info, counts)}
     out = {}
     for c in COLUMNS:
         v = np.asarray(cols[c].to_pylist() if hasattr(cols[c], "to_pylist") else cols[c])

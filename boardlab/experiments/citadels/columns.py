@@ -1,10 +1,11 @@
 """Citadels' per-seat columns about the rounds: selection places, offers, hits of the Assassin and the Thief,
 and the purple districts each city ends with.
 
-Built from the kernels' result arrays (:func:`boardlab.sim.citadels.engine.record_results`): ``hist`` [G, R, HS_LEN]
-(round-major history, transposed to game-major by the runner), ``info`` [G, players, IN_LEN], and ``kept``
-[G], the rounds the history holds for each game.  Everything is vectorised over the chunk.  The columns are
-documented in :data:`COLUMNS` (and listed in ``boardlab.sim.citadels.game.RESULT_COLUMNS``).
+Built from the kernels' result arrays (:func:`boardlab.sim.citadels.engine.record_results`): ``info`` [G, players,
+IN_LEN] and the round counts of :func:`boardlab.sim.citadels.summary.run`; the per-round texts come from the numba
+kernel :func:`boardlab.sim.citadels.summary.texts`.  This module also holds the readable whole-array oracles of
+those two kernels (:func:`round_counts_numpy`, :func:`texts_numpy`, over ``hist`` [G, R, HS_LEN]: the game-major
+history).  The columns are documented in :data:`COLUMNS` (and listed in ``boardlab.sim.citadels.game.RESULT_COLUMNS``).
 """
 
 from __future__ import annotations
@@ -42,13 +43,9 @@ DOC = """\
   built_<purple>: the round the city's copy of that purple district was built (0: not in the final city)."""
 
 _HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
-
-
-def _per_round_text(cells: np.ndarray, kept: np.ndarray) -> np.ndarray:
-    """Per row, its first kept[i] entries of cells uint8[M, R, w] (ASCII) joined by "-"."""
-    from boardlab.experiments.citadels.runner import rounds_text
-
-    return rounds_text(cells, kept)
+# Per rank mask (bit r - 1 = rank r), its lowest and highest rank as ASCII digits.
+_LOW_DIGIT = np.array([ord(str(min((r for r in range(1, 9) if m >> (r - 1) & 1), default=0))) for m in range(256)])
+_HIGH_DIGIT = np.array([ord(str(max((r for r in range(1, 9) if m >> (r - 1) & 1), default=0))) for m in range(256)])
 
 
 def offers_open(rules: Rules, players: int) -> bool:
@@ -102,31 +99,47 @@ def round_counts_numpy(rules: Rules, players: int, hist: np.ndarray, kept: np.nd
     return counts, offer.transpose(0, 2, 1)
 
 
-def columns(
-    rules: Rules,
-    players: int,
-    hist: np.ndarray,
-    info: np.ndarray,
-    kept: np.ndarray,
-    counts: np.ndarray,
-    offered: np.ndarray,
-) -> dict[str, object]:
-    """The :data:`COLUMNS` of a chunk, one entry per (game, seat) in game-major, seat-minor order, from hist
-    [G, R, HS_LEN], info, kept and the round counts and offers (:func:`boardlab.sim.citadels.summary.run`, or its oracle
-    :func:`round_counts_numpy`)."""
+def texts_numpy(rules: Rules, players: int, hist: np.ndarray, kept: np.ndarray, offered: np.ndarray) -> dict:
+    """The readable oracle of :func:`boardlab.sim.citadels.summary.texts`, over whole arrays: the per-round text
+    columns (summary.TEXTS) as Arrow large strings, from hist [G, R, HS_LEN] (game-major), kept [G] and the offers
+    (:func:`boardlab.sim.citadels.summary.run`)."""
+    from boardlab.experiments.citadels.runner import rounds_text
+
     g, n_rounds, _ = hist.shape
     n = players
-    place = (np.arange(n)[None, None, :] - hist[:, :, E.HS_CROWN][:, :, None]) % n  # [G, R, n]: 0 = first chooser
     rows = np.repeat(kept, n)
-    out: dict[str, object] = {}
-    digits = (ord("1") + place).transpose(0, 2, 1).reshape(g * n, n_rounds, 1).astype(np.uint8)
-    out["positions"] = _per_round_text(digits, rows)
+    held = hist[:, :, E.HS_HELD : E.HS_HELD + n].transpose(0, 2, 1).reshape(g * n, n_rounds)  # rank masks
+    per_round = [_LOW_DIGIT[held]] if n >= 4 else [_LOW_DIGIT[held], _HIGH_DIGIT[held]]
+    place = (np.arange(n)[None, None, :] - hist[:, :, E.HS_CROWN][:, :, None]) % n  # [G, R, n]: 0 = first chooser
+    out = {
+        "characters": rounds_text(np.stack(per_round, axis=2).astype(np.uint8), rows),
+        "positions": rounds_text(
+            (ord("1") + place).transpose(0, 2, 1).reshape(g * n, n_rounds, 1).astype(np.uint8), rows
+        ),
+    }
     if offers_open(rules, n):
         offer = offered.reshape(g * n, n_rounds)
         cells = np.stack([_HEX[(offer >> 4) & 0xF], _HEX[offer & 0xF]], axis=2).astype(np.uint8)
-        out["offered"] = _per_round_text(cells, rows)
+        out["offered"] = rounds_text(cells, rows)
     else:
         out["offered"] = pa.repeat(pa.scalar("", pa.large_string()), g * n)
+    for name, col in (("kills", E.HS_KILLED), ("robs", E.HS_ROBBED)):
+        per_game = rounds_text((ord("0") + hist[:, :, col, None]).astype(np.uint8), kept)
+        out[name] = per_game.take(pa.array(np.repeat(np.arange(g, dtype=np.int64), n)))
+    return out
+
+
+def columns(
+    rules: Rules,
+    players: int,
+    info: np.ndarray,
+    counts: np.ndarray,
+) -> dict[str, object]:
+    """The :data:`COLUMNS` of a chunk but its texts (``positions``, ``offered``: :func:`texts_numpy` and its kernel),
+    one entry per (game, seat) in game-major, seat-minor order, from info [G, players, IN_LEN] and the round counts
+    (:func:`boardlab.sim.citadels.summary.run`, or its oracle :func:`round_counts_numpy`)."""
+    g, n = counts.shape[0], players
+    out: dict[str, object] = {}
     for name, c in (
         ("kills_named", S.RC_KILLS_NAMED),
         ("kills_hit", S.RC_KILLS_HIT),

@@ -41,10 +41,6 @@ _TYPES = {
 }  # fmt: skip
 SCHEMA = result_schema(RESULT_COLUMNS, {**_TYPES, **ROUND_TYPES})
 
-# Per rank mask (bit r - 1 = rank r), its lowest and highest rank as ASCII digits.
-_LOW_DIGIT = np.array([ord(str(min((r for r in range(1, 9) if m >> (r - 1) & 1), default=0))) for m in range(256)])
-_HIGH_DIGIT = np.array([ord(str(max((r for r in range(1, 9) if m >> (r - 1) & 1), default=0))) for m in range(256)])
-
 
 def run_random_games(seeds: np.ndarray, rules: Rules, players: int) -> dict[str, np.ndarray]:
     """Play one game of reference random players per seed; the kernel's result arrays."""
@@ -75,11 +71,6 @@ def rounds_text(digits: np.ndarray, rounds: np.ndarray) -> pa.LargeStringArray:
     offsets = np.zeros(m + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     return pa.LargeStringArray.from_buffers(m, pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(data)))
-
-
-def _per_game(values: pa.Array, players: int) -> pa.Array:
-    """A per-game column repeated on each of its `players` rows."""
-    return values.take(pa.array(np.repeat(np.arange(len(values), dtype=np.int64), players)))
 
 
 def play_chunk(
@@ -133,17 +124,15 @@ def results_table(
     rounds = info[:, 0, E.IN_ROUNDS]
     kept = np.minimum(rounds, E.HIST_ROUNDS)  # rounds the history holds
     n_rounds = max(1, int(kept.max()))  # no game's history holds more rounds
-    counts, offered = summary.run(hist, kept, players, n_rounds, offers_open(rules, players), players == 7)
-    hist = hist[:n_rounds].transpose(1, 0, 2)  # [G, R, HS_LEN]
-    held = hist[:, :, E.HS_HELD : E.HS_HELD + players]  # [G, R, players] rank masks
-    names = np.array([str(a) for a in agents], dtype=object)
+    open_offers = offers_open(rules, players)
+    counts, offered = summary.run(hist, kept, players, n_rounds, open_offers, players == 7)
+    texts = {
+        name: pa.LargeStringArray.from_buffers(g * players, pa.py_buffer(offsets), pa.py_buffer(data))
+        for name, (offsets, data) in summary.texts(hist, kept, players, offered, open_offers).items()
+    }
+    names = pa.array([str(a) for a in agents], pa.large_string())
     winners = sc[:, :, E.SC_WINNER].sum(axis=1, keepdims=True)
     share = np.where(sc[:, :, E.SC_WINNER] == 1, 1.0 / np.maximum(winners, 1), 0.0)
-    masks = held.transpose(0, 2, 1).reshape(g * players, n_rounds)  # [G * players, R]
-    per_round = [_LOW_DIGIT[masks]] if players >= 4 else [_LOW_DIGIT[masks], _HIGH_DIGIT[masks]]
-    characters = rounds_text(np.stack(per_round, axis=2).astype(np.uint8), np.repeat(kept, players))
-    kills = _per_game(rounds_text((ord("0") + hist[:, :, E.HS_KILLED, None]).astype(np.uint8), kept), players)
-    robs = _per_game(rounds_text((ord("0") + hist[:, :, E.HS_ROBBED, None]).astype(np.uint8), kept), players)
     pts = sc[:, :, E.SC_DISTRICT_POINTS].ravel()
     cost = sc[:, :, E.SC_COST].ravel()
     cols: dict[str, object] = {
@@ -152,7 +141,7 @@ def results_table(
         "rules": pa.repeat(pa.scalar(rules.name, pa.large_string()), g * players),
         "players": np.full(g * players, players, dtype=np.int8),
         "seat": np.tile(np.arange(1, players + 1, dtype=np.int8), g),
-        "agent": names[order].ravel(),
+        "agent": names.take(np.ascontiguousarray(order, dtype=np.int64).ravel()),
         "district_points": pts.astype(np.int16),
         "purple_extras": (pts - cost).astype(np.int16),
         "colour_bonus": sc[:, :, E.SC_COLOUR_BONUS].ravel().astype(np.int8),
@@ -166,15 +155,17 @@ def results_table(
         "rounds": np.repeat(rounds, players).astype(np.int16),
         "capped": np.repeat(info[:, 0, E.IN_CAPPED] == 1, players),
         "completion": info[:, :, E.IN_COMPLETE_ORDER].ravel().astype(np.int8),
-        "characters": characters,
+        "characters": texts["characters"],
         "murdered": counts[:, :, summary.RC_MURDERED].ravel(),
         "robbed": counts[:, :, summary.RC_ROBBED].ravel(),
         "gold_stolen": counts[:, :, summary.RC_STOLEN].ravel(),
-        "kills": kills,
-        "robs": robs,
+        "kills": texts["kills"],
+        "robs": texts["robs"],
         "rank": sc[:, :, E.SC_RANK].ravel().astype(np.int8),
         "win_share": share.ravel(),
         "win": share.ravel() > 0,
-        **round_columns(rules, players, hist, info, kept, counts, offered),
+        "positions": texts["positions"],
+        "offered": texts["offered"],
+        **round_columns(rules, players, info, counts),
     }
     return table(cols, SCHEMA)

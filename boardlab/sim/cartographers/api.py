@@ -335,6 +335,15 @@ class Game:
         kind_name = "draw" if kind == E.K_DRAW else "monster"
         return Move(kind_name, t, card, int(row[E.MV_OPTION]), orient, anchor, cells, terrain)
 
+    def move_families(self) -> tuple[str, ...]:
+        """The move families restricted play names (``random-prefers:forest``): the four terrains a seat draws."""
+        return ("forest", "village", "farm", "water")
+
+    def move_family(self, move: Move) -> str:
+        """The terrain a draw (or a fallback) puts on the mover's own map; "" for a monster (drawn by anyone) or a
+        skip."""
+        return move.terrain if move.kind in ("draw", "fallback") and move.terrain in self.move_families() else ""
+
     def legal_moves(self) -> list[Move]:
         """Every legal move of the decision at hand, in the contract's listing order (§5.3); [] when done."""
         if self.done:

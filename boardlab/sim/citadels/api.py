@@ -29,7 +29,7 @@ from boardlab.sim.observation import Observation, as_generator
 
 from . import engine as E
 from . import infoset as I
-from .rules import MAX_TYPES, N_RANKS, Rules, load_rules
+from .rules import CHARACTERS, MAX_TYPES, N_RANKS, Rules, load_rules
 from .tables import DT_COLOUR, RP_N_CARDS, Tables, tables_for
 
 SEED_MASK = (1 << 64) - 1
@@ -467,6 +467,14 @@ class Game:
     def _legal_rows(self) -> np.ndarray:
         n = E.legal_moves(self.st, *self.tables.kernel_args(), self._moves)
         return self._moves[:n]
+
+    def move_families(self) -> tuple[str, ...]:
+        """The move families restricted play names (``random-prefers:king``): the eight characters, lower case."""
+        return tuple(c.name.lower() for c in CHARACTERS)
+
+    def move_family(self, move) -> str:
+        """The character a pick takes (lower case); "" for every other move."""
+        return CHARACTERS[int(move[1]) - 1].name.lower() if int(move[0]) == E.K_PICK else ""
 
     def legal_moves(self) -> list[tuple]:
         """The canonical legal list of the decision at hand (§8, sorted); [] when the game is over."""

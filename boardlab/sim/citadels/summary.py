@@ -84,6 +84,78 @@ def round_counts(hist, kept, players, offers, seventh, counts, offered):
                 counts[g, robbed_seat, RC_ROBBED_RICHEST] += h[E.HS_GOLD + robbed_seat] == big_gold
 
 
+# The per-round text columns :func:`round_texts` writes, one string per (game, seat) each: entries joined by "-".
+TEXTS = ("characters", "positions", "offered", "kills", "robs")
+_HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
+# Per rank mask (bit r - 1 = rank r), its lowest and highest rank as ASCII digits ("0" for none).
+_LOW = np.array([ord(str(min((r for r in range(1, 9) if m >> (r - 1) & 1), default=0))) for m in range(256)], np.uint8)
+_HIGH = np.array([ord(str(max((r for r in range(1, 9) if m >> (r - 1) & 1), default=0))) for m in range(256)], np.uint8)
+
+
+def text_widths(players: int, offers: bool) -> np.ndarray:
+    """Characters per round entry of each of :data:`TEXTS` (0: the column is empty): the characters held (the
+    lowest rank's digit; the lowest and highest at 2-3 players, who hold two), the place in the choosing order,
+    the offer as two hex digits (only with `offers`), the murdered and the robbed rank."""
+    return np.array([1 if players >= 4 else 2, 1, 2 if offers else 0, 1, 1], dtype=np.int64)
+
+
+@njit(cache=True, _nrt=False)
+def round_texts(hist, kept, players, offered, widths, low, high, hexd, offsets, data):
+    """The :data:`TEXTS` of a chunk as Arrow string buffers, row (game, seat) after row, rounds joined by "-".
+
+    hist int32[>= R, G, HS_LEN] (round-major), kept int64[G] (rounds each game's history holds), offered
+    int64[G, players, R] (:func:`round_counts`), widths int64[5] (:func:`text_widths`), low/high uint8[256] (a rank
+    mask's lowest/highest rank as a digit), hexd uint8[16]; offsets int64[5, G * players + 1] (filled here) and
+    data uint8[5, >= the longest column's bytes] (column t's bytes are data[t, :offsets[t, -1]]).
+    """
+    for t in range(5):
+        offsets[t, 0] = 0
+    for g in range(kept.shape[0]):
+        k = kept[g]
+        for s in range(players):
+            row = g * players + s
+            for t in range(5):
+                w = widths[t]
+                at = offsets[t, row]
+                n = 0
+                if w > 0 and k > 0:
+                    n = k * (w + 1) - 1
+                    for r in range(k):
+                        h = hist[r, g]
+                        p = at + r * (w + 1)
+                        if r > 0:
+                            data[t, p - 1] = 45  # "-"
+                        if t == 0:
+                            held = h[E.HS_HELD + s]
+                            data[t, p] = low[held]
+                            if w == 2:
+                                data[t, p + 1] = high[held]
+                        elif t == 1:
+                            data[t, p] = 49 + (s - h[E.HS_CROWN]) % players  # "1": the crown
+                        elif t == 2:
+                            o = offered[g, s, r]
+                            data[t, p] = hexd[(o >> 4) & 0xF]
+                            data[t, p + 1] = hexd[o & 0xF]
+                        elif t == 3:
+                            data[t, p] = 48 + h[E.HS_KILLED]
+                        else:
+                            data[t, p] = 48 + h[E.HS_ROBBED]
+                offsets[t, row + 1] = at + n
+
+
+def texts(hist: np.ndarray, kept: np.ndarray, players: int, offered: np.ndarray, offers: bool) -> dict:
+    """:data:`TEXTS` of a chunk, each (offsets int64[G * players + 1], data uint8[...]), the buffers of an Arrow
+    large string array (:func:`round_texts`; hist and offered as there, kept int[G])."""
+    kept = np.ascontiguousarray(kept, dtype=np.int64)
+    widths = text_widths(players, offers)
+    m = len(kept) * players
+    longest = int(players * np.where(kept > 0, kept * (widths.max() + 1) - 1, 0).sum())
+    offsets = np.empty((len(TEXTS), m + 1), dtype=np.int64)
+    data = np.empty((len(TEXTS), max(1, longest)), dtype=np.uint8)
+    round_texts(hist, kept, players, offered, widths, _LOW, _HIGH, _HEX, offsets, data)
+    return {name: (offsets[t], data[t, : offsets[t, -1]]) for t, name in enumerate(TEXTS)}
+
+
 def run(hist: np.ndarray, kept: np.ndarray, players: int, rounds: int, offers: bool, seventh: bool):
     """(counts int16[G, players, RC_LEN], offered int64[G, players, rounds]) for a chunk's history."""
     g = len(kept)

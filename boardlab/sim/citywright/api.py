@@ -313,6 +313,20 @@ class Game:
             free=free if star >= 0 else "",
         )
 
+    def move_families(self) -> tuple[str, ...]:
+        """The move families restricted play names (``random-prefers:R``): the four districts, R C P I."""
+        return DISTRICTS
+
+    def move_family(self, move: Move) -> str:
+        """The district a move places most (its tiles and free pick; ties in R C P I order), the district a swap
+        puts down; "" for a discard or a pass."""
+        if move.kind == "swap":
+            return move.district
+        placed = [t for t in (*move.tiles, move.free) if t]
+        if move.kind != "place" or not placed:
+            return ""
+        return max(DISTRICTS, key=lambda d: (placed.count(d), -DISTRICTS.index(d)))
+
     def legal_moves(self, slot: int | None = None, assignments: str = "all") -> list[Move]:
         """Every legal move (optionally from one slot).
 

@@ -158,6 +158,14 @@ class Game:
         """Whether the game ended at the round cap (``max_rounds``) with no one at the target."""
         return self.done and max(self.points) < self.rules.target
 
+    def move_families(self) -> tuple[str, ...]:
+        """The move families restricted play names (``random-prefers:hold``): ``roll`` and ``hold``."""
+        return ("roll", "hold")
+
+    def move_family(self, m: Move) -> str:
+        """The family of a move: its kind."""
+        return m.kind
+
     # --- moves --------------------------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """[] when done; [roll] at the start of a turn (a turn rolls at least once); else [roll, hold]."""
