@@ -25,7 +25,7 @@ import numpy as np
 import optuna
 import pandas as pd
 
-from boardlab.experiments import tune_scoring as T
+from boardlab.experiments import tuning as T
 from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.boards import to_bitboards
 from boardlab.sim.citywright.rules import load_rules
@@ -88,7 +88,7 @@ def study_run(objective: Surrogate, sampler: str, seed: int, trials: int) -> lis
     best = [study.best_value]
     for k in range(1, trials):
         s = seed * 1000 + k  # a fresh sampler per trial, seeded, as the command does
-        if sampler == "cmaes":  # restarted as the command does (boardlab.experiments.tune_scoring.restarts)
+        if sampler == "cmaes":  # restarted as the command does (boardlab.experiments.tuning.restarts)
             run = T.restarts(study.trials[1:], 4 * (4 + int(3 * np.log(len(params)))))[-1]
             study.sampler = optuna.samplers.CmaEsSampler(seed=s, with_margin=True)
             if run:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -16,8 +17,12 @@ import pandas as pd
 import pytest
 
 from boardlab.experiments import compensation as C
-from boardlab.experiments import tune_scoring as T
+from boardlab.experiments import tuning as T
 from boardlab.experiments.cli import main
+from boardlab.experiments.cli._app import command_line
+from boardlab.experiments.tuning import play as tuning_play
+from boardlab.experiments.tuning.objective import BlockResult, _block_value
+from boardlab.experiments.tuning.play import _rules_key
 from boardlab.sim.citywright.rules import load_rules
 from boardlab.sim.games import get_game
 from tests.core.test_simulate import sigint_default
@@ -28,6 +33,24 @@ CLI = [sys.executable, "-m", "boardlab.experiments.cli"]
 
 def cli(*args, **kw):
     return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, cwd=ROOT, **kw)
+
+
+def tune_settings(base, params, objective, players, agents, games, blocks, seed, *, game, **kw) -> T.TuneSettings:
+    """A study's settings; each keyword goes to the part that has it (Target, Play or Search), a list as a tuple."""
+    parts = {
+        T.Target: {"base": base, "params": tuple(params), "objective": objective},
+        T.Play: {"game": game, "players": players, "agents": tuple(agents), "games": games},
+        T.Search: {"blocks": blocks, "seed": seed},
+    }
+    owner = {f.name: part for part in parts for f in dataclasses.fields(part)}
+    for key, value in kw.items():
+        parts[owner[key]][key] = tuple(value) if isinstance(value, list) else value
+    return T.TuneSettings(*(part(**fields) for part, fields in parts.items()))
+
+
+def tune_spec(*args, **kw) -> T.TuneSpec:
+    """make_tune_spec of :func:`tune_settings`."""
+    return T.make_tune_spec(tune_settings(*args, **kw))
 
 
 # --- parameters --------------------------------------------------------------------------
@@ -118,11 +141,10 @@ def test_loss_bootstrap_and_penalty():
     assert T.loss(df, "both", 2) == pytest.approx(2500)
     lo, hi = T.bootstrap_loss(df, "specialists", 2, reps=500)
     assert 0 <= lo <= 1250 <= hi <= 5000
-    spec = T.make_tune_spec(
-        load_rules("v1.1"), [], "specialists", 2, ["greedy", "random"], 8, 2, 0, 10.0, game="citywright"
-    )
-    assert T._block_value(spec, T.BlockResult(100.0, 109.0), 100.0)[0] == 100.0
-    value, change = T._block_value(spec, T.BlockResult(100.0, 112.0), 100.0)
+    spec = tune_spec(load_rules("v1.1"), [], "specialists", 2, ["greedy", "random"], 8, 2, 0, game="citywright",
+                     keep_mean_total=10.0)  # fmt: skip
+    assert _block_value(spec, BlockResult(100.0, 109.0), 100.0)[0] == 100.0
+    value, change = _block_value(spec, BlockResult(100.0, 112.0), 100.0)
     assert change == pytest.approx(0.12) and value == pytest.approx(100 + T.PENALTY + T.PENALTY_SLOPE * 0.02)
 
 
@@ -155,8 +177,8 @@ def test_known_answer_is_found_within_a_small_budget(tmp_path, capsys, monkeypat
     capsys.readouterr()
     base = load_rules(d / "base.toml")
     params = T.parse_params(["game.compensation.2[1]=-8:8", "scoring.park.adjacent_points=0:3"], base)
-    spec = T.make_tune_spec(base, params, "seats", 2, ["random"], 1600, 8, 5, max_changes=1, game="citywright")
-    blocks = sorted((d / "tune" / "runs" / T._rules_key(base)).glob("seats-2p-block-*.parquet"))
+    spec = tune_spec(base, params, "seats", 2, ["random"], 1600, 8, 5, max_changes=1, game="citywright")
+    blocks = sorted((d / "tune" / "runs" / _rules_key(base)).glob("seats-2p-block-*.parquet"))
     assert len(blocks) == spec.blocks  # the base's games, kept by the run
     arrays = C.game_arrays(pd.concat([pd.read_parquet(b) for b in blocks], ignore_index=True), "citywright")
     oracle = {c: float((((C.seat_shares(arrays, [0, c]) - 0.5) * 100) ** 2).sum()) for c in range(-8, 9)}
@@ -289,9 +311,62 @@ def test_the_command_names_only_the_files_it_wrote_and_says_how_many_games_a_tri
     assert "verify.csv" not in wrote and not (out / "verify.csv").exists()
     for name in ("best.toml", "trials.csv", "REPORT.md"):
         assert name in wrote and (out / name).exists()
-    assert T.make_tune_spec(load_rules("v1.1"), [], "seats", 2, ["random"], 12, 2, 0, game="citywright").games == 12
+    assert tune_spec(load_rules("v1.1"), [], "seats", 2, ["random"], 12, 2, 0, game="citywright").games == 12
     with pytest.raises(T.TuneError, match="at least 20 games"):
-        T.make_tune_spec(load_rules("v1.1"), [], "seats", 2, ["random"], 19, 10, 0, game="citywright")
+        tune_spec(load_rules("v1.1"), [], "seats", 2, ["random"], 19, 10, 0, game="citywright")
+
+
+# --- the settings ------------------------------------------------------------------------------
+
+
+def test_the_command_hands_its_options_to_the_task_as_one_settings_object(tmp_path, capsys, monkeypatch):
+    seen = []
+
+    def check(settings):
+        seen.append(settings)
+        raise T.TuneError("checked")
+
+    monkeypatch.setattr(T, "check", check)
+    with pytest.raises(SystemExit) as e:
+        main(["tune", "scoring", "--param", "scoring.park.row_points=1:4", "--param", "game.compensation.3[1]=0:4:int",
+              "--objective", "both", "--agents", "random,greedy", "--players", "3", "--seat-players", "2,3",
+              "--seat-games", "30", "--allow-placeholder", "achievements.cards.green_canopy", "--stop-z", "2.5",
+              "--race", "40", "--train-seed", "7", "--trials", "9", "--games", "60", "--blocks", "3",
+              "--verify-games", "12", "--keep-mean-total", "15", "--max-changes", "1", "--sampler", "tpe",
+              "--prune-p", "0.1", "--seed", "11", "--out", str(tmp_path / "t"), "--resume", "--quiet"])  # fmt: skip
+    assert e.value.code == 2 and capsys.readouterr().err.strip().endswith("error: checked")
+    (s,) = seen
+    assert [p.name for p in s.what.params] == ["scoring.park.row_points", "game.compensation.3[1]"]
+    assert (s.what.objective, s.what.keep_mean_total, s.what.max_changes, s.what.allow_placeholders) == (
+        "both", 15.0, 1, ("achievements.cards.green_canopy",))  # fmt: skip
+    assert s.what.base == load_rules("v1.1")
+    assert s.play == T.Play(game="citywright", players=3, agents=("random", "greedy"), games=60, seat_players=(2, 3),
+                            seat_agent=None, seat_games=30, train=None, train_seed=7)  # fmt: skip
+    assert s.search == T.Search(blocks=3, seed=11, sampler="tpe", prune_p=0.1, stop_z=2.5, race=40.0, trials=9)
+    assert (s.session.out, s.session.work, s.session.resume) == (tmp_path / "t", tmp_path / "t" / "runs", True)
+    assert (s.session.verify_games, s.session.jobs, s.session.where) == (12, 1, {"backend": "loky", "scheduler": None})
+    assert s.session.command == command_line()  # this invocation, quoted in the report
+    assert not (tmp_path / "t").exists()  # checked, nothing written
+
+
+def test_the_settings_defaults_are_the_commands():
+    """A study built in Python plays as the command does with the same options left out."""
+    import inspect
+
+    from boardlab.experiments.cli.tune import tune_scoring
+
+    defaults = {k: p.default for k, p in inspect.signature(tune_scoring).parameters.items()}
+    renamed = {"allow_placeholders": "allow_placeholder"}
+    checked = 0
+    for part in (T.Target, T.Play, T.Search, T.Session):
+        for f in dataclasses.fields(part):
+            option = renamed.get(f.name, f.name)
+            if f.default is dataclasses.MISSING or option not in defaults or f.name in ("out", "work"):
+                continue
+            assert defaults[option] == (None if f.default == () else f.default), (part, f.name)  # None: none given
+            checked += 1
+    assert checked >= 15
+    assert T.Session().out == Path("runs/tune-scoring") and T.Session().runs == Path("runs/tune-scoring/runs")
 
 
 # --- placeholders ------------------------------------------------------------------------
@@ -346,7 +421,7 @@ def test_a_placeholder_param_is_refused_unless_allowed_by_key_or_prefix(tmp_path
     base = load_rules("v1.1")
     params = T.parse_params(["achievements.cards.green_canopy.points=0:16"], base)
     for allowed in (["achievements.cards.green_canopy.points"], ["achievements.cards.green_canopy"], ["achievements"]):
-        spec = T.make_tune_spec(base, params, "seats", 2, ["random"], 8, 2, 0, game="citywright",
+        spec = tune_spec(base, params, "seats", 2, ["random"], 8, 2, 0, game="citywright",
                                 allow_placeholders=allowed)  # fmt: skip
         assert spec.allow_placeholders == tuple(allowed)  # part of the spec, so --resume must match
     # a study allowed a placeholder resumes only with the same allowance
@@ -396,7 +471,7 @@ def test_seat_agent_is_the_tier_plain_agent():
     assert game.require("seat_agent")(["strong-specialist:R,k=5,weights=v1"]) == "strong:k=5,weights=strong-v1"
     assert game.require("seat_agent")(["random", "greedy"]) == "random"
     base = get_game("cartographers").load_rules("base-a")
-    spec = T.make_tune_spec(base, [], "seats", 2, ["greedy", "random"], 8, 2, 0, game="cartographers")
+    spec = tune_spec(base, [], "seats", 2, ["greedy", "random"], 8, 2, 0, game="cartographers")
     assert spec.seat_agent.startswith("greedy") and spec.tables()[0].agents == (spec.agents[0],)  # no part: the first
 
 
@@ -407,7 +482,7 @@ def test_a_compensation_element_changes_only_its_player_count(tmp_path):
     rules = T.rules_for(base, [p], {p.name: 4})
     assert rules.compensation(3) == (2, 4, 0)
     assert [rules.compensation(n) for n in (1, 2, 4)] == [base.compensation(n) for n in (1, 2, 4)]
-    spec = T.make_tune_spec(base, [p], "seats", 2, ["random"], 24, 2, 7, game="citywright", seat_players=[2, 3])
+    spec = tune_spec(base, [p], "seats", 2, ["random"], 24, 2, 7, game="citywright", seat_players=[2, 3])
     assert [(t.name, t.players, t.block_games) for t in spec.tables()] == [("seats-2p", 2, 12), ("seats-3p", 3, 12)]
     two, three = spec.tables()
     a = {t.name: T.play_block(spec, t, base, 0, tmp_path) for t in (two, three)}
@@ -426,12 +501,12 @@ def test_both_plays_the_specialists_and_separate_seat_games_and_sums_their_losse
     printed = capsys.readouterr().out
     assert "(a trial plays 64 games: 16 of the agents at 4 players, 24 of `greedy` in every seat at 2" in printed
     base = load_rules("v1.1")
-    spec = T.make_tune_spec(
+    spec = tune_spec(
         base, T.parse_params(["game.compensation.3[1]=0:4:int", "scoring.park.row_points=1:4"], base), "both", 4,
         ["specialist:R", "specialist:C", "specialist:P", "specialist:I"], 16, 2, 4, game="citywright",
         seat_players=[2, 3], seat_games=24, stop_z=0,
     )  # fmt: skip
-    runs = out / "runs" / T._rules_key(base)
+    runs = out / "runs" / _rules_key(base)
 
     def read(name):
         return pd.concat([pd.read_parquet(runs / f"{name}-00{b}.parquet") for b in range(2)], ignore_index=True)
@@ -457,7 +532,7 @@ def test_both_plays_the_specialists_and_separate_seat_games_and_sums_their_losse
             assert base_rows[(kind, label)] == pytest.approx(100 * w, abs=1e-3), (kind, g)
     assert "Win shares on the tuning games" in text
     # --objective seats: the same seat games, no specialists
-    spec_seats = T.make_tune_spec(base, spec.params, "seats", 4, list(spec.labels), 16, 2, 4, game="citywright",
+    spec_seats = tune_spec(base, spec.params, "seats", 4, list(spec.labels), 16, 2, 4, game="citywright",
                                   seat_players=[2, 3], seat_games=24)  # fmt: skip
     assert [t.name for t in spec_seats.tables()] == ["seats-2p", "seats-3p"]
     assert spec_seats.tables() == spec.tables()[1:]
@@ -510,10 +585,10 @@ def _planted(rules, b: int, games: int = 100) -> pd.DataFrame:
 
 
 def test_early_stop_ends_a_clearly_worse_trial_after_few_blocks_and_never_one_as_good(tmp_path, monkeypatch):
-    monkeypatch.setattr(T, "play_block", lambda spec, table, rules, b, *a, **k: _planted(rules, b))
+    monkeypatch.setattr(tuning_play, "play_block", lambda spec, table, rules, b, *a, **k: _planted(rules, b))
     base = load_rules("v1.1")
     params = T.parse_params(["scoring.park.row_points=0:4"], base)
-    spec = T.make_tune_spec(base, params, "seats", 2, ["random"], 1200, 6, 3, game="citywright", prune_p=0.0)
+    spec = tune_spec(base, params, "seats", 2, ["random"], 1200, 6, 3, game="citywright", prune_p=0.0)
     (tmp_path / "o").mkdir()
     study = T.optimise(spec, tmp_path / "o", tmp_path / "w", 16, log=lambda _: None)
     trials = T.trials_table(study, spec)
@@ -525,7 +600,7 @@ def test_early_stop_ends_a_clearly_worse_trial_after_few_blocks_and_never_one_as
     reason = study.trials[int(worse["trial"].iloc[0])].user_attrs["stopped"]
     assert reason.startswith("stopped after 2 blocks") and "(best: trial 0)" in reason
     # --stop-z 0: the same trials play every block
-    spec0 = T.make_tune_spec(base, params, "seats", 2, ["random"], 1200, 6, 3, game="citywright", prune_p=0.0,
+    spec0 = tune_spec(base, params, "seats", 2, ["random"], 1200, 6, 3, game="citywright", prune_p=0.0,
                              stop_z=0)  # fmt: skip
     (tmp_path / "o0").mkdir()
     t0 = T.trials_table(T.optimise(spec0, tmp_path / "o0", tmp_path / "w0", 16, log=lambda _: None), spec0)
@@ -578,10 +653,10 @@ def test_race_makes_a_clearly_better_trial_the_best_after_two_blocks_and_stops_o
         played.append((rules.scoring["park"]["row_points"], b))
         return _raced(rules, b)
 
-    monkeypatch.setattr(T, "play_block", play)
+    monkeypatch.setattr(tuning_play, "play_block", play)
     base = load_rules("v1.1")
     params = T.parse_params(["scoring.park.row_points=0:4"], base)
-    spec = T.make_tune_spec(base, params, "seats", 2, ["random"], 4800, 6, 3, game="citywright", prune_p=0.0,
+    spec = tune_spec(base, params, "seats", 2, ["random"], 4800, 6, 3, game="citywright", prune_p=0.0,
                             race=100.0)  # fmt: skip
     (tmp_path / "o").mkdir()
     study = T.optimise(spec, tmp_path / "o", tmp_path / "w", 20, log=lambda _: None)
@@ -608,7 +683,7 @@ def test_race_makes_a_clearly_better_trial_the_best_after_two_blocks_and_stops_o
     early = trials.loc[1 : first_better - 1]
     assert (early[early["scoring.park.row_points"] == 1]["pruned_by"] == "race").all()  # as good as the base
     # no race: the better rules play every block, and so do the ones as good as the best
-    spec0 = T.make_tune_spec(base, params, "seats", 2, ["random"], 4800, 6, 3, game="citywright", prune_p=0.0)
+    spec0 = tune_spec(base, params, "seats", 2, ["random"], 4800, 6, 3, game="citywright", prune_p=0.0)
     (tmp_path / "o0").mkdir()
     t0 = T.trials_table(T.optimise(spec0, tmp_path / "o0", tmp_path / "w0", 20, log=lambda _: None), spec0)
     assert "raced" not in t0 and (t0[t0["scoring.park.row_points"].isin([3, 4])]["blocks"] == 6).all()
@@ -667,7 +742,7 @@ def test_strong_specialists_tune_end_to_end_with_the_base_rules_weights(tmp_path
     }
     text = (out / "REPORT.md").read_text()
     assert "resolved under the base rules `v1.1`" in text and "train --game citywright --rules best.toml" in text
-    runs = next(p for p in (out / "runs").iterdir() if p.name != T._rules_key(load_rules("v1.1")))
+    runs = next(p for p in (out / "runs").iterdir() if p.name != _rules_key(load_rules("v1.1")))
     played = pd.read_parquet(next(runs.glob("seats-2p-block-*.parquet")), columns=["agent"])
     assert set(played["agent"]) == {"strong:k=3,weights=strong-v1"}  # a variant's games, v1.1's weights
 
@@ -681,7 +756,7 @@ def test_the_expert_tier_is_pinned_to_the_base_weights_too():
     experts = [f"expert-specialist:{d},budget=4" for d in "RCPI"]
     with pytest.raises(S.SimulateError, match="no weights trained for the rules"):
         S.make_spec(4, experts, 4, 0, variant, game="citywright")  # auto under a variant: none to play
-    spec = T.make_tune_spec(base, params, "both", 4, experts, 8, 2, 0, game="citywright")
+    spec = tune_spec(base, params, "both", 4, experts, 8, 2, 0, game="citywright")
     assert all(a.endswith("weights=strong-v1") for a in spec.agents)
     assert spec.seat_agent.startswith("flatmc:budget=4,") and spec.seat_agent.endswith("weights=strong-v1")
     for t in spec.tables():  # every trial's rules can play them
@@ -740,7 +815,7 @@ def test_train_fits_weights_under_every_trials_rules_and_plays_them(tmp_path, ca
         head = json.loads((cache / "citywright" / f"{key}.json").read_text())
         assert (head["seed"], head["games"], head["rules_hash"]) == (3, [40, 40], key)
         # and its games were played with them: the run records the weights each agent resolved
-        df = pd.read_parquet(next((out / "runs" / T._rules_key(rules)).glob("block-*.parquet")))
+        df = pd.read_parquet(next((out / "runs" / _rules_key(rules)).glob("block-*.parquet")))
         assert set(df["agent"]) == {f"strong-specialist:{d},weight=3,progress=0.5,k=3,weights={key}" for d in "RCPI"}
     assert len(files) == len(played)  # one fit per rule set, none for a rule set asked again
     first = trials.drop_duplicates("scoring.park.column_points")
@@ -761,7 +836,7 @@ def test_train_reuses_weights_fitted_so_and_refuses_ones_fitted_otherwise(tmp_pa
     base = load_rules(str(_variant(tmp_path)))
     params = T.parse_params(["scoring.park.column_points=0:3"], base)
     experts = [f"expert-specialist:{d},budget=4" for d in "RCPI"]
-    spec = T.make_tune_spec(base, params, "both", 4, experts, 8, 2, 0, game="citywright", train=[30, 30])
+    spec = tune_spec(base, params, "both", 4, experts, 8, 2, 0, game="citywright", train=[30, 30])
     # checked before its weights exist: the agents stay weights=auto, resolved under each trial's rules
     # (the expert's weights parameter is quiet: auto is left out of its spec)
     assert all("weights=" not in a or a.endswith("weights=auto") for a in [*spec.agents, spec.seat_agent])
@@ -771,23 +846,23 @@ def test_train_reuses_weights_fitted_so_and_refuses_ones_fitted_otherwise(tmp_pa
     stamp = path.stat().st_mtime_ns
     assert T.ensure_weights(spec, base) == 0.0 and path.stat().st_mtime_ns == stamp  # reused as they are
     # compensation is not in the weights' key: a trial that moves only it fits nothing
-    other = T.make_tune_spec(base, T.parse_params(["game.compensation.4[3]=0:3"], base), "specialists", 4, experts,
+    other = tune_spec(base, T.parse_params(["game.compensation.4[3]=0:3"], base), "specialists", 4, experts,
                              8, 2, 0, game="citywright", train=[30, 30])  # fmt: skip
     assert T.ensure_weights(other, T.rules_for(base, other.params, {other.params[0].name: 2})) == 0.0
     # fitted otherwise: refused in one line, before any work (the base's) or at the trial (a variant's)
     head = json.loads(path.read_text())
     path.write_text(json.dumps({**head, "seed": 2}))
     with pytest.raises(T.TuneError, match=r"^--train: the base rules' weights .* were fitted with seed 2, games"):
-        T.make_tune_spec(base, params, "specialists", 4, experts, 8, 2, 0, game="citywright", train=[30, 30])
+        tune_spec(base, params, "specialists", 4, experts, 8, 2, 0, game="citywright", train=[30, 30])
     with pytest.raises(T.TuneError, match=r"^--train: these rules' weights .* seed 2, .*not this study's seed 1"):
         T.ensure_weights(spec, base)
     # the committed weights under a preset are v1.1's training: a study of other settings cannot refit them
     v11 = load_rules("v1.1")
     fitted = r"seed 1, games 10000,10000, k 3, ridge 0.001, not this study's seed 1, games 30"
     with pytest.raises(T.TuneError, match=fitted):
-        T.make_tune_spec(v11, T.parse_params(["scoring.park.row_points=1:4"], v11), "specialists", 4, experts, 8, 2, 0,
+        tune_spec(v11, T.parse_params(["scoring.park.row_points=1:4"], v11), "specialists", 4, experts, 8, 2, 0,
                          game="citywright", train=[30, 30])  # fmt: skip
-    assert T.make_tune_spec(v11, T.parse_params(["scoring.park.row_points=1:4"], v11), "specialists", 4, experts, 8,
+    assert tune_spec(v11, T.parse_params(["scoring.park.row_points=1:4"], v11), "specialists", 4, experts, 8,
                             2, 0, game="citywright", train=[10000, 10000]).trains  # fmt: skip
 
 

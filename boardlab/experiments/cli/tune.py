@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import shlex
+import sys
+from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-
-from boardlab.experiments.provenance import git_commit
 
 from ._app import (
     AGENTS_DEFAULT,
@@ -121,189 +122,175 @@ def _counts(
         raise UserError(f"{flag}: expected {what}, got {text!r}") from None
 
 
+# tune scoring's own options (the shared ones are _app's)
+ParamOpt = Annotated[
+    list[str],
+    typer.Option(
+        "--param",
+        help="PATH=LO:HI[:int], repeatable; PATH a dotted key of `boardlab rules`, list elements by index,"
+        " e.g. scoring.commercial.tier_points[2]=20:35:int.",
+        show_default=False,
+    ),
+]
+ObjectiveOpt = Annotated[
+    str,
+    typer.Option(
+        help="specialists (each agent of --agents), seats (each seat of the seat games) or both: win shares"
+        " brought to 1/N."
+    ),
+]
+SeatPlayersOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--seat-players",
+        help="Player counts of the seat games (objective seats or both), comma-separated, e.g. 2,3,4."
+        " Default: --players.",
+        show_default=False,
+    ),
+]
+SeatAgentOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--seat-agent",
+        help="The agent in every seat of the seat games. Default: the game's plain agent of the tier of"
+        " --agents (e.g. specialist:X -> greedy, strong-specialist:X -> strong; docs/tuning.md), or the first"
+        " agent.",
+        show_default=False,
+    ),
+]
+SeatGamesOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seat-games",
+        help="Games per seat player count per trial (in --blocks blocks). Default: --games.",
+        min=1,
+        show_default=False,
+    ),
+]
+AllowPlaceholderOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allow-placeholder",
+        help="Tune this placeholder key anyway (repeatable; a dotted prefix covers its keys, e.g."
+        " achievements.cards.green_canopy). `boardlab rules --placeholders` lists them.",
+        show_default=False,
+    ),
+]
+StopZOpt = Annotated[
+    float,
+    typer.Option(
+        "--stop-z",
+        help="Stop a trial after any block from the 2nd once its pooled loss is above the best trial's on the"
+        " same blocks by more than Z standard errors of the paired block difference (0: no early stop).",
+    ),
+]
+RaceOpt = Annotated[
+    float,
+    typer.Option(
+        "--race",
+        metavar="MARGIN",
+        help="Race (needs --stop-z): stop a trial also once it is below the best by --stop-z standard errors (it"
+        " becomes the best) or its gap ± --stop-z standard errors lies within ±MARGIN points² (0: no race).",
+    ),
+]
+TuneAgentsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--agents", help=f"One spec per seat, or one for all (as in simulate). {AGENTS_DEFAULT}", show_default=False
+    ),
+]
+TrainOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--train",
+        metavar="N0,N1",
+        help="Fit learned weights under every trial's rules (games per self-play round, as `train --games`)"
+        " and play the agents with them; without it they play the base's weights in every trial. Weights are"
+        " kept in the weight cache by the rules' hash (BOARDLAB_WEIGHTS) and reused.",
+        show_default=False,
+    ),
+]
+TrainSeedOpt = Annotated[int, typer.Option("--train-seed", help="Seed of --train's self-play.")]
+TrialsOpt = Annotated[
+    int, typer.Option("--trials", help="Trials to finish (complete or pruned), the base's included.", min=1)
+]
+TuneGamesOpt = Annotated[
+    int,
+    typer.Option("--games", help="Games per trial: --blocks seed blocks of whole seat rotations (rounded up).", min=1),
+]
+BlocksOpt = Annotated[int, typer.Option("--blocks", help="Seed blocks per trial (the pruner's steps).", min=2)]
+VerifyGamesOpt = Annotated[int, typer.Option(help="Base and best re-simulated on fresh seeds (0: skip).", min=0)]
+KeepMeanTotalOpt = Annotated[
+    float | None, typer.Option(help="Keep the mean total score within ±PCT% of the base's.", show_default=False)
+]
+MaxChangesOpt = Annotated[
+    int | None, typer.Option(help="At most K parameters move from the base.", min=1, show_default=False)
+]
+SamplerOpt = Annotated[
+    str, typer.Option(help="cmaes, tpe (multivariate), or auto: cmaes for two parameters or more, else tpe.")
+]
+PruneOpt = Annotated[float, typer.Option(help="WilcoxonPruner's p threshold (0: no pruning).")]
+TuneSeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the seed blocks and of the sampler.")]
+TuneOutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        help=f"Output directory; the study is OUT/study.db (default runs/tune-scoring). {OUTPUT_RULE}",
+        show_default=False,
+    ),
+]
+WorkOpt = Annotated[Path | None, typer.Option("--work", help=f"Run cache (default: OUT/runs). {OUTPUT_RULE}")]
+ResumeOpt = Annotated[bool, typer.Option("--resume", help="Continue the study in OUT (same settings).")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
+
+
 @tune_app.command("scoring")
 def tune_scoring(
-    param: Annotated[
-        list[str],
-        typer.Option(
-            "--param",
-            help="PATH=LO:HI[:int], repeatable; PATH a dotted key of `boardlab rules`, list elements by index,"
-            " e.g. scoring.commercial.tier_points[2]=20:35:int.",
-            show_default=False,
-        ),
-    ],
-    objective: Annotated[
-        str,
-        typer.Option(
-            help="specialists (each agent of --agents), seats (each seat of the seat games) or both: win shares"
-            " brought to 1/N."
-        ),
-    ] = "specialists",
-    seat_players: Annotated[
-        str | None,
-        typer.Option(
-            "--seat-players",
-            help="Player counts of the seat games (objective seats or both), comma-separated, e.g. 2,3,4."
-            " Default: --players.",
-            show_default=False,
-        ),
-    ] = None,
-    seat_agent: Annotated[
-        str | None,
-        typer.Option(
-            "--seat-agent",
-            help="The agent in every seat of the seat games. Default: the game's plain agent of the tier of"
-            " --agents (e.g. specialist:X -> greedy, strong-specialist:X -> strong; docs/tuning.md), or the first"
-            " agent.",
-            show_default=False,
-        ),
-    ] = None,
-    seat_games: Annotated[
-        int | None,
-        typer.Option(
-            "--seat-games",
-            help="Games per seat player count per trial (in --blocks blocks). Default: --games.",
-            min=1,
-            show_default=False,
-        ),
-    ] = None,
-    allow_placeholder: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--allow-placeholder",
-            help="Tune this placeholder key anyway (repeatable; a dotted prefix covers its keys, e.g."
-            " achievements.cards.green_canopy). `boardlab rules --placeholders` lists them.",
-            show_default=False,
-        ),
-    ] = None,
-    stop_z: Annotated[
-        float,
-        typer.Option(
-            "--stop-z",
-            help="Stop a trial after any block from the 2nd once its pooled loss is above the best trial's on the"
-            " same blocks by more than Z standard errors of the paired block difference (0: no early stop).",
-        ),
-    ] = 3.0,
-    race: Annotated[
-        float,
-        typer.Option(
-            "--race",
-            metavar="MARGIN",
-            help="Race (needs --stop-z): stop a trial also once it is below the best by --stop-z standard errors (it"
-            " becomes the best) or its gap ± --stop-z standard errors lies within ±MARGIN points² (0: no race).",
-        ),
-    ] = 0.0,
-    agents: Annotated[
-        str | None,
-        typer.Option(
-            "--agents", help=f"One spec per seat, or one for all (as in simulate). {AGENTS_DEFAULT}", show_default=False
-        ),
-    ] = None,
-    train: Annotated[
-        str | None,
-        typer.Option(
-            "--train",
-            metavar="N0,N1",
-            help="Fit learned weights under every trial's rules (games per self-play round, as `train --games`)"
-            " and play the agents with them; without it they play the base's weights in every trial. Weights are"
-            " kept in the weight cache by the rules' hash (BOARDLAB_WEIGHTS) and reused.",
-            show_default=False,
-        ),
-    ] = None,
-    train_seed: Annotated[int, typer.Option("--train-seed", help="Seed of --train's self-play.")] = 1,
+    param: ParamOpt,
+    objective: ObjectiveOpt = "specialists",
+    seat_players: SeatPlayersOpt = None,
+    seat_agent: SeatAgentOpt = None,
+    seat_games: SeatGamesOpt = None,
+    allow_placeholder: AllowPlaceholderOpt = None,
+    stop_z: StopZOpt = 3.0,
+    race: RaceOpt = 0.0,
+    agents: TuneAgentsOpt = None,
+    train: TrainOpt = None,
+    train_seed: TrainSeedOpt = 1,
     players: PlayersOpt = None,
     rules: RulesOpt = None,
     game: GameOpt = None,
-    trials: Annotated[
-        int, typer.Option("--trials", help="Trials to finish (complete or pruned), the base's included.", min=1)
-    ] = 50,
-    games: Annotated[
-        int,
-        typer.Option(
-            "--games", help="Games per trial: --blocks seed blocks of whole seat rotations (rounded up).", min=1
-        ),
-    ] = 4_000,
-    blocks: Annotated[int, typer.Option("--blocks", help="Seed blocks per trial (the pruner's steps).", min=2)] = 10,
-    verify_games: Annotated[
-        int, typer.Option(help="Base and best re-simulated on fresh seeds (0: skip).", min=0)
-    ] = 20_000,
-    keep_mean_total: Annotated[
-        float | None, typer.Option(help="Keep the mean total score within ±PCT% of the base's.", show_default=False)
-    ] = None,
-    max_changes: Annotated[
-        int | None, typer.Option(help="At most K parameters move from the base.", min=1, show_default=False)
-    ] = None,
-    sampler: Annotated[
-        str, typer.Option(help="cmaes, tpe (multivariate), or auto: cmaes for two parameters or more, else tpe.")
-    ] = "auto",
-    prune_p: Annotated[float, typer.Option(help="WilcoxonPruner's p threshold (0: no pruning).")] = 0.05,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the seed blocks and of the sampler.")] = 0,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            help=f"Output directory; the study is OUT/study.db (default runs/tune-scoring). {OUTPUT_RULE}",
-            show_default=False,
-        ),
-    ] = None,
-    work: Annotated[Path | None, typer.Option("--work", help=f"Run cache (default: OUT/runs). {OUTPUT_RULE}")] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Continue the study in OUT (same settings).")] = False,
+    trials: TrialsOpt = 50,
+    games: TuneGamesOpt = 4_000,
+    blocks: BlocksOpt = 10,
+    verify_games: VerifyGamesOpt = 20_000,
+    keep_mean_total: KeepMeanTotalOpt = None,
+    max_changes: MaxChangesOpt = None,
+    sampler: SamplerOpt = "auto",
+    prune_p: PruneOpt = 0.05,
+    seed: TuneSeedOpt = 0,
+    out: TuneOutOpt = None,
+    work: WorkOpt = None,
+    resume: ResumeOpt = False,
     jobs: JobsOpt = 1,
     backend: BackendOpt = "loky",
     scheduler: SchedulerOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
 ):
     """Tune rule parameters by simulation (Optuna) so agents or seats win equally often; best.toml and a report."""
-    import datetime as dt
-    import shlex
-    import sys
-    import time
+    settings = _scoring_settings(**locals())
 
-    from boardlab.experiments import simulate as S
-    from boardlab.experiments import tune_scoring as T
+    from boardlab.experiments import tuning as T
+    from boardlab.experiments.simulate import SimulateError
 
-    check_seed(seed)
-    check_seed(train_seed, "--train-seed")
-    g = game_def(game)
-    base = load_rules(rules, g)
-    specs = split_specs(agents if agents is not None else g.ladder.default_agents, g)
-    players = table_players(players, g, base)
-    lo, hi = g.players
-    for n in _counts(seat_players) or ():  # a count outside the registry's range: make_tune_spec says so
-        why = g.players_error(n, base) if lo <= n <= hi else None
-        if why is not None:
-            raise UserError(f"--seat-players: {why}")
-    workers = check_workers(backend, scheduler)
     try:
-        params = T.parse_params(param, base)
-        spec = T.make_tune_spec(
-            base, params, objective, players, specs, games, blocks, seed, keep_mean_total, max_changes, prune_p,
-            sampler=sampler, game=g, seat_players=_counts(seat_players), seat_agent=seat_agent,
-            seat_games=seat_games, stop_z=stop_z, race=race, allow_placeholders=allow_placeholder or [],
-            train=_counts(train, "--train", "games per round separated by commas (e.g. 10000,10000)"),
-            train_seed=train_seed,
-        )  # fmt: skip
-    except (ValueError, S.SimulateError) as e:  # TuneError, the rules' errors and SimulateError are ValueErrors
+        plan = T.check(settings)
+    except ValueError as e:  # TuneError, SimulateError and the rules' errors are ValueErrors
         raise UserError(str(e).splitlines()[0]) from None
-    out = check_output(out, "--out", directory=True, default=Path("runs/tune-scoring"))
-    work = check_output(work, "--work", directory=True, default=out / "runs")
-    try:
-        T.check_output(out, resume)
-    except T.TuneError as e:
-        raise UserError(str(e)) from None
-    jobs = check_jobs(jobs, backend)
-    out.mkdir(parents=True, exist_ok=True)
-    work.mkdir(parents=True, exist_ok=True)
-    tables = spec.tables()
-    if len(tables) == 1 and spec.games != games:
-        t = tables[0]
-        print(
-            f"(a trial plays {spec.games:,} games: {spec.blocks} seed blocks of {t.block_games:,},"
-            f" whole rotations of the {t.players} seats)"
-        )
-    elif len(tables) > 1:
-        each = ", ".join(f"{t.blocks_text(spec.blocks)}" for t in tables)
-        print(f"(a trial plays {spec.games:,} games: {each})")
+    jobs = check_jobs(jobs, backend)  # after every other check, so that its note never precedes an error
+    plan = replace(plan, settings=replace(settings, session=replace(settings.session, jobs=jobs)))
+    if plan.note:
+        print(plan.note)
     bar, update = progress_bar(quiet, "tune")
 
     def progress(done: int, total: int, rate: float, label: str) -> None:
@@ -311,24 +298,59 @@ def tune_scoring(
 
     argv = [a for a in sys.argv[1:] if a != "--resume"]
     stopped = (
-        f"{prog_name()}: interrupted; finished trials are kept in {T.study_path(out)}. Continue with:\n"
-        f"  {prog_name()} {shlex.join(argv)} --resume"
+        f"{prog_name()}: interrupted; finished trials are kept in {T.study_path(settings.session.out)}. Continue"
+        f" with:\n  {prog_name()} {shlex.join(argv)} --resume"
     )
+    with interruptible(bar, stopped):
+        try:
+            outcome = T.run(plan, log=logger(bar), progress=progress)
+        except (T.TuneError, SimulateError) as e:
+            raise UserError(str(e).splitlines()[0]) from None
+    print(outcome.text())
+
+
+def _scoring_settings(**o) -> Any:
+    """tune scoring's options, each checked on its own (one line each, nothing written), as its TuneSettings."""
+    from boardlab.experiments import tuning as T
+
+    check_seed(o["seed"])
+    check_seed(o["train_seed"], "--train-seed")
+    g = game_def(o["game"])
+    base = load_rules(o["rules"], g)
+    agents = split_specs(o["agents"] if o["agents"] is not None else g.ladder.default_agents, g)
+    players = table_players(o["players"], g, base)
+    seat_players = _counts(o["seat_players"])
+    lo, hi = g.players
+    for n in seat_players or ():  # a count outside the registry's range: make_tune_spec says so
+        why = g.players_error(n, base) if lo <= n <= hi else None
+        if why is not None:
+            raise UserError(f"--seat-players: {why}")
+    workers = check_workers(o["backend"], o["scheduler"])
     try:
-        with T.StudyLock(out), interruptible(bar, stopped):
-            study = T.optimise(spec, out, work, trials, resume, jobs, log=logger(bar), progress=progress, **workers)
-            rules_best, best = T.best_rules(study, spec)
-            t0 = time.perf_counter()
-            verification = T.verify(spec, rules_best, verify_games, work, jobs, **workers) if verify_games else None
-            verify_seconds = time.perf_counter() - t0
-    except (T.TuneError, S.SimulateError) as e:
+        params = T.parse_params(o["param"], base)
+    except ValueError as e:  # a TuneError, or a rule set's error
         raise UserError(str(e).splitlines()[0]) from None
-    about = {
-        "command": command_line(), "git_commit": git_commit(), "verify_seconds": round(verify_seconds, 1),
-        "finished": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "trials": trials,
-        "verify_games": verify_games, "jobs": jobs,
-    }  # fmt: skip
-    summary = T.write_outputs(study, spec, out, work, verification, about)
-    print(T.summary_text(summary, best, verification))
-    written = ["trials.csv", *(["verify.csv"] if verification is not None else []), "REPORT.md"]
-    print(f"wrote {out / 'best.toml'}, {', '.join(written)} and charts in {out}")
+    train = _counts(o["train"], "--train", "games per round separated by commas (e.g. 10000,10000)")
+    out = check_output(o["out"], "--out", directory=True, default=Path("runs/tune-scoring"))
+    work = check_output(o["work"], "--work", directory=True, default=out / "runs")
+    what = T.Target(
+        base=base, params=tuple(params), objective=o["objective"], keep_mean_total=o["keep_mean_total"],
+        max_changes=o["max_changes"], allow_placeholders=tuple(o["allow_placeholder"] or ()),
+    )  # fmt: skip
+    play = T.Play(
+        game=g.id, players=players, agents=tuple(agents), games=o["games"], seat_players=_tuple(seat_players),
+        seat_agent=o["seat_agent"], seat_games=o["seat_games"], train=_tuple(train), train_seed=o["train_seed"],
+    )  # fmt: skip
+    search = T.Search(
+        blocks=o["blocks"], seed=o["seed"], sampler=o["sampler"], prune_p=o["prune_p"], stop_z=o["stop_z"],
+        race=o["race"], trials=o["trials"],
+    )  # fmt: skip
+    session = T.Session(
+        out=out, work=work, resume=o["resume"], verify_games=o["verify_games"], jobs=o["jobs"],
+        command=command_line(), **workers,
+    )  # fmt: skip
+    return T.TuneSettings(what, play, search, session)
+
+
+def _tuple(xs: list | None) -> tuple | None:
+    return None if xs is None else tuple(xs)
