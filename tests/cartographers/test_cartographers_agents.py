@@ -196,7 +196,7 @@ def test_adversarial_ambush_never_better_for_the_victim_than_random(agent):
 def test_registry_lists_and_parses():
     names = [d.name for d in available_agents()]
     # ismcts: the generic search every game has
-    assert names == ["random", "greedy", "planner", "strong", "expert", "ismcts"]
+    assert names == ["random", "greedy", "planner", "strong", "expert", "ismcts", "random-prefers", "ismcts-prefers"]
     assert str(parse_agent("greedy")) == "greedy:ambush=adversarial"
     assert str(parse_agent("planner:ambush=random")) == "planner:ambush=random"
     assert split_specs("greedy,ambush=random,planner") == ["greedy:ambush=random", "planner"]

@@ -444,11 +444,11 @@ def test_bench_simulate_games_of_a_bench_without_the_figure_is_one_line(capsys, 
     from tests.cli import cli
 
     g = get_game("citywright")
-    real = g.part
+    real = g.require
 
-    def part(name):
+    def require(name):
         return Bench(lambda **kw: {}) if name == "bench" else real(name)
 
-    monkeypatch.setattr(type(g), "part", lambda self, name: part(name))
+    monkeypatch.setattr(type(g), "require", lambda self, name: require(name))
     code, _, err = cli(capsys, "bench", "--simulate-games", "100")
     assert code == 2 and err.strip().endswith("--simulate-games: citywright's bench has no simulate figure")

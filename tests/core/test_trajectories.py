@@ -90,8 +90,15 @@ def test_reproduce_pig_writes_the_generic_report(tmp_path, capsys, monkeypatch):
     code, _out, err = cli(capsys, *args)
     assert code == 0, err
     rep = tmp_path / "rep"
-    assert sorted(p.name for p in rep.iterdir()) == ["REPORT.md", "leader.png", "panel.csv", "seats.png", "skill.csv"]
+    assert sorted(p.name for p in rep.iterdir()) == [
+        "REPORT.md", "leader.png", "panel.csv", "restricted.csv", "seats.png", "skill.csv"
+    ]  # fmt: skip
     text = (rep / "REPORT.md").read_text()
+    restricted = pd.read_csv(rep / "restricted.csv")
+    assert list(zip(restricted.tier, restricted.family, strict=True)) == [
+        ("random", "roll"), ("random", "hold"), ("ismcts-1", "roll"), ("ismcts-1", "hold")
+    ]  # fmt: skip
+    assert "## Restricted play" in text and "| random | hold | 2 | 20 |" in text
     assert text.startswith("# Pig: balance report") and "### 2 players" in text and "### 3 players" in text
     panel = pd.read_csv(rep / "panel.csv")
     assert set(zip(panel.tier, panel.players, strict=True)) == {(t, p) for t in ("random", "ismcts-1") for p in (2, 3)}
