@@ -393,4 +393,4 @@ def test_bench_reports_citadels_figures(capsys):
         assert res[f"random_games_per_s_{p}p"] > 0
     assert res["random_agent_games_per_s_4p"] > 0 and res["simulate_random_games_per_s_4p"] > 0
     assert res["basic_games_per_s_4p"] > 0 and res["basic_us_per_decision_4p"] > 0
-    assert res["simulate_vs_kernel_4p"] > 0 and res["clock"] == "process CPU"
+    assert res["simulate_vs_kernel_4p"] > 0 and res["simulate_cpu_vs_kernel_4p"] > 0 and res["clock"] == "process CPU"

@@ -470,7 +470,7 @@ def test_searching_agents_get_small_chunks():
     for spec in ("expert", "expert-specialist:C", "mcts"):
         assert default_chunk_size(game, [parse_agent(spec), parse_agent("greedy")], 2000) == 20
     assert default_chunk_size(game, [parse_agent("greedy")], 2000) == 1000
-    assert default_chunk_size(game, [parse_agent("random")], 200_000) == 50_000
+    assert default_chunk_size(game, [parse_agent("random")], 200_000) == 10_000
     assert S.make_spec(2, ["expert"], 30, 0, load_rules()).chunk_size == 20  # the game's rule, by default
 
 

@@ -12,6 +12,8 @@ loop over rows; its columns are ``boardlab.sim.cartographers.game.RESULT_COLUMNS
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -70,17 +72,27 @@ def play_chunk(
 
 
 def chunk_size(agents: list[AgentSpec], games: int) -> int:
-    """Games per chunk (GameDef.simulation.chunk_size): big ones for random play, a few seconds of work otherwise (the
-    expert's search is about 100x a planner's game)."""
+    """Games per chunk (GameDef.simulation.chunk_size): a few seconds of work (the expert's search is about 100x a
+    planner's game); random play in chunks of 10,000 games (under a second): short enough that the last chunk's
+    table and file, written after play ends, cost little; longer ones save nothing (boardlab bench)."""
     if any(a.name == "expert" for a in agents):
         return max(1, min(50, games))
-    return max(1, min(50_000 if all(a.name == "random" for a in agents) else 1_000, games))
+    return max(1, min(10_000 if all(a.name == "random" for a in agents) else 1_000, games))
 
 
 def chunk_table(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> pa.Table:
-    """The game's chunk player (GameDef.simulation.chunk_player): games start..stop-1, the table of schema SCHEMA."""
+    """Games start..stop-1 of a run, the table of schema SCHEMA (chunk_player's, built at once)."""
+    return chunk_player(rules, players, agents, seating, run_seed, start, stop)()
+
+
+def chunk_player(
+    rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
+) -> Callable[[], pa.Table]:
+    """The game's chunk player (GameDef.simulation.chunk_player): games start..stop-1 played now, their table
+    (schema SCHEMA) built when the returned function is called -- on simulate's writer thread, while the next chunk
+    plays, at --jobs 1 (the engine's loop releases the GIL)."""
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
     tb = tables_for(rules, players)
@@ -92,6 +104,15 @@ def chunk_table(
         E.play_random_games(seeds, *tb.kernel_args(), *res.values())
     else:
         res = run_games(seeds, prms, tb)
+    return lambda: results_table(rules, players, agents, start, seeds, order, res)
+
+
+def results_table(
+    rules: Rules, players: int, agents: list, start: int, seeds: np.ndarray, order: np.ndarray, res: dict
+) -> pa.Table:
+    """The chunk's table of schema SCHEMA from its seeds, seat plan and the loop's result arrays
+    (boardlab.sim.cartographers.engine.new_results)."""
+    stop = start + len(seeds)
     g = stop - start
     m = g * players
     sc = res["scores"]

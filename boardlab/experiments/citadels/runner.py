@@ -81,9 +81,11 @@ def play_chunk(
 
 
 def chunk_size(agents: list[AgentSpec], games: int) -> int:
-    """Games per chunk (GameDef.simulation.chunk_size): a few seconds of work -- random play runs some 15,000 4-player
-    games/s, basic some 10,000 (boardlab.experiments.citadels.bench); 20,000 for any mix of built-in agents."""
-    return max(1, min(50_000 if all(a.name == "random" for a in agents) else 20_000, games))
+    """Games per chunk (GameDef.simulation.chunk_size): a few seconds of work -- basic plays some 10,000 4-player
+    games/s (boardlab.experiments.citadels.bench): 20,000 for any mix of built-in agents; random play in chunks of
+    10,000 games (under a second): short enough that the last chunk's table and file, written after play ends, cost
+    little; longer ones save nothing (boardlab bench)."""
+    return max(1, min(10_000 if all(a.name == "random" for a in agents) else 20_000, games))
 
 
 def chunk_table(

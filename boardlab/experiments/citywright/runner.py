@@ -137,10 +137,11 @@ def chunk_table(
 
 
 def chunk_size(agents: list[AgentSpec], games: int) -> int:
-    """Games per chunk (GameDef.simulation.chunk_size): a few seconds of work, so many chunks for searches, big ones for
-    random play."""
+    """Games per chunk (GameDef.simulation.chunk_size): a few seconds of work, so many chunks for searches;
+    random play in chunks of 10,000 games (under a second): short enough that the last chunk's table and
+    file, written after play ends, cost little; longer ones save nothing (boardlab bench)."""
     if all(a.name == "random" for a in agents):
-        size = 50_000
+        size = 10_000
     elif any(a.name in ("mcts", "flatmc", "expert-specialist") for a in agents):
         size = 20  # searches of milliseconds per move: a 4-player expert game takes about 0.4 s
     else:

@@ -1012,7 +1012,7 @@ def record_game(bb, st, rp, scores, records, coins, edicts, planes):
         planes[p] = bb[p]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # releases the GIL: simulate --jobs 1 builds the previous chunk's table meanwhile
 def play_random_games(seeds, rp, cards, forms, form_anchors, walk, masks, scores, records, coins, edicts, planes):
     """One game of the random policy per seed, recorded by :func:`record_game`: scores int32[G, players, SC_LEN],
     records int32[G, players, N_SEASONS, REC_LEN], coins int32[G, players], edicts int32[G, 4], planes

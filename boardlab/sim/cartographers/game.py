@@ -182,7 +182,7 @@ GAME = register(
         # the capabilities (boardlab.sim.games); the upper layers' parts by import path, imported on first use
         kernels=Kernels(tables=tables, sources=KERNEL_SOURCES),
         simulation=Simulation(  # no move log
-            chunk_player=Lazy("boardlab.experiments.cartographers.runner:chunk_table"),
+            chunk_player=Lazy("boardlab.experiments.cartographers.runner:chunk_player"),
             schema=Lazy("boardlab.experiments.cartographers.runner:SCHEMA"),
             chunk_size=Lazy("boardlab.experiments.cartographers.runner:chunk_size"),
             api_rows=Lazy("boardlab.experiments.cartographers.api_rows:rows"),
