@@ -99,11 +99,12 @@ def play_both(
     game,
     backend: str = "loky",
     scheduler: str | None = None,
+    chunk_size: int | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, S.RunSpec]:
     """Both rule sets of `game` (a GameDef or id) on the same seeds (runs kept in `work` and reused when
-    repeated); `backend` and `scheduler` as in boardlab.experiments.simulate.run."""
+    repeated); `backend` and `scheduler` as in boardlab.experiments.simulate.run, `chunk_size` as in its make_spec."""
     game = getattr(game, "id", game)
-    specs = [S.make_spec(players, agents, games, seed, rules, seating, game=game) for rules in (a, b)]
+    specs = [S.make_spec(players, agents, games, seed, rules, seating, chunk_size, game=game) for rules in (a, b)]
     frames = []
     for label, spec in zip(("a", "b"), specs, strict=True):
 

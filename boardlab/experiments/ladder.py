@@ -103,13 +103,15 @@ def rating_ladder(
     progress: Callable[[str, int, int, float], None] | None = None,
     backend: str = "loky",
     scheduler: str | None = None,
+    chunk_size: int | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Plackett–Luce ratings of `agents` of `game` from `games` games per player count, tables drawn from the pool.
 
     Each seat of each game draws its agent uniformly from the pool (seating ``draw``), so every agent meets
     every other in every seat; runs are cached in `work` (resumable).  Returns (ratings, spread, win shares):
     ratings per player count and for all games together (boardlab.experiments.ratings), the skill spread per player
-    count, and each agent's win share with its Wilson interval per player count.
+    count, and each agent's win share with its Wilson interval per player count.  `chunk_size`: games per chunk
+    (boardlab.experiments.simulate.make_spec; None: the game's rule).
     """
     from pathlib import Path
 
@@ -123,7 +125,7 @@ def rating_ladder(
     names: dict[str, str] = {}
     tables, spreads, shares, frames = [], [], [], []
     for n in players:
-        spec = S.make_spec(n, agents, games, seed, rules, "draw", game=g)
+        spec = S.make_spec(n, agents, games, seed, rules, "draw", chunk_size, game=g)
         names.update(zip(spec.agents, agents, strict=True))
         path = Path(work) / f"ladder-{n}p.parquet"
 

@@ -66,16 +66,18 @@ def run_sweep(
     game,
     backend: str = "loky",
     scheduler: str | None = None,
+    chunk_size: int | None = None,
 ) -> pd.DataFrame:
     """Long table: value, agent, n, win_pct, lo, hi, mean total and its interval; its ``attrs["seats"]`` holds the
     same per seat (value, seat, n, win_pct, lo, hi: :func:`seat_rows`), beside the agents.
 
     `game` is the GameDef (or id) whose rules `base` are; `progress(label, done, total, rate)` after each
-    chunk of each value's run; `backend` and `scheduler` as in boardlab.experiments.simulate.run."""
+    chunk of each value's run; `backend` and `scheduler` as in boardlab.experiments.simulate.run, `chunk_size` as in
+    its make_spec."""
     game = getattr(game, "id", game)
     parts, seats = [], []
     for v, rules in zip(values, sweep_rules(base, param, values), strict=True):
-        spec = S.make_spec(players, agents, games, seed, rules, seating, game=game)
+        spec = S.make_spec(players, agents, games, seed, rules, seating, chunk_size, game=game)
         path = Path(work) / f"{param}={value_label(v)}.parquet".replace("/", "_")
         label = f"{param}={value_label(v)}"
 

@@ -598,3 +598,23 @@ def test_metadata_key_is_the_toolkits_and_the_old_one_is_read(tmp_path):
     pq.write_table(table.replace_schema_metadata({}), tmp_path / "none.parquet")
     with pytest.raises(S.SimulateError, match="no run metadata"):
         S.read_metadata(tmp_path / "none.parquet")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["compare", "standard", "quick", "--players", 2, "--agents", "random"],
+        ["sweep", "--param", "game.target", "--values", "20,30", "--players", 2, "--agents", "random"],
+        ["ladder", "--players", 2, "--agents", "random,random-prefers:hold"],
+    ],
+    ids=["compare", "sweep", "ladder"],
+)
+def test_every_command_that_plays_takes_a_chunk_size(command, tmp_path, capsys):
+    """compare, sweep and ladder cut their runs into --chunk-size games, as simulate does (the runs record it)."""
+    from tests.cli import cli
+
+    out = tmp_path / "out"
+    code, _, err = cli(capsys, *command, "--game", "pig", "--games", 20, "--chunk-size", 7, "--out", out, "--quiet")
+    assert code == 0, err
+    runs = sorted((out / "runs").glob("*.parquet"))
+    assert runs and all(S.read_metadata(r)["spec"]["chunk_size"] == 7 for r in runs)

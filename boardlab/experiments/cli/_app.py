@@ -74,6 +74,15 @@ SchedulerOpt = Annotated[
         "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (--backend dask; default: a local one)."
     ),
 ]
+ChunkSizeOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--chunk-size",
+        help="Games per chunk of each run (default: the game's rule, a few seconds of work); a run of another"
+        " chunk size is played anew, not reused.",
+        min=1,
+    ),
+]
 # The balance commands' tables (compare, sweep, tune scoring): the game's own agents and four players by default.
 PlayersOpt = Annotated[
     int | None, typer.Option("--players", help="Players per game (default 4, or the game's nearest count).")

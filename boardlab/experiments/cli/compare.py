@@ -13,6 +13,7 @@ from ._app import (
     AGENTS_DEFAULT,
     OUTPUT_RULE,
     BackendOpt,
+    ChunkSizeOpt,
     GameOpt,
     JobsOpt,
     PlayersOpt,
@@ -60,6 +61,7 @@ def compare(
     work: Annotated[Path | None, typer.Option("--work", help=f"Run cache (default: OUT/runs). {OUTPUT_RULE}")] = None,
     game: GameOpt = None,
     jobs: JobsOpt = 1,
+    chunk_size: ChunkSizeOpt = None,
     backend: BackendOpt = "loky",
     scheduler: SchedulerOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
@@ -77,8 +79,8 @@ def compare(
     players = table_players(players, g, rules_a, rules_b)
     workers = check_workers(backend, scheduler)
     try:
-        spec = S.make_spec(players, specs, games, seed, rules_a, seating, game=g.id)
-        S.make_spec(players, specs, games, seed, rules_b, seating, game=g.id)
+        spec = S.make_spec(players, specs, games, seed, rules_a, seating, chunk_size, game=g.id)
+        S.make_spec(players, specs, games, seed, rules_b, seating, chunk_size, game=g.id)
     except S.SimulateError as e:
         raise UserError(str(e)) from None
     out = check_output(out, "--out", directory=True, default=Path("runs/compare"))
@@ -95,8 +97,9 @@ def compare(
     with interruptible(bar, stopped):
         try:
             df_a, df_b, spec, spec_b = C.play_both(
-                rules_a, rules_b, players, specs, games, seed, seating, work, jobs, progress, game=g, **workers
-            )
+                rules_a, rules_b, players, specs, games, seed, seating, work, jobs, progress, game=g,
+                chunk_size=chunk_size, **workers,
+            )  # fmt: skip
         except (S.SimulateError, ResultsError) as e:
             raise UserError(str(e)) from None
     labels = C.agent_labels(spec, specs)

@@ -13,6 +13,7 @@ from boardlab.sim.games import GameError
 from ._app import (
     OUTPUT_RULE,
     BackendOpt,
+    ChunkSizeOpt,
     GameOpt,
     JobsOpt,
     RulesOpt,
@@ -57,6 +58,7 @@ def ladder(
     games: Annotated[int, typer.Option(help="Games per pairing, or per player count with --agents.", min=1)] = 2000,
     seed: Annotated[int, typer.Option(help="Run seed (game g's seed comes from it and g).")] = 0,
     jobs: JobsOpt = 1,
+    chunk_size: ChunkSizeOpt = None,
     backend: BackendOpt = "loky",
     scheduler: SchedulerOpt = None,
     rules: RulesOpt = None,
@@ -122,7 +124,7 @@ def ladder(
     from boardlab.experiments import simulate as S
 
     try:
-        chunks = max(S.make_spec(n, specs, games, seed, rs, "draw", game=g).n_chunks for n in counts)
+        chunks = max(S.make_spec(n, specs, games, seed, rs, "draw", chunk_size, game=g).n_chunks for n in counts)
     except S.SimulateError as e:
         raise UserError(str(e)) from None
     out = check_output(out, "--out", directory=True, default=Path("runs") / "ladder")
@@ -144,7 +146,7 @@ def ladder(
         try:
             ratings, spread, shares = L.rating_ladder(
                 g, specs, counts, games, work, rules=rs, seed=seed, jobs=jobs, boot=boot, log=logger(bar),
-                progress=progress, **workers,
+                progress=progress, chunk_size=chunk_size, **workers,
             )  # fmt: skip
         except (S.SimulateError, ResultsError) as e:
             raise UserError(str(e)) from None

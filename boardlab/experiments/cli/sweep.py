@@ -13,6 +13,7 @@ from ._app import (
     AGENTS_DEFAULT,
     OUTPUT_RULE,
     BackendOpt,
+    ChunkSizeOpt,
     GameOpt,
     JobsOpt,
     PlayersOpt,
@@ -78,6 +79,7 @@ def sweep(
     game: GameOpt = None,
     seating: Annotated[str, typer.Option(help="fixed, rotate, permute or draw (as in simulate).")] = "rotate",
     jobs: JobsOpt = 1,
+    chunk_size: ChunkSizeOpt = None,
     backend: BackendOpt = "loky",
     scheduler: SchedulerOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
@@ -99,7 +101,7 @@ def sweep(
         raise UserError(str(e).splitlines()[0]) from None
     players = table_players(players, g, base, *swept)
     try:
-        spec = S.make_spec(players, specs, games, seed, base, seating, game=g.id)
+        spec = S.make_spec(players, specs, games, seed, base, seating, chunk_size, game=g.id)
     except S.SimulateError as e:
         raise UserError(str(e).splitlines()[0]) from None
     out = check_output(out, "--out", directory=True, default=Path("runs/sweep"))
@@ -119,7 +121,7 @@ def sweep(
         try:
             table = W.run_sweep(
                 base, param, vals, players, specs, games, seed, seating, work, jobs=jobs, log=logger(bar),
-                progress=progress, game=g, **workers,
+                progress=progress, game=g, chunk_size=chunk_size, **workers,
             )  # fmt: skip
         except S.SimulateError as e:
             raise UserError(str(e).splitlines()[0]) from None
