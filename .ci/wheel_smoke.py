@@ -46,8 +46,7 @@ for game in boardlab.games():
     if game.id == "pig":
         continue
     players = min(max(2, game.players[0]), game.players[1])
-    skill_tiers = game.optional("skill_tiers")
-    tiers = sorted(skill_tiers()) if skill_tiers is not None else ["random"]
+    tiers = sorted(game.tiers())
     for tier in ["random", *tiers]:
         run("simulate", "--game", game.id, "--players", str(players), "--agents", tier, "--games", "2",
             "--seed", "1", "--jobs", "1", "--quiet", "--out", f"{game.id}-{tier}.parquet")  # fmt: skip

@@ -155,7 +155,7 @@ def game_reference(game) -> str:
             choices = f" (one of {', '.join(p.choices)})" if p.choices else ""
             lines.append(f"| | `{p.name}` | `{_cell(default)}` | {_cell(p.help)}{_cell(choices)} |")
     lines.append("")
-    tiers = game.optional("skill_tiers")() if game.optional("skill_tiers") is not None else {}
+    tiers = game.tiers()
     if tiers:
         lines += ["## Skill tiers", "", "| tier | spec | description |", "| --- | --- | --- |"]
         for name, (spec, description) in tiers.items():
@@ -204,7 +204,7 @@ def agents_and_tiers(game) -> str:
     """
     lines = ["| agent | what it does |", "| --- | --- |"]
     lines += [f"| `{d.name}` | {_cell(d.description)} |" for d in game.agents().available_agents()]
-    tiers = game.optional("skill_tiers")() if game.optional("skill_tiers") is not None else {}
+    tiers = game.tiers()
     if tiers:
         lines += ["", "| tier | spec | description |", "| --- | --- | --- |"]
         lines += [f"| `{n}` | `{_cell(spec)}` | {_cell(desc)} |" for n, (spec, desc) in tiers.items()]

@@ -110,9 +110,9 @@ def tiers_of(game: GameDef) -> dict[str, str]:
     dict of str to str
         Tier name -> agent spec, weakest first.
     """
-    skill_tiers = game.optional("skill_tiers")
-    if skill_tiers is not None:
-        return {name: spec for name, (spec, _) in skill_tiers().items()}
+    tiers = game.tiers()
+    if tiers:
+        return {name: spec for name, (spec, _) in tiers.items()}
     return dict(GENERIC_TIERS)
 
 

@@ -312,8 +312,7 @@ def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[tuple[s
         if agents:
             out.append((g.id, None, agents))
             continue
-        skill_tiers = g.optional("skill_tiers")
-        tiers = skill_tiers() if skill_tiers is not None else {}
+        tiers = g.tiers()
         out.append((g.id, None, None))
         out.extend((g.id, name, [spec]) for name, (spec, _desc) in tiers.items())
     return out

@@ -538,6 +538,17 @@ class GameDef:
         lazy = _need(need).lazy(self)
         return None if lazy is None else lazy.get()
 
+    def tiers(self) -> dict[str, tuple[str, str]]:
+        """The game's skill tiers (its Ladder's ``skill_tiers``), or {} for a game that declares none.
+
+        Returns
+        -------
+        dict of str to (str, str)
+            Tier name -> (full agent spec, description), weakest first.
+        """
+        skill_tiers = self.optional("skill_tiers")
+        return dict(skill_tiers()) if skill_tiers is not None else {}
+
     def play_chunk(self, *args, **kwargs):
         """The chunk player's rows as a pandas DataFrame (what analyses and the conformance test read)."""
         table = self.simulation.chunk_player.get()(*args, **kwargs)

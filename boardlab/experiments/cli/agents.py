@@ -19,8 +19,7 @@ def list_agents(game: GameOpt = None):
             default = "required" if p.default is None else f"default {p.default}"
             choices = f"; one of {', '.join(p.choices)}" if p.choices else ""
             print(f"{'':<{w}}   {p.name:<9} {p.help} ({default}{choices})")
-    skill_tiers = g.optional("skill_tiers")
-    tiers = skill_tiers() if skill_tiers is not None else {}
+    tiers = g.tiers()
     if tiers:
         print("\nSkill tiers (a name for a full spec; results store the full spec and the tier):")
         for name, (spec, description) in tiers.items():
