@@ -150,7 +150,7 @@ def test_rounds_text_is_the_plain_join():
     of 0 rounds, of every round and of more rounds than the matrix holds included."""
     import pyarrow as pa
 
-    from boardlab.experiments.citadels.runner import rounds_text
+    from boardlab.experiments.citadels.columns import rounds_text
 
     rng = np.random.default_rng(5)
     for w in (1, 2):

@@ -55,24 +55,6 @@ def run_random_games(seeds: np.ndarray, rules: Rules, players: int) -> dict[str,
     return out
 
 
-def rounds_text(digits: np.ndarray, rounds: np.ndarray) -> pa.LargeStringArray:
-    """Per row, its first rounds[i] entries joined by "-": digits uint8[M, R, w] (ASCII), rounds int[M].
-
-    Built as one byte matrix (entries and separators), of which each row's first bytes are the Arrow string's
-    data and the row lengths its offsets: a chunk of 100,000 rows costs milliseconds, not a Python loop.
-    """
-    m, r, w = digits.shape
-    cells = np.empty((m, r, w + 1), dtype=np.uint8)
-    cells[:, :, :w] = digits
-    cells[:, :, w] = ord("-")
-    rounds = np.clip(np.asarray(rounds, dtype=np.int64), 0, r)
-    lengths = np.where(rounds > 0, rounds * (w + 1) - 1, 0)  # no separator after the last entry
-    data = cells.reshape(m, r * (w + 1))[np.arange(r * (w + 1))[None, :] < lengths[:, None]]
-    offsets = np.zeros(m + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    return pa.LargeStringArray.from_buffers(m, pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(data)))
-
-
 def play_chunk(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> pd.DataFrame:

@@ -58,6 +58,7 @@ SEED_MASK = (1 << 64) - 1
 PHASES = ("draw", "monster", "done")
 _KINDS = {"draw": E.K_DRAW, "fallback": E.K_FALLBACK, "monster": E.K_MONSTER, "skip": E.K_SKIP}
 _LETTERS = np.frombuffer(STATE_LETTERS.encode(), dtype=np.uint8)
+_FAMILIES = ("forest", "village", "farm", "water")  # the move families of restricted play: the terrains a seat draws
 
 
 class IllegalMove(ValueError):
@@ -337,12 +338,12 @@ class Game:
 
     def move_families(self) -> tuple[str, ...]:
         """The move families restricted play names (``random-prefers:forest``): the four terrains a seat draws."""
-        return ("forest", "village", "farm", "water")
+        return _FAMILIES
 
     def move_family(self, move: Move) -> str:
         """The terrain a draw (or a fallback) puts on the mover's own map; "" for a monster (drawn by anyone) or a
         skip."""
-        return move.terrain if move.kind in ("draw", "fallback") and move.terrain in self.move_families() else ""
+        return move.terrain if move.kind in ("draw", "fallback") and move.terrain in _FAMILIES else ""
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the decision at hand, in the contract's listing order (§5.3); [] when done."""
