@@ -618,3 +618,22 @@ def test_every_command_that_plays_takes_a_chunk_size(command, tmp_path, capsys):
     assert code == 0, err
     runs = sorted((out / "runs").glob("*.parquet"))
     assert runs and all(S.read_metadata(r)["spec"]["chunk_size"] == 7 for r in runs)
+
+
+def test_tune_scoring_takes_a_chunk_size_and_reuses_runs_of_another(tmp_path, capsys):
+    """tune scoring cuts every run (blocks and verification) into --chunk-size games; chunking never changes a
+    run's games, so a second study in the same run cache with another chunk size plays nothing anew."""
+    from tests.cli import cli
+
+    args = ["tune", "scoring", "--game", "pig", "--param", "game.target=20:40:int", "--objective", "seats",
+            "--agents", "random", "--players", 2, "--games", 20, "--blocks", 2, "--trials", 2, "--verify-games", 8,
+            "--work", tmp_path / "runs", "--quiet"]  # fmt: skip
+    code, _, err = cli(capsys, *args, "--chunk-size", 7, "--out", tmp_path / "a")
+    assert code == 0, err
+    runs = sorted((tmp_path / "runs").rglob("*.parquet"))
+    assert len(runs) >= 3 and {S.read_metadata(r)["spec"]["chunk_size"] for r in runs} == {7}
+    stamps = {r: r.stat().st_mtime_ns for r in runs}
+    code, _, err = cli(capsys, *args, "--chunk-size", 3, "--out", tmp_path / "b")
+    assert code == 0, err
+    assert {r: r.stat().st_mtime_ns for r in runs} == stamps  # reused, not played again
+    assert (tmp_path / "a" / "best.toml").read_text() == (tmp_path / "b" / "best.toml").read_text()

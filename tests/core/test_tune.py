@@ -333,7 +333,8 @@ def test_the_command_hands_its_options_to_the_task_as_one_settings_object(tmp_pa
               "--seat-games", "30", "--allow-placeholder", "achievements.cards.green_canopy", "--stop-z", "2.5",
               "--race", "40", "--train-seed", "7", "--trials", "9", "--games", "60", "--blocks", "3",
               "--verify-games", "12", "--keep-mean-total", "15", "--max-changes", "1", "--sampler", "tpe",
-              "--prune-p", "0.1", "--seed", "11", "--out", str(tmp_path / "t"), "--resume", "--quiet"])  # fmt: skip
+              "--prune-p", "0.1", "--seed", "11", "--out", str(tmp_path / "t"), "--resume", "--quiet",
+              "--chunk-size", "5"])  # fmt: skip
     assert e.value.code == 2 and capsys.readouterr().err.strip().endswith("error: checked")
     (s,) = seen
     assert [p.name for p in s.what.params] == ["scoring.park.row_points", "game.compensation.3[1]"]
@@ -344,7 +345,8 @@ def test_the_command_hands_its_options_to_the_task_as_one_settings_object(tmp_pa
                             seat_agent=None, seat_games=30, train=None, train_seed=7)  # fmt: skip
     assert s.search == T.Search(blocks=3, seed=11, sampler="tpe", prune_p=0.1, stop_z=2.5, race=40.0, trials=9)
     assert (s.session.out, s.session.work, s.session.resume) == (tmp_path / "t", tmp_path / "t" / "runs", True)
-    assert (s.session.verify_games, s.session.jobs, s.session.where) == (12, 1, {"backend": "loky", "scheduler": None})
+    assert (s.session.verify_games, s.session.jobs) == (12, 1)
+    assert s.session.where == {"backend": "loky", "scheduler": None, "chunk_size": 5}
     assert s.session.command == command_line()  # this invocation, quoted in the report
     assert not (tmp_path / "t").exists()  # checked, nothing written
 

@@ -242,6 +242,15 @@ TuneOutOpt = Annotated[
 WorkOpt = Annotated[Path | None, typer.Option("--work", help=f"Run cache (default: OUT/runs). {OUTPUT_RULE}")]
 ResumeOpt = Annotated[bool, typer.Option("--resume", help="Continue the study in OUT (same settings).")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
+TuneChunkSizeOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--chunk-size",
+        help="Games per chunk of every run (default: a block shared out over --jobs). Chunking never changes a"
+        " run's games: a finished run of another chunk size is reused.",
+        min=1,
+    ),
+]
 
 
 @tune_app.command("scoring")
@@ -273,6 +282,7 @@ def tune_scoring(
     work: WorkOpt = None,
     resume: ResumeOpt = False,
     jobs: JobsOpt = 1,
+    chunk_size: TuneChunkSizeOpt = None,
     backend: BackendOpt = "loky",
     scheduler: SchedulerOpt = None,
     quiet: QuietOpt = False,
@@ -347,7 +357,7 @@ def _scoring_settings(**o) -> Any:
     )  # fmt: skip
     session = T.Session(
         out=out, work=work, resume=o["resume"], verify_games=o["verify_games"], jobs=o["jobs"],
-        command=command_line(), **workers,
+        command=command_line(), chunk_size=o["chunk_size"], **workers,
     )  # fmt: skip
     return T.TuneSettings(what, play, search, session)
 

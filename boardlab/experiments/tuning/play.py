@@ -49,19 +49,30 @@ def _run_cached(sim: S.RunSpec, path: Path, jobs: int, progress=None, **where) -
         S.run_or_reuse(sim, path, jobs=jobs, progress=progress, **where)
 
 
-def _block(spec: TuneSpec, table: Table, rules: Rules, b: int, work: Path, jobs: int = 1) -> tuple[S.RunSpec, Path]:
+def _block(
+    spec: TuneSpec, table: Table, rules: Rules, b: int, work: Path, jobs: int = 1, chunk_size: int | None = None
+) -> tuple[S.RunSpec, Path]:
     sim = S.make_spec(
         table.players, list(table.agents), table.block_games, block_seed(spec.seed, b), rules, "rotate",
-        chunk_size=-(-table.block_games // jobs), game=spec.game,
+        chunk_size=chunk_size or -(-table.block_games // jobs), game=spec.game,
     )  # fmt: skip
     return sim, Path(work) / _rules_key(rules) / table.file(b)
 
 
 def play_block(
-    spec: TuneSpec, table: Table, rules: Rules, b: int, work: Path, jobs: int = 1, progress=None, **where
+    spec: TuneSpec,
+    table: Table,
+    rules: Rules,
+    b: int,
+    work: Path,
+    jobs: int = 1,
+    progress=None,
+    chunk_size: int | None = None,
+    **where,
 ) -> pd.DataFrame:
-    """Seed block b of `table` under `rules` (played, resumed or reused from the work directory)."""
-    sim, path = _block(spec, table, rules, b, work, jobs)
+    """Seed block b of `table` under `rules` (played, resumed or reused from the work directory), in chunks of
+    `chunk_size` games (default: the block shared out over `jobs`)."""
+    sim, path = _block(spec, table, rules, b, work, jobs, chunk_size)
     path.parent.mkdir(parents=True, exist_ok=True)
     _run_cached(sim, path, jobs, progress, **where)
     return _as_table(pd.read_parquet(path, columns=RESULT_COLUMNS), sim, table)
@@ -97,12 +108,20 @@ def all_cached(spec: TuneSpec, rules: Rules, work: Path) -> bool:
 
 
 def play_verification(
-    spec: TuneSpec, table: Table, rules: Rules, games: int, work: Path, jobs: int = 1, progress=None, **where
+    spec: TuneSpec,
+    table: Table,
+    rules: Rules,
+    games: int,
+    work: Path,
+    jobs: int = 1,
+    progress=None,
+    chunk_size: int | None = None,
+    **where,
 ):
     games = -(-games // table.players) * table.players
     sim = S.make_spec(
         table.players, list(table.agents), games, block_seed(spec.seed, VERIFY_BLOCK), rules, "rotate",
-        chunk_size=max(1, min(1000, -(-games // jobs))), game=spec.game,
+        chunk_size=chunk_size or max(1, min(1000, -(-games // jobs))), game=spec.game,
     )  # fmt: skip
     name = "verify" if table.name == "agents" else f"verify-{table.name}"
     path = Path(work) / f"{name}-{_rules_key(rules)}.parquet"

@@ -145,6 +145,9 @@ class Session:
         The Dask scheduler's address (backend dask).
     command : str
         The command line, quoted in the report.
+    chunk_size : int or None
+        Games per chunk of every run (None: a block shared out over the processes).  Chunking never changes a
+        run's games, so a finished run of another chunk size is reused.
     """
 
     out: Path = Path("runs/tune-scoring")
@@ -155,6 +158,7 @@ class Session:
     backend: str = "loky"
     scheduler: str | None = None
     command: str = ""
+    chunk_size: int | None = None
 
     @property
     def runs(self) -> Path:
@@ -163,8 +167,8 @@ class Session:
 
     @property
     def where(self) -> dict:
-        """The runs' backend and scheduler, as every run takes them."""
-        return {"backend": self.backend, "scheduler": self.scheduler}
+        """The runs' backend, scheduler and chunk size, as every run takes them."""
+        return {"backend": self.backend, "scheduler": self.scheduler, "chunk_size": self.chunk_size}
 
 
 @dataclass(frozen=True)

@@ -55,12 +55,15 @@ def _mismatch(what: str, rules: Rules, have: dict, want: dict, t) -> str:
             " another folder")  # fmt: skip
 
 
-def ensure_weights(spec: TuneSpec, rules: Rules, jobs: int = 1, progress=None, **where) -> float:
+def ensure_weights(
+    spec: TuneSpec, rules: Rules, jobs: int = 1, progress=None, chunk_size: int | None = None, **where
+) -> float:
     """With --train, the weights of `rules` fitted (by the game's trainer, into the folder where its agents
     look them up) unless they are there already, fitted with the study's settings; TuneError, one line, when
     they are there but fitted otherwise.  Returns the seconds spent fitting (0 when nothing was fitted).
 
-    `progress(done, total, rate, label)` counts the self-play games; `where`: the backend and scheduler."""
+    `progress(done, total, rate, label)` counts the self-play games; `where`: the backend and scheduler
+    (`chunk_size`, the runs' setting, does not apply to self-play)."""
     if not spec.trains:
         return 0.0
     t = _trainer(spec.game_def())
