@@ -8,6 +8,7 @@ new game that has only what `simulate` needs.
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import numpy as np
 import pandas as pd
@@ -228,7 +229,6 @@ REFUSED = {
         "--game: X has no report, and no generic one: its game declares no progress(player)",
     ),
     "skill_report": (["reproduce", "--games", "20", "--skill"], "--skill: X has no skill report"),
-    "bench": (["bench", "--no-subprocess"], "--game: X has no benchmark"),
     "trainer": (
         ["train", "--games", "8,8", "--out", "w.json"],
         "--game: X has no trainer (no agent of its fits learned weights)",
@@ -246,6 +246,7 @@ FALLBACK = {
     "chunk_player": "none: a Simulation cannot be made without it",
     "schema": "the core columns' schema",
     "chunk_size": "simulate's DEFAULT_CHUNK",
+    "bench": "the generic bench (boardlab.experiments.generic_bench)",
     "api_rows": "the core columns only",
     "compare_sections": "compare's generic sections only",
     "seat_agent": "the first of the agents",
@@ -315,3 +316,34 @@ def test_games_lists_what_each_game_serves(bare, capsys):
     assert "reproduce --skill" in serves["citywright"] and "simulate --moves" in serves["citywright"]
     assert "score" in serves["cartographers"] and "--moves" not in serves["cartographers"]
     assert serves["bare"].strip() == "also serves: only the common commands"
+
+
+def test_a_game_without_a_bench_gets_the_generic_one(capsys, monkeypatch):
+    """bench on Pig, which declares none: its own playouts, simulate through the generic player, ismcts."""
+    import json
+
+    from boardlab.experiments import generic_bench as B
+
+    monkeypatch.setattr(B, "SECONDS", 0.05)
+    monkeypatch.setattr(B, "REPEATS", 1)
+    assert get_game("pig").optional("bench") is None
+    code, out, err = run_cli(["bench", "--game", "pig", "--json", "--simulate-games", "40"], capsys)
+    assert code == 0, err
+    fig = json.loads(out)
+    counts = B.player_counts(get_game("pig"), get_game("pig").load_rules("standard"))
+    assert counts[0] == 2 and len(counts) <= 4
+    assert [k for k in fig if k.startswith("playout_games_s_")] == [f"playout_games_s_{n}p" for n in counts]
+    assert all(fig[k] > 0 for k in fig if k != "rules")
+    assert fig["simulate_vs_playout"] == round(fig["simulate_cpu_games_s"] / fig["playout_games_s_2p"], 3)
+    assert "playout_games_s_2p" in err  # each figure on stderr as it comes
+
+
+def test_the_generic_bench_sizes_its_work_to_the_time_aimed_at():
+    from boardlab.experiments.generic_bench import sized
+
+    def work(n):
+        t = time.process_time()
+        while time.process_time() - t < n * 1e-4:
+            pass
+
+    assert 300 <= sized(work, 0.05) <= 1000  # 500 units of 0.1 ms fill 50 ms

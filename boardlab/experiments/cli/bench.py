@@ -8,8 +8,6 @@ from typing import Annotated
 
 import typer
 
-from boardlab.sim.games import GameError
-
 from ._app import GameOpt, RulesOpt, UserError, app, game_def, load_rules, prog_name
 
 
@@ -38,7 +36,11 @@ def bench(
         ),
     ] = False,
 ):
-    """Engine and agent throughput on this machine, one core, after warm-up (each figure on stderr as it comes)."""
+    """Engine and agent throughput on this machine, one core, after warm-up (each figure on stderr as it comes).
+
+    A game without a bench of its own gets the generic one: its own random playouts, simulate with random agents
+    through the generic player, and ismcts iterations per second.
+    """
     g = game_def(game)
     if compile_:
         from boardlab.experiments import compile_bench
@@ -46,10 +48,11 @@ def bench(
         figures = compile_bench.run([g.id], log=lambda line: print(line, file=sys.stderr, flush=True))
         print(json.dumps(figures) if as_json else "\n".join(f"{k}: {v} s" for k, v in figures.items()))
         return
-    try:
-        b = g.require("bench")
-    except GameError as e:
-        raise UserError(f"--game: {e}") from None
+    b = g.optional("bench")
+    if b is None:  # the figures any game has (boardlab.experiments.generic_bench)
+        from boardlab.experiments.generic_bench import generic_bench
+
+        b = generic_bench(g)
     rs = load_rules(rules, g)
     more = {}
     if simulate_games is not None:
