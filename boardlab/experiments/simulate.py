@@ -818,6 +818,11 @@ def _run(
         meta = _metadata(spec, manifest, new_games, elapsed)
         stream.finish(meta, replacing=force)
     except BaseException:
+        # the workers stop before the lock is released (closing joblib's generator ends its worker processes):
+        # none may write a part once another run can own the output
+        close = getattr(finished, "close", None)
+        if close is not None:
+            close()
         stream.abort()  # the parts stay, for --resume
         raise
     return meta
