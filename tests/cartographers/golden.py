@@ -19,16 +19,16 @@ and seating the chunk player uses.  The sets cover every built-in agent and tier
 planner, strong, expert -- both ambush policies, every player count, both map sides, the strong and expert
 levers, and a variant of the interpretation keys.
 
-If a change of moves is intended (a new rule, a better search, new weights), regenerate the committed
-results (``boardlab reproduce --game cartographers``, and ``--skill``; see README) and then this file's data
-(fingerprints: ``boardlab.testing.digest``)::
+The sets are declared once in ``GOLDEN`` (the shared helper ``boardlab.testing.Golden``;
+``docs/guides/project.md``, "Golden games").  If a change of moves is intended (a new rule, a better search,
+new weights), regenerate the committed results (``boardlab reproduce --game cartographers``, and ``--skill``;
+see README) and then this file's data (fingerprints: ``boardlab.testing.digest``)::
 
-    python -m tests.cartographers.golden --update
+    python -m boardlab.testing.golden tests.cartographers.golden --update
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -43,38 +43,8 @@ from boardlab.sim.cartographers import engine as E
 from boardlab.sim.cartographers.api import Game
 from boardlab.sim.cartographers.rules import load_rules
 from boardlab.sim.seeds import game_seeds
+from boardlab.testing import Golden, GoldenSet
 from boardlab.testing import digest as _digest
-
-GAMES_PATH = Path(__file__).parent / "data" / "golden_games.csv"
-
-# name: (rules, players, agents, seating, run seed, games)
-SETS: dict[str, tuple[str, int, str, str, int, int]] = {
-    "random-4p": ("base-a", 4, "random,random,random,random", "fixed", 201, 20),
-    "random-5p-b": ("base-b", 5, "random", "fixed", 202, 4),
-    "greedy-4p": ("base-a", 4, "greedy,greedy,greedy,greedy", "fixed", 203, 12),
-    "greedy-solo-b": ("base-b", 1, "greedy", "fixed", 204, 6),
-    "mixed-3p": ("base-a", 3, "greedy:ambush=random,planner,random", "rotate", 205, 6),
-    "planner-2p": ("base-a", 2, "planner,planner:ambush=random", "rotate", 206, 6),
-    "planner-solo": ("base-a", 1, "planner", "fixed", 207, 16),
-    "interpretations-3p": ("base-b-other", 3, "planner,greedy,random", "rotate", 208, 4),
-    "interpretations-solo": ("base-b-other", 1, "planner", "fixed", 209, 4),
-    # the strong tier (its moves also pin the committed weights strong-v1) and its levers
-    "strong-4p": ("base-a", 4, "strong,planner,strong:k=8,margin=2,greedy", "rotate", 210, 8),
-    "strong-solo": ("base-a", 1, "strong", "fixed", 211, 10),
-    "strong-2p-b": ("base-b", 2, "strong:ambush=random,strong", "rotate", 212, 4),
-    # the expert tier (determinised flat Monte Carlo) and its levers
-    "expert-solo": ("base-a", 1, "expert", "fixed", 213, 6),
-    "expert-2p": ("base-a", 2, "expert,strong", "rotate", 214, 4),
-    "expert-levers-3p": (
-        "base-b",
-        3,
-        "expert:budget=8,k=3,horizon=2,rollout_k=2,seats=all,planner,strong:ambush=random",
-        "rotate",
-        215,
-        2,
-    ),
-}
-
 
 def rules_named(name: str):
     if name == "base-b-other":  # the other reading of every interpretation key that changes play
@@ -92,17 +62,16 @@ def rules_named(name: str):
     return load_rules(name)
 
 
-def _seats(name: str):
-    rules, players, agents, seating, seed, games = SETS[name]
-    specs = [parse_agent(a) for a in split_specs(agents)]
+def _seats(s: GoldenSet):
+    specs = [parse_agent(a) for a in split_specs(s.agents)]
     if len(specs) == 1:
-        specs = specs * players
-    return rules_named(rules), players, specs, seating, seed, games
+        specs = specs * s.players
+    return rules_named(s.rules), s.players, specs, s.seating, s.seed, s.games
 
 
-def move_logs(name: str) -> tuple[list[list[str]], list[list[int]]]:
-    """Every game of set `name` played move by move through the public API: its move texts and final totals."""
-    rules, players, specs, seating, seed, games = _seats(name)
+def move_logs(s: GoldenSet) -> tuple[list[list[str]], list[list[int]]]:
+    """Every game of set `s` played move by move through the public API: its move texts and final totals."""
+    rules, players, specs, seating, seed, games = _seats(s)
     seeds = game_seeds(seed, 0, games)
     prms = rows(specs)[seat_orders(players, seating, 0, games, pool=len(specs), seeds=seeds)]
     vw, ws = np.array(STRONG_WEIGHTS, dtype=np.float64), workspace()  # one of each for the batch, as run_games
@@ -121,19 +90,18 @@ def move_logs(name: str) -> tuple[list[list[str]], list[list[int]]]:
     return logs, totals
 
 
-def play(name: str) -> pd.DataFrame:
-    """One row per game of set `name`: the seats' totals, a digest of its result rows and of its move log.
+def play(s: GoldenSet) -> pd.DataFrame:
+    """One row per game of set `s`: the seats' totals, a digest of its result rows and of its move log.
     AssertionError if the move-by-move replay does not end where the chunk player's batch loop does."""
-    rules, players, specs, seating, seed, games = _seats(name)
+    rules, players, specs, seating, seed, games = _seats(s)
     df = chunk_table(rules, players, specs, seating, seed, 0, games).to_pandas()
-    logs, api_totals = move_logs(name)
+    logs, api_totals = move_logs(s)
     out = []
     for g, sub in df.groupby("game", sort=True):
         totals = [int(t) for t in sub["total"]]
-        assert totals == api_totals[g], f"{name} game {g}: chunk player totals {totals}, move by move {api_totals[g]}"
+        assert totals == api_totals[g], f"{s} game {g}: chunk player totals {totals}, move by move {api_totals[g]}"
         out.append(
             {
-                "set": name,
                 "game": int(g),
                 "totals": " ".join(map(str, totals)),
                 "rows": _digest(sub.drop(columns=["rules"]).to_csv(index=False)),
@@ -144,13 +112,40 @@ def play(name: str) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def play_all() -> pd.DataFrame:
-    return pd.concat([play(name) for name in SETS], ignore_index=True)
-
+# (rules, players, agents, seating, run seed, games)
+GOLDEN = Golden(
+    game="cartographers",
+    path=Path(__file__).parent / "data" / "golden_games.csv",
+    module="tests.cartographers.golden",
+    play=play,
+    regenerate="Regenerate results/cartographers*/ (`boardlab reproduce --game cartographers`, and `--skill`)",
+    sets={
+        "random-4p": GoldenSet("base-a", 4, "random,random,random,random", "fixed", 201, 20),
+        "random-5p-b": GoldenSet("base-b", 5, "random", "fixed", 202, 4),
+        "greedy-4p": GoldenSet("base-a", 4, "greedy,greedy,greedy,greedy", "fixed", 203, 12),
+        "greedy-solo-b": GoldenSet("base-b", 1, "greedy", "fixed", 204, 6),
+        "mixed-3p": GoldenSet("base-a", 3, "greedy:ambush=random,planner,random", "rotate", 205, 6),
+        "planner-2p": GoldenSet("base-a", 2, "planner,planner:ambush=random", "rotate", 206, 6),
+        "planner-solo": GoldenSet("base-a", 1, "planner", "fixed", 207, 16),
+        "interpretations-3p": GoldenSet("base-b-other", 3, "planner,greedy,random", "rotate", 208, 4),
+        "interpretations-solo": GoldenSet("base-b-other", 1, "planner", "fixed", 209, 4),
+        # the strong tier (its moves also pin the committed weights strong-v1) and its levers
+        "strong-4p": GoldenSet("base-a", 4, "strong,planner,strong:k=8,margin=2,greedy", "rotate", 210, 8),
+        "strong-solo": GoldenSet("base-a", 1, "strong", "fixed", 211, 10),
+        "strong-2p-b": GoldenSet("base-b", 2, "strong:ambush=random,strong", "rotate", 212, 4),
+        # the expert tier (determinised flat Monte Carlo) and its levers
+        "expert-solo": GoldenSet("base-a", 1, "expert", "fixed", 213, 6),
+        "expert-2p": GoldenSet("base-a", 2, "expert,strong", "rotate", 214, 4),
+        "expert-levers-3p": GoldenSet(
+            "base-b",
+            3,
+            "expert:budget=8,k=3,horizon=2,rollout_k=2,seats=all,planner,strong:ambush=random",
+            "rotate",
+            215,
+            2,
+        ),
+    },
+)
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--update"]:
-        sys.exit(f"usage: python -m tests.cartographers.golden --update   (rewrites {GAMES_PATH})")
-    GAMES_PATH.parent.mkdir(parents=True, exist_ok=True)
-    play_all().to_csv(GAMES_PATH, index=False)
-    print(f"wrote {GAMES_PATH}")
+    raise SystemExit(GOLDEN.main())

@@ -14,18 +14,18 @@ of fingerprint catch that (`tests/citywright/test_golden.py`):
   and their worths, and the random state afterwards.  This also pins worths
   that do not flip a move.
 
-If a change of moves is intended (a new rule, a better search), regenerate the
-committed results (`make reproduce-full`, the ladder and the sweep; see README)
-and then these files (fingerprints: ``boardlab.testing.digest``)::
+Both are declared once in ``GOLDEN`` (the shared helper ``boardlab.testing.Golden``;
+``docs/guides/project.md``, "Golden games").  If a change of moves is intended (a new
+rule, a better search), regenerate the committed results (`make reproduce-full`, the
+ladder and the sweep; see README) and then these files (fingerprints:
+``boardlab.testing.digest``)::
 
-    python -m tests.citywright.golden --update
+    python -m boardlab.testing.golden tests.citywright.golden --update
 """
 
 from __future__ import annotations
 
-import json
 import random
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -37,51 +37,8 @@ from boardlab.experiments.citywright.runner import play_chunk_with_moves
 from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.api import Game
 from boardlab.sim.citywright.rules import load_rules
+from boardlab.testing import Golden, GoldenSet
 from boardlab.testing import digest as _digest
-
-GAMES_PATH = Path(__file__).parent / "data" / "golden_games.csv"
-SEARCH_PATH = Path(__file__).parent / "data" / "golden_search.json"
-
-# name: (rules, players, agents, seating, run seed, games) -- every built-in agent and mcts
-# option, every player count, both rule versions, the swap, a depleting market, extra cards
-SETS: dict[str, tuple[str, int, str, str, int, int]] = {
-    "random-4p": ("v1.1", 4, "random,random,random,random", "fixed", 101, 60),
-    "greedy-4p": ("v1.1", 4, "greedy,greedy,greedy,greedy", "fixed", 102, 30),
-    "specialists-4p": ("v1.1", 4, "specialist:R,specialist:C,specialist:P,specialist:I", "rotate", 103, 40),
-    "greedy-P-2p": ("v1.1", 2, "greedy,specialist:P", "rotate", 104, 30),
-    "mixed-3p": ("v1.1", 3, "greedy,specialist:I,random", "rotate", 105, 24),
-    "solo": ("v1.1", 1, "greedy", "fixed", 106, 20),
-    "v1.0-2p": ("v1.0", 2, "greedy,specialist:R", "rotate", 107, 20),
-    "depletes-4p": ("v1.0-depletes", 4, "greedy,specialist:C,greedy,specialist:C", "rotate", 108, 12),
-    "achievements-4p": ("v1.1-extra-cards", 4, "greedy,specialist:R,specialist:C,specialist:I", "rotate", 109, 12),
-    "mcts-2p": ("v1.1", 2, "mcts:iters=40,k=6,greedy", "rotate", 110, 4),
-    "mcts-margin-3p": ("v1.1", 3, "mcts:iters=30,k=6,reward=margin,greedy,specialist:C", "rotate", 111, 3),
-    "mcts-greedy-rollout-2p": ("v1.1", 2, "mcts:iters=8,k=4,rollout=greedy,greedy", "rotate", 112, 2),
-    "mcts-solo": ("v1.1", 1, "mcts:iters=30,k=6,reward=margin", "fixed", 113, 3),
-    # the strong tier and its specialists (their moves also pin the committed weights strong-v1)
-    "strong-4p": ("v1.1", 4, "strong,greedy,strong-specialist:C,strong-specialist:P", "rotate", 114, 8),
-    "strong-2p": ("v1.1", 2, "strong,strong-specialist:I", "rotate", 115, 6),
-    "strong-v1.0-3p": ("v1.0", 3, "strong,strong-specialist:R,greedy", "rotate", 116, 4),
-    # the expert tier (flatmc) and its specialists, and flatmc's other levers
-    "expert-4p": (
-        "v1.1",
-        4,
-        f"{EXPERT_V1},greedy,expert-specialist:C,strong",
-        "rotate",
-        117,
-        2,
-    ),  # the tier before its levers
-    "expert-fast-4p": ("v1.1", 4, f"expert,greedy,expert-specialist:C,{EXPERT_LEVERS},strong", "rotate", 120, 2),
-    "expert-2p": (
-        "v1.1",
-        2,
-        "expert-specialist:I,flatmc:budget=6,k=3,horizon=1,turns=-1,own=greedy,rank=worth,leaf=points,per_slot=1",
-        "rotate",
-        118,
-        2,
-    ),
-    "flatmc-solo": ("v1.1", 1, "flatmc:budget=8,k=3,select=ucb,crn=off,memo=off,taper=1", "fixed", 119, 2),
-}
 
 # evaluator_search fingerprints: positions per rule set, and the parameter rows searched
 SEARCH_RULES = ("v1.1", "v1.0", "v1.0-depletes", "v1.1-depletes", "v1.1-extra-cards")
@@ -112,18 +69,13 @@ def rules_named(name: str):
     return load_rules(name)
 
 
-def play(name: str) -> pd.DataFrame:
-    """One row per game of set `name`: the seats' totals and a digest of the whole move log."""
-    rules, players, agents, seating, seed, games = SETS[name]
-    specs = [parse_agent(a) for a in split_specs(agents)]
-    df, logs = play_chunk_with_moves(rules_named(rules), players, specs, seating, seed, 0, games)
-    totals = df.groupby("game", sort=True)["total"].apply(lambda s: " ".join(map(str, s)))
-    digests = [_digest(logs[g]) for g in range(games)]
-    return pd.DataFrame({"set": name, "game": range(games), "totals": totals.to_numpy(), "moves": digests})
-
-
-def play_all() -> pd.DataFrame:
-    return pd.concat([play(name) for name in SETS], ignore_index=True)
+def play(s: GoldenSet) -> pd.DataFrame:
+    """One row per game of set `s`: the seats' totals and a digest of the whole move log."""
+    specs = [parse_agent(a) for a in split_specs(s.agents)]
+    df, logs = play_chunk_with_moves(rules_named(s.rules), s.players, specs, s.seating, s.seed, 0, s.games)
+    totals = df.groupby("game", sort=True)["total"].apply(lambda t: " ".join(map(str, t)))
+    digests = [_digest(logs[g]) for g in range(s.games)]
+    return pd.DataFrame({"game": range(s.games), "totals": totals.to_numpy(), "moves": digests})
 
 
 def search_rows():
@@ -161,14 +113,54 @@ def search_digest(rules_name: str) -> str:
     return _digest(*parts)
 
 
-def search_all() -> dict[str, str]:
-    return {name: search_digest(name) for name in SEARCH_RULES}
-
+# every built-in agent and mcts option, every player count, both rule versions, the swap, a depleting market,
+# extra cards; sets: (rules, players, agents, seating, run seed, games)
+GOLDEN = Golden(
+    game="citywright",
+    path=Path(__file__).parent / "data" / "golden_games.csv",
+    module="tests.citywright.golden",
+    play=play,
+    regenerate="Regenerate results/ (`make reproduce-full`, the ladder and the sweep; see README)",
+    digests_path=Path(__file__).parent / "data" / "golden_search.json",
+    digests={name: (lambda name=name: search_digest(name)) for name in SEARCH_RULES},
+    sets={
+        "random-4p": GoldenSet("v1.1", 4, "random,random,random,random", "fixed", 101, 60),
+        "greedy-4p": GoldenSet("v1.1", 4, "greedy,greedy,greedy,greedy", "fixed", 102, 30),
+        "specialists-4p": GoldenSet("v1.1", 4, "specialist:R,specialist:C,specialist:P,specialist:I", "rotate", 103, 40),
+        "greedy-P-2p": GoldenSet("v1.1", 2, "greedy,specialist:P", "rotate", 104, 30),
+        "mixed-3p": GoldenSet("v1.1", 3, "greedy,specialist:I,random", "rotate", 105, 24),
+        "solo": GoldenSet("v1.1", 1, "greedy", "fixed", 106, 20),
+        "v1.0-2p": GoldenSet("v1.0", 2, "greedy,specialist:R", "rotate", 107, 20),
+        "depletes-4p": GoldenSet("v1.0-depletes", 4, "greedy,specialist:C,greedy,specialist:C", "rotate", 108, 12),
+        "achievements-4p": GoldenSet(
+            "v1.1-extra-cards", 4, "greedy,specialist:R,specialist:C,specialist:I", "rotate", 109, 12
+        ),
+        "mcts-2p": GoldenSet("v1.1", 2, "mcts:iters=40,k=6,greedy", "rotate", 110, 4),
+        "mcts-margin-3p": GoldenSet("v1.1", 3, "mcts:iters=30,k=6,reward=margin,greedy,specialist:C", "rotate", 111, 3),
+        "mcts-greedy-rollout-2p": GoldenSet("v1.1", 2, "mcts:iters=8,k=4,rollout=greedy,greedy", "rotate", 112, 2),
+        "mcts-solo": GoldenSet("v1.1", 1, "mcts:iters=30,k=6,reward=margin", "fixed", 113, 3),
+        # the strong tier and its specialists (their moves also pin the committed weights strong-v1)
+        "strong-4p": GoldenSet("v1.1", 4, "strong,greedy,strong-specialist:C,strong-specialist:P", "rotate", 114, 8),
+        "strong-2p": GoldenSet("v1.1", 2, "strong,strong-specialist:I", "rotate", 115, 6),
+        "strong-v1.0-3p": GoldenSet("v1.0", 3, "strong,strong-specialist:R,greedy", "rotate", 116, 4),
+        # the expert tier (flatmc) and its specialists, and flatmc's other levers
+        "expert-4p": GoldenSet(
+            "v1.1", 4, f"{EXPERT_V1},greedy,expert-specialist:C,strong", "rotate", 117, 2
+        ),  # the tier before its levers
+        "expert-fast-4p": GoldenSet(
+            "v1.1", 4, f"expert,greedy,expert-specialist:C,{EXPERT_LEVERS},strong", "rotate", 120, 2
+        ),
+        "expert-2p": GoldenSet(
+            "v1.1",
+            2,
+            "expert-specialist:I,flatmc:budget=6,k=3,horizon=1,turns=-1,own=greedy,rank=worth,leaf=points,per_slot=1",
+            "rotate",
+            118,
+            2,
+        ),
+        "flatmc-solo": GoldenSet("v1.1", 1, "flatmc:budget=8,k=3,select=ucb,crn=off,memo=off,taper=1", "fixed", 119, 2),
+    },
+)
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--update"]:
-        sys.exit(f"usage: python -m tests.citywright.golden --update   (rewrites {GAMES_PATH} and {SEARCH_PATH})")
-    GAMES_PATH.parent.mkdir(parents=True, exist_ok=True)
-    play_all().to_csv(GAMES_PATH, index=False)
-    SEARCH_PATH.write_text(json.dumps(search_all(), indent=2) + "\n")
-    print(f"wrote {GAMES_PATH} and {SEARCH_PATH}")
+    raise SystemExit(GOLDEN.main())

@@ -1,157 +1,31 @@
-"""Test helpers that ship with boardlab: the game-contract conformance check and golden-game fingerprints.
+"""The game-contract conformance check a game's own tests call, a built-in game's or an installed plugin's.
 
-A game's own tests -- a built-in game's or an installed plugin's -- call :func:`check_game` (as pgx ships
-``api_test``)::
+::
 
     from boardlab.testing import check_game
 
     def test_pig_conforms():
         check_game("pig")
 
-and pin their agents' play with :func:`digest` fingerprints of fixed games (see ``tests/citywright/golden.py``).
-Nothing here imports the repository's ``tests`` package.
+Everything is checked through the game's public API (``boardlab.sim.contract``); nothing here imports the
+repository's ``tests`` package.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 
 from boardlab.sim.contract import Game, Observation, missing_members
 from boardlab.sim.ranking import score_key
 
-__all__ = ["check_game", "chunk_fingerprints", "compare_fingerprints", "digest"]
+__all__ = ["check_game"]
 
 _NOT_A_MOVE = object()
-
-
-def digest(*parts: Any) -> str:
-    """A golden fingerprint: sha256 (first 16 hex digits) of `parts`, the same on every machine.
-
-    A string counts as its UTF-8 bytes; anything else as a numpy array's values, little-endian.
-
-    Parameters
-    ----------
-    *parts : str or array-like
-        What to fingerprint, in order (a move log's text, a kernel's move arrays, ...).
-
-    Returns
-    -------
-    str
-        16 lowercase hex digits.
-
-    Examples
-    --------
-    To regenerate a game's committed fingerprints after an intended change of moves, run its golden module,
-    e.g. ``python -m tests.citywright.golden --update``.
-    """
-    h = hashlib.sha256()
-    for p in parts:
-        if isinstance(p, str):
-            h.update(p.encode())
-        else:
-            a = np.asarray(p)
-            h.update(a.astype(a.dtype.newbyteorder("<"), copy=False).tobytes())
-    return h.hexdigest()[:16]
-
-
-def chunk_fingerprints(
-    game_id: str, rules: Any, players: int, agents: Sequence[str], seating: str, run_seed: int, games: int
-):
-    """Golden fingerprints of games 0..games-1 of a run, from the game's chunk player: one row per game.
-
-    Each row holds ``game``, ``totals`` (the seats' totals, space-separated) and ``rows`` (a :func:`digest`
-    of the chunk player's every result column for the game but ``rules``, as CSV).  A game's golden module
-    keeps named sets of these in ``tests/<game>/data/golden_games.csv`` and its test compares them with
-    :func:`compare_fingerprints`; after an intended change of play, regenerate them with the module's
-    ``--update`` (``python -m tests.citadels.golden --update``).
-
-    Parameters
-    ----------
-    game_id : str
-        A registered game's id.
-    rules : str, path or rule set
-        What the game's ``load_rules`` takes.
-    players : int
-        Players per game.
-    agents : sequence of str
-        Agent specs, one per seat (or one for every seat).
-    seating : str
-        The seating (``"fixed"``, ``"rotate"``, ...).
-    run_seed : int
-        The run seed (each game's seed derives from it and the game's number).
-    games : int
-        Games to play.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``game``, ``totals``, ``rows``.
-    """
-    import pandas as pd
-
-    from boardlab.sim.games import get_game
-
-    gd = get_game(game_id)
-    reg = gd.agents()
-    specs = [reg.parse_agent(a) for a in agents]
-    if len(specs) == 1:
-        specs = specs * players
-    df = gd.play_chunk(gd.load_rules(rules), players, specs, seating, run_seed, 0, games)
-    out = []
-    for g, sub in df.groupby("game", sort=True):
-        out.append(
-            {
-                "game": int(g),
-                "totals": " ".join(str(int(t)) for t in sub["total"]),
-                "rows": digest(sub.drop(columns=["rules"]).to_csv(index=False)),
-            }
-        )
-    return pd.DataFrame(out)
-
-
-def compare_fingerprints(name: str, got, want, columns: Sequence[str], regenerate: str) -> None:
-    """Compare a golden set's fingerprints as played now with the committed ones.
-
-    Parameters
-    ----------
-    name : str
-        The set's name (for the message).
-    got, want : pandas.DataFrame
-        One row per game, in game order: as played now, and as committed.
-    columns : sequence of str
-        The fingerprint columns to compare (``totals``, ``moves``, ``rows``, ...).
-    regenerate : str
-        How to regenerate the committed fingerprints if the change of play is intended (ends the message).
-
-    Returns
-    -------
-    None
-
-    Raises
-    ------
-    AssertionError
-        Another number of games, or games whose fingerprints differ: the message names the set, the games
-        and, for the first, each differing column's value now and committed.
-    """
-    got, want = got.reset_index(drop=True), want.reset_index(drop=True)
-    if len(got) != len(want):
-        raise AssertionError(f"{name}: {len(got)} games played, {len(want)} committed. {regenerate}")
-    differ = {c: (got[c].astype(str) != want[c].astype(str)) for c in columns}
-    changed = [g for g in got.index if any(d[g] for d in differ.values())]
-    if changed:
-        g = changed[0]
-        what = ", ".join(f"{c} {got[c][g]!r} (committed {want[c][g]!r})" for c in columns if differ[c][g])
-        raise AssertionError(
-            f"{name}: {len(changed)} of {len(got)} games no longer play as committed, games {changed}. "
-            f"Game {g}: {what}. {regenerate}"
-        )
 
 
 def _moves(g) -> list:
