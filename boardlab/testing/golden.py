@@ -469,6 +469,17 @@ def load_golden(where: str) -> Golden:
     return golden
 
 
+class _BadInput(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but bad input is one line (main prints it and returns 2)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise _BadInput(f"{message} (see --help)")
+
+
 def main(argv: Sequence[str] | None = None, golden: Golden | None = None) -> int:
     """``python -m boardlab.testing.golden MODULE [--update] [SET ...]``: check or rewrite golden fingerprints.
 
@@ -484,14 +495,18 @@ def main(argv: Sequence[str] | None = None, golden: Golden | None = None) -> int
     int
         0; 1 if a checked set or digest differs; 2 for bad input (one line on stderr).
     """
-    ap = argparse.ArgumentParser(
+    ap = _Parser(
         prog="python -m boardlab.testing.golden",
         description="Check a game's golden games against the committed fingerprints, or rewrite them (--update).",
     )
     ap.add_argument("module", help="the module (tests.citadels.golden) or file (path/golden.py) defining GOLDEN")
     ap.add_argument("sets", nargs="*", help="the sets to check or replay (default: every set)")
     ap.add_argument("--update", action="store_true", help="rewrite the data files from the code as it is now")
-    args = ap.parse_args(list(sys.argv[1:] if argv is None else argv))
+    try:
+        args = ap.parse_intermixed_args(list(sys.argv[1:] if argv is None else argv))
+    except _BadInput as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     try:
         g = golden if golden is not None else load_golden(args.module)
     except ValueError as e:

@@ -138,6 +138,7 @@ def test_the_command_line_updates_checks_and_refuses_bad_input(tmp_path):
         (("no.such.module",), "cannot import no.such.module"),
         ((mod, "zz"), "no golden set zz"),
         (("boardlab.testing",), "defines no GOLDEN"),
+        ((mod, "--bogus"), "unrecognized arguments: --bogus"),
     ]:
         r = _cli(*bad, cwd=tmp_path)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and says in r.stderr, r.stderr
