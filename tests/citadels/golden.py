@@ -39,6 +39,15 @@ GOLDEN = Golden(
         "seed-summary-5p": GoldenSet("seed-summary", 5, "basic,random,basic,random,basic", "rotate", 305, 8),
         "strong-4p": GoldenSet("official", 4, "strong,basic,strong:prefers=7,random", "rotate", 306, 8),
         "expert-3p": GoldenSet("official", 3, "expert:budget=16,k=3,basic,strong", "rotate", 307, 2),
+        # every tier by its name and both specialists at 6 players (the one official count above not yet
+        # covered), the expert tier at 2 players, and 8 players (seed-summary only)
+        "tiers-6p": GoldenSet(
+            "official", 6, "basic,strong,expert,random,basic-prefers:2,expert-prefers:6", "rotate", 308, 2
+        ),
+        "expert-2p": GoldenSet("official", 2, "expert,strong", "rotate", 309, 2),
+        "seed-summary-8p": GoldenSet(
+            "seed-summary", 8, "basic,strong,random,basic-prefers:4,basic,strong,random,basic", "rotate", 310, 4
+        ),
     },
 )
 
