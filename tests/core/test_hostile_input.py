@@ -1,6 +1,8 @@
 """Hostile input, one table: every case of the integrity audit, for every command and game it applies to.
 
-Each case builds a command line in a fresh folder (its ``args``), runs it as the installed command would
+Each case builds a command line in a fresh folder (its ``args``; a builder that takes a second argument ``h``
+gets the fixtures of interrupted runs and result files, ``h.runs`` and ``h.results``: tests/core/conftest.py),
+runs it as the installed command would
 (``boardlab.experiments.cli.main``, in this process, or in a subprocess where the case needs one) and checks the
 promise: exit code 2 for bad input, 1 for a failure during work, each with exactly one line on stderr that
 matches ``says``; or exit 0 with the right result.  ``check`` then looks at what is (and is not) on disk.
@@ -9,11 +11,13 @@ The table is grouped by what the case attacks; every group feeds the one paramet
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -25,50 +29,62 @@ class Case:
     """One hostile input and the promised answer."""
 
     name: str
-    args: Callable[[Path], list]  # the command line, built in the case's fresh folder
+    args: Callable[..., list]  # the command line, built in the case's fresh folder: args(d) or args(d, h)
     code: int  # 2: bad input; 1: a failure during work; 0: the right result
     says: str  # a regular expression: the one line on stderr (code 1 or 2), or a line of stdout (code 0)
-    check: Callable[[Path], None] | None = None  # what must (and must not) be on disk afterwards
+    check: Callable[..., None] | None = None  # what must (and must not) be on disk afterwards: check(d) or (d, h)
     marks: tuple = ()  # e.g. (pytest.mark.slow,)
 
 
+class Helpers(NamedTuple):
+    """What a case's ``args`` or ``check`` taking ``h`` gets: the fixtures run_files and result_files."""
+
+    runs: Any
+    results: Any
+
+
+def _call(fn: Callable, d: Path, h: Helpers):
+    """fn(d), or fn(d, h) when it takes ``h``."""
+    return fn(d, h) if "h" in inspect.signature(fn).parameters else fn(d)
+
+
 # --- run identity: one run's output, its resume state and its writers -----------------------------
-from tests.core import run_files as _run  # noqa: E402  (builds the section's interrupted runs)
 
 _SNAPSHOTS: dict[Path, dict] = {}
 
 
-def _resume_of(make: Callable[[Path], object]) -> Callable[[Path], list]:
-    """`simulate --resume` of the run `make` leaves at ``d/r.parquet`` (the folder's state kept for _untouched)."""
+def _resume_of(make: Callable[[Any, Path], object]) -> Callable[[Path, Helpers], list]:
+    """`simulate --resume` of the run `make(runs, d)` leaves at ``d/r.parquet`` (the folder's state kept for
+    _untouched)."""
 
-    def args(d: Path) -> list:
-        make(d)
-        _SNAPSHOTS[d] = _run.snapshot(d)
-        return _run.run_args(d / "r.parquet", "--resume")
+    def args(d: Path, h: Helpers) -> list:
+        make(h.runs, d)
+        _SNAPSHOTS[d] = h.runs.snapshot(d)
+        return h.runs.run_args(d / "r.parquet", "--resume")
 
     return args
 
 
-def _untouched(d: Path) -> None:
+def _untouched(d: Path, h: Helpers) -> None:
     """Nothing in the case's folder changed (nothing deleted, written or created; no probe or lock file left)."""
-    assert _run.snapshot(d) == _SNAPSHOTS.pop(d)
+    assert h.runs.snapshot(d) == _SNAPSHOTS.pop(d)
 
 
-def _while_held(*more) -> Callable[[Path], list]:
+def _while_held(*more) -> Callable[[Path, Helpers], list]:
     """`simulate` of an interrupted run's output while another writer holds its lock."""
 
-    def args(d: Path) -> list:
-        _run.interrupted(d / "r.parquet")
-        _run.hold_lock(d / "r.parquet")
-        _SNAPSHOTS[d] = _run.snapshot(d)
-        return _run.run_args(d / "r.parquet", *more)
+    def args(d: Path, h: Helpers) -> list:
+        h.runs.interrupted(d / "r.parquet")
+        h.runs.hold_lock(d / "r.parquet")
+        _SNAPSHOTS[d] = h.runs.snapshot(d)
+        return h.runs.run_args(d / "r.parquet", *more)
 
     return args
 
 
-def _held_untouched(d: Path) -> None:
-    _run.release(d / "r.parquet")
-    _untouched(d)
+def _held_untouched(d: Path, h: Helpers) -> None:
+    h.runs.release(d / "r.parquet")
+    _untouched(d, h)
 
 
 def _nothing_written(d: Path) -> None:
@@ -79,128 +95,150 @@ _DAMAGED_MANIFEST = r"error: cannot resume: \S*r\.parquet\.parts/run\.json is da
 _HELD = r"error: --out: another process is writing \S*r\.parquet \(it holds \S*r\.parquet\.lock\); wait for it to end$"
 
 RUN_IDENTITY: list[Case] = [
-    Case("resume: a chunk copied from another run", _resume_of(_run.with_foreign_chunk), 2,
+    Case("resume: a chunk copied from another run", _resume_of(lambda r, d: r.with_foreign_chunk(d)), 2,
          r"r\.parquet\.parts/chunk-0000002\.arrow belongs to run [0-9a-f]{20}, not this run [0-9a-f]{20}; "
          r"delete it to replay it$", _untouched),
-    Case("resume: a truncated chunk", _resume_of(_run.with_truncated_chunk), 2,
+    Case("resume: a truncated chunk", _resume_of(lambda r, d: r.with_truncated_chunk(d)), 2,
          r"r\.parquet\.parts/chunk-0000001\.arrow is damaged \(.+\); delete it to replay it$", _untouched),
-    Case("resume: run.json is garbage", _resume_of(lambda d: _run.with_manifest(d, "\x00 not json")), 2,
+    Case("resume: run.json is garbage", _resume_of(lambda r, d: r.with_manifest(d, "\x00 not json")), 2,
          _DAMAGED_MANIFEST.format("not JSON: .+"), _untouched),
-    Case("resume: run.json is {}", _resume_of(lambda d: _run.with_manifest(d, "{}")), 2,
+    Case("resume: run.json is {}", _resume_of(lambda r, d: r.with_manifest(d, "{}")), 2,
          _DAMAGED_MANIFEST.format("no spec"), _untouched),
     Case("resume: run.json has no run id",
-         _resume_of(lambda d: _run.with_manifest(d, '{"spec": {"players": 2}}')), 2,
+         _resume_of(lambda r, d: r.with_manifest(d, '{"spec": {"players": 2}}')), 2,
          _DAMAGED_MANIFEST.format("no run id"), _untouched),
     Case("a second writer", _while_held(), 2, _HELD, _held_untouched),
     Case("a second writer with --force", _while_held("--force"), 2, _HELD, _held_untouched),
     Case("a second writer with --resume", _while_held("--resume"), 2, _HELD, _held_untouched),
-    Case("--out in /proc", lambda d: _run.run_args("/proc/x.parquet"), 2,
+    Case("--out in /proc", lambda d, h: h.runs.run_args("/proc/x.parquet"), 2,
          r"error: --out: directory /proc is not writable(: cannot create a file in it \(.+\))?$",
          lambda d: Path("/proc/x.parquet.lock").exists() and pytest.fail("a lock file in /proc")),
-    Case("--out of a 300-character name", lambda d: _run.run_args(d / ("n" * 292 + ".parquet")), 2,
+    Case("--out of a 300-character name", lambda d, h: h.runs.run_args(d / ("n" * 292 + ".parquet")), 2,
          r"error: --out: the file name is 300 characters long, and the run also writes .+ where a name has "
          r"at most \d+: give a name of at most \d+ characters$", _nothing_written),
-    Case("--out of a 245-character name", lambda d: _run.run_args(d / ("n" * 237 + ".parquet")), 2,
+    Case("--out of a 245-character name", lambda d, h: h.runs.run_args(d / ("n" * 237 + ".parquet")), 2,
          r"error: --out: the file name is 245 characters long, and the run also writes \.NAME\.json\.PID\.tmp "
          r"\(\d+ characters\) where a name has at most 255: give a name of at most \d+ characters$",
          _nothing_written),
 ]  # fmt: skip
 
+
 # --- pairing games across result files ----------------------------------------------------------
-from tests.core import result_files as _rf  # noqa: E402  (builds the section's files)
+def _rescore_args(*files) -> list:
+    """`boardlab rescore FILES --rules v1.0 --out out.parquet`."""
+    return ["rescore", *files, "--rules", "v1.0", "--out", "out.parquet"]
+
+
+def _no_out(d: Path) -> None:
+    """Nothing written: no ``out.parquet`` in `d`."""
+    assert not (Path(d) / "out.parquet").exists()
+
 
 _DAMAGED = [  # (name, the damaged file built in the case's folder, what the one line says)
-    ("zero-row Parquet", _rf.zero_rows, r"zero\.parquet: holds no games \(0 rows\)$"),
-    ("a file cut in the middle", _rf.truncated, r"cut\.parquet: cannot read it as a result file: "),
-    ("a file corrupted mid-way", _rf.corrupted, r"bad\.parquet: cannot read it as a result file: "),
-    ("a directory", _rf.directory, r"dir\.parquet: is a directory, not a result file$"),
-    ("a FIFO", _rf.fifo, r"pipe\.parquet: is a FIFO \(named pipe\), not a result file$"),
-    ("/dev/null", lambda d: "/dev/null", r"/dev/null: is a character device, not a result file$"),
-    ("a text file", _rf.not_parquet, r"notes\.parquet: cannot read it as a result file: "),
-    ("an empty file", _rf.empty, r"empty\.parquet: is empty \(0 bytes\), not a result file$"),
+    ("zero-row Parquet", lambda d, h: h.results.zero_rows(d), r"zero\.parquet: holds no games \(0 rows\)$"),
+    (
+        "a file cut in the middle",
+        lambda d, h: h.results.truncated(d),
+        r"cut\.parquet: cannot read it as a result file: ",
+    ),
+    (
+        "a file corrupted mid-way",
+        lambda d, h: h.results.corrupted(d),
+        r"bad\.parquet: cannot read it as a result file: ",
+    ),
+    ("a directory", lambda d, h: h.results.directory(d), r"dir\.parquet: is a directory, not a result file$"),
+    ("a FIFO", lambda d, h: h.results.fifo(d), r"pipe\.parquet: is a FIFO \(named pipe\), not a result file$"),
+    ("/dev/null", lambda d, h: "/dev/null", r"/dev/null: is a character device, not a result file$"),
+    ("a text file", lambda d, h: h.results.not_parquet(d), r"notes\.parquet: cannot read it as a result file: "),
+    ("an empty file", lambda d, h: h.results.empty(d), r"empty\.parquet: is empty \(0 bytes\), not a result file$"),
 ]
 
 PAIRING: list[Case] = [
     Case(
         "rescore: the same file twice",
-        lambda d: _rf.rescore_args(_rf.run_file(d), "./F.parquet"),
+        lambda d, h: _rescore_args(h.results.run_file(d), "./F.parquet"),
         2,
         r"error: F\.parquet: the same file as /.*/F\.parquet; give each result file once$",
-        _rf.no_out,
+        _no_out,
     ),
     Case(
         "tune seats: the same file twice",
-        lambda d: ["tune", "seats", _rf.run_file(d), _rf.run_file(d)],
+        lambda d, h: ["tune", "seats", h.results.run_file(d), h.results.run_file(d)],
         2,
         r"error: (.*/F\.parquet): the same file as \1; give each result file once$",
     ),
     Case(
         "rescore: a copy of a run",
-        lambda d: _rf.rescore_args(_rf.run_file(d), _rf.run_file(d, "copy.parquet")),
+        lambda d, h: _rescore_args(h.results.run_file(d), h.results.run_file(d, "copy.parquet")),
         2,
         r"copy\.parquet: holds the same run as .*/F\.parquet \(run id [^)]+\); give each run once",
-        _rf.no_out,
+        _no_out,
     ),
     Case(
         "tune seats: two files of one run id",
-        lambda d: [
+        lambda d, h: [
             "tune",
             "seats",
-            _rf.with_run_id(_rf.run_file(d), d / "a.parquet", "r1"),
-            _rf.with_run_id(_rf.run_file(d, agents="greedy,random"), d / "b.parquet", "r1"),
+            h.results.with_run_id(h.results.run_file(d), d / "a.parquet", "r1"),
+            h.results.with_run_id(h.results.run_file(d, agents="greedy,random"), d / "b.parquet", "r1"),
         ],
         2,
         r"b\.parquet: holds the same run as .*a\.parquet \(run id r1\)",
     ),
     Case(
         "tune seats: two runs of one seed pool",
-        lambda d: ["tune", "seats", _rf.run_file(d), _rf.run_file(d, "G.parquet", agents="greedy,random")],
+        lambda d, h: [
+            "tune",
+            "seats",
+            h.results.run_file(d),
+            h.results.run_file(d, "G.parquet", agents="greedy,random"),
+        ],
         0,
         r"^80 games, 2 players",
     ),
     *[
         Case(
             f"rescore: {name}",
-            lambda d, make=make: _rf.rescore_args(_rf.run_file(d, "ok.parquet", "random"), make(d)),
+            lambda d, h, make=make: _rescore_args(h.results.run_file(d, "ok.parquet", "random"), make(d, h)),
             2,
             says,
-            _rf.no_out,
+            _no_out,
         )
         for name, make, says in _DAMAGED
     ],
     *[
-        Case(f"tune seats: {name}", lambda d, make=make: ["tune", "seats", make(d)], 2, says)
+        Case(f"tune seats: {name}", lambda d, h, make=make: ["tune", "seats", make(d, h)], 2, says)
         for name, make, says in _DAMAGED
     ],
     Case(
         "summary: the same file twice",
-        lambda d: ["summary", _rf.run_file(d), "./F.parquet", "--csv", d / "t"],
+        lambda d, h: ["summary", h.results.run_file(d), "./F.parquet", "--csv", d / "t"],
         2,
         r"error: F\.parquet: the same file as /.*/F\.parquet; give each result file once$",
-        lambda d: not (d / "t").exists() or pytest.fail("--csv written"),
+        lambda d, h: not (d / "t").exists() or pytest.fail("--csv written"),
     ),
     Case(
         "summary: a copy of a run",
-        lambda d: ["summary", _rf.run_file(d), _rf.run_file(d, "copy.parquet")],
+        lambda d, h: ["summary", h.results.run_file(d), h.results.run_file(d, "copy.parquet")],
         2,
         r"copy\.parquet: holds the same run as .*/F\.parquet \(run id [^)]+\); give each run once",
     ),
     Case(
         "summary: --game another than the file's",
-        lambda d: ["summary", _rf.run_file(d), "--game", "pig"],
+        lambda d, h: ["summary", h.results.run_file(d), "--game", "pig"],
         2,
         r"error: .*F\.parquet: a result of citywright, not pig$",
     ),
     Case(
         "summary: --csv into a missing folder",
-        lambda d: ["summary", _rf.run_file(d), "--csv", d / "no" / "t"],
+        lambda d, h: ["summary", h.results.run_file(d), "--csv", d / "no" / "t"],
         2,
         r"error: --csv: directory .*/no does not exist$",
     ),
     *[
         Case(
             f"summary: {name}",
-            lambda d, make=make: ["summary", _rf.run_file(d, "ok.parquet", "random"), make(d)],
+            lambda d, h, make=make: ["summary", h.results.run_file(d, "ok.parquet", "random"), make(d, h)],
             2,
             says,
         )
@@ -497,11 +535,12 @@ _FILES: list[Case] = [
         ]
     ],
     Case("rescore: --out a FIFO, with --force",
-         lambda d: ["rescore", _rf.run_file(_in(d, "")), "--rules", "v1.0", "--out", _fifo("out.parquet")(d),
+         lambda d, h: ["rescore", h.results.run_file(_in(d, "")), "--rules", "v1.0", "--out", _fifo("out.parquet")(d),
                     "--force"], 2,
          r"--out: \S*out\.parquet is a FIFO \(named pipe\), not a file to write; give a file name$"),
     Case("rescore: --out /dev/null, with --force",
-         lambda d: ["rescore", _rf.run_file(_in(d, "")), "--rules", "v1.0", "--out", "/dev/null", "--force"], 2,
+         lambda d, h: ["rescore", h.results.run_file(_in(d, "")), "--rules", "v1.0", "--out", "/dev/null",
+                       "--force"], 2,
          r"--out: /dev/null is a character device, not a file to write; give a file name$"),
     Case("simulate: --out /dev/null, with --force", lambda d: [
         "simulate", "--players", 2, "--agents", "random", "--games", 2, "--out", "/dev/null", "--force"], 2,
@@ -519,9 +558,10 @@ CASES = [*RUN_IDENTITY, *PAIRING, *AGENTS, *INPUTS]
 @pytest.mark.parametrize(
     "case", [pytest.param(c, marks=c.marks, id=c.name) for c in CASES] or [pytest.param(None, marks=pytest.mark.skip)]
 )
-def test_a_hostile_input_gets_its_promised_answer(case: Case, tmp_path, capsys, monkeypatch):
+def test_a_hostile_input_gets_its_promised_answer(case: Case, tmp_path, capsys, monkeypatch, run_files, result_files):
     monkeypatch.chdir(tmp_path)
-    code, out, err = cli(capsys, *case.args(tmp_path))
+    h = Helpers(run_files, result_files)
+    code, out, err = cli(capsys, *_call(case.args, tmp_path, h))
     assert code == case.code, (code, out, err)
     if case.code:
         lines = said(err)  # past the compile announcement, which a cold cache adds
@@ -531,4 +571,4 @@ def test_a_hostile_input_gets_its_promised_answer(case: Case, tmp_path, capsys, 
     else:
         assert re.search(case.says, out, re.MULTILINE), out
     if case.check is not None:
-        case.check(tmp_path)
+        _call(case.check, tmp_path, h)

@@ -16,18 +16,17 @@ import pytest
 from boardlab.experiments import simulate as S
 from boardlab.experiments.io import RUN_ID, ResultsError, open_runs, read_runs, run_identity
 from tests.cli import cli
-from tests.core import result_files as RF
 
 FORMATS = ["as-written", "with-run-id"]
 
 
-def _files(folder, fmt: str, names=("F", "G"), agents=("greedy,greedy", "greedy,random")) -> list:
+def _files(rf, folder, fmt: str, names=("F", "G"), agents=("greedy,greedy", "greedy,random")) -> list:
     """Runs of one seed (1) with other agents, each in its own file, in the format `fmt`."""
     out = []
     for name, a in zip(names, agents, strict=True):
-        path = RF.run_file(folder / "src", f"{name}.parquet", agents=a)
+        path = rf.run_file(folder / "src", f"{name}.parquet", agents=a)
         if fmt == "with-run-id":
-            path = RF.with_run_id(path, folder / f"{name}.parquet", f"run-{name}-{a}")
+            path = rf.with_run_id(path, folder / f"{name}.parquet", f"run-{name}-{a}")
         else:
             path = path.rename(folder / f"{name}.parquet")
         out.append(path)
@@ -47,8 +46,8 @@ def _stored(out: str) -> np.ndarray:
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_tune_seats_pools_two_runs_of_one_seed_as_their_games(tmp_path, capsys, fmt):
-    f, g = _files(tmp_path, fmt)
+def test_tune_seats_pools_two_runs_of_one_seed_as_their_games(tmp_path, capsys, fmt, result_files):
+    f, g = _files(result_files, tmp_path, fmt)
     assert pd.read_parquet(f)["game_seed"].tolist() == pd.read_parquet(g)["game_seed"].tolist()  # the same seeds
     code, out, err = cli(capsys, "tune", "seats", f, "--top", 1)
     assert code == 0, err
@@ -57,48 +56,48 @@ def test_tune_seats_pools_two_runs_of_one_seed_as_their_games(tmp_path, capsys, 
     assert _stored(out) == pytest.approx(alone, abs=1e-3)
     code, out, err = cli(capsys, "tune", "seats", f, g, "--top", 1)
     assert code == 0, err
-    assert out.startswith(f"{2 * RF.GAMES} games, 2 players")
+    assert out.startswith(f"{2 * result_files.GAMES} games, 2 players")
     assert _stored(out) == pytest.approx(_truth([f, g]), abs=1e-3)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_compensation_reranks_the_pooled_games_exactly(tmp_path, fmt):
+def test_compensation_reranks_the_pooled_games_exactly(tmp_path, fmt, result_files):
     from boardlab.experiments import compensation as C
 
-    f, g = _files(tmp_path, fmt)
+    f, g = _files(result_files, tmp_path, fmt)
     df = read_runs([f, g])
     assert df[RUN_ID].nunique() == 2 and df.groupby(RUN_ID, observed=True).size().tolist() == [80, 80]
     a = C.game_arrays(df, "citywright")
-    assert a.games == 2 * RF.GAMES
+    assert a.games == 2 * result_files.GAMES
     some = read_runs([f, g], columns=["total"])
     assert list(some.columns) == [RUN_ID, "total", "game", "seat"] and some[RUN_ID].equals(df[RUN_ID])
     assert C.seat_shares(a, a.stored) == pytest.approx(_truth([f, g]))
 
 
-def test_runs_of_one_seed_concatenated_without_run_ids_are_refused_not_mispaired(tmp_path):
+def test_runs_of_one_seed_concatenated_without_run_ids_are_refused_not_mispaired(tmp_path, result_files):
     from boardlab.experiments import compensation as C
 
-    f, g = _files(tmp_path, "as-written")
+    f, g = _files(result_files, tmp_path, "as-written")
     df = pd.concat([pd.read_parquet(f), pd.read_parquet(g)], ignore_index=True)
     with pytest.raises(ValueError, match="not whole"):
         C.game_arrays(df, "citywright")
 
 
-def test_the_same_file_under_two_run_ids_is_two_runs(tmp_path, capsys):
+def test_the_same_file_under_two_run_ids_is_two_runs(tmp_path, capsys, result_files):
     """What pairs games is the run id: the same rows recorded as two runs pool as 80 games of the same shares."""
-    f = RF.run_file(tmp_path / "src")
-    a = RF.with_run_id(f, tmp_path / "a.parquet", "run-a")
-    b = RF.with_run_id(f, tmp_path / "b.parquet", "run-b")
+    f = result_files.run_file(tmp_path / "src")
+    a = result_files.with_run_id(f, tmp_path / "a.parquet", "run-a")
+    b = result_files.with_run_id(f, tmp_path / "b.parquet", "run-b")
     code, out, err = cli(capsys, "tune", "seats", a, b, "--top", 1)
     assert code == 0, err
-    assert out.startswith(f"{2 * RF.GAMES} games") and _stored(out) == pytest.approx(_truth([f]), abs=1e-3)
+    assert out.startswith(f"{2 * result_files.GAMES} games") and _stored(out) == pytest.approx(_truth([f]), abs=1e-3)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_rescore_ranks_each_run_on_its_own_when_files_share_seeds_and_names(tmp_path, capsys, fmt):
+def test_rescore_ranks_each_run_on_its_own_when_files_share_seeds_and_names(tmp_path, capsys, fmt, result_files):
     """Two runs of one seed, in files of the same name in two folders: every rescored game holds each seat once,
     ranks from 1 within 1..N and win shares summing to 1."""
-    f, g = _files(tmp_path, fmt)
+    f, g = _files(result_files, tmp_path, fmt)
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     f, g = f.rename(tmp_path / "a" / "run.parquet"), g.rename(tmp_path / "b" / "run.parquet")
@@ -106,18 +105,18 @@ def test_rescore_ranks_each_run_on_its_own_when_files_share_seeds_and_names(tmp_
     code, _, err = cli(capsys, "rescore", f, g, "--rules", "v1.0", "--out", out)
     assert code == 0, err
     df = pd.read_parquet(out)
-    assert len(df) == 4 * RF.GAMES and df[RUN_ID].nunique() == 2
+    assert len(df) == 4 * result_files.GAMES and df[RUN_ID].nunique() == 2
     games = df.groupby([RUN_ID, "game"])
-    assert games.ngroups == 2 * RF.GAMES
+    assert games.ngroups == 2 * result_files.GAMES
     assert (games["seat"].apply(sorted).map(tuple) == (1, 2)).all()
     assert (games["rank"].min() == 1).all() and (games["rank"].max() <= 2).all()
     assert np.allclose(games["win_share"].sum(), 1.0)
     # the rescored table keeps its runs apart: re-read, its games are the same 80
-    assert read_runs([out]).groupby([RUN_ID, "game"], observed=True).ngroups == 2 * RF.GAMES
+    assert read_runs([out]).groupby([RUN_ID, "game"], observed=True).ngroups == 2 * result_files.GAMES
 
 
-def test_a_rescored_table_keeps_its_runs_and_is_the_same_run_as_its_source(tmp_path, capsys):
-    f, g = _files(tmp_path, "as-written")
+def test_a_rescored_table_keeps_its_runs_and_is_the_same_run_as_its_source(tmp_path, capsys, result_files):
+    f, g = _files(result_files, tmp_path, "as-written")
     out = tmp_path / "same.parquet"
     assert cli(capsys, "rescore", f, g, "--rules", "v1.1", "--out", out)[0] == 0
     code, text, err = cli(capsys, "tune", "seats", out, "--top", 1)
@@ -129,8 +128,8 @@ def test_a_rescored_table_keeps_its_runs_and_is_the_same_run_as_its_source(tmp_p
 
 @pytest.mark.parametrize("command", [["tune", "seats"], ["rescore", "--rules", "v1.0"]])
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_a_file_given_twice_or_a_copy_is_refused_naming_both(tmp_path, capsys, command, fmt):
-    f, _ = _files(tmp_path, fmt)
+def test_a_file_given_twice_or_a_copy_is_refused_naming_both(tmp_path, capsys, command, fmt, result_files):
+    f, _ = _files(result_files, tmp_path, fmt)
     out = tmp_path / "out.parquet"
     extra = ["--out", out] if command[0] == "rescore" else []
     code, _, err = cli(capsys, *command, f, tmp_path / "." / f.name, *extra)
@@ -146,18 +145,18 @@ def test_a_file_given_twice_or_a_copy_is_refused_naming_both(tmp_path, capsys, c
     assert not out.exists()
 
 
-def test_two_files_of_one_run_id_are_refused_however_their_bytes_differ(tmp_path):
-    f, g = _files(tmp_path, "as-written")
-    a = RF.with_run_id(f, tmp_path / "a.parquet", "run-1")
-    b = RF.with_run_id(g, tmp_path / "b.parquet", "run-1")
+def test_two_files_of_one_run_id_are_refused_however_their_bytes_differ(tmp_path, result_files):
+    f, g = _files(result_files, tmp_path, "as-written")
+    a = result_files.with_run_id(f, tmp_path / "a.parquet", "run-1")
+    b = result_files.with_run_id(g, tmp_path / "b.parquet", "run-1")
     with pytest.raises(ResultsError, match=rf"^{re.escape(str(b))}: holds the same run as {re.escape(str(a))} \(run"):
         read_runs([a, b])
 
 
-def test_run_identity_without_a_run_id(tmp_path):
+def test_run_identity_without_a_run_id(tmp_path, result_files):
     """The fallback: a hash of the run metadata (a copy keeps it, another run does not), or of the bytes of a
     file with no metadata; a table rescored from one file is its source's run."""
-    f, g = _files(tmp_path, "as-written")
+    f, g = _files(result_files, tmp_path, "as-written")
     mf, mg = S.read_metadata(f), S.read_metadata(g)
     mf.pop("run_id", None), mg.pop("run_id", None)
     assert run_identity(f, mf).startswith("meta-") and run_identity(f, mf) != run_identity(g, mg)
@@ -177,43 +176,44 @@ def test_run_identity_without_a_run_id(tmp_path):
 @pytest.mark.parametrize(
     "make, says",
     [
-        (RF.zero_rows, r"holds no games \(0 rows\)"),
-        (RF.truncated, "cannot read it as a result file"),
-        (RF.corrupted, "cannot read it as a result file"),
-        (RF.not_parquet, "cannot read it as a result file"),
-        (RF.empty, r"is empty \(0 bytes\)"),
-        (RF.fifo, r"is a FIFO \(named pipe\), not a result file"),
-        (RF.directory, "is a directory, not a result file"),
-        (lambda d: "/dev/null", "is a character device, not a result file"),
-        (lambda d: d / "missing.parquet", "no such file"),
+        (lambda rf, d: rf.zero_rows(d), r"holds no games \(0 rows\)"),
+        (lambda rf, d: rf.truncated(d), "cannot read it as a result file"),
+        (lambda rf, d: rf.corrupted(d), "cannot read it as a result file"),
+        (lambda rf, d: rf.not_parquet(d), "cannot read it as a result file"),
+        (lambda rf, d: rf.empty(d), r"is empty \(0 bytes\)"),
+        (lambda rf, d: rf.fifo(d), r"is a FIFO \(named pipe\), not a result file"),
+        (lambda rf, d: rf.directory(d), "is a directory, not a result file"),
+        (lambda rf, d: "/dev/null", "is a character device, not a result file"),
+        (lambda rf, d: d / "missing.parquet", "no such file"),
     ],
     ids=["zero-rows", "truncated", "corrupted", "not-parquet", "empty", "fifo", "directory", "dev-null", "missing"],
 )
-def test_the_shared_reader_names_a_damaged_file_in_one_line(tmp_path, make, says):
-    good = RF.run_file(tmp_path / "src", agents="greedy,random")  # another run than the damaged file's
-    bad = make(tmp_path)
+def test_the_shared_reader_names_a_damaged_file_in_one_line(tmp_path, make, says, result_files):
+    good = result_files.run_file(tmp_path / "src", agents="greedy,random")  # another run than the damaged file's
+    bad = make(result_files, tmp_path)
     with pytest.raises(ResultsError) as e:
         read_runs([good, bad])
     assert re.fullmatch(rf"{re.escape(str(bad))}: {says}.*", str(e.value)) and "\n" not in str(e.value)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_ratings_count_the_games_of_two_runs_of_one_seed_apart(tmp_path, fmt):
+def test_ratings_count_the_games_of_two_runs_of_one_seed_apart(tmp_path, fmt, result_files):
     from boardlab.experiments import ratings as R
 
-    f, g = _files(tmp_path, fmt)
+    f, g = _files(result_files, tmp_path, fmt)
     table, spread = R.rating_table(read_runs([f, g]), boot=10)
     games = table.set_index("agent")["games"]
-    assert spread["games"] == 2 * RF.GAMES and games["greedy"] == 2 * RF.GAMES and games["random"] == RF.GAMES
+    n = result_files.GAMES
+    assert spread["games"] == 2 * n and games["greedy"] == 2 * n and games["random"] == n
     with pytest.raises(ValueError, match="not whole"):
         R.rating_table(pd.concat([pd.read_parquet(f), pd.read_parquet(g)], ignore_index=True), boot=10)
 
 
-def test_compare_names_a_damaged_cached_run_in_one_line(tmp_path, capsys):
+def test_compare_names_a_damaged_cached_run_in_one_line(tmp_path, capsys, result_files):
     args = ["compare", "v1.1", "v1.0", "--players", 2, "--agents", "greedy,random", "--games", 20, "--out", tmp_path]
     code, _, err = cli(capsys, *args, "--quiet")
     assert code == 0, err
-    cached = RF.corrupt(tmp_path / "runs" / "a.parquet")
+    cached = result_files.corrupt(tmp_path / "runs" / "a.parquet")
     code, _, err = cli(capsys, *args, "--quiet")
     assert code == 2 and re.fullmatch(
         rf"boardlab: error: {re.escape(str(cached))}: cannot read it as a result file: .*\n", err

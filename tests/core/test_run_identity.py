@@ -19,7 +19,13 @@ import pytest
 
 from boardlab.experiments import simulate as S
 from boardlab.experiments.io import run_identity
-from tests.core import run_files as rf
+
+
+def _citywright_rules():
+    """Citywright's v1.1: the runs that keep a move log (a game's optional part Pig has not)."""
+    from boardlab.sim.citywright.rules import load_rules
+
+    return load_rules("v1.1")
 
 
 def _read(path: Path) -> pd.DataFrame:
@@ -49,13 +55,13 @@ def _stop_at(monkeypatch, chunk: int) -> None:
 # --- 1. the run id -----------------------------------------------------------------------------------
 
 
-def test_run_id_is_in_manifest_parts_metadata_and_sidecar_and_kept_by_resume(tmp_path, monkeypatch):
-    spec, out = rf.spec(), tmp_path / "r.parquet"
+def test_run_id_is_in_manifest_parts_metadata_and_sidecar_and_kept_by_resume(tmp_path, monkeypatch, run_files):
+    spec, out = run_files.spec(), tmp_path / "r.parquet"
     paths = S.RunPaths(out)
     _stop_at(monkeypatch, 2)
     with pytest.raises(KeyboardInterrupt):
         S.run(spec, out)
-    run_id = rf.run_id(paths)
+    run_id = run_files.run_id(paths)
     assert re.fullmatch(r"[0-9a-f]{20}", run_id)
     assert [_stamp(paths.chunk(i)) for i in (0, 1)] == [run_id, run_id]
     monkeypatch.undo()
@@ -68,17 +74,17 @@ def test_run_id_is_in_manifest_parts_metadata_and_sidecar_and_kept_by_resume(tmp
     assert "run_id" not in pq.read_schema(out).names  # rows unchanged: no column of it
 
 
-def test_two_runs_of_one_command_have_two_ids_and_the_same_rows(tmp_path):
-    a = S.run(rf.spec(), tmp_path / "a.parquet")
-    b = S.run(rf.spec(), tmp_path / "b.parquet", jobs=2)
+def test_two_runs_of_one_command_have_two_ids_and_the_same_rows(tmp_path, run_files):
+    a = S.run(run_files.spec(), tmp_path / "a.parquet")
+    b = S.run(run_files.spec(), tmp_path / "b.parquet", jobs=2)
     assert a[S.RUN_ID] != b[S.RUN_ID]
     pd.testing.assert_frame_equal(_read(tmp_path / "a.parquet"), _read(tmp_path / "b.parquet"))
 
 
-def test_jobs_2_workers_write_stamped_parts_and_the_main_process_no_rows(tmp_path, monkeypatch):
+def test_jobs_2_workers_write_stamped_parts_and_the_main_process_no_rows(tmp_path, monkeypatch, run_files):
     """On the --jobs >1 path the worker processes write the parts (the main process writes none: its writer
     is disabled here), stamped with the run id; a run that fails at assembly resumes from them."""
-    spec, out = rf.spec(), tmp_path / "r.parquet"
+    spec, out = run_files.spec(), tmp_path / "r.parquet"
     paths = S.RunPaths(out)
     real_open, real_write = S._open_parquet, S._atomic_write_table
 
@@ -92,7 +98,7 @@ def test_jobs_2_workers_write_stamped_parts_and_the_main_process_no_rows(tmp_pat
     monkeypatch.setattr(S, "_open_parquet", fail)
     with pytest.raises(OSError, match="disk full"):
         S.run(spec, out, jobs=2)
-    run_id = rf.run_id(paths)
+    run_id = run_files.run_id(paths)
     # the failure ends the run as soon as it surfaces: the chunks not yet finished then are not written
     written = [i for i in range(spec.n_chunks) if paths.chunk(i).exists()]
     assert written and {_stamp(paths.chunk(i)) for i in written} == {run_id}
@@ -105,8 +111,8 @@ def test_jobs_2_workers_write_stamped_parts_and_the_main_process_no_rows(tmp_pat
     pd.testing.assert_frame_equal(_read(out), _read(tmp_path / "one.parquet"))
 
 
-def test_rows_are_the_same_for_jobs_1_jobs_2_and_a_resumed_run(tmp_path, monkeypatch):
-    spec = rf.spec()
+def test_rows_are_the_same_for_jobs_1_jobs_2_and_a_resumed_run(tmp_path, monkeypatch, run_files):
+    spec = run_files.spec()
     S.run(spec, tmp_path / "one.parquet", jobs=1)
     S.run(spec, tmp_path / "two.parquet", jobs=2)
     _stop_at(monkeypatch, 3)
@@ -122,39 +128,39 @@ def test_rows_are_the_same_for_jobs_1_jobs_2_and_a_resumed_run(tmp_path, monkeyp
 # --- 2. --resume takes only its own chunks -----------------------------------------------------------
 
 
-def test_a_chunk_of_another_run_is_refused_and_kept(tmp_path):
-    paths = rf.with_foreign_chunk(tmp_path)
-    mine, theirs = rf.run_id(paths), _stamp(paths.chunk(2))
+def test_a_chunk_of_another_run_is_refused_and_kept(tmp_path, run_files):
+    paths = run_files.with_foreign_chunk(tmp_path)
+    mine, theirs = run_files.run_id(paths), _stamp(paths.chunk(2))
     assert mine != theirs
-    before = rf.snapshot(tmp_path)
+    before = run_files.snapshot(tmp_path)
     msg = f"{re.escape(str(paths.chunk(2)))} belongs to run {theirs}, not this run {mine}; delete it to replay it$"
     with pytest.raises(S.SimulateError, match=msg):
-        S.run(rf.spec(), paths.out, resume=True)
-    assert rf.snapshot(tmp_path) == before
+        S.run(run_files.spec(), paths.out, resume=True)
+    assert run_files.snapshot(tmp_path) == before
     paths.chunk(2).unlink()  # as the message says: then the chunk is played again
-    S.run(rf.spec(), paths.out, resume=True)
-    S.run(rf.spec(), tmp_path / "full.parquet")
+    S.run(run_files.spec(), paths.out, resume=True)
+    S.run(run_files.spec(), tmp_path / "full.parquet")
     pd.testing.assert_frame_equal(_read(paths.out), _read(tmp_path / "full.parquet"))
 
 
-def test_a_truncated_chunk_is_refused_and_kept(tmp_path):
-    paths = rf.with_truncated_chunk(tmp_path)
-    before = rf.snapshot(tmp_path)
+def test_a_truncated_chunk_is_refused_and_kept(tmp_path, run_files):
+    paths = run_files.with_truncated_chunk(tmp_path)
+    before = run_files.snapshot(tmp_path)
     with pytest.raises(S.SimulateError, match=r"chunk-0000001\.arrow is damaged \(.+\); delete it to replay it$"):
-        S.run(rf.spec(), paths.out, resume=True)
-    assert rf.snapshot(tmp_path) == before
+        S.run(run_files.spec(), paths.out, resume=True)
+    assert run_files.snapshot(tmp_path) == before
 
 
-def test_an_unstamped_chunk_is_refused(tmp_path):
-    paths = rf.interrupted(tmp_path / "r.parquet")
-    S._atomic_write_table(S.run_chunk(rf.spec(), 1)[1], paths.chunk(1))  # no run id
+def test_an_unstamped_chunk_is_refused(tmp_path, run_files):
+    paths = run_files.interrupted(tmp_path / "r.parquet")
+    S._atomic_write_table(S.run_chunk(run_files.spec(), 1)[1], paths.chunk(1))  # no run id
     with pytest.raises(S.SimulateError, match=r"chunk-0000001\.arrow is damaged \(no run id stamp\)"):
-        S.run(rf.spec(), paths.out, resume=True)
+        S.run(run_files.spec(), paths.out, resume=True)
 
 
-def test_a_chunk_of_another_size_is_refused(tmp_path):
+def test_a_chunk_of_another_size_is_refused(tmp_path, run_files):
     """A chunk of this run renamed into another chunk's place (the last, short chunk as chunk 1)."""
-    spec = S.make_spec(2, ["random"], 35, 5, rf.spec().rule_set(), "rotate", 10)
+    spec = S.make_spec(2, ["random"], 35, 5, run_files.spec().rule_set(), "rotate", 10, game=run_files.GAME)
     paths = S.RunPaths(tmp_path / "r.parquet")
     run_id = S.prepare(spec, paths, resume=False, force=False)[S.RUN_ID]
     S._atomic_write_table(S.run_chunk(spec, 3)[1], paths.chunk(1), run_id)
@@ -171,47 +177,47 @@ def test_a_chunk_of_another_size_is_refused(tmp_path):
         ('{"spec": {"games": 40}}', "no run id"),
     ],
 )
-def test_a_damaged_manifest_is_refused_and_kept(tmp_path, text, reason):
-    paths = rf.with_manifest(tmp_path, text)
-    before = rf.snapshot(tmp_path)
+def test_a_damaged_manifest_is_refused_and_kept(tmp_path, text, reason, run_files):
+    paths = run_files.with_manifest(tmp_path, text)
+    before = run_files.snapshot(tmp_path)
     with pytest.raises(S.SimulateError) as e:
-        S.run(rf.spec(), paths.out, resume=True)
+        S.run(run_files.spec(), paths.out, resume=True)
     assert re.fullmatch(
         rf"cannot resume: {re.escape(str(paths.manifest))} is damaged \({reason}\); start again with --force",
         str(e.value),
     ), str(e.value)
-    assert rf.snapshot(tmp_path) == before
+    assert run_files.snapshot(tmp_path) == before
 
 
-def test_run_or_reuse_replays_a_run_with_a_damaged_manifest(tmp_path):
-    paths = rf.with_manifest(tmp_path, "{}")
-    _, reused = S.run_or_reuse(rf.spec(), paths.out)
-    assert not reused and len(_read(paths.out)) == rf.GAMES * rf.PLAYERS and not paths.parts.exists()
+def test_run_or_reuse_replays_a_run_with_a_damaged_manifest(tmp_path, run_files):
+    paths = run_files.with_manifest(tmp_path, "{}")
+    _, reused = S.run_or_reuse(run_files.spec(), paths.out)
+    assert not reused and len(_read(paths.out)) == run_files.GAMES * run_files.PLAYERS and not paths.parts.exists()
 
 
 # --- 3. one writer per output ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("how", ["plain", "force", "resume"])
-def test_a_second_writer_is_refused_and_touches_nothing(tmp_path, how):
-    paths = rf.interrupted(tmp_path / "r.parquet")
+def test_a_second_writer_is_refused_and_touches_nothing(tmp_path, how, run_files):
+    paths = run_files.interrupted(tmp_path / "r.parquet")
     with S.output_lock(paths):
-        before = rf.snapshot(tmp_path)
+        before = run_files.snapshot(tmp_path)
         with pytest.raises(
             S.SimulateError, match=r"another process is writing .*r\.parquet \(it holds .*r\.parquet\.lock\)"
         ):
-            S.run(rf.spec(), paths.out, resume=how == "resume", force=how == "force")
-        assert rf.snapshot(tmp_path) == before
+            S.run(run_files.spec(), paths.out, resume=how == "resume", force=how == "force")
+        assert run_files.snapshot(tmp_path) == before
         with pytest.raises(S.SimulateError, match="another process is writing"):
-            S.run_or_reuse(rf.spec(), paths.out)
-        assert rf.snapshot(tmp_path) == before
+            S.run_or_reuse(run_files.spec(), paths.out)
+        assert run_files.snapshot(tmp_path) == before
     assert not paths.lock.exists()
-    S.run(rf.spec(), paths.out, resume=True)
+    S.run(run_files.spec(), paths.out, resume=True)
     assert not paths.lock.exists()
 
 
-def test_the_lock_is_held_while_the_run_plays_and_released_however_it_ends(tmp_path, monkeypatch):
-    spec, out = rf.spec(), tmp_path / "r.parquet"
+def test_the_lock_is_held_while_the_run_plays_and_released_however_it_ends(tmp_path, monkeypatch, run_files):
+    spec, out = run_files.spec(), tmp_path / "r.parquet"
     paths = S.RunPaths(out)
     seen = []
 
@@ -226,10 +232,10 @@ def test_the_lock_is_held_while_the_run_plays_and_released_however_it_ends(tmp_p
     assert seen == [0, 10, 20] and not paths.lock.exists()
     monkeypatch.undo()
     S.run(spec, out, resume=True, progress=progress)
-    assert seen[-1] == rf.GAMES and not paths.lock.exists()
+    assert seen[-1] == run_files.GAMES and not paths.lock.exists()
 
 
-def test_the_lock_of_a_killed_writer_is_free(tmp_path):
+def test_the_lock_of_a_killed_writer_is_free(tmp_path, run_files):
     """Another process holds the lock (the same helper); refused while it lives; kill -9 releases it."""
     out = tmp_path / "r.parquet"
     code = textwrap.dedent(f"""
@@ -244,12 +250,12 @@ def test_the_lock_of_a_killed_writer_is_free(tmp_path):
     try:
         assert holder.stdout.readline().strip() == "locked"
         with pytest.raises(S.SimulateError, match="another process is writing"):
-            S.run(rf.spec(), out)
+            S.run(run_files.spec(), out)
         assert sorted(p.name for p in tmp_path.iterdir()) == ["r.parquet.lock"]
     finally:
         holder.kill()
         holder.wait()
-    S.run(rf.spec(), out)  # the stale lock file is not held by anyone
+    S.run(run_files.spec(), out)  # the stale lock file is not held by anyone
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.parquet", "r.parquet.json"]
 
 
@@ -282,8 +288,8 @@ def _files(d: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(d.iterdir()) if p.is_file()}
 
 
-def test_a_force_run_that_is_interrupted_leaves_the_old_result(tmp_path, monkeypatch):
-    spec, out = rf.spec(), tmp_path / "r.parquet"
+def test_a_force_run_that_is_interrupted_leaves_the_old_result(tmp_path, monkeypatch, run_files):
+    spec, out = run_files.spec(), tmp_path / "r.parquet"
     S.run(spec, out)
     before = _files(tmp_path)
     _stop_at(monkeypatch, 2)
@@ -296,8 +302,8 @@ def test_a_force_run_that_is_interrupted_leaves_the_old_result(tmp_path, monkeyp
     ]  # fmt: skip
 
 
-def test_a_force_run_that_fails_at_assembly_leaves_the_old_result(tmp_path, monkeypatch):
-    spec, out = rf.spec(), tmp_path / "r.parquet"
+def test_a_force_run_that_fails_at_assembly_leaves_the_old_result(tmp_path, monkeypatch, run_files):
+    spec, out = run_files.spec(), tmp_path / "r.parquet"
     S.run(spec, out)
     before = _files(tmp_path)
 
@@ -311,20 +317,20 @@ def test_a_force_run_that_fails_at_assembly_leaves_the_old_result(tmp_path, monk
         assert _files(tmp_path) == before
 
 
-def test_force_replaces_the_result_and_discards_an_interrupted_runs_parts(tmp_path, monkeypatch):
+def test_force_replaces_the_result_and_discards_an_interrupted_runs_parts(tmp_path, monkeypatch, run_files):
     out = tmp_path / "r.parquet"
-    moves = S.make_spec(2, ["random"], 20, 5, rf.spec().rule_set(), "rotate", 10, moves=True)
+    moves = S.make_spec(2, ["random"], 20, 5, _citywright_rules(), "rotate", 10, moves=True, game="citywright")
     old = S.run(moves, out)
     assert S.RunPaths(out).moves.exists()
     _stop_at(monkeypatch, 2)
     with pytest.raises(KeyboardInterrupt):
-        S.run(rf.spec(), out, force=True)
-    cut = rf.run_id(S.RunPaths(out))
+        S.run(run_files.spec(), out, force=True)
+    cut = run_files.run_id(S.RunPaths(out))
     monkeypatch.undo()
-    new = S.run(rf.spec(), out, force=True)
+    new = S.run(run_files.spec(), out, force=True)
     assert len({old[S.RUN_ID], cut, new[S.RUN_ID]}) == 3
     assert S.read_metadata(out) == new == json.loads(S.RunPaths(out).sidecar.read_text())
-    assert new["this_session"]["games"] == rf.GAMES
+    assert new["this_session"]["games"] == run_files.GAMES
     # the move log was the replaced result's
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.parquet", "r.parquet.json"]
 
@@ -339,38 +345,38 @@ def _longest_extra() -> int:
     return len("." + ".json" + "." + ".tmp") + pid
 
 
-def test_names_at_the_limit_run_and_one_more_is_refused_first(tmp_path):
+def test_names_at_the_limit_run_and_one_more_is_refused_first(tmp_path, run_files):
     allowed = os.pathconf(tmp_path, "PC_NAME_MAX") - _longest_extra()
     ok = tmp_path / ("a" * (allowed - len(".parquet")) + ".parquet")
-    S.run(rf.spec(), ok)
-    assert len(_read(ok)) == rf.GAMES * rf.PLAYERS
+    S.run(run_files.spec(), ok)
+    assert len(_read(ok)) == run_files.GAMES * run_files.PLAYERS
     long = tmp_path / ("b" * (allowed + 1 - len(".parquet")) + ".parquet")
     with pytest.raises(S.SimulateError, match=rf"give a name of at most {allowed} characters$"):
-        S.run(rf.spec(), long)
+        S.run(run_files.spec(), long)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([ok.name, ok.name + ".json"])
 
 
-def test_a_move_log_name_is_checked_when_the_run_keeps_one(tmp_path):
+def test_a_move_log_name_is_checked_when_the_run_keeps_one(tmp_path, run_files):
     """``STEM.moves.parquet`` is longer than ``NAME`` for a name without the .parquet suffix."""
     name_max = os.pathconf(tmp_path, "PC_NAME_MAX")
     pid = len(Path("/proc/sys/kernel/pid_max").read_text().strip())
     allowed_moves = name_max - (len("..moves.parquet..tmp") + pid)  # `.STEM.moves.parquet.PID.tmp`, STEM = NAME
     out = tmp_path / ("c" * (allowed_moves + 1))
-    moves = S.make_spec(2, ["random"], 10, 5, rf.spec().rule_set(), "rotate", 10, moves=True)
+    moves = S.make_spec(2, ["random"], 10, 5, _citywright_rules(), "rotate", 10, moves=True, game="citywright")
     with pytest.raises(S.SimulateError, match=r"STEM\.moves\.parquet\.PID\.tmp"):
         S.run(moves, out)
-    S.run(rf.spec(), out)  # without a move log the name fits
-    assert len(_read(out)) == rf.GAMES * rf.PLAYERS
+    S.run(run_files.spec(), out)  # without a move log the name fits
+    assert len(_read(out)) == run_files.GAMES * run_files.PLAYERS
 
 
-def test_a_directory_where_nothing_can_be_created_is_refused(tmp_path):
+def test_a_directory_where_nothing_can_be_created_is_refused(tmp_path, run_files):
     with pytest.raises(
         S.SimulateError, match=r"^--out: directory /proc is not writable: cannot create a file in it \(.+\)$"
     ):
-        S.run(rf.spec(), Path("/proc/x.parquet"))
+        S.run(run_files.spec(), Path("/proc/x.parquet"))
 
 
-def test_a_read_only_directory_is_refused_by_its_probe(tmp_path, monkeypatch):
+def test_a_read_only_directory_is_refused_by_its_probe(tmp_path, monkeypatch, run_files):
     """The probe file is what decides (permission bits say nothing for root): a failing creation is refused."""
     import tempfile
 
@@ -380,7 +386,7 @@ def test_a_read_only_directory_is_refused_by_its_probe(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "NamedTemporaryFile", refuse)
     says = rf"directory {re.escape(str(tmp_path))} is not writable: cannot create a file in it \(Permission denied\)$"
     with pytest.raises(S.SimulateError, match=says):
-        S.run(rf.spec(), tmp_path / "r.parquet")
+        S.run(run_files.spec(), tmp_path / "r.parquet")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -392,10 +398,10 @@ def test_probe_files_are_not_left_behind(tmp_path):
 # --- 6. workers write the parts; the main process encodes them in game order -------------------------
 
 
-def test_parts_ready_in_any_order_give_the_assembled_file_byte_for_byte(tmp_path):
+def test_parts_ready_in_any_order_give_the_assembled_file_byte_for_byte(tmp_path, run_files):
     """The --jobs >1 path's assembly (_StreamedAssembly.ready: chunks queued in game order as their parts come,
     with an earlier session's parts among them) writes the file _assemble writes from the same parts."""
-    spec = S.make_spec(2, ["random"], 70, 5, rf.spec().rule_set(), "rotate", 10)
+    spec = S.make_spec(2, ["random"], 70, 5, run_files.spec().rule_set(), "rotate", 10, game=run_files.GAME)
     meta = {"finished": "then"}
     files = {}
     for name in ("ref", "ready"):

@@ -14,7 +14,6 @@ from boardlab.experiments import simulate as S
 from boardlab.experiments import summary as M
 from boardlab.sim.games import get_game
 from tests.cli import cli
-from tests.core import result_files as rf
 
 
 def _pig_run(path, players=3, agents=("random",), games=60, seed=5, seating="rotate"):
@@ -93,8 +92,8 @@ def test_a_table_of_broken_games_is_refused(pig_files):
         M.summarise(df.assign(total=np.where(df.game == 3, np.nan, df.total)))
 
 
-def test_citywright_own_columns_are_its_schemas_numeric_ones(tmp_path):
-    path = rf.run_file(tmp_path)  # 40 games of greedy against greedy, seat order fixed
+def test_citywright_own_columns_are_its_schemas_numeric_ones(tmp_path, result_files):
+    path = result_files.run_file(tmp_path)  # 40 games of greedy against greedy, seat order fixed
     gid, games, t = M.read_summary([path])
     assert (gid, games) == ("citywright", 40)
     schema = get_game("citywright").require("schema")
@@ -120,7 +119,7 @@ def test_the_command_prints_markdown_json_and_writes_csv(pig_files, tmp_path, ca
     assert sorted(p.name for p in (tmp_path / "t").iterdir()) == sorted(f"{n}.csv" for n in M.TABLES)
 
 
-def test_files_of_two_games_are_refused(pig_files, tmp_path, capsys):
-    code, out, err = cli(capsys, "summary", pig_files[0], rf.run_file(tmp_path))
+def test_files_of_two_games_are_refused(pig_files, tmp_path, capsys, result_files):
+    code, out, err = cli(capsys, "summary", pig_files[0], result_files.run_file(tmp_path))
     assert code == 2 and out == ""
     assert err.strip().endswith("a result of citywright, " + str(pig_files[0]) + " one of pig: give one game's files")
