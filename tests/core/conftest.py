@@ -227,3 +227,19 @@ def _result_sources(tmp_path_factory) -> Path:
 def result_files(_result_sources) -> ResultFiles:
     """Small Citywright result files (:class:`ResultFiles`), each source run played once per session."""
     return ResultFiles(_result_sources)
+
+
+@pytest.fixture
+def pig_spec():
+    """A factory of runs of the toy game: ``pig_spec(games=40, players=3, chunk=20)`` is a checked
+    :class:`~boardlab.experiments.simulate.RunSpec` of Pig's default rules, random agents, rotating seats, seed 11;
+    for tests of how runs are played and written that need no particular game."""
+    from boardlab.sim.games import get_game
+
+    g = get_game("pig")
+
+    def make(games: int = 40, players: int = 3, chunk: int | None = 20, agents=("random",), seating="rotate"):
+        rules = g.load_rules(g.default_preset)
+        return S.make_spec(players, list(agents), games, 11, rules, seating, chunk, game=g)
+
+    return make

@@ -280,12 +280,12 @@ def test_a_worker_killed_from_outside_is_one_line_and_the_run_resumes_to_the_sam
     pd.testing.assert_frame_equal(_read(full), _read(out))
 
 
-def test_resume_with_other_parameters_is_refused(tmp_path):
+def test_resume_with_other_parameters_is_refused(tmp_path, pig_spec):
     out = tmp_path / "r.parquet"
-    spec = _spec(games=40)
+    spec = pig_spec(games=40)
     paths = S.RunPaths(out)
     S.prepare(spec, paths, resume=False, force=False)  # an interrupted run: manifest, no chunks
-    other = _spec(games=50)
+    other = pig_spec(games=50)
     with pytest.raises(S.SimulateError, match="games was 40, now 50"):
         S.run(other, out, resume=True)
     S.run(spec, out, resume=True)
@@ -325,7 +325,20 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, capsys, args, fragme
 
 def test_existing_output_needs_resume_or_force(tmp_path, capsys):
     out = tmp_path / "x.parquet"
-    args = ["simulate", "--players", "2", "--agents", "random", "--games", "50", "--out", str(out), "--quiet"]
+    args = [
+        "simulate",
+        "--game",
+        "pig",
+        "--players",
+        "2",
+        "--agents",
+        "random",
+        "--games",
+        "50",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     assert run_cli(args, capsys)[0] == 0
     before = out.read_bytes()
     code, _, err = run_cli(args, capsys)
@@ -340,6 +353,8 @@ def test_unwritable_output_is_refused(tmp_path, capsys):
     code, _, err = run_cli(
         [
             "simulate",
+            "--game",
+            "pig",
             "--players",
             "2",
             "--agents",
@@ -354,10 +369,10 @@ def test_unwritable_output_is_refused(tmp_path, capsys):
     assert code == 2 and "does not exist" in err
 
 
-def test_chunks_are_written_atomically(tmp_path):
+def test_chunks_are_written_atomically(tmp_path, pig_spec):
     """A chunk file is either absent or a complete Arrow IPC file: no partial names are left behind."""
     out = tmp_path / "a.parquet"
-    spec = _spec(games=40)
+    spec = pig_spec(games=40)
     paths = S.RunPaths(out)
     S.prepare(spec, paths, resume=False, force=False)
     for i, table, _ in S._execute(spec, [0, 1], "loky", 1, None):
@@ -497,10 +512,10 @@ def test_python_agents_chunks_follow_their_cost_and_a_pure_python_game_s_own_rul
     assert default_chunk_size(own, [pig_agents("ismcts")], 5000) == 7
 
 
-def test_a_run_of_any_size_starts_at_once(tmp_path):
+def test_a_run_of_any_size_starts_at_once(tmp_path, pig_spec):
     """The chunk plan is read one chunk at a time: 10**12 games start playing (and writing parts) at once,
     where a list of every chunk grew for minutes with nothing written."""
-    spec = S.make_spec(2, ["random"], 10**12, 0, load_rules(), chunk_size=10)
+    spec = pig_spec(games=10**12, players=2, chunk=10)
     assert spec.n_chunks == 10**11
     stop_after = {"calls": 0}
 
@@ -518,10 +533,10 @@ def test_a_run_of_any_size_starts_at_once(tmp_path):
     assert S.chunks_on_disk(spec, paths) == {0, 1}
     assert next(S.missing_chunks(spec, paths)) == 2
     with pytest.raises(S.SimulateError, match="--games must be 1"):
-        S.make_spec(2, ["random"], S.MAX_GAMES + 1, 0, load_rules())
+        pig_spec(games=S.MAX_GAMES + 1, players=2)
 
 
-def test_a_failed_dask_connect_writes_nothing(tmp_path, monkeypatch):
+def test_a_failed_dask_connect_writes_nothing(tmp_path, monkeypatch, pig_spec):
     """The scheduler is reached before the run's parts and manifest are made: the same command without it runs."""
 
     def unreachable(scheduler):
@@ -530,16 +545,17 @@ def test_a_failed_dask_connect_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(S, "connect", unreachable)
     out = tmp_path / "x.parquet"
     with pytest.raises(S.SimulateError, match="cannot reach"):
-        S.run(_spec(games=10), out, backend="dask", scheduler="tcp://127.0.0.1:1")
+        S.run(pig_spec(games=10), out, backend="dask", scheduler="tcp://127.0.0.1:1")
     assert list(tmp_path.iterdir()) == []
-    S.run(_spec(games=10), out)
+    S.run(pig_spec(games=10), out)
     assert len(_read(out)) == 30
 
 
 @pytest.mark.slow
 def test_an_unreachable_scheduler_is_one_line_and_the_rerun_works(tmp_path, capsys):
     out = tmp_path / "x.parquet"
-    args = ["simulate", "--players", "2", "--agents", "random", "--games", "10", "--out", str(out), "--quiet"]
+    args = ["simulate", "--game", "pig", "--players", "2", "--agents", "random", "--games", "10", "--out", str(out)]
+    args.append("--quiet")
     code, _, err = run_cli([*args, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1"], capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1 and "cannot reach tcp://127.0.0.1:1" in err
     assert list(tmp_path.iterdir()) == []
