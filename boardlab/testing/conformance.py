@@ -19,7 +19,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-
 from boardlab.sim.contract import Game, Observation, missing_members
 from boardlab.sim.ranking import score_key
 

@@ -6,32 +6,15 @@ game after it, and the committed figures no longer come from the code.  Golden g
 games of fixed agents per *set*, each game reduced to fingerprints (its seats' totals, a :func:`digest` of its
 result rows or of its move log) that are committed in a CSV file and replayed by the game's tests.
 
-A game declares its sets once, in a :class:`Golden` (the data file, the sets, how a set is played), and its
-tests and the update procedure both use it::
+A game declares its sets once, in a :class:`Golden` (an example there); its tests call ``GOLDEN.check(name)``
+per set, and after an intended change of moves (and after regenerating the results that depend on it) the
+data file is rewritten from the code as it is now::
 
-    from boardlab.testing import Golden, GoldenSet
+    python -m boardlab.testing.golden examples/pig/tests/golden.py --update     # every set
+    python -m boardlab.testing.golden tests.citadels.golden --update strong-4p  # one set (and new ones)
 
-    GOLDEN = Golden(
-        game="pig",
-        path=Path(__file__).parent / "data" / "golden_games.csv",
-        sets={
-            "random-2p": GoldenSet("default", 2, "random", "fixed", 401, 20),
-            "ismcts-3p": GoldenSet("default", 3, "ismcts:iters=20,random,random", "rotate", 402, 4),
-        },
-        module="examples/pig/tests/golden.py",
-    )
-
-    @pytest.mark.parametrize("name", list(GOLDEN.sets))
-    def test_golden(name):
-        GOLDEN.check(name)  # AssertionError naming the set, the games and the fingerprints that changed
-
-After an intended change of moves (and after regenerating the results that depend on it), rewrite the data file
-from the code as it is now::
-
-    python -m boardlab.testing.golden examples/pig/tests/golden.py --update            # every set
-    python -m boardlab.testing.golden tests.citadels.golden --update strong-4p         # one set (and new ones)
-
-Without ``--update`` the same command checks the sets and prints what changed.
+Without ``--update`` the same command checks the sets and prints what changed.  Procedure:
+``docs/guides/project.md``, "Golden games".
 """
 
 from __future__ import annotations
@@ -129,7 +112,9 @@ def chunk_fingerprints(
     return pd.DataFrame(out)
 
 
-def compare_fingerprints(name: str, got: pd.DataFrame, want: pd.DataFrame, columns: Sequence[str], regenerate: str) -> None:
+def compare_fingerprints(
+    name: str, got: pd.DataFrame, want: pd.DataFrame, columns: Sequence[str], regenerate: str
+) -> None:
     """Compare a golden set's fingerprints as played now with the committed ones.
 
     Parameters
@@ -203,7 +188,21 @@ class Golden:
     The data file is a CSV of one row per game: ``set``, ``game`` and the fingerprint columns ``play``
     returns (``totals`` and ``rows`` by default), in the order of `sets`.  Every column but ``set`` and
     ``game`` is compared.  A game may also pin named single digests (a search's outputs on fixed positions,
-    ...) in a JSON file: `digests` maps each name to the function that computes it.
+    ...) in a JSON file: `digests` maps each name to the function that computes it.  For example::
+
+        GOLDEN = Golden(
+            game="pig",
+            path=Path(__file__).parent / "data" / "golden_games.csv",
+            sets={
+                "random-2p": GoldenSet("standard", 2, "random", "fixed", 401, 20),
+                "ismcts-2p": GoldenSet("quick", 2, "ismcts:iters=20,random", "rotate", 402, 2),
+            },
+            module="examples/pig/tests/golden.py",
+        )
+
+        @pytest.mark.parametrize("name", list(GOLDEN.sets))
+        def test_golden(name):
+            GOLDEN.check(name)  # AssertionError naming the set, the games and the fingerprints that changed
 
     Parameters
     ----------
@@ -304,7 +303,9 @@ class Golden:
         want = {k: s.games for k, s in self.sets.items()}
         missing = [k for k in want if k not in counts]
         extra = [k for k in counts if k not in want]
-        short = [f"{k} ({counts[k]} committed, {n} declared)" for k, n in want.items() if k in counts and counts[k] != n]
+        short = [
+            f"{k} ({counts[k]} committed, {n} declared)" for k, n in want.items() if k in counts and counts[k] != n
+        ]
         bad = []
         if missing:
             bad.append(f"sets not committed: {', '.join(missing)}")
@@ -375,10 +376,8 @@ class Golden:
         want = self._committed_digests().get(name)
         got = self.digests[name]()
         if got != want:
-            raise AssertionError(
-                f"{self.game} {name}: digest {got}, committed {want} ({self.digests_path.name if self.digests_path else ''})"
-                f". {self._advice()}"
-            )
+            where = self.digests_path.name if self.digests_path is not None else "no file"
+            raise AssertionError(f"{self.game} {name}: digest {got}, committed {want} ({where}). {self._advice()}")
 
     def update(self, names: Sequence[str] | None = None) -> list[str]:
         """Rewrite the data files from the code as it is now.

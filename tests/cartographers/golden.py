@@ -46,6 +46,7 @@ from boardlab.sim.seeds import game_seeds
 from boardlab.testing import Golden, GoldenSet
 from boardlab.testing import digest as _digest
 
+
 def rules_named(name: str):
     if name == "base-b-other":  # the other reading of every interpretation key that changes play
         return load_rules("base-b").with_overrides(

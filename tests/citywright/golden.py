@@ -126,7 +126,9 @@ GOLDEN = Golden(
     sets={
         "random-4p": GoldenSet("v1.1", 4, "random,random,random,random", "fixed", 101, 60),
         "greedy-4p": GoldenSet("v1.1", 4, "greedy,greedy,greedy,greedy", "fixed", 102, 30),
-        "specialists-4p": GoldenSet("v1.1", 4, "specialist:R,specialist:C,specialist:P,specialist:I", "rotate", 103, 40),
+        "specialists-4p": GoldenSet(
+            "v1.1", 4, "specialist:R,specialist:C,specialist:P,specialist:I", "rotate", 103, 40
+        ),
         "greedy-P-2p": GoldenSet("v1.1", 2, "greedy,specialist:P", "rotate", 104, 30),
         "mixed-3p": GoldenSet("v1.1", 3, "greedy,specialist:I,random", "rotate", 105, 24),
         "solo": GoldenSet("v1.1", 1, "greedy", "fixed", 106, 20),

@@ -34,7 +34,9 @@ GOLDEN = Golden(
         "random-solo": GoldenSet("standard", 1, "random", "fixed", 401, 10),
         "random-2p": GoldenSet("standard", 2, "random", "fixed", 402, 20),
         "random-3p-quick": GoldenSet("quick", 3, "random", "rotate", 403, 10),
-        "prefers-4p": GoldenSet("standard", 4, "random-prefers:hold,random-prefers:roll,random,random", "rotate", 404, 8),
+        "prefers-4p": GoldenSet(
+            "standard", 4, "random-prefers:hold,random-prefers:roll,random,random", "rotate", 404, 8
+        ),
         "round-5p": GoldenSet("play-out-the-round.toml", 5, "random", "fixed", 405, 6),
         "random-6p": GoldenSet("quick", 6, "random", "rotate", 406, 6),
         "ismcts-2p": GoldenSet("quick", 2, "ismcts:iters=20,random", "rotate", 407, 2),
