@@ -32,7 +32,7 @@ SEED = 0x9E3779B97F4A7C15 ^ 0x1234_5678_9ABC  # a 64-bit seed: no small number o
 GAMES = sorted(g.id for g in available_games())
 BUILT_IN = sorted(g.id for g in available_games() if g.new_game.__module__.startswith("boardlab.sim."))
 PLAYERS = {gid: max(get_game(gid).players[0], min(4, get_game(gid).players[1])) for gid in GAMES}
-SPY_RULES = {"heartslite": "quick"}  # one deal: every decision is walked, and a game of many deals is long
+SPY_RULES: dict[str, str] = {}  # a game's rules for its spied-on game, where not its default
 _SKIP = (types.ModuleType, type, types.BuiltinFunctionType, types.BuiltinMethodType, types.CodeType, types.FrameType)
 _LEAF = (int, float, complex, str, bytes, bytearray, bool, type(None), np.generic)
 

@@ -1,7 +1,7 @@
 """Hearts-lite's public API: the methods every boardlab game has (docs/your-own-game.md lists them).
 
     >>> from boardlab_heartslite.api import Game
-    >>> g = Game(players=4, rules="quick", seed=7)
+    >>> g = Game(players=4, rules="one-deal", seed=7)
     >>> g.legal_moves()                        # the holder of the two of clubs leads it
     [Move(card=0)]
     >>> g.apply(g.legal_moves()[0])

@@ -32,7 +32,7 @@ def _play_to(g: Game, moves: int) -> Game:
 
 def test_the_deck_is_dealt_evenly_and_the_two_of_clubs_leads():
     for players in (3, 4):
-        g = Game(players, "quick", seed=players)
+        g = Game(players, "one-deal", seed=players)
         assert len(deck(players)) == 52 - 52 % players
         assert [len(h) for h in g.hands] == [len(deck(players)) // players] * players
         assert TWO_OF_CLUBS in g.hands[g.current]
@@ -41,7 +41,7 @@ def test_the_deck_is_dealt_evenly_and_the_two_of_clubs_leads():
 
 
 def test_a_player_follows_suit_when_able_and_the_highest_card_of_the_suit_led_wins():
-    g = Game(4, "quick", seed=11)
+    g = Game(4, "one-deal", seed=11)
     g.apply(Move(TWO_OF_CLUBS))
     for _ in range(2):
         hand, moves = g.hands[g.current], {m.card for m in g.legal_moves()}
@@ -50,7 +50,7 @@ def test_a_player_follows_suit_when_able_and_the_highest_card_of_the_suit_led_wi
         g.apply(g.random_move())
     g.apply(g.random_move())
     trick = list(g.played)
-    g2 = Game(4, "quick", seed=11)
+    g2 = Game(4, "one-deal", seed=11)
     for c in trick[:-1]:
         g2.apply(Move(c))
     leader = g2.leader
@@ -61,7 +61,7 @@ def test_a_player_follows_suit_when_able_and_the_highest_card_of_the_suit_led_wi
 
 def test_hearts_are_not_led_before_they_are_broken():
     for seed in range(30):
-        g = Game(4, "quick", seed=seed)
+        g = Game(4, "one-deal", seed=seed)
         while not g.done:
             if not g.trick and not g.hearts_broken and any(c // 13 != HEARTS for c in g.hands[g.current]):
                 assert all(m.card // 13 != HEARTS for m in g.legal_moves())
@@ -70,7 +70,7 @@ def test_hearts_are_not_led_before_they_are_broken():
 
 def test_a_deal_scores_every_point_card_once_and_the_lowest_score_wins():
     for seed in range(20):
-        g = _play_to(Game(4, "quick", seed=seed), 52)
+        g = _play_to(Game(4, "one-deal", seed=seed), 52)
         assert g.done and not invariants(g)
         moon = sum(g.moons)
         assert sum(g.points) == (26 if not moon else 78)
@@ -82,7 +82,7 @@ def test_a_deal_scores_every_point_card_once_and_the_lowest_score_wins():
 
 
 def test_shooting_the_moon_gives_the_others_the_points():
-    g = Game(3, "quick", seed=0)
+    g = Game(3, "one-deal", seed=0)
     g.point_cards = [14, 0, 0]
     g.taken = [26, 0, 0]
     g.hands = [[], [], []]
@@ -95,16 +95,22 @@ def test_shooting_the_moon_gives_the_others_the_points():
 
 
 def test_a_game_is_played_to_the_target():
-    g = Game(4, "standard", seed=5)
+    g = Game(4, "full", seed=5)
+    moves = 0
     while not g.done:
         g.apply(g.random_move())
+        moves += 1
         assert not invariants(g)
+        if moves % 37 == 0 and not g.done:  # a redeal in a later deal keeps what the seat sees
+            p = g.current
+            assert g.redeal(p, moves).observation(p) == g.observation(p)
+    assert g.deal > 0 and sum(g.tricks) == 13 * (g.deal + 1)
     assert max(g.points) >= g.rules.target or g.deal + 1 == g.rules.max_deals
     assert g.progress(0) == g.points[0]
 
 
 def test_progress_is_the_points_taken_so_far_and_the_family_the_suit():
-    g = Game(4, "quick", seed=3)
+    g = Game(4, "one-deal", seed=3)
     seen = []
     while not g.done:
         m = g.random_move()
@@ -116,7 +122,7 @@ def test_progress_is_the_points_taken_so_far_and_the_family_the_suit():
 
 
 def test_an_illegal_card_is_refused_and_changes_nothing():
-    g = Game(4, "quick", seed=2)
+    g = Game(4, "one-deal", seed=2)
     before = g.snapshot()
     other = next(c for c in g.hands[(g.current + 1) % 4])
     with pytest.raises(IllegalMove):
@@ -132,7 +138,7 @@ def test_a_redeal_keeps_what_the_seat_sees_and_deals_the_rest_consistently_with_
     rng = np.random.default_rng(0)
     differs = 0
     for seed in range(25):
-        g = _play_to(Game(players, "quick", seed=seed), int(rng.integers(0, 40)))
+        g = _play_to(Game(players, "one-deal", seed=seed), int(rng.integers(0, 40)))
         if g.done:
             continue
         for p in range(players):
@@ -151,7 +157,7 @@ def test_a_redeal_keeps_what_the_seat_sees_and_deals_the_rest_consistently_with_
 
 
 def test_the_canonical_redeal_depends_only_on_what_the_seat_sees():
-    g = _play_to(Game(4, "quick", seed=8), 9)
+    g = _play_to(Game(4, "one-deal", seed=8), 9)
     p = g.current
     twin = g.redeal(p, 77)
     assert twin.hands != g.hands and twin.observation(p) == g.observation(p)
@@ -160,7 +166,7 @@ def test_the_canonical_redeal_depends_only_on_what_the_seat_sees():
 
 
 def test_the_first_leader_keeps_the_two_of_clubs_in_a_redeal():
-    g = Game(4, "quick", seed=4)
+    g = Game(4, "one-deal", seed=4)
     p = (g.current + 1) % 4
     for k in range(20):
         assert TWO_OF_CLUBS in g.redeal(p, k).hands[g.current]
