@@ -31,8 +31,11 @@ def rows(game: Game) -> dict[str, np.ndarray]:
     dict of str to ndarray(int32, ndim=1)
         Per own column, one value per seat.
     """
-    scores = game.scores()
-    return {c: np.array([s[c] for s in scores], dtype=np.int32) for c in OWN_COLUMNS}
+    deals = game.deal + (0 if game.done else 1)
+    return {
+        "deals": np.full(game.players, deals, dtype=np.int32),
+        **{c: np.array(getattr(game, c), dtype=np.int32) for c in ("tricks", "hearts", "queens", "moons")},
+    }
 
 
 def play_chunk(rules, players, agents, seating, run_seed, start, stop):

@@ -170,3 +170,15 @@ def test_the_first_leader_keeps_the_two_of_clubs_in_a_redeal():
     p = (g.current + 1) % 4
     for k in range(20):
         assert TWO_OF_CLUBS in g.redeal(p, k).hands[g.current]
+
+
+def test_the_result_rows_are_the_scores_columns():
+    from boardlab_heartslite.game import OWN_COLUMNS
+    from boardlab_heartslite.results import rows
+
+    for seed in range(3):
+        g = _play_to(Game(3, "full", seed=seed), 0)
+        while not g.done:
+            g.apply(g.random_move())
+        got = rows(g)
+        assert {c: got[c].tolist() for c in OWN_COLUMNS} == {c: [s[c] for s in g.scores()] for c in OWN_COLUMNS}
