@@ -15,7 +15,9 @@ legal move (the game checks it).
 
 An agent that never reads its observation may say so with a class attribute ``observes = False``: the runner
 then passes ``None`` and skips building the observation (and the redealt copy it carries), the largest cost of a
-move for a fast game.
+move for a fast game.  One whose choice depends on the listed moves and its generator alone may also give
+``chooser(rng) -> callable(legal_moves) -> move`` for a game (:class:`boardlab.agents.generic.uniform.RandomAgent`):
+the generic chunk player calls it instead of ``act``, so it must choose as ``act`` would.
 """
 
 from __future__ import annotations
