@@ -159,7 +159,7 @@ def _expand(entropy: np.ndarray) -> np.ndarray:
     for src in range(4):
         for dst in range(4):
             if src != dst:
-                mixed = np.uint32(_MIX_MULT_L) * pool[dst] - np.uint32(_MIX_MULT_R) * hashmix(pool[src])
+                mixed: np.ndarray = pool[dst] * np.uint32(_MIX_MULT_L) - hashmix(pool[src]) * np.uint32(_MIX_MULT_R)
                 pool[dst] = mixed ^ (mixed >> np.uint32(16))
     out = np.empty((len(entropy), 8), dtype=np.uint32)
     hash_const = _INIT_B
@@ -195,7 +195,7 @@ class AgentSeedSequence(ISpawnableSeedSequence):
             return self._words.copy()
         return self.real().generate_state(n_words, dtype)
 
-    def spawn(self, n_children: int) -> list[np.random.SeedSequence]:
+    def spawn(self, n_children: int) -> list:
         """As ``SeedSequence.spawn``: the same children, in turn."""
         return self.real().spawn(n_children)
 
