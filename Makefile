@@ -6,12 +6,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run reproduce-full docs test test-slow test-all smoke-wheel bench lint format clean clean-cache
 
-$(STAMP): pyproject.toml examples/pig/pyproject.toml
+$(STAMP): pyproject.toml examples/pig/pyproject.toml examples/hearts-lite/pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make: $(PYTHON) not found (set PYTHON=...)" >&2; exit 2; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev,docs]'
 	$(PY) -m pip install --quiet -e examples/pig  # the example game, found through its entry point (docs/your-own-game.md)
+	$(PY) -m pip install --quiet -e examples/hearts-lite  # the hidden-information example game (docs/games/heartslite.md)
 	@touch $(STAMP)
 
 ## run: the main job, the rulebook appendix's reproduction, at its quick size (a few minutes on 2 cores)

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from boardlab.agents.generic.base import agent_rng, observes
+from boardlab.agents.generic.base import agent_rng, agent_rngs, observes
 from boardlab.agents.generic.prefers import family_of, restrict
 from boardlab.experiments.isolation import AgentFailure, AgentProcesses, Isolation, failure_of
 from boardlab.experiments.schema import schema_of, table
@@ -116,7 +116,9 @@ class Recorder:
         }  # fmt: skip
 
 
-def play_game(game: GameDef, rules, seats: list, seed: int, names: list[str] | None = None, record=None):
+def play_game(
+    game: GameDef, rules, seats: list, seed: int, names: list[str] | None = None, record=None, rngs: list | None = None
+):
     """One game from its seed, seat s played by seats[s] (Python agents or built-in per-move players).
 
     Parameters
@@ -133,6 +135,9 @@ def play_game(game: GameDef, rules, seats: list, seed: int, names: list[str] | N
         Per seat, the agent's spec, for an AgentFailure's message.
     record : Recorder, optional
         Told of every move (before and after it) and of the end, for the trajectory table.
+    rngs : list of numpy.random.Generator, optional
+        Per seat, its agent's generator, as :func:`boardlab.agents.generic.base.agent_rng` makes it from the game
+        seed (a chunk makes its games' together: ``agent_rngs``); default: made here.
 
     Returns
     -------
@@ -141,28 +146,77 @@ def play_game(game: GameDef, rules, seats: list, seed: int, names: list[str] | N
         refuses) raises :class:`boardlab.experiments.isolation.AgentFailure` naming the seat and the agent.
     """
     g = game.new_game(len(seats), rules, int(seed))
-    rngs = [agent_rng(g.seed, s) for s in range(len(seats))]
-    python = [callable(getattr(a, "act", None)) for a in seats]
-    looks = [python[s] and observes(a) for s, a in enumerate(seats)]  # per seat, asked once a game
-    narrow = [python[s] and bool(getattr(a, "prefers", None)) for s, a in enumerate(seats)]
+    if rngs is None:
+        rngs = [agent_rng(g.seed, s) for s in range(len(seats))]
     listing = getattr(g, "agent_moves", None) or g.legal_moves  # boardlab.agents.generic.base.agent_moves
+    chooses = [_chooser(a, rngs[s]) for s, a in enumerate(seats)]
+    if record is None and None not in chooses:
+        _play_chosen(g, chooses, listing, names or [type(a).__name__ for a in seats])
+        return g
+    movers = [_mover(g, a, rngs[s], listing, chooses[s]) for s, a in enumerate(seats)]  # per seat, once a game
     while not g.done:
         p = g.current
         if record is not None:
             record.before(g)
-        if python[p]:
-            try:
-                _python_move(g, seats[p], rngs[p], listing, looks[p], narrow[p])
-            except AgentFailure as e:
-                e.locate(game_seed=g.seed, seat=p, spec=names[p] if names else type(seats[p]).__name__)
-                raise
-        else:
-            seats[p](g)
+        try:
+            movers[p]()
+        except AgentFailure as e:
+            e.locate(game_seed=g.seed, seat=p, spec=names[p] if names else type(seats[p]).__name__)
+            raise
         if record is not None:
             record.after(g)
     if record is not None:
         record.end(g)
     return g
+
+
+def _chooser(agent, rng) -> Callable[[list], object] | None:
+    """A Python agent's moves of one game as a function of the listed moves (its ``chooser(rng)``: an agent that
+    observes nothing and draws only from `rng`, boardlab.agents.generic.uniform); None for any other seat, and for
+    a restricted agent (offered its family's moves by :func:`restrict`)."""
+    chooser = getattr(agent, "chooser", None)
+    if not callable(chooser) or not callable(getattr(agent, "act", None)) or getattr(agent, "prefers", None):
+        return None
+    return chooser(rng)
+
+
+def _play_chosen(g, chooses: list, listing, names: list[str]) -> None:
+    """`g` played to its end by seats that all choose from the listed moves alone (:func:`_chooser`): the loop
+    of :func:`play_game` without the observation, the restriction and the recorder, the same moves."""
+    while not g.done:
+        p = g.current
+        try:
+            chosen = chooses[p](listing())
+        except (Exception, SystemExit) as e:
+            raise failure_of(e).locate(game_seed=g.seed, seat=p, spec=names[p]) from e
+        try:
+            g.apply(chosen)
+        except Exception as e:
+            failure = failure_of(e, f"returned a move the game refuses ({_short(chosen)})")
+            raise failure.locate(game_seed=g.seed, seat=p, spec=names[p]) from e
+
+
+def _mover(g, agent, rng, listing, choose) -> Callable[[], None]:
+    """Seat's move in `g` as a function of nothing: a built-in per-move player's, or a Python agent's
+    (:func:`_python_move`, or by its `choose`: :func:`_chooser`)."""
+    if not callable(getattr(agent, "act", None)):
+        return lambda: agent(g)
+    looks = observes(agent)
+    narrow = bool(getattr(agent, "prefers", None))
+    if choose is None:
+        return lambda: _python_move(g, agent, rng, listing, looks, narrow)
+
+    def move() -> None:
+        try:
+            chosen = choose(listing())
+        except (Exception, SystemExit) as e:
+            raise failure_of(e) from e
+        try:
+            g.apply(chosen)
+        except Exception as e:
+            raise failure_of(e, f"returned a move the game refuses ({_short(chosen)})") from e
+
+    return move
 
 
 def _python_move(g, agent, rng, listing, looks: bool, narrow: bool) -> None:
@@ -251,6 +305,9 @@ def play_tables(
     return result, pa.Table.from_pydict(trajectory, schema=TRAJECTORY_SCHEMA)
 
 
+_RNG_BLOCK = 256  # games whose agents' generators are made together (agent_rngs)
+
+
 def _play_table(
     game: GameDef,
     rules,
@@ -278,6 +335,8 @@ def _play_table(
     if trajectory is not None and len(seeds) and not has_progress(game.new_game(players, rules, int(seeds[0]))):
         raise ValueError(f"{game.id} declares no progress(player): it records no trajectory")
     for i, seed in enumerate(seeds):
+        if i % _RNG_BLOCK == 0:
+            block = agent_rngs(seeds[i : i + _RNG_BLOCK], players)
         if procs is None:
             seats = [makers[k]() for k in order[i]]
         else:
@@ -287,7 +346,7 @@ def _play_table(
             ]
         record = Recorder(players) if trajectory is not None else None
         try:
-            g = play_game(game, rules, seats, seed, [names[k] for k in order[i]], record)
+            g = play_game(game, rules, seats, seed, [names[k] for k in order[i]], record, block[i % _RNG_BLOCK])
         except AgentFailure as e:
             e.locate(game=start + i)
             raise

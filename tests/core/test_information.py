@@ -1,13 +1,15 @@
 """What a Python agent is given leads to nothing it may not see: neither the true game's seed nor its hidden part.
 
-A spy agent plays every seat of a game of each built-in game (``boardlab.sim.games``) through the generic chunk player
+A spy agent plays every seat of a game of each registered game (``boardlab.sim.games``: the built-in ones and the
+installed example plugins) through the generic chunk player
 (:func:`boardlab.experiments.play.play_game`).  At every decision it walks every object reachable from its arguments --
 the observation (its redealt copy included), the legal moves and its generator -- without the garbage collector:
 attributes, ``__dict__`` and ``__slots__``, containers, numpy arrays (their contents and bases), closures, bound
 methods' ``__self__``, the generator's bit generator, its state and its seed sequence.  It finds neither the true
 game seed (as an integer, in an array, or in any bytes or text) nor the hidden state (Citadels: the other seats'
 hands and the deck's order; Cartographers: the explore and ambush decks' order; Citywright: the chance stream,
-which is its deck's order).  And two positions that seat cannot tell apart give it the same arguments, and the
+which is its deck's order; Hearts-lite: the other seats' hands and the chance stream, its later deals; Pig: the
+chance stream, the die's future).  And two positions that seat cannot tell apart give it the same arguments, and the
 same redeals from the same stream.
 """
 
@@ -26,9 +28,11 @@ from boardlab.experiments import play as P
 from boardlab.sim.games import available_games, get_game
 
 SEED = 0x9E3779B97F4A7C15 ^ 0x1234_5678_9ABC  # a 64-bit seed: no small number of a table equals it by chance
-# The built-in games (a plugin's game lives outside boardlab/sim/), with the players of their spied-on game.
+# Every registered game (the example plugins when installed: make installs them), with the players of its spied-on game.
+GAMES = sorted(g.id for g in available_games())
 BUILT_IN = sorted(g.id for g in available_games() if g.new_game.__module__.startswith("boardlab.sim."))
-PLAYERS = {gid: max(get_game(gid).players[0], min(4, get_game(gid).players[1])) for gid in BUILT_IN}
+PLAYERS = {gid: max(get_game(gid).players[0], min(4, get_game(gid).players[1])) for gid in GAMES}
+SPY_RULES: dict[str, str] = {}  # a game's rules for its spied-on game, where not its default
 _SKIP = (types.ModuleType, type, types.BuiltinFunctionType, types.BuiltinMethodType, types.CodeType, types.FrameType)
 _LEAF = (int, float, complex, str, bytes, bytearray, bool, type(None), np.generic)
 
@@ -193,25 +197,51 @@ def _citywright_leaks(truth, p: int, objects: list, seqs: list) -> list[str]:
     return out
 
 
+def _stream_leaks(truth, p: int, objects: list, seqs: list) -> list[str]:
+    # a pure-Python game's two SplitMix64 streams: the chance stream's state is its future (Pig's die, later deals)
+    return [
+        f"the {name} stream's state"
+        for name, state in zip(("chance", "policy"), truth.streams, strict=True)
+        if seed_found(objects, int(state))
+    ]
+
+
+def _heartslite_leaks(truth, p: int, objects: list, seqs: list) -> list[str]:
+    out = _stream_leaks(truth, p, objects, seqs)
+    others = [q for q in range(truth.players) if q != p]
+    # only hands the observation leaves open: 30 redeals give 30 different deals (a forced hand is no secret)
+    deals = [truth.redeal(p, k).hands for k in range(30)]
+    if len({repr([d[q] for q in others]) for d in deals}) == 30:
+        hidden = [truth.hands[q] for q in others]
+        if any(isinstance(o, type(truth)) and [o.hands[q] for q in others] == hidden for o in objects):
+            out.append(f"the other seats' hands {hidden}")
+    for q in others:
+        if len({repr(d[q]) for d in deals}) >= 25 and holds_run(seqs, truth.hands[q]):
+            out.append(f"seat {q}'s hand {truth.hands[q]} in a sequence")
+    return out
+
+
 LEAKS: dict[str, Callable] = {
     "citywright": _citywright_leaks,
     "cartographers": _cartographers_leaks,
     "citadels": _citadels_leaks,
+    "heartslite": _heartslite_leaks,
+    "pig": _stream_leaks,
 }
 
 
 def public_ids(truth) -> set[int]:
     """The objects the true game shares with every copy: its rules and tables (public, the same for any seed)."""
-    return {id(o) for o in reachable(truth.rules, truth.tables)}
+    return {id(o) for o in reachable(truth.rules, getattr(truth, "tables", None))}
 
 
-def leaks(truth, p: int, args: tuple, public: set[int]) -> list[str]:
+def leaks(game_id: str, truth, p: int, args: tuple, public: set[int]) -> list[str]:
     """What of the true game's seed and hidden part seat p's arguments lead to."""
     objects = reachable(*args)
     assert not any(o is truth for o in objects), "the true game itself is reachable"
     seqs = int_sequences(objects, public)
     found = [f"the game seed, as {w}" for w in seed_found(objects, truth.seed)]
-    return found + LEAKS[type(truth).__module__.split(".")[2]](truth, p, objects, seqs)
+    return found + LEAKS[game_id](truth, p, objects, seqs)
 
 
 def fingerprint(*roots) -> list:
@@ -276,15 +306,15 @@ def _state(g) -> tuple:
 class Spy:
     """Plays uniformly with its generator; at every decision, checks what it was given against the true game."""
 
-    def __init__(self, truths: list, log: list, twins: bool):
-        self.truths, self.log, self.twins = truths, log, twins
+    def __init__(self, game_id: str, truths: list, log: list, twins: bool):
+        self.game_id, self.truths, self.log, self.twins = game_id, truths, log, twins
 
     def act(self, observation, legal_moves, rng):
         truth = self.truths[-1]
         p = observation.player
         if not hasattr(self, "public"):
             self.public = public_ids(truth)
-        self.log.append(("decision", leaks(truth, p, (observation, legal_moves, rng), self.public)))
+        self.log.append(("decision", leaks(self.game_id, truth, p, (observation, legal_moves, rng), self.public)))
         if self.twins:
             self.log.append(("twin", twin_differences(truth, p, rng)))
         return legal_moves[int(rng.integers(len(legal_moves)))]
@@ -325,16 +355,19 @@ def spy_game(game_id: str, twins: bool) -> list:
     recording = dataclasses.replace(game, new_game=new_game)
     log: list = []
     n = PLAYERS[game_id]
-    P.play_game(recording, game.load_rules(game.default_preset), [Spy(truths, log, twins) for _ in range(n)], SEED)
+    rules = game.load_rules(SPY_RULES.get(game_id, game.default_preset))
+    P.play_game(recording, rules, [Spy(game_id, truths, log, twins) for _ in range(n)], SEED)
     assert truths[-1].done
     return log
 
 
-def test_every_built_in_game_is_spied_on():
-    assert set(LEAKS) == set(BUILT_IN) >= {"citywright", "cartographers", "citadels"}
+def test_every_game_is_spied_on():
+    assert set(GAMES) <= set(LEAKS)
+    assert set(BUILT_IN) >= {"citywright", "cartographers", "citadels"}
+    assert {"pig", "heartslite"} <= set(GAMES), "the example games are not installed (make installs them)"
 
 
-@pytest.mark.parametrize("game_id", BUILT_IN)
+@pytest.mark.parametrize("game_id", GAMES)
 def test_nothing_an_agent_is_given_leads_to_the_seed_or_the_hidden_state(game_id):
     log = spy_game(game_id, twins=False)
     found = [f for kind, fs in log for f in fs]
@@ -342,21 +375,21 @@ def test_nothing_an_agent_is_given_leads_to_the_seed_or_the_hidden_state(game_id
     assert not found, sorted(set(found))[:10]
 
 
-@pytest.mark.parametrize("game_id", BUILT_IN)
+@pytest.mark.parametrize("game_id", GAMES)
 def test_positions_a_seat_cannot_tell_apart_give_it_the_same_arguments_and_redeals(game_id):
     log = spy_game(game_id, twins=True)
     found = [f for kind, fs in log if kind == "twin" for f in fs]
     assert not found, sorted(set(found))
 
 
-@pytest.mark.parametrize("game_id", BUILT_IN)
+@pytest.mark.parametrize("game_id", GAMES)
 def test_the_spy_finds_the_seed_and_the_hidden_state_in_the_true_game(game_id):
     """The detectors work: rooted at the true game (or its seed's generator), the walk finds what it hides."""
     game = get_game(game_id)
     truth = game.new_game(PLAYERS[game_id], game.load_rules(game.default_preset), SEED)
     for _ in range(3 * PLAYERS[game_id]):  # into the game: hands dealt, cards drawn
         truth.apply(truth.random_move())
-    objects = reachable(truth.snapshot(), truth.st, truth.rng, {"seed": truth.seed})
+    objects = reachable(truth.snapshot(), vars(truth), {"seed": truth.seed})
     p = truth.current
     seqs = int_sequences(objects, public_ids(truth))
     assert seed_found(objects, truth.seed)

@@ -126,3 +126,78 @@ def test_after_an_agent_failure_the_finished_chunks_stay_and_resume_plays_only_t
     assert code == 0, err
     assert U.Flaky.games == 5  # games 2 and 3 only
     assert sorted(pd.read_parquet(out)["game"].unique()) == [0, 1, 2, 3]
+
+
+def test_agent_rngs_of_a_chunk_are_the_generators_agent_rng_makes():
+    import copy
+
+    from boardlab.agents.generic.base import agent_rng, agent_rngs
+
+    seeds = [0, 1, 7, (1 << 64) - 1, 0x9E3779B97F4A7C15, *range(1000, 1040)]
+    together = agent_rngs(seeds, 3)
+    for seed, row in zip(seeds, together, strict=True):
+        for seat, rng in enumerate(row):
+            alone = agent_rng(seed, seat)
+            assert rng.bit_generator.state == alone.bit_generator.state
+            assert rng.bit_generator.seed_seq.entropy == alone.bit_generator.seed_seq.entropy
+    rng, alone = together[2][1], agent_rng(seeds[2], 1)
+    assert rng.integers(0, 1 << 62, 8).tolist() == alone.integers(0, 1 << 62, 8).tolist()
+    assert [c.random() for c in rng.spawn(2)] == [c.random() for c in alone.spawn(2)]  # the same children
+    assert pickle.loads(pickle.dumps(rng)).random() == copy.deepcopy(alone).random()
+
+
+class _Uniform:
+    """The random agent's act without its chooser: what the runner gives every other Python agent."""
+
+    observes = False
+
+    def act(self, observation, legal_moves, rng):
+        from boardlab.agents.generic.uniform import RandomAgent
+
+        return RandomAgent().act(observation, legal_moves, rng)
+
+
+def test_the_random_agents_chooser_plays_the_moves_its_act_plays():
+    from boardlab.agents.generic.base import agent_rng
+    from boardlab.agents.generic.uniform import RandomAgent
+
+    moves = list(range(7))
+    a, b = agent_rng(5, 0), agent_rng(5, 0)
+    choose = RandomAgent().chooser(a)
+    assert [choose(moves[: 1 + i % 7]) for i in range(200)] == [
+        RandomAgent().act(None, moves[: 1 + i % 7], b) for i in range(200)
+    ]
+    with pytest.raises(ValueError, match="no legal move"):
+        choose([])
+
+    class Biased(RandomAgent):
+        def act(self, observation, legal_moves, rng):
+            return legal_moves[0]
+
+    assert Biased().chooser(a) is None  # a subclass that chooses otherwise is asked by act
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_random_agents_play_the_same_games_by_chooser_as_by_act(players):
+    from boardlab.agents.generic.uniform import RandomAgent
+
+    game = get_game("pig")
+    rules = game.load_rules("quick")
+    for seed in (3, 99, 12345, (1 << 64) - 5):
+        fast = P.play_game(game, rules, [RandomAgent() for _ in range(players)], seed)
+        slow = P.play_game(game, rules, [_Uniform() for _ in range(players)], seed)
+        mixed = P.play_game(game, rules, [_Uniform() if s % 2 else RandomAgent() for s in range(players)], seed)
+        assert fast.snapshot() == slow.snapshot() == mixed.snapshot()
+        assert fast.snapshot()["turns"] != [0] * players
+
+
+def test_a_chunk_plays_the_same_rows_with_its_generators_made_together_or_one_by_one(monkeypatch):
+    game = get_game("pig")
+    rules = game.load_rules("quick")
+    agents = [game.agents().parse_agent(s) for s in ("random", "random-prefers:hold", USER)]
+    whole = P.play_chunk(game, rules, 3, agents, "rotate", 4, 0, 300)  # more games than a block of generators
+    monkeypatch.setattr(P, "agent_rngs", lambda seeds, players: [[None] * players for _ in seeds])
+    monkeypatch.setattr(P, "_chooser", lambda agent, rng: None)
+    real = P.play_game
+    monkeypatch.setattr(P, "play_game", lambda *a: real(*a[:-1]))  # every game makes its own, by agent_rng
+    pd.testing.assert_frame_equal(P.play_chunk(game, rules, 3, agents, "rotate", 4, 0, 300), whole)

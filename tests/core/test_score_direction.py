@@ -135,6 +135,23 @@ def test_ranking_in_either_direction():
     assert direction_of(LowRace(2)) == "lower" and direction_of(object()) == "higher"
 
 
+def test_ranking_ranks_by_the_score_key():
+    from boardlab.sim.ranking import score_key
+
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        totals = rng.integers(-5, 5, int(rng.integers(1, 7))).tolist()
+        if rng.random() < 0.3:
+            totals = [t / 4 for t in totals]
+        for direction in ("higher", "lower"):
+            key = score_key(np.asarray(totals, dtype=np.float64), direction)
+            ranks = [1 + int((key > k).sum()) for k in key]
+            shares = [1.0 / ranks.count(1) if r == 1 else 0.0 for r in ranks]
+            assert ranking(totals, direction) == (ranks, shares)
+    with pytest.raises(ValueError, match="score direction"):
+        ranking([1, 2], "up")
+
+
 def test_the_conformance_check_holds_ranks_to_the_direction(race):
     check_game("lowrace", players=[1, 2, 3], games=5)
     check_game("highrace", players=[2], games=5)
