@@ -34,7 +34,7 @@ from boardlab.sim.citywright.game import GAME
 from boardlab.sim.citywright.rules import Rules, load_rules
 from boardlab.sim.citywright.tables import tables_for
 
-# Figures the engine issue asks for (for the report's "target" column).
+# The engine's throughput targets (the report's "target" column).
 TARGETS = {
     "random_games_per_s_4p": ">= 30,000",
     "simulate_vs_kernel_4p": ">= 0.8",
