@@ -52,13 +52,21 @@ class _Node:
 class ISMCTS:
     """Information-set MCTS (module docstring).
 
-    iters : iterations per move (the budget unless ms > 0).
-    ms : milliseconds per move instead of iters (0: iterations).
-    c : UCB exploration constant (rewards are on 0..1).
-    rollout : "random" (the game's random_move()) or "uniform" (uniform over agent_moves(), the agent's rng).
-    reward : "win" (win share), "score" (normalised total, better = larger in the game's score direction),
-        "auto" (win with 2+ players, score solo).
-    policy : a Python agent (act(observation, legal_moves, rng)) to roll out with instead.
+    Parameters
+    ----------
+    iters : int
+        Iterations per move (the budget unless `ms` > 0), at least 1.
+    ms : int
+        Milliseconds per move instead of `iters` (0: iterations).
+    c : float
+        UCB exploration constant (rewards are on 0..1), finite and at least 0.
+    rollout : str
+        ``"random"`` (the game's ``random_move()``) or ``"uniform"`` (uniform over ``agent_moves()``, the agent's rng).
+    reward : str
+        ``"win"`` (win share), ``"score"`` (normalised total, better = larger in the game's score direction),
+        ``"auto"`` (win with 2+ players, score solo).
+    policy : object or None
+        A Python agent (``act(observation, legal_moves, rng)``) to roll out with instead.
     """
 
     name = "ismcts"
@@ -75,6 +83,23 @@ class ISMCTS:
         self.iterations = 0  # of the last search
 
     def act(self, observation, legal_moves: list, rng: np.random.Generator):
+        """The move with the most visits after the search (ties: the better mean reward, then the listing's order);
+        a single legal move is returned without searching.  ``self.iterations`` holds the search's iterations.
+
+        Parameters
+        ----------
+        observation : boardlab.sim.observation.Observation or None
+            What the seat to move may see (None for an agent with ``observes = False``).
+        legal_moves : list
+            The moves to choose from (the game's ``agent_moves()``), not empty.
+        rng : numpy.random.Generator
+            The agent's own generator (:func:`boardlab.agents.generic.base.agent_rng`).
+
+        Returns
+        -------
+        object
+            The chosen move, one of `legal_moves`.
+        """
         if not legal_moves:
             raise ValueError("no legal move to choose from")
         if len(legal_moves) == 1:
