@@ -14,7 +14,7 @@ from boardlab.sim.citadels import infoset as I
 from boardlab.sim.citadels.rules import MAX_PLAYERS
 from boardlab.sim.rng import GOLDEN_GAMMA, rng_next
 
-from . import kernels as K
+from . import basic as K
 
 GOLD_VALUE = 0.5  # a cut playout's worth of one gold and of one card in hand, in city points
 CARD_VALUE = 0.5

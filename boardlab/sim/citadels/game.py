@@ -26,6 +26,7 @@ KERNEL_SOURCES = (
     "boardlab/sim/citadels/infoset.py",
     "boardlab/sim/citadels/summary.py",
     "boardlab/agents/citadels/strong.py",
+    "boardlab/agents/citadels/basic.py",
     "boardlab/agents/citadels/kernels.py",
     "boardlab/agents/citadels/selfplay.py",  # strong's self-play (its weights travel in the agent's row, not the code)
     "boardlab/agents/citadels/search.py",
