@@ -87,8 +87,6 @@ PENDING = frozenset(
         "boardlab/experiments/tuning/play.py",
         "boardlab/experiments/tuning/report.py",
         "boardlab/experiments/tuning/sampling.py",
-        "boardlab/experiments/tuning/space.py",
-        "boardlab/experiments/tuning/spec.py",
         "boardlab/experiments/tuning/store.py",
         "boardlab/experiments/tuning/task.py",
         "boardlab/experiments/tuning/training.py",
