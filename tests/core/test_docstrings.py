@@ -313,7 +313,8 @@ def shortfalls(path: Path) -> list[str]:
             out.append(f"{node.name}: no docstring")
         for m in node.body:
             if isinstance(m, FUNCTIONS) and (m.name == "__init__" or not m.name.startswith("_")):
-                out += function_shortfalls(f"{node.name}.{m.name}", m, method=True, extra_doc=doc)
+                init_doc = doc if m.name == "__init__" else None  # the class documents its constructor's parameters
+                out += function_shortfalls(f"{node.name}.{m.name}", m, method=True, extra_doc=init_doc)
     return out
 
 

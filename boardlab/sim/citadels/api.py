@@ -124,7 +124,18 @@ class IllegalMove(ValueError):
 
 
 def normalise_seed(seed) -> int:
-    """Every seed enters the engine through here: any Python or numpy integer, taken modulo 2**64."""
+    """Every seed enters the engine through here: any Python or numpy integer, taken modulo 2**64.
+
+    Parameters
+    ----------
+    seed : int
+        The seed (a bool is refused: TypeError).
+
+    Returns
+    -------
+    int
+        The seed modulo 2**64.
+    """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an integer, got {seed!r}")
     return int(seed) & SEED_MASK
@@ -149,7 +160,18 @@ class Move(tuple):
 
 
 def move_text(move) -> str:
-    """``(13, 2, 14)`` -> ``"DESTROY 2 14"``; ``(4, (13, 25))`` -> ``"KEEP 13,25"`` (docs/games/citadels.md §8.3)."""
+    """``(13, 2, 14)`` -> ``"DESTROY 2 14"``; ``(4, (13, 25))`` -> ``"KEEP 13,25"`` (docs/games/citadels.md §8.3).
+
+    Parameters
+    ----------
+    move : tuple
+        A move tuple.
+
+    Returns
+    -------
+    str
+        Its text.
+    """
     kind = move[0]
     if kind == E.K_KEEP:
         return f"{KIND_NAMES[kind]} {','.join(str(int(t)) for t in move[1])}"
@@ -157,7 +179,18 @@ def move_text(move) -> str:
 
 
 def parse_move(text: str) -> tuple:
-    """The inverse of :func:`move_text`; ValueError (one line) on anything else."""
+    """The inverse of :func:`move_text`; ValueError (one line) on anything else.
+
+    Parameters
+    ----------
+    text : str
+        A move's text.
+
+    Returns
+    -------
+    tuple
+        The move tuple.
+    """
     parts = str(text).split(" ")
     if not parts or parts[0] not in _KIND_OF:
         raise ValueError(f"not a move: {text!r} (kinds: {', '.join(KIND_NAMES)})")
@@ -227,6 +260,7 @@ class Game:
     # --- state ------------------------------------------------------------------------------------
     @property
     def done(self) -> bool:
+        """Whether the game is over."""
         return int(self.st[E.ST_PHASE]) == E.PH_DONE
 
     @property
@@ -236,10 +270,12 @@ class Game:
 
     @property
     def phase(self) -> str:
+        """The decision at hand (a name of PHASES)."""
         return PHASES[int(self.st[E.ST_PHASE])]
 
     @property
     def round(self) -> int:
+        """The current round (1-based)."""
         return int(self.st[E.ST_ROUND])
 
     @classmethod
@@ -260,14 +296,42 @@ class Game:
     ) -> Game:
         """A game at the start of round `round` from a given position (tests and worked examples).
 
-        cities: per seat, type ids or (type id, build round) pairs in build order (round 0 if not
-        given: placed before the game).  The deck is `deck_top` (top first) followed by every other
-        card in canonical order.  bank: the rest of the rules' gold when not given.  ranks: that
-        round's rank shuffle, top first (drawn from the chance stream when None).  The chance stream
+        The deck is `deck_top` (top first) followed by every other card in canonical order.  The chance stream
         starts afresh at the game seed, as ``RefGame.from_position``'s does: the same seed draws the same
         chance from a position on both (the setup that ``Game(...)`` played first draws nothing of it).
         The event log starts empty.  ValueError (one line) on a position that breaks card or gold
         conservation.
+
+        Parameters
+        ----------
+        players : int
+            Number of seats.
+        rules : Rules or str or pathlib.Path or dict or None
+            The rule set (None: the default preset).
+        seed : int
+            The game seed.
+        round : int
+            The round about to start.
+        crown : int
+            The seat holding the crown.
+        gold : list of int
+            Each seat's gold.
+        hands : list of list of int
+            Each seat's hand, as type ids.
+        cities : list of list
+            Per seat, type ids or (type id, build round) pairs in build order (round 0 if not given: placed
+            before the game).
+        deck_top : sequence of int
+            The deck's top cards, top first.
+        bank : int or None
+            The bank's gold (None: the rest of the rules' gold).
+        ranks : list of int or None
+            That round's rank shuffle, top first (None: drawn from the chance stream).
+
+        Returns
+        -------
+        Game
+            The game.
         """
         g = cls(players, rules, seed)
         n = g.players
@@ -332,6 +396,13 @@ class Game:
         return g
 
     def copy(self) -> Game:
+        """An independent copy (state, streams and the event log's rows copied; the tables shared, being read-only).
+
+        Returns
+        -------
+        Game
+            The copy.
+        """
         g = object.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.st = self.st.copy()
@@ -356,13 +427,35 @@ class Game:
         return [int(st[E.ST_DECK + (top + i) % cards]) for i in range(n)]
 
     def hand(self, seat: int) -> list[int]:
-        """Seat's hand as sorted type ids (copies repeated)."""
+        """Seat's hand as sorted type ids (copies repeated).
+
+        Parameters
+        ----------
+        seat : int
+            The seat (0-based).
+
+        Returns
+        -------
+        list of int
+            The type ids.
+        """
         base = E.ST_HAND + seat * MAX_TYPES
         counts = self.st[base : base + MAX_TYPES].tolist()
         return [t for t, c in enumerate(counts) if c for _ in range(c)]
 
     def city(self, seat: int) -> list[tuple[int, int]]:
-        """Seat's city in build order: (type id, build round)."""
+        """Seat's city in build order.
+
+        Parameters
+        ----------
+        seat : int
+            The seat (0-based).
+
+        Returns
+        -------
+        list of tuple of (int, int)
+            (type id, build round) per district.
+        """
         base = seat * MAX_TYPES
         n = int(self.st[E.ST_CITY_N + seat])
         types = self.st[E.ST_CITY + base : E.ST_CITY + base + n].tolist()
@@ -370,10 +463,33 @@ class Game:
         return list(zip(types, rounds, strict=True))
 
     def holder(self, rank: int) -> int:
+        """The seat holding rank `rank` this round.
+
+        Parameters
+        ----------
+        rank : int
+            A character rank, 1..8.
+
+        Returns
+        -------
+        int
+            The seat, or -1 when nobody holds it.
+        """
         return int(self.st[E.ST_HOLDER + rank])
 
     def characters(self, seat: int) -> list[int]:
-        """The ranks seat holds this round, ascending."""
+        """The ranks seat holds this round, ascending.
+
+        Parameters
+        ----------
+        seat : int
+            The seat (0-based).
+
+        Returns
+        -------
+        list of int
+            Ranks 1..8.
+        """
         holders = self.st[E.ST_HOLDER + 1 : E.ST_HOLDER + N_RANKS + 1].tolist()
         return [r for r, h in enumerate(holders, 1) if h == seat]
 
@@ -473,7 +589,18 @@ class Game:
         return tuple(c.name.lower() for c in CHARACTERS)
 
     def move_family(self, move) -> str:
-        """The character a pick takes (lower case); "" for every other move."""
+        """The character a pick takes (lower case); "" for every other move.
+
+        Parameters
+        ----------
+        move : tuple
+            A move, as the API writes it (``(kind, a, ...)``).
+
+        Returns
+        -------
+        str
+            A name of :meth:`move_families`, or "".
+        """
         return CHARACTERS[int(move[1]) - 1].name.lower() if int(move[0]) == E.K_PICK else ""
 
     def legal_moves(self) -> list[tuple]:
@@ -498,6 +625,18 @@ class Game:
         raise IllegalMove(f"{_safe_text(move)} is not legal now (legal: {legal})")
 
     def is_legal(self, move) -> bool:
+        """Whether `move` may be played now by the seat to decide.
+
+        Parameters
+        ----------
+        move : tuple
+            A move, as the API writes it (``(kind, a, ...)``).
+
+        Returns
+        -------
+        bool
+            True when it encodes to a legal kernel move.
+        """
         try:
             self._encode(move)
         except IllegalMove:
@@ -505,7 +644,13 @@ class Game:
         return True
 
     def apply(self, move) -> None:
-        """Play a move for the seat to decide; raises IllegalMove and leaves the game unchanged."""
+        """Play a move for the seat to decide; raises IllegalMove and leaves the game unchanged.
+
+        Parameters
+        ----------
+        move : tuple
+            A move, as the API writes it (``(kind, a, ...)``).
+        """
         mv = self._encode(move)
         self._ensure_log_room()
         E.apply_move(self.st, self.rng, self.ev, *self.tables.kernel_args(), mv)
@@ -563,7 +708,18 @@ class Game:
     def observation(self, player: int) -> Observation:
         """All that `player` may see (docs/games/citadels.md §7.2): public state, own hand and characters,
         own pending decision, and the log of public events and events private to it; and ``sample(rng)``,
-        a position consistent with it (:meth:`redeal`)."""
+        a position consistent with it (:meth:`redeal`).
+
+        Parameters
+        ----------
+        player : int
+            The seat (0-based).
+
+        Returns
+        -------
+        boardlab.sim.observation.Observation
+            The seat's view (ValueError for a game that keeps no event log).
+        """
         p = self._check_seat(player)
         if not self.st[E.ST_LOG]:
             raise ValueError("this game keeps no event log (Game(..., log=False)), so it has no observations")
@@ -581,6 +737,18 @@ class Game:
         seats' ranks, the pile and the offer during the selection), and both random streams are redrawn --
         from one 64-bit state drawn from `rng`, which is the copy's ``seed`` too (0 canonically: never the true
         game's).  Here only the event rows private to other seats are blanked.
+
+        Parameters
+        ----------
+        player : int
+            The seat whose view is kept.
+        rng : numpy.random.Generator or int or None
+            Where the hidden part is drawn from.
+
+        Returns
+        -------
+        Game
+            The copy.
         """
         p = self._check_seat(player)
         canonical = rng is None
