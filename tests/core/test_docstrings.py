@@ -57,7 +57,6 @@ PENDING = frozenset(
         "boardlab/experiments/anatomy_report.py",
         "boardlab/experiments/cartographers/bench.py",
         "boardlab/experiments/cartographers/compare.py",
-        "boardlab/experiments/cartographers/report.py",
         "boardlab/experiments/cartographers/skill.py",
         "boardlab/experiments/citadels/bench.py",
         "boardlab/experiments/citadels/report.py",
