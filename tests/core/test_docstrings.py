@@ -59,7 +59,6 @@ PENDING = frozenset(
         "boardlab/experiments/cartographers/compare.py",
         "boardlab/experiments/cartographers/skill.py",
         "boardlab/experiments/citadels/bench.py",
-        "boardlab/experiments/citadels/report.py",
         "boardlab/experiments/citywright/appendix.py",
         "boardlab/experiments/citywright/bench.py",
         "boardlab/experiments/citywright/charts.py",
