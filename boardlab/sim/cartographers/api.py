@@ -299,7 +299,13 @@ class Game:
         return [int(x) for x in self.st[off : off + n]]
 
     def snapshot(self) -> dict:
-        """The observation shared with the reference implementation (§8)."""
+        """The observation shared with the reference implementation (§8).
+
+        Returns
+        -------
+        dict
+            Plain data (JSON-serialisable).
+        """
         st = self.st
         n = self.players
         codes = planes_to_codes(self.bb)
@@ -420,7 +426,13 @@ class Game:
 
     def scores(self) -> list[dict]:
         """Per seat (§7.3): season records, points per edict, coins, monster penalty, total, rank, win share;
-        solo rating and title (None with 2+ players)."""
+        solo rating and title (None with 2+ players).
+
+        Returns
+        -------
+        list of dict
+            One entry per seat.
+        """
         out = np.zeros((self.players, E.SC_LEN), dtype=np.int32)
         E.final_scores(self.st, self.tables.rp, out)
         snap_seasons = self.snapshot()["seasons"]
@@ -480,7 +492,13 @@ class Game:
         return Move(kind_name, t, card, int(row[E.MV_OPTION]), orient, anchor, cells, terrain)
 
     def move_families(self) -> tuple[str, ...]:
-        """The move families restricted play names (``random-prefers:forest``): the four terrains a seat draws."""
+        """The move families restricted play names (``random-prefers:forest``): the four terrains a seat draws.
+
+        Returns
+        -------
+        tuple of str
+            The families' names.
+        """
         return _FAMILIES
 
     def move_family(self, move: Move) -> str:
@@ -500,7 +518,13 @@ class Game:
         return move.terrain if move.kind in ("draw", "fallback") and move.terrain in _FAMILIES else ""
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move of the decision at hand, in the contract's listing order (§5.3); [] when done."""
+        """Every legal move of the decision at hand, in the contract's listing order (§5.3); [] when done.
+
+        Returns
+        -------
+        list of Move
+            The moves.
+        """
         if self.done:
             return []
         out = np.zeros((E.MAX_MOVES, E.MV_LEN), dtype=np.int32)
@@ -509,7 +533,13 @@ class Game:
         return [self.decode(out[i]) for i in range(n)]
 
     def count_moves(self) -> int:
-        """How many legal moves the decision at hand has (len(legal_moves()) without building them)."""
+        """How many legal moves the decision at hand has (len(legal_moves()) without building them).
+
+        Returns
+        -------
+        int
+            The number of legal moves.
+        """
         tb = self.tables
         out = self._mv.reshape(1, -1)
         return int(E.enumerate_moves(self.bb, self.st, tb.rp, tb.cards, tb.forms, tb.form_anchors, tb.masks, -2, out))
@@ -601,7 +631,13 @@ class Game:
         return mv
 
     def agent_moves(self) -> list[Move]:
-        """The moves an agent chooses from: every legal move (legal_moves())."""
+        """The moves an agent chooses from: every legal move (legal_moves()).
+
+        Returns
+        -------
+        list of Move
+            The moves.
+        """
         return self.legal_moves()
 
     @staticmethod
@@ -652,7 +688,13 @@ class Game:
         E.apply_move(self.bb, self.st, self.rng, mv, *_apply_args(tb))
 
     def random_move(self) -> Move:
-        """The random policy's move: moves[policy.rand(len(moves))] (drawn from the game's policy stream)."""
+        """The random policy's move: moves[policy.rand(len(moves))] (drawn from the game's policy stream).
+
+        Returns
+        -------
+        Move
+            The move (the game does not move; its policy stream does).
+        """
         if self.done:
             raise IllegalMove("the game is over")
         tb = self.tables

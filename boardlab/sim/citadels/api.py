@@ -420,7 +420,13 @@ class Game:
         return [int(x) for x in self.st[off : off + n]]
 
     def deck(self) -> list[int]:
-        """The deck's type ids, top first."""
+        """The deck's type ids, top first.
+
+        Returns
+        -------
+        list of int
+            Type ids, top first.
+        """
         st = self.st
         cards = int(self.tables.rp[RP_N_CARDS])
         top, n = int(st[E.ST_DECK_TOP]), int(st[E.ST_DECK_LEN])
@@ -494,7 +500,13 @@ class Game:
         return [r for r, h in enumerate(holders, 1) if h == seat]
 
     def snapshot(self) -> dict:
-        """The whole state as plain data (hidden parts included: agents get :meth:`observation`)."""
+        """The whole state as plain data (hidden parts included: agents get :meth:`observation`).
+
+        Returns
+        -------
+        dict
+            Plain data (JSON-serialisable).
+        """
         st = self.st
         n = self.players
         turn = None
@@ -549,7 +561,13 @@ class Game:
         }
 
     def scores(self) -> list[dict]:
-        """Per seat (§6): score parts, total, gold, rank and win share (the k winners get 1/k each)."""
+        """Per seat (§6): score parts, total, gold, rank and win share (the k winners get 1/k each).
+
+        Returns
+        -------
+        list of dict
+            One entry per seat.
+        """
         out = np.zeros((self.players, E.SC_LEN), dtype=np.int32)
         E.final_scores(self.st, *self.tables.kernel_args(), out)
         winners = int(out[:, E.SC_WINNER].sum())
@@ -585,7 +603,13 @@ class Game:
         return self._moves[:n]
 
     def move_families(self) -> tuple[str, ...]:
-        """The move families restricted play names (``random-prefers:king``): the eight characters, lower case."""
+        """The move families restricted play names (``random-prefers:king``): the eight characters, lower case.
+
+        Returns
+        -------
+        tuple of str
+            The families' names.
+        """
         return tuple(c.name.lower() for c in CHARACTERS)
 
     def move_family(self, move) -> str:
@@ -604,7 +628,13 @@ class Game:
         return CHARACTERS[int(move[1]) - 1].name.lower() if int(move[0]) == E.K_PICK else ""
 
     def legal_moves(self) -> list[tuple]:
-        """The canonical legal list of the decision at hand (§8, sorted); [] when the game is over."""
+        """The canonical legal list of the decision at hand (§8, sorted); [] when the game is over.
+
+        Returns
+        -------
+        list of tuple
+            The moves.
+        """
         if self.done:
             return []
         return [_as_tuple(row) for row in self._legal_rows()]
@@ -656,7 +686,13 @@ class Game:
         E.apply_move(self.st, self.rng, self.ev, *self.tables.kernel_args(), mv)
 
     def random_move(self) -> tuple:
-        """The reference random player's move (§8): legal[rand_below(len(legal))] from its own stream."""
+        """The reference random player's move (§8): legal[rand_below(len(legal))] from its own stream.
+
+        Returns
+        -------
+        tuple
+            The move (the game does not move; its policy stream does).
+        """
         if self.done:
             raise IllegalMove("the game is over")
         E.random_move(self.st, self.rng, *self.tables.kernel_args(), self._moves, self._mv)
@@ -670,7 +706,13 @@ class Game:
 
     # --- observations (§7) -------------------------------------------------------------------------
     def events(self) -> np.ndarray:
-        """The event log so far: int32[n, EV_LEN] (boardlab.sim.citadels.engine.EV_*, E_*)."""
+        """The event log so far: int32[n, EV_LEN] (boardlab.sim.citadels.engine.EV_*, E_*).
+
+        Returns
+        -------
+        numpy.ndarray
+            int32, shape ``(n, EV_LEN)``: a view of the log's rows.
+        """
         return self.ev[: int(self.st[E.ST_N_EVENTS])]
 
     def _decode_log(self) -> None:

@@ -234,7 +234,13 @@ class Game:
         return board_to_string(self.boards[seat])
 
     def snapshot(self) -> dict:
-        """The observation shared with the reference implementation (docs/games/citywright/engine.md)."""
+        """The observation shared with the reference implementation (docs/games/citywright/engine.md).
+
+        Returns
+        -------
+        dict
+            Plain data (JSON-serialisable).
+        """
         st = self.st
         names = [s.name for s in self.rules.shapes]
 
@@ -309,7 +315,13 @@ class Game:
         return int(player)
 
     def scores(self) -> list[dict]:
-        """Per seat: district breakdown, achievements, compensation, total, empty, rank, win share."""
+        """Per seat: district breakdown, achievements, compensation, total, empty, rank, win share.
+
+        Returns
+        -------
+        list of dict
+            One entry per seat.
+        """
         out = np.zeros((self.players, E.SC_LEN), dtype=np.int32)
         tb = self.tables
         E.final_scores(self.boards, self.st, tb.rp, tb.ach, out)
@@ -414,7 +426,13 @@ class Game:
         )
 
     def move_families(self) -> tuple[str, ...]:
-        """The move families restricted play names (``random-prefers:R``): the four districts, R C P I."""
+        """The move families restricted play names (``random-prefers:R``): the four districts, R C P I.
+
+        Returns
+        -------
+        tuple of str
+            The families' names.
+        """
         return DISTRICTS
 
     def move_family(self, move: Move) -> str:
@@ -497,7 +515,13 @@ class Game:
         """The moves an agent chooses from (boardlab.sim.observation's generic agents and Python agents): one per
         (slot, placement, free pick) with the tiles in line order, and the swaps and forced discards --
         ``legal_moves(assignments="one")``.  Every other assignment of a listed placement's tiles is legal
-        too; listing them all (``legal_moves()``) multiplies the moves by up to 24."""
+        too; listing them all (``legal_moves()``) multiplies the moves by up to 24.
+
+        Returns
+        -------
+        list of Move
+            The moves.
+        """
         return self.legal_moves(assignments="one")
 
     def parse_move(self, text: str) -> Move:
@@ -697,7 +721,13 @@ class Game:
         return self._placement_move(slot, int(mv[E.MV_PL]), plain, free)
 
     def random_move(self) -> Move:
-        """The uniform-random policy's move (drawn from the game's policy stream)."""
+        """The uniform-random policy's move (drawn from the game's policy stream).
+
+        Returns
+        -------
+        Move
+            The move (the game does not move; its policy stream does).
+        """
         tb = self.tables
         mv = np.zeros(E.MV_LEN, dtype=np.int32)
         E.random_move(self.boards, self.st, self.rng, mv, tb.rp, tb.shp, tb.pl_mask)
