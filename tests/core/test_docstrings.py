@@ -37,7 +37,6 @@ PENDING = frozenset(
     {
         "boardlab/agents/cartographers/expert.py",
         "boardlab/agents/cartographers/kernels.py",
-        "boardlab/agents/cartographers/oracle.py",
         "boardlab/agents/cartographers/play.py",
         "boardlab/agents/cartographers/selfplay.py",
         "boardlab/agents/cartographers/strong.py",
