@@ -65,7 +65,6 @@ PENDING = frozenset(
         "boardlab/sim/citadels/summary.py",
         "boardlab/sim/citadels/tables.py",
         "boardlab/sim/citywright/engine.py",
-        "boardlab/sim/citywright/reference.py",
         "boardlab/sim/citywright/rules.py",
         "boardlab/sim/citywright/tables.py",
     }
