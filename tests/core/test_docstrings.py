@@ -59,7 +59,6 @@ PENDING = frozenset(
         "boardlab/sim/cartographers/rules.py",
         "boardlab/sim/cartographers/tables.py",
         "boardlab/sim/citadels/engine.py",
-        "boardlab/sim/citadels/reference.py",
         "boardlab/sim/citadels/rules.py",
         "boardlab/sim/citadels/summary.py",
         "boardlab/sim/citadels/tables.py",
