@@ -63,7 +63,6 @@ PENDING = frozenset(
         "boardlab/sim/citadels/summary.py",
         "boardlab/sim/citadels/tables.py",
         "boardlab/sim/citywright/engine.py",
-        "boardlab/sim/citywright/rules.py",
         "boardlab/sim/citywright/tables.py",
     }
 )
