@@ -56,7 +56,6 @@ PENDING = frozenset(
         "boardlab/experiments/anatomy_report.py",
         "boardlab/experiments/play.py",
         "boardlab/sim/cartographers/engine.py",
-        "boardlab/sim/cartographers/rules.py",
         "boardlab/sim/cartographers/tables.py",
         "boardlab/sim/citadels/engine.py",
         "boardlab/sim/citadels/rules.py",
