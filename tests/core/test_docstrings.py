@@ -58,7 +58,6 @@ PENDING = frozenset(
         "boardlab/sim/cartographers/engine.py",
         "boardlab/sim/cartographers/tables.py",
         "boardlab/sim/citadels/engine.py",
-        "boardlab/sim/citadels/rules.py",
         "boardlab/sim/citadels/summary.py",
         "boardlab/sim/citadels/tables.py",
         "boardlab/sim/citywright/engine.py",
