@@ -60,8 +60,6 @@ PENDING = frozenset(
         "boardlab/sim/citadels/engine.py",
         "boardlab/sim/citadels/summary.py",
         "boardlab/sim/citadels/tables.py",
-        "boardlab/sim/citywright/engine.py",
-        "boardlab/sim/citywright/tables.py",
     }
 )
 
