@@ -55,9 +55,6 @@ PENDING = frozenset(
         "boardlab/agents/citywright/value.py",
         "boardlab/experiments/anatomy_report.py",
         "boardlab/experiments/play.py",
-        "boardlab/sim/citadels/engine.py",
-        "boardlab/sim/citadels/summary.py",
-        "boardlab/sim/citadels/tables.py",
     }
 )
 
