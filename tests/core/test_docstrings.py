@@ -46,13 +46,6 @@ PENDING = frozenset(
         "boardlab/agents/citadels/search.py",
         "boardlab/agents/citadels/selfplay.py",
         "boardlab/agents/citadels/strong.py",
-        "boardlab/agents/citywright/flatmc.py",
-        "boardlab/agents/citywright/kernels.py",
-        "boardlab/agents/citywright/mcts.py",
-        "boardlab/agents/citywright/play.py",
-        "boardlab/agents/citywright/selfplay.py",
-        "boardlab/agents/citywright/strong.py",
-        "boardlab/agents/citywright/value.py",
         "boardlab/experiments/anatomy_report.py",
         "boardlab/experiments/play.py",
     }
