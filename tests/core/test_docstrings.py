@@ -41,11 +41,6 @@ PENDING = frozenset(
         "boardlab/agents/cartographers/selfplay.py",
         "boardlab/agents/cartographers/strong.py",
         "boardlab/agents/cartographers/value.py",
-        "boardlab/agents/citadels/basic.py",
-        "boardlab/agents/citadels/kernels.py",
-        "boardlab/agents/citadels/search.py",
-        "boardlab/agents/citadels/selfplay.py",
-        "boardlab/agents/citadels/strong.py",
         "boardlab/experiments/anatomy_report.py",
         "boardlab/experiments/play.py",
     }

@@ -114,7 +114,19 @@ _EXTRA_COPY = 0.25  # the worth of a second copy of a hand card: Laboratory / re
 @njit(cache=True, _nrt=False, inline="always")
 def position_stream(arng, seed, p, decisions):
     """Set arng[0] to seat p's stream as it stands at the game's decision number `decisions` (arng[1] is
-    scratch): seat_seed(seed, p) = the output of a SplitMix64 step from (seed ^ AGENT_XOR) + p * GAMMA."""
+    scratch): seat_seed(seed, p) = the output of a SplitMix64 step from (seed ^ AGENT_XOR) + p * GAMMA.
+
+    Parameters
+    ----------
+    arng : numpy.ndarray
+        uint64, shape ``(2,)``: seat p's own stream (arng[1] scratch).
+    seed : numpy.uint64
+        The game seed.
+    p : int
+        The seat deciding.
+    decisions : int
+        The game's decision count.
+    """
     arng[1] = (seed ^ AGENT_XOR) + np.uint64(p) * GOLDEN_GAMMA
     arng[0] = rng_next(arng, 1) + np.uint64(decisions) * DECISION_STEP
 
@@ -152,7 +164,17 @@ def _colour_count(st, q, c):
 
 @njit(cache=True, _nrt=False)
 def city_points(st, dt, q):
-    """The points of q's city (public)."""
+    """The points of q's city (public).
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    q : int
+        The seat.
+    """
     s = 0
     base = E.ST_CITY + q * MAX_TYPES
     for i in range(st[E.ST_CITY_N + q]):
@@ -264,7 +286,25 @@ def _find(moves, n, kind, a):
 def rank_worth(st, rp, dt, prm, p, q, r):
     """What rank r would bring seat q this round, in gold, as seat p judges it (the selection rule of the
     module docstring).  For q != p only q's public position is read: its hand size stands for its
-    buildable cards."""
+    buildable cards.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    p : int
+        The seat deciding.
+    q : int
+        The seat judged.
+    r : int
+        The character rank, 1..8.
+    """
     useful = _useful(st, q) if q == p else st[E.ST_HAND_N + q]
     school = 1 if _in_city(st, q, rp[RP_SCHOOL]) else 0
     if r == ASSASSIN:
@@ -300,7 +340,25 @@ def rank_worth(st, rp, dt, prm, p, q, r):
 
 @njit(cache=True, _nrt=False)
 def card_worth(st, rp, dt, prm, p, t, extra):
-    """What card t is worth to p's hand, with `extra` copies of it kept beside the hand (module docstring)."""
+    """What card t is worth to p's hand, with `extra` copies of it kept beside the hand (module docstring).
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    p : int
+        The seat deciding.
+    t : int
+        The district type.
+    extra : int
+        Copies of t kept beside the hand.
+    """
     if _in_city(st, p, t):
         return -50.0 + dt[t, DT_COST]  # can never be built: the cheapest useless card first
     if _hand(st, p, t) + extra > 0:
@@ -320,7 +378,23 @@ def card_worth(st, rp, dt, prm, p, t, extra):
 @njit(cache=True, _nrt=False)
 def build_worth(st, rp, dt, prm, p, t):
     """The worth of building t now: its points, + purple, + 2 x new_colour for a missing colour in the
-    final stretch."""
+    final stretch.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    p : int
+        The seat deciding.
+    t : int
+        The district type.
+    """
     c = dt[t, DT_COLOUR]
     v = float(dt[t, DT_POINTS])
     if c == PURPLE:
@@ -645,7 +719,31 @@ def basic_move(st, rp, dt, p, prm, arng, mem, moves, vals, mv):
     row (updated at its picks); moves int32[MAX_MOVES, MV_LEN] and vals float64[MAX_MOVES] are scratch.
 
     Reads only what p sees (module docstring); to play on a canonical redeal instead, redeal a copy of st
-    for p here and pass the copy on."""
+    for p here and pass the copy on.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    p : int
+        The seat deciding.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    arng : numpy.ndarray
+        uint64, shape ``(2,)``: seat p's own stream (arng[1] scratch).
+    mem : numpy.ndarray
+        int32, shape ``(M_LEN,)``: seat p's memory row.
+    moves : numpy.ndarray
+        int32, shape ``(MAX_MOVES, MV_LEN)``: scratch (the legal list).
+    vals : numpy.ndarray
+        float64, shape ``(MAX_MOVES,)``: scratch.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    """
     n = E.legal_moves(st, rp, dt, moves)
     ph = st[E.ST_PHASE]
     if ph == E.PH_PICK:
@@ -670,7 +768,31 @@ find_move = _find  # the listed move (kind, a): boardlab.agents.citadels.search 
 def basic_prefers_move(st, rp, dt, p, prm, arng, mem, moves, vals, mv):
     """basic_move, then restricted play (Jaffe et al. 2012) when prm[P_PREFERS] = R > 0: at a selection, the
     pick of R whenever it is offered; at a 2-player discard, never R when another rank can go (the others
-    valued as basic values them).  With R = 0 exactly basic_move."""
+    valued as basic values them).  With R = 0 exactly basic_move.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    p : int
+        The seat deciding.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    arng : numpy.ndarray
+        uint64, shape ``(2,)``: seat p's own stream (arng[1] scratch).
+    mem : numpy.ndarray
+        int32, shape ``(M_LEN,)``: seat p's memory row.
+    moves : numpy.ndarray
+        int32, shape ``(MAX_MOVES, MV_LEN)``: scratch (the legal list).
+    vals : numpy.ndarray
+        float64, shape ``(MAX_MOVES,)``: scratch.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    """
     basic_move(st, rp, dt, p, prm, arng, mem, moves, vals, mv)
     r = int(prm[P_PREFERS])
     ph = st[E.ST_PHASE]

@@ -46,6 +46,41 @@ def choose_move(st, rng, rp, dt, p, row, seed, arng, mem, moves, vals, mv, work,
     work int32[strong.WORK_LEN], fwork float64[strong.N_FEATURES], wrng uint64[2]: strong's scratch;
     swork: the expert search's (boardlab.agents.citadels.search.make_work).
     Unknown codes play as ``random`` rather than stall a batch.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    p : int
+        The seat deciding.
+    row : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    seed : numpy.uint64
+        The game seed.
+    arng : numpy.ndarray
+        uint64, shape ``(2,)``: seat p's own stream (arng[1] scratch).
+    mem : numpy.ndarray
+        int32, shape ``(M_LEN,)``: seat p's memory row.
+    moves : numpy.ndarray
+        int32, shape ``(MAX_MOVES, MV_LEN)``: scratch (the legal list).
+    vals : numpy.ndarray
+        float64, shape ``(MAX_MOVES,)``: scratch.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    work : numpy.ndarray
+        int32, shape ``(strong.WORK_LEN,)``: strong's scratch.
+    fwork : numpy.ndarray
+        float64, shape ``(strong.N_FEATURES,)``: strong's scratch.
+    wrng : numpy.ndarray
+        uint64, shape ``(2,)``: strong's scratch streams.
+    swork : tuple
+        The expert search's scratch (boardlab.agents.citadels.search.make_work).
     """
     code = int(row[P_CODE])
     if code == A_BASIC:
@@ -80,7 +115,37 @@ def _remember_offer(st, mem):
 @njit(cache=True, _nrt=False, inline="always")  # inlined into choose_move, its one caller: compiled there
 def strong_choice(st, rp, dt, p, row, arng, mem, moves, vals, mv, work, fwork, wrng):
     """strong's move for seat p into mv (arng positioned): at a pick, rank P_PREFERS when offered, else the best
-    offered rank by the learned value (boardlab.agents.citadels.strong); every other decision is basic's."""
+    offered rank by the learned value (boardlab.agents.citadels.strong); every other decision is basic's.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    p : int
+        The seat deciding.
+    row : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    arng : numpy.ndarray
+        uint64, shape ``(2,)``: seat p's own stream (arng[1] scratch).
+    mem : numpy.ndarray
+        int32, shape ``(M_LEN,)``: seat p's memory row.
+    moves : numpy.ndarray
+        int32, shape ``(MAX_MOVES, MV_LEN)``: scratch (the legal list).
+    vals : numpy.ndarray
+        float64, shape ``(MAX_MOVES,)``: scratch.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    work : numpy.ndarray
+        int32, shape ``(strong.WORK_LEN,)``: strong's scratch.
+    fwork : numpy.ndarray
+        float64, shape ``(strong.N_FEATURES,)``: strong's scratch.
+    wrng : numpy.ndarray
+        uint64, shape ``(2,)``: strong's scratch streams.
+    """
     if st[E.ST_PHASE] != E.PH_PICK:
         basic_move(st, rp, dt, p, row, arng, mem, moves, vals, mv)
         return
@@ -174,7 +239,19 @@ def _play_games(seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, mov
 @njit(cache=True, _nrt=False)
 def memory_from_log(ev, n_events, p, mem):
     """Seat p's memory row rebuilt from an event log (rows ev[:n_events]): the offers of its pick decisions
-    (offer events private to p of two ranks or more) since the last round event."""
+    (offer events private to p of two ranks or more) since the last round event.
+
+    Parameters
+    ----------
+    ev : numpy.ndarray
+        int32, shape ``(rows, EV_LEN)``: an event log.
+    n_events : int
+        The log's rows written.
+    p : int
+        The seat.
+    mem : numpy.ndarray
+        int32, shape ``(M_LEN,)``: filled.
+    """
     for j in range(M_LEN):
         mem[j] = 0
     i = n_events - 1
@@ -195,7 +272,24 @@ def memory_from_log(ev, n_events, p, mem):
 # --- Python callers -----------------------------------------------------------------------------------------
 def run_games(seeds: np.ndarray, tables, rows: np.ndarray, seats: np.ndarray) -> dict[str, np.ndarray]:
     """Play one game per seed (agents rows float64[A, P_LEN], seat plan seats int[G, players]); the
-    result arrays of boardlab.sim.citadels.engine.play_random_games."""
+    result arrays of boardlab.sim.citadels.engine.play_random_games.
+
+    Parameters
+    ----------
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``: one seed per game.
+    tables : Tables
+        The rule set's tables.
+    rows : numpy.ndarray
+        float64, shape ``(A, P_LEN)``: the agents.
+    seats : numpy.ndarray
+        int, shape ``(G, players)``: the agent index of each seat.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``scores``, ``info``, ``hist``.
+    """
     g, n = len(seeds), tables.players
     out = {
         "scores": np.zeros((g, n, E.SC_LEN), dtype=np.int32),
@@ -266,7 +360,18 @@ class Chooser:
 
 
 def move_tuple(mv: np.ndarray) -> tuple:
-    """A kernel move (MV_*) as the public API's tuple (boardlab.sim.citadels.api): KEEP's types as a tuple."""
+    """A kernel move (MV_*) as the public API's tuple (boardlab.sim.citadels.api): KEEP's types as a tuple.
+
+    Parameters
+    ----------
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+
+    Returns
+    -------
+    tuple
+        The move.
+    """
     kind, a, b = (int(x) for x in mv[: E.MV_LEN])
     if kind == E.K_KEEP:
         return (kind, (a,) if b < 0 else (a, b))
