@@ -35,12 +35,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # modules (paths from the repository root) whose public docstrings are not complete yet
 PENDING = frozenset(
     {
-        "boardlab/agents/cartographers/expert.py",
-        "boardlab/agents/cartographers/kernels.py",
-        "boardlab/agents/cartographers/play.py",
-        "boardlab/agents/cartographers/selfplay.py",
-        "boardlab/agents/cartographers/strong.py",
-        "boardlab/agents/cartographers/value.py",
         "boardlab/experiments/anatomy_report.py",
         "boardlab/experiments/play.py",
     }
