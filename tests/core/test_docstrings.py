@@ -5,9 +5,9 @@ leading underscore, defined in the module itself: top-level functions and classe
 classes.  Its docstring must have
 
 * a summary line;
-* a ``Parameters`` section naming every parameter (``self`` and ``cls`` aside) when there are any; a class's
-  explicit ``__init__`` parameters are named in the class's docstring or in ``__init__``'s own;
-  (a numba ``@intrinsic``'s first parameter, its typing context, is numba's and left out);
+* a ``Parameters`` section naming every parameter when there are any: ``self``, ``cls`` and parameters named
+  ``_...`` (ignored on purpose) aside, and a numba ``@intrinsic``'s first parameter (its typing context, numba's);
+  a class's explicit ``__init__`` parameters are named in the class's docstring or in ``__init__``'s own;
 * a ``Returns`` (or ``Yields``) section when the function's return annotation is not ``None``
   (properties excepted: their summary says what they are).
 
@@ -33,12 +33,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 # modules (paths from the repository root) whose public docstrings are not complete yet
-PENDING = frozenset(
-    {
-        "boardlab/experiments/anatomy_report.py",
-        "boardlab/experiments/play.py",
-    }
-)
+PENDING: frozenset[str] = frozenset()
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 SECTION_RULE = re.compile(r"-{3,}")
@@ -113,7 +108,7 @@ def parameters_of(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     a = fn.args
     names = [x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
     names += [x.arg for x in (a.vararg, a.kwarg) if x is not None]
-    return [n for n in names if n not in ("self", "cls")]
+    return [n for n in names if n not in ("self", "cls") and not n.startswith("_")]  # `_`, `**_`: ignored on purpose
 
 
 def decorator_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> list[str]:
