@@ -42,7 +42,7 @@ REWARDS = ("auto", "win", "score")
 class _Node:
     __slots__ = ("avail", "children", "n", "w")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.children: dict = {}
         self.n = 0  # visits
         self.w = 0.0  # sum of the rewards backed up (raw: win share or total)
@@ -105,7 +105,7 @@ class ISMCTS:
         if len(legal_moves) == 1:
             return legal_moves[0]
         root = _Node()
-        self._win = None  # reward by win share? (known at the first rollout: "auto" asks the player count)
+        self._win: bool | None = None  # reward by win share? (known at the first rollout: "auto" asks the player count)
         seen = [math.inf, -math.inf]  # the lowest and highest totals rolled out (reward "score")
         deadline = time.perf_counter() + self.ms / 1000 if self.ms else None
         it = 0
@@ -121,7 +121,8 @@ class ISMCTS:
         return best
 
     def _iterate(self, root: _Node, game, legal_moves: list, rng: np.random.Generator, seen: list[float]) -> None:
-        node, moves, path = root, legal_moves, []
+        moves: list | None = legal_moves  # None below the root: the node's moves are listed when it is reached
+        node, path = root, []
         while not game.done:
             if moves is None:
                 moves = agent_moves(game)
