@@ -264,15 +264,15 @@ def playout(
     opp_slots : int
         Open slots an opponent's greedy move considers (0: all).
     memo_key : numpy.ndarray
-        The memo's keys (see the summary above).
+        uint64, shape ``(entries,)``: the memo's keys (no entries: no memo).
     memo_open : numpy.ndarray
-        The memo's open slots (see the summary above).
+        int64, shape ``(entries,)``: the memo's open slots.
     memo_val : numpy.ndarray
-        The memo's values (see the summary above).
+        float64, shape ``(entries,)``: the memo's values.
     memo_mv : numpy.ndarray
-        The memo's moves (see the summary above).
-    offer : int
-        The root's offer key (see the summary above).
+        int32, shape ``(entries, MV_LEN)``: the memo's moves.
+    offer : numpy.uint64
+        The root's offer key (``_offer_key``).
     tables : tuple of numpy.ndarray
         ``Tables.kernel_args()``.
     own_turns : int
