@@ -82,6 +82,7 @@ class AgentDef:
 
     @property
     def python(self) -> bool:
+        """Whether it is a Python agent (it has a constructor, ``make``), not a built-in kernel agent."""
         return self.make is not None
 
 
@@ -144,6 +145,7 @@ class PythonSpec:
 
     @property
     def params(self) -> dict[str, Any]:
+        """The spec's ``key=value`` pairs, each value read as a bool, int, finite float or else the string."""
         return {k: _py_value(v) for k, v in self.args}
 
     def make(self):
@@ -174,7 +176,19 @@ def _py_value(text: str) -> Any:
 
 
 def module_version(module) -> str:
-    """``__version__``, else the installed distribution's version, else ``sha256:<12 hex>`` of the file."""
+    """A module's version, for a run's metadata: ``__version__``, else the installed distribution's version,
+    else ``sha256:<12 hex>`` of the module's file.
+
+    Parameters
+    ----------
+    module : module
+        The imported module.
+
+    Returns
+    -------
+    str
+        The version text; ``"unknown"`` when none of the three can be read.
+    """
     v = getattr(module, "__version__", None)
     if isinstance(v, str) and v:
         return v
@@ -197,7 +211,24 @@ def module_version(module) -> str:
 
 
 def parse_python(spec: str) -> PythonSpec:
-    """``py:module:Name[:key=value,...]`` -> PythonSpec: imports the module, checks the agent can be made."""
+    """``py:module:Name[:key=value,...]`` -> PythonSpec: imports the module, checks the agent can be made.
+
+    Parameters
+    ----------
+    spec : str
+        The spec string.
+
+    Returns
+    -------
+    PythonSpec
+        The parsed spec, its target imported and its module's version recorded.
+
+    Raises
+    ------
+    AgentError
+        A malformed spec, a module that fails to import, a missing name, parameters given to an object, an
+        agent that cannot be made or has no ``act`` method (one line each).
+    """
     text = spec.strip()
     _, _, rest = text.partition(":")
     module, sep, rest = rest.partition(":")
@@ -318,14 +349,43 @@ class Registry:
         return ", ".join([*self.agents, *self.tiers, PY_FORM])
 
     def available_agents(self) -> list[AgentDef]:
+        """The game's agents.
+
+        Returns
+        -------
+        list of AgentDef
+            Every definition, in the registry's order.
+        """
         return list(self.agents.values())
 
     def available_tiers(self) -> dict[str, tuple[str, str]]:
-        """Tier name -> (full spec, description)."""
+        """The game's skill tiers.
+
+        Returns
+        -------
+        dict of str to tuple of (str, str)
+            Tier name -> (full spec, description); a copy.
+        """
         return dict(self.tiers)
 
     def parse_agent(self, spec: str) -> AgentSpec | PythonSpec:
-        """``NAME[:ARGS]`` or ``py:module:Name[:ARGS]`` -> a spec; AgentError naming the valid choices."""
+        """``NAME[:ARGS]``, a tier's name, or ``py:module:Name[:ARGS]`` -> a spec.
+
+        Parameters
+        ----------
+        spec : str
+            The spec string (name case and surrounding blanks ignored).
+
+        Returns
+        -------
+        AgentSpec or PythonSpec
+            The parsed spec (a tier's carries the tier's name); ``str`` of it is the canonical spec.
+
+        Raises
+        ------
+        AgentError
+            An empty or unknown spec, or a bad parameter (one line, naming the valid choices).
+        """
         if not isinstance(spec, str) or not spec.strip():
             raise AgentError(f"empty agent spec (valid agents: {self._valid()})")
         name, sep, args = spec.strip().partition(":")
@@ -348,7 +408,25 @@ class Registry:
         return self.spec_class(name, parse_params(d, args, spec), definition=d)
 
     def parse_agents(self, specs: str | list[str], players: int) -> list:
-        """One spec per seat, or one spec for every seat (a list for several seats: a string is one spec)."""
+        """One spec per seat, or one spec for every seat (a list for several seats: a string is one spec).
+
+        Parameters
+        ----------
+        specs : str or list of str
+            The spec strings.
+        players : int
+            The number of seats.
+
+        Returns
+        -------
+        list of AgentSpec or PythonSpec
+            One parsed spec per seat.
+
+        Raises
+        ------
+        AgentError
+            A bad spec, or neither one spec nor one per seat.
+        """
         if isinstance(specs, str):
             specs = [specs]
         parsed = [self.parse_agent(s) for s in specs]
@@ -363,6 +441,21 @@ class Registry:
 
         A token that names an agent, a tier or ``py:`` starts a new spec; ``key=value`` tokens belong to
         the spec before them.  An empty token (``greedy,``, ``a,,b``) is an error.
+
+        Parameters
+        ----------
+        text : str
+            The comma-separated list.
+
+        Returns
+        -------
+        list of str
+            One spec string per agent, in order (not parsed).
+
+        Raises
+        ------
+        AgentError
+            An empty token, or a first token that names no agent.
         """
         out: list[str] = []
         for tok in (t.strip() for t in str(text).split(",")):
@@ -384,7 +477,27 @@ def _has_args(spec: str) -> bool:
 
 
 def parse_params(d: AgentDef, args: str, spec: str) -> dict[str, object]:
-    """ARGS of `d` (``key=value,...``, a positional parameter bare first) -> every parameter's value."""
+    """The ARGS of a spec of `d` (``key=value,...``, a positional parameter bare first) -> every parameter's value.
+
+    Parameters
+    ----------
+    d : AgentDef
+        The agent.
+    args : str
+        The spec's text after ``NAME:`` (may be empty).
+    spec : str
+        The whole spec, for messages.
+
+    Returns
+    -------
+    dict of str to object
+        Every parameter of `d` to its value, defaults filled in.
+
+    Raises
+    ------
+    AgentError
+        An empty, unknown, repeated or invalid parameter, or a required one missing.
+    """
     valid = {p.name: p for p in d.params}
     positional = next((p for p in d.params if p.positional), None)
     values: dict[str, object] = {}
@@ -415,7 +528,23 @@ def parse_params(d: AgentDef, args: str, spec: str) -> dict[str, object]:
 
 
 def convert(d: AgentDef, p: Param, raw: str) -> object:
-    """One parameter's text -> its value; AgentError naming the parameter (NaN and infinities are refused)."""
+    """One parameter's text -> its value; AgentError naming the parameter (NaN and infinities are refused).
+
+    Parameters
+    ----------
+    d : AgentDef
+        The agent, for messages.
+    p : Param
+        The parameter.
+    raw : str
+        Its text.
+
+    Returns
+    -------
+    object
+        The value: the parameter's own ``parse`` of it, a choice, or an int or float (as its default's type)
+        within ``lo..hi``.
+    """
     if p.parse is not None:
         try:
             return p.parse(raw)
@@ -440,7 +569,18 @@ def convert(d: AgentDef, p: Param, raw: str) -> object:
 
 def merged(*groups: Iterable[AgentDef]) -> dict[str, AgentDef]:
     """Name -> definition over groups of definitions, the first of a name kept (a game's own agents
-    before the generic ones: a game's built-in ``random`` stays its random)."""
+    before the generic ones: a game's built-in ``random`` stays its random).
+
+    Parameters
+    ----------
+    *groups : iterable of AgentDef
+        The groups, in precedence order.
+
+    Returns
+    -------
+    dict of str to AgentDef
+        The definitions by name, in the order first met.
+    """
     out: dict[str, AgentDef] = {}
     for group in groups:
         for d in group:

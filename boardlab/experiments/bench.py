@@ -36,7 +36,15 @@ class Bench:
 
 class Figures(dict):
     """A bench's figures, in order of measurement; each one set is reported by `log` as it comes, with the
-    time since the bench started."""
+    time since the bench started.
+
+    Parameters
+    ----------
+    log : callable or None
+        Receives one line per figure set (None: silent).
+    **first
+        Figures known before the bench starts (not reported).
+    """
 
     def __init__(self, log: Callable[[str], None] | None = None, **first):
         super().__init__(first)
@@ -50,12 +58,38 @@ class Figures(dict):
             self.log(f"  {key} = {shown}  ({time.perf_counter() - self.t0:.0f} s)")
 
     def update(self, other=(), **kw) -> None:  # every figure through __setitem__, so each is reported
+        """Set figures one by one (each is reported, as item assignment reports it).
+
+        Parameters
+        ----------
+        other : mapping or iterable of pairs
+            Figures to set.
+        **kw
+            More figures.
+        """
         for k, v in dict(other, **kw).items():
             self[k] = v
 
 
 def best_rate(fn: Callable[[], object], n: int, repeats: int, clock=time.perf_counter) -> float:
-    """n / the best time of `repeats` calls of fn (wall time, or another clock)."""
+    """n / the best time of `repeats` calls of fn (wall time, or another clock).
+
+    Parameters
+    ----------
+    fn : callable
+        The work, called with no arguments.
+    n : int
+        Units of work per call (games, moves, ...).
+    repeats : int
+        Calls timed.
+    clock : callable
+        The clock (``time.perf_counter``: wall time).
+
+    Returns
+    -------
+    float
+        Units per second of the fastest call.
+    """
     best = float("inf")
     for _ in range(repeats):
         t = clock()
@@ -65,19 +99,60 @@ def best_rate(fn: Callable[[], object], n: int, repeats: int, clock=time.perf_co
 
 
 def best_cpu_rate(fn: Callable[[], object], n: int, repeats: int) -> float:
-    """best_rate in process CPU time: on a shared machine wall time mostly measures the neighbours."""
+    """best_rate in process CPU time: on a shared machine wall time mostly measures the neighbours.
+
+    Parameters
+    ----------
+    fn : callable
+        The work, called with no arguments.
+    n : int
+        Units of work per call.
+    repeats : int
+        Calls timed.
+
+    Returns
+    -------
+    float
+        Units per CPU second of the fastest call.
+    """
     return best_rate(fn, n, repeats, clock=time.process_time)
 
 
 def time_subprocess(code: str, env: dict | None = None) -> float:
-    """Wall time of a fresh Python process running `code`."""
+    """Wall time of a fresh Python process running `code`.
+
+    Parameters
+    ----------
+    code : str
+        Python source (``python -c``).
+    env : dict or None
+        The process's environment (None: this one's).
+
+    Returns
+    -------
+    float
+        Seconds.
+    """
     t = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True, env=env, capture_output=True)
     return time.perf_counter() - t
 
 
 def child_cpu_s(cmd: list[str], text: str) -> tuple[float, float]:
-    """(CPU seconds, wall seconds) of one run of cmd with `text` on stdin."""
+    """(CPU seconds, wall seconds) of one run of cmd with `text` on stdin.
+
+    Parameters
+    ----------
+    cmd : list of str
+        The command.
+    text : str
+        Its standard input.
+
+    Returns
+    -------
+    tuple of float
+        User plus system CPU seconds of the child, and wall seconds.
+    """
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -133,5 +208,24 @@ def simulate_games_per_s(
 
 def simulate_cpu_games_per_s(game, rules, players: int, games: int, repeats: int = 2) -> float:
     """simulate_games_per_s at --jobs 1 in process CPU time (the writer thread counts too): on a shared machine
-    wall time mostly measures the neighbours."""
+    wall time mostly measures the neighbours.
+
+    Parameters
+    ----------
+    game : GameDef or str
+        The game.
+    rules : RuleSet
+        Its rules.
+    players : int
+        Players per game.
+    games : int
+        Games per run.
+    repeats : int
+        Runs timed.
+
+    Returns
+    -------
+    float
+        Games per CPU second of the fastest run.
+    """
     return simulate_games_per_s(game, rules, players, games, repeats, clock=time.process_time)

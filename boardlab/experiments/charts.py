@@ -22,6 +22,15 @@ BOOK_STYLE = {"marker": "D", "color": "black", "markersize": 5, "linestyle": "no
 
 
 def save(fig, path: Path) -> None:
+    """Save a figure as PNG through a temporary file (replaced whole), then close it.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+    path : pathlib.Path
+        The PNG file.
+    """
     path = Path(path)
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.png")
     fig.savefig(tmp, dpi=110, bbox_inches=None)
@@ -52,13 +61,40 @@ def whiskers(t: pd.DataFrame, value: str, lo: str = "lo", hi: str = "hi") -> np.
 
 
 def family_colours(families) -> dict[str, tuple]:
-    """One colour per family, the same in every panel (order of first appearance)."""
+    """One colour per family, the same in every panel (order of first appearance).
+
+    Parameters
+    ----------
+    families : iterable of str
+        The families (repeats allowed).
+
+    Returns
+    -------
+    dict of str to tuple
+        Family -> an RGBA colour of the tab10 map.
+    """
     cmap = plt.get_cmap("tab10")
     return {f: cmap(i % 10) for i, f in enumerate(dict.fromkeys(families))}
 
 
 def grouped_bars(ax, t: pd.DataFrame, x: str, group: str, value: str, xorder=None, book=None, colours=None):
-    """Bars of `value` per `x`, one colour per `group`, whiskers lo..hi; rulebook marks beside each x."""
+    """Bars of `value` per `x`, one colour per `group`, whiskers lo..hi; rulebook marks beside each x.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    t : pandas.DataFrame
+        Rows with columns `x`, `group`, `value`, ``lo`` and ``hi``.
+    x, group, value : str
+        The columns of the bars' positions, colours and heights.
+    xorder : sequence or None
+        The x values' order (None: order of first appearance).
+    book : str or None
+        A column of the rulebook's value per x, marked beside the bars (None: no mark).
+    colours : dict or None
+        Group -> colour (None: :func:`family_colours`).
+    """
     xs = list(xorder) if xorder is not None else list(dict.fromkeys(t[x]))
     groups = list(dict.fromkeys(t[group]))
     colours = colours or family_colours(groups)
@@ -84,7 +120,19 @@ def grouped_bars(ax, t: pd.DataFrame, x: str, group: str, value: str, xorder=Non
 
 
 def legend_below(fig, axes, colours, book: bool = True) -> None:
-    """One legend for the figure, below the panels: every family and (`book`) the rulebook mark."""
+    """One legend for the figure, below the panels: every family and (`book`) the rulebook mark.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+    axes : sequence of matplotlib.axes.Axes
+        Its panels.
+    colours : dict
+        Family -> colour.
+    book : bool
+        Whether the rulebook mark is in the legend.
+    """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
@@ -95,7 +143,17 @@ def legend_below(fig, axes, colours, book: bool = True) -> None:
 
 
 def sweep_chart(t: pd.DataFrame, param: str, path: Path) -> None:
-    """Win share of each agent against the swept value, with interval whiskers."""
+    """Win share of each agent against the swept value, with interval whiskers.
+
+    Parameters
+    ----------
+    t : pandas.DataFrame
+        The sweep's table (value, agent, win_pct, lo, hi).
+    param : str
+        The swept key (the x axis's label).
+    path : pathlib.Path
+        The PNG file (written whole).
+    """
     fig, ax = plt.subplots(figsize=(6.4, 4), layout="constrained")
     values = list(dict.fromkeys(t["value"]))
     xs = np.arange(len(values))
@@ -111,7 +169,15 @@ def sweep_chart(t: pd.DataFrame, param: str, path: Path) -> None:
 
 
 def ratings_chart(ratings: pd.DataFrame, path: Path) -> None:
-    """Plackett–Luce ratings with 95% bootstrap whiskers, one panel per player count, agents best first."""
+    """Plackett–Luce ratings with 95% bootstrap whiskers, one panel per player count, agents best first.
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        The ratings table (players, agent, rating, lo, hi).
+    path : pathlib.Path
+        The PNG file (written whole).
+    """
     groups = list(dict.fromkeys(ratings["players"].astype(str)))
     fig, axes = plt.subplots(1, len(groups), figsize=(4.2 * len(groups), 0.45 * ratings["agent"].nunique() + 1.6))
     axes = np.atleast_1d(axes)
@@ -128,7 +194,17 @@ def ratings_chart(ratings: pd.DataFrame, path: Path) -> None:
 
 
 def tune_loss_chart(trials: pd.DataFrame, path: Path, base_loss: float) -> None:
-    """Each trial's loss (log scale): complete, pruned (partial games) and outside the constraints; the best so far."""
+    """Each trial's loss (log scale): complete, pruned (partial games) and outside the constraints; the best so far.
+
+    Parameters
+    ----------
+    trials : pandas.DataFrame
+        One row per trial (trial, state, pruned, value, loss).
+    path : pathlib.Path
+        The PNG file (written whole).
+    base_loss : float
+        The base rules' loss, drawn as a line.
+    """
     fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
     t = trials[trials["state"] != "invalid"]
     ok = t[~t["pruned"] & (t["value"] == t["loss"])]
@@ -153,7 +229,15 @@ def tune_loss_chart(trials: pd.DataFrame, path: Path, base_loss: float) -> None:
 
 
 def importance_chart(importance: pd.Series, path: Path) -> None:
-    """Horizontal bars of each parameter's importance (sums to 1)."""
+    """Horizontal bars of each parameter's importance (sums to 1).
+
+    Parameters
+    ----------
+    importance : pandas.Series
+        Importance per parameter (may be empty).
+    path : pathlib.Path
+        The PNG file (written whole).
+    """
     fig, ax = plt.subplots(figsize=(6.4, 0.5 * max(len(importance), 2) + 1.2), layout="constrained")
     if len(importance):
         imp = importance.sort_values()
@@ -168,7 +252,15 @@ def importance_chart(importance: pd.Series, path: Path) -> None:
 
 def before_after_chart(verify: pd.DataFrame, path: Path) -> None:
     """Win share per agent and per seat (one panel per kind of row: agents, seats, seats at each player count),
-    base beside best, with Wilson whiskers; 1/N marked."""
+    base beside best, with Wilson whiskers; 1/N marked.
+
+    Parameters
+    ----------
+    verify : pandas.DataFrame
+        The verification's rows (kind, group, rules, win_pct, lo, hi).
+    path : pathlib.Path
+        The PNG file (written whole).
+    """
     kinds = list(dict.fromkeys(verify["kind"]))
     fig, axes = plt.subplots(1, len(kinds), figsize=(5.2 * len(kinds), 4), squeeze=False, layout="constrained")
     colours = {"base": "tab:grey", "best": "tab:green"}
@@ -185,7 +277,21 @@ def before_after_chart(verify: pd.DataFrame, path: Path) -> None:
 
 
 def compare_chart(table: pd.DataFrame, labels: dict, a: str, b: str, players: int, path: Path) -> None:
-    """Three panels: win share per agent (A beside B), per seat, and the score breakdown's B − A per agent."""
+    """Three panels: win share per agent (A beside B), per seat, and the score breakdown's B − A per agent.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The comparison's long table (OUT_COLUMNS of boardlab.experiments.compare).
+    labels : dict
+        Canonical agent spec -> label.
+    a, b : str
+        The two rule sets' names.
+    players : int
+        Players per game (for the 1/N mark).
+    path : pathlib.Path
+        The PNG file (written whole).
+    """
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.2), layout="constrained")
     colours = {a: "tab:grey", b: "tab:blue"} if a != b else {a: "tab:grey", f"{b} (B)": "tab:blue"}
     names = list(colours)

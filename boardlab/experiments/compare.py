@@ -56,7 +56,21 @@ class CompareSections:
     sections: tuple[ExtraSection, ...]
 
     def table(self, a: pd.DataFrame, b: pd.DataFrame, rules_a, rules_b) -> pd.DataFrame:
-        """The rows, checked: exactly OUT_COLUMNS, sections declared (ValueError otherwise: a bug in the game)."""
+        """The game's own rows, checked: exactly OUT_COLUMNS, sections declared (ValueError otherwise: a bug in
+        the game).
+
+        Parameters
+        ----------
+        a, b : pandas.DataFrame
+            The result rows of rules A and B (the same seeds, one row per game and seat).
+        rules_a, rules_b : RuleSet
+            The two rule sets.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The rows ``rows`` returned.
+        """
         t = self.rows(a, b, rules_a, rules_b)
         if list(t.columns) != OUT_COLUMNS:
             raise ValueError(f"compare_sections rows have columns {list(t.columns)}, not {OUT_COLUMNS}")
@@ -67,7 +81,18 @@ class CompareSections:
 
 
 def rule_differences(a, b) -> list[tuple[str, object, object]]:
-    """Every dotted key whose value differs between the two rule sets (the name aside)."""
+    """Every dotted key whose value differs between the two rule sets (the name aside).
+
+    Parameters
+    ----------
+    a, b : RuleSet
+        The two rule sets.
+
+    Returns
+    -------
+    list of tuple
+        ``(dotted key, A's value, B's value)``, in A's key order, then B's own keys (a value a set lacks is None).
+    """
 
     def flat(d, prefix=""):
         out = {}
@@ -100,9 +125,41 @@ def play_both(
     backend: str = "loky",
     scheduler: str | None = None,
     chunk_size: int | None = None,
-) -> tuple[pd.DataFrame, pd.DataFrame, S.RunSpec]:
-    """Both rule sets of `game` (a GameDef or id) on the same seeds (runs kept in `work` and reused when
-    repeated); `backend` and `scheduler` as in boardlab.experiments.simulate.run, `chunk_size` as in its make_spec."""
+) -> tuple[pd.DataFrame, pd.DataFrame, S.RunSpec, S.RunSpec]:
+    """Both rule sets of `game` on the same seeds (runs kept in `work` and reused when repeated).
+
+    Parameters
+    ----------
+    a, b : RuleSet
+        Rules A and B.
+    players : int
+        Players per game.
+    agents : list of str
+        Agent specs (one per seat, or one for all).
+    games : int
+        Games per rule set.
+    seed : int
+        The run seed of both.
+    seating : str
+        The seating (as in simulate).
+    work : pathlib.Path
+        The run cache.
+    jobs : int
+        Worker processes.
+    progress : callable or None
+        Called ``progress(label, done, total, rate)``, label ``"a"`` or ``"b"``.
+    game : GameDef or str
+        The game.
+    backend, scheduler : str, str or None
+        As in :func:`boardlab.experiments.simulate.run`.
+    chunk_size : int or None
+        As in :func:`boardlab.experiments.simulate.make_spec`.
+
+    Returns
+    -------
+    tuple
+        ``(rows A, rows B, spec A, spec B)``: two DataFrames and the two RunSpecs.
+    """
     game = getattr(game, "id", game)
     specs = [S.make_spec(players, agents, games, seed, rules, seating, chunk_size, game=game) for rules in (a, b)]
     frames = []
@@ -135,7 +192,18 @@ def _played_lines(pairs: list) -> list[str]:
 
 def played_differently(spec_a: S.RunSpec, spec_b: S.RunSpec) -> list[tuple[str, str]]:
     """(A's agent spec, B's) for each seat whose agent the two rule sets resolved differently (learned weights
-    fitted per rule set), once each: the report says what B's rows, labelled as A's, played."""
+    fitted per rule set), once each: the report says what B's rows, labelled as A's, played.
+
+    Parameters
+    ----------
+    spec_a, spec_b : boardlab.experiments.simulate.RunSpec
+        The two runs.
+
+    Returns
+    -------
+    list of tuple of (str, str)
+        The differing pairs, in seat order, each once.
+    """
     return list(dict.fromkeys((str(x), str(y)) for x, y in zip(spec_a.agents, spec_b.agents, strict=True) if x != y))
 
 
@@ -152,7 +220,22 @@ def compare_table(a: pd.DataFrame, b: pd.DataFrame, agents: list[str] | None = N
 
     Win shares per agent and per seat, then each section of `summary` (the game's ``GameDef.reports.summary``:
     ``(section, what, columns)``) per agent.  Agents come in the order of `agents` (e.g. the run's seat
-    order), seats in seat order."""
+    order), seats in seat order.
+
+    Parameters
+    ----------
+    a, b : pandas.DataFrame
+        The result rows of rules A and B (the same seeds, one row per game and seat).
+    agents : list of str or None
+        The agents' order; None: sorted.
+    summary : sequence of tuple
+        The game's summary sections.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns OUT_COLUMNS.
+    """
     parts = []
     for by in ("agent", "seat"):
         diff = paired_difference(a, b, "win_share", by)
@@ -192,7 +275,28 @@ def report(
     extra: CompareSections | None = None,
 ) -> str:
     """One page: what differs, win shares per agent and seat, the game's summary sections (e.g. score breakdown,
-    waste), then the game's own sections (`extra`); the chart."""
+    waste), then the game's own sections (`extra`); the chart.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`compare_table`'s rows (and the game's own, `extra`), columns OUT_COLUMNS.
+    diffs : list of tuple
+        :func:`rule_differences`.
+    about : dict
+        The comparison's facts: the two rule sets' names (``a``, ``b``), games, seed, players, agents, ...
+    labels : dict of str to str
+        Canonical agent spec -> the label shown (:func:`agent_labels`).
+    summary : sequence of tuple
+        The game's summary sections.
+    extra : CompareSections or None
+        The game's own sections.
+
+    Returns
+    -------
+    str
+        REPORT.md's Markdown.
+    """
     A, B = about["a"], about["b"]
     L = [
         f"# Rules compared: `{A}` (A) and `{B}` (B)",
@@ -259,7 +363,25 @@ def write_outputs(
     extra: CompareSections | None = None,
 ) -> None:
     """compare.csv, compare.png, REPORT.md and compare.json in `out`, each written whole; `table` holds the
-    game's own rows (`extra`) after compare_table's."""
+    game's own rows (`extra`) after compare_table's.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`compare_table`'s rows (and the game's own, `extra`), columns OUT_COLUMNS.
+    diffs : list of tuple
+        :func:`rule_differences`.
+    out : pathlib.Path
+        The output directory.
+    about : dict
+        The comparison's facts: the two rule sets' names (``a``, ``b``), games, seed, players, agents, ...
+    labels : dict of str to str
+        Canonical agent spec -> the label shown (:func:`agent_labels`).
+    summary : sequence of tuple
+        The game's summary sections.
+    extra : CompareSections or None
+        The game's own sections.
+    """
     from boardlab.experiments import charts
 
     out = Path(out)
@@ -271,7 +393,22 @@ def write_outputs(
 
 def summary_text(table: pd.DataFrame, labels: dict[str, str], extra: CompareSections | None = None) -> str:
     """Win share per agent and seat, A -> B and the paired difference, as the command prints it; then each of
-    the game's own sections (`extra`)."""
+    the game's own sections (`extra`).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`compare_table`'s rows (and the game's own, `extra`), columns OUT_COLUMNS.
+    labels : dict of str to str
+        Canonical agent spec -> the label shown (:func:`agent_labels`).
+    extra : CompareSections or None
+        The game's own sections.
+
+    Returns
+    -------
+    str
+        The lines, joined.
+    """
     lines = ["win share, % [95%]:        A                    B                 B - A"]
     for r in table[table["section"] == "win share"].itertuples():
         name = labels.get(r.group, r.group) if r.by == "agent" else f"seat {r.group}"
@@ -296,7 +433,20 @@ def summary_text(table: pd.DataFrame, labels: dict[str, str], extra: CompareSect
 
 
 def agent_labels(spec: S.RunSpec, given: list[str]) -> dict[str, str]:
-    """Canonical agent spec -> the spec as the user wrote it (shorter in tables)."""
+    """Canonical agent spec -> the spec as the user wrote it (shorter in tables).
+
+    Parameters
+    ----------
+    spec : boardlab.experiments.simulate.RunSpec
+        The run (its canonical agents).
+    given : list of str
+        The specs as given on the command line.
+
+    Returns
+    -------
+    dict of str to str
+        One label per canonical spec (the canonical text itself when the counts differ).
+    """
     if len(given) == len(spec.agents):
         return {str(c): g for c, g in zip(spec.agents, given, strict=True)}
     return {str(c): str(c) for c in np.unique(spec.agents)}

@@ -63,7 +63,18 @@ class SeatCompensation:
 
 
 def seat_compensation(game) -> SeatCompensation:
-    """The game's :class:`SeatCompensation` (ValueError, one line, when it has none)."""
+    """The game's :class:`SeatCompensation` (ValueError, one line, when it has none).
+
+    Parameters
+    ----------
+    game : GameDef or str
+        The game.
+
+    Returns
+    -------
+    SeatCompensation
+        How the game's compensation enters its ranking.
+    """
     g = get_game(game)
     try:
         return g.require("seat_compensation")
@@ -83,17 +94,30 @@ class GameArrays:
     direction: str = "higher"  # the game's score direction, for a SeatCompensation without a rank_key
 
     def key(self, total: np.ndarray) -> np.ndarray:
-        """The rank key of every seat of every game given these totals (larger is better)."""
+        """The rank key of every seat of every game given these totals (larger is better).
+
+        Parameters
+        ----------
+        total : numpy.ndarray
+            int64, shape ``(games, seats)``: the scores with a compensation added.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(games, seats)``: the key the game ranks by (ties share the win).
+        """
         if self.how.rank_key is None:
             return score_key(total, self.direction)
         return self.how.rank_key({self.how.score: total, **self.columns}, **self.options)
 
     @property
     def games(self) -> int:
+        """The number of games (rows of ``raw``)."""
         return self.raw.shape[0]
 
     @property
     def players(self) -> int:
+        """The number of seats (columns of ``raw``)."""
         return self.raw.shape[1]
 
 
@@ -166,7 +190,20 @@ def game_arrays(df: pd.DataFrame, game, rules: dict | None = None) -> GameArrays
 
 
 def seat_shares(arrays: GameArrays, comp) -> np.ndarray:
-    """Win share of each seat (mean over games) when `comp` is added to the raw scores."""
+    """Win share of each seat (mean over games) when `comp` is added to the raw scores.
+
+    Parameters
+    ----------
+    arrays : GameArrays
+        The stored games.
+    comp : sequence of int
+        Points per seat, one per seat.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, shape ``(seats,)``: each seat's mean win share (tied winners share), summing to 1.
+    """
     total = arrays.raw + np.asarray(comp, dtype=np.int64)[None, :]
     key = arrays.key(total)
     best = key.max(axis=1, keepdims=True)
@@ -189,8 +226,29 @@ def _record(comp, s: np.ndarray, games: int) -> dict:
 
 
 def search(df: pd.DataFrame, game, max_points: int = 5, top: int = 5, rules: dict | None = None) -> pd.DataFrame:
-    """The `top` vectors with the smallest largest deviation from 1/N, with each seat's share and interval
-    (`rules`: the mapping the games were played under, for its tie-break rules; see :func:`game_arrays`)."""
+    """The `top` vectors with the smallest largest deviation from 1/N, with each seat's share and interval.
+
+    Every vector of 0..`max_points` per seat with at least one 0 is tried by re-ranking the stored games.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Stored games of one player count.
+    game : GameDef or str
+        The game.
+    max_points : int
+        The largest compensation of a seat.
+    top : int
+        How many vectors to keep.
+    rules : dict or None
+        The mapping the games were played under, for its tie-break rules (see :func:`game_arrays`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per vector, best first: ``compensation`` (``"a/b/c"``), ``max_deviation``, ``games`` and
+        ``seatK``, ``seatK_lo``, ``seatK_hi`` per seat.
+    """
     a = game_arrays(df, game, rules)
     fair = 1.0 / a.players
     rows = []
@@ -204,7 +262,22 @@ def search(df: pd.DataFrame, game, max_points: int = 5, top: int = 5, rules: dic
 
 
 def current(df: pd.DataFrame, game, rules: dict | None = None) -> pd.DataFrame:
-    """Seat win shares as stored (the run's own compensation), in the same layout as `search`."""
+    """Seat win shares as stored (the run's own compensation), in the same layout as `search`.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Stored games of one player count.
+    game : GameDef or str
+        The game.
+    rules : dict or None
+        The mapping the games were played under.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row, :func:`search`'s columns.
+    """
     a = game_arrays(df, game, rules)
     return pd.DataFrame([_record(a.stored, seat_shares(a, a.stored), a.games)])
 
@@ -220,7 +293,28 @@ def verify(
     scheduler: str | None = None,
 ) -> pd.DataFrame:
     """Re-simulate a stored run of `game` (its agents, seats and seeds) with compensation `vector` (first
-    `games` games); the seat shares as `current` gives them."""
+    `games` games); the seat shares as `current` gives them.
+
+    Parameters
+    ----------
+    meta : dict
+        The stored run's metadata.
+    vector : list of int
+        Points per seat.
+    games : int
+        How many of the run's games to play again.
+    jobs : int
+        Worker processes.
+    game : GameDef or str
+        The game.
+    backend, scheduler : str, str or None
+        As in :func:`boardlab.experiments.simulate.run`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row, :func:`search`'s columns.
+    """
     import tempfile
     from pathlib import Path
 

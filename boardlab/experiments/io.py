@@ -44,8 +44,26 @@ class ResultsError(ValueError):
 
 
 def read_results(path: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
-    """A result file as a DataFrame (only `columns`, when given); ResultsError naming the file when it is
-    missing, truncated or corrupted (a zstd error says nothing of the file it came from)."""
+    """A result file as a DataFrame, with an error that names the file.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The Parquet result file.
+    columns : list of str or None
+        Only these columns; None: every column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The file's rows.
+
+    Raises
+    ------
+    ResultsError
+        The file is missing, truncated or corrupted (one line naming it: a zstd error says nothing of the
+        file it came from).
+    """
     try:
         return pd.read_parquet(path, columns=columns)
     except (OSError, pa.ArrowException) as e:
@@ -269,6 +287,15 @@ def _tmp(path: Path) -> Path:
 
 
 def atomic_write_text(text: str, path: Path) -> None:
+    """Write `text` to `path` through a temporary file beside it, replaced in one step (a reader never sees half).
+
+    Parameters
+    ----------
+    text : str
+        The content.
+    path : pathlib.Path
+        The file to (re)place.
+    """
     path = Path(path)
     tmp = _tmp(path)
     tmp.write_text(text)
@@ -276,6 +303,17 @@ def atomic_write_text(text: str, path: Path) -> None:
 
 
 def atomic_write_parquet(table: pa.Table, path: Path, compression: str = "zstd") -> None:
+    """Write `table` to `path` as Parquet through a temporary file beside it, replaced in one step.
+
+    Parameters
+    ----------
+    table : pyarrow.Table
+        The rows.
+    path : pathlib.Path
+        The file to (re)place.
+    compression : str
+        Parquet's compression codec.
+    """
     path = Path(path)
     tmp = _tmp(path)
     pq.write_table(table, tmp, compression=compression)
@@ -286,7 +324,20 @@ def atomic_write_parquet(table: pa.Table, path: Path, compression: str = "zstd")
 def staged_directory(out: Path, last: str = "REPORT.md") -> Iterator[Path]:
     """Write a report's files into the yielded temporary directory beside `out`; on success each is moved
     into `out`, replacing its namesake whole, `last` after every other (so a report never names files that
-    are not there yet).  Files of `out` not written are left alone; on an error nothing is moved."""
+    are not there yet).  Files of `out` not written are left alone; on an error nothing is moved.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        The report's directory (created when missing).
+    last : str
+        The file moved last.
+
+    Yields
+    ------
+    pathlib.Path
+        The temporary directory to write into (removed afterwards).
+    """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     tmp = _tmp(out)

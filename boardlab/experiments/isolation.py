@@ -90,7 +90,18 @@ class AgentFailure(RuntimeError):
         return text + (f"; traceback in {self.log}" if self.log else "")
 
     def locate(self, **fields) -> AgentFailure:
-        """This failure with the given fields filled in where they are still unknown (returns itself)."""
+        """This failure with the given fields filled in where they are still unknown (returns itself).
+
+        Parameters
+        ----------
+        **fields
+            ``game``, ``game_seed``, ``seat``, ``spec`` or ``log`` values.
+
+        Returns
+        -------
+        AgentFailure
+            `self`.
+        """
         for k, v in fields.items():
             if getattr(self, k) is None:
                 setattr(self, k, v)
@@ -116,7 +127,20 @@ class AgentFailure(RuntimeError):
 
 
 def failure_of(e: BaseException, what: str | None = None) -> AgentFailure:
-    """An AgentFailure for exception `e` raised by an agent (or by the game refusing its move: `what`)."""
+    """An AgentFailure for exception `e` raised by an agent (or by the game refusing its move: `what`).
+
+    Parameters
+    ----------
+    e : BaseException
+        The exception (a SystemExit included).
+    what : str or None
+        What the game said of the move, prefixed to the line; None: the agent raised.
+
+    Returns
+    -------
+    AgentFailure
+        Its line (the exception's type and first line) and the traceback as details.
+    """
     if isinstance(e, SystemExit):
         line = f"called sys.exit({e.code!r})"
     else:
@@ -147,8 +171,23 @@ class AgentProcesses:
         self._procs: dict[int, _Seat] = {}
 
     def agent(self, seat: int, spec: str, prefers: str | None = None) -> RemoteAgent:
-        """A fresh agent of `spec` for `seat`'s next game, playing in that seat's subprocess (`prefers`: the move
-        family a restricted agent is offered whenever one is listed, boardlab.agents.generic.prefers)."""
+        """A fresh agent of `spec` for `seat`'s next game, playing in that seat's subprocess (started, or restarted
+        when it died).
+
+        Parameters
+        ----------
+        seat : int
+            The seat (0-based).
+        spec : str
+            The agent's spec.
+        prefers : str or None
+            The move family a restricted agent is offered whenever one is listed (boardlab.agents.generic.prefers).
+
+        Returns
+        -------
+        RemoteAgent
+            The agent's stand-in in this process.
+        """
         proc = self._procs.get(seat)
         if proc is None or not proc.alive():
             proc = self._procs[seat] = _Seat(self.game_id, self.timeout)
@@ -171,13 +210,41 @@ class RemoteAgent:
     """An agent in a subprocess, for one game: ``act`` sends the observation and the moves, and returns its move.
 
     The first call sends the agent's generator too (in the state the runner made it), which the subprocess
-    keeps for the game; the generator given to later calls is not used."""
+    keeps for the game; the generator given to later calls is not used.
+
+    Parameters
+    ----------
+    proc : _Seat
+        The seat's subprocess.
+    game_id : str
+        The game's id (the subprocess builds the agent through its registry).
+    spec : str
+        The agent's spec.
+    prefers : str or None
+        The move family the runner restricts the moves to.
+    """
 
     def __init__(self, proc: _Seat, game_id: str, spec: str, prefers: str | None = None):
         self.proc, self.game_id, self.spec, self.started = proc, game_id, spec, False
         self.prefers = prefers  # the runner offers a restricted agent its family's moves
 
     def act(self, observation, legal_moves, rng):
+        """The subprocess's agent's move (the agent is made there at the first call).
+
+        Parameters
+        ----------
+        observation : boardlab.sim.observation.Observation or None
+            What the seat may see.
+        legal_moves : list
+            The moves offered.
+        rng : numpy.random.Generator
+            The agent's generator (sent at the first call only).
+
+        Returns
+        -------
+        object
+            The move (AgentFailure when the agent fails, dies or runs out of time).
+        """
         if not self.started:
             self.proc.call(("new", self.game_id, self.spec, rng), "to be made")
             self.started = True

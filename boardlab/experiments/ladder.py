@@ -31,7 +31,30 @@ def play_pairing(
     jobs: int = 1,
     chunk: int = PAIRING_CHUNK,
 ) -> pd.DataFrame:
-    """`games` games of `game` with `specs` one per seat, seats rotated (default rules when None)."""
+    """`games` games of `game` with `specs` one per seat, seats rotated (default rules when None).
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    specs : list of str
+        One agent spec per seat.
+    games : int
+        Number of games.
+    seed : int
+        The run seed.
+    rules : RuleSet or None
+        The rules; None: the default preset.
+    jobs : int
+        Worker processes.
+    chunk : int
+        Games per chunk.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The chunk player's rows (one per game and seat).
+    """
     g = game
     rules = rules if rules is not None else g.load_rules(g.default_preset)
     agents = [g.agents().parse_agent(s) for s in specs]
@@ -46,7 +69,28 @@ def ladder(
     game: GameDef, rules, games: int, seed: int = 0, jobs: int = 1, log: Callable[[str], None] = print
 ) -> pd.DataFrame:
     """Every fixed pairing of `game` (its Ladder's pairings; GameError when it has none): one row per (pairing, agent)
-    with win share, interval and target; a line per pairing."""
+    with win share, interval and target; a line per pairing.
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    rules : RuleSet or None
+        The rules.
+    games : int
+        Games per pairing.
+    seed : int
+        The run seed.
+    jobs : int
+        Worker processes.
+    log : callable
+        Receives one line per pairing (its verdict).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`win_shares`' rows per pairing, with the pairing's name and its target (on its first agent's row).
+    """
     tables = []
     for name, specs, target in game.require("pairings"):
         t = time.perf_counter()
@@ -65,7 +109,18 @@ def ladder(
 
 
 def win_shares(df: pd.DataFrame) -> pd.DataFrame:
-    """Win share per agent with its Wilson interval, agents in the order they first sit (the pairing's order)."""
+    """Win share per agent with its Wilson interval, agents in the order they first sit (the pairing's order).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`boardlab.experiments.pipelines.win_share` by agent, in seating order.
+    """
     order = list(dict.fromkeys(df["agent"]))
     return win_share(df, "agent").set_index("agent").loc[order].reset_index()
 
@@ -74,7 +129,17 @@ def win_shares(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def write_rating_ladder(ratings, spread, shares, out, about: dict) -> None:
-    """ratings.csv, spread.csv, win_shares.csv, ratings.png and ladder.json in `out`, each written whole."""
+    """ratings.csv, spread.csv, win_shares.csv, ratings.png and ladder.json in `out`, each written whole.
+
+    Parameters
+    ----------
+    ratings, spread, shares : pandas.DataFrame
+        :func:`rating_ladder`'s three tables.
+    out : pathlib.Path
+        The output directory.
+    about : dict
+        The ladder's facts (game, agents, games, seed, ...), written to ladder.json.
+    """
     import json
     from pathlib import Path
 
@@ -108,10 +173,43 @@ def rating_ladder(
     """Plackett–Luce ratings of `agents` of `game` from `games` games per player count, tables drawn from the pool.
 
     Each seat of each game draws its agent uniformly from the pool (seating ``draw``), so every agent meets
-    every other in every seat; runs are cached in `work` (resumable).  Returns (ratings, spread, win shares):
-    ratings per player count and for all games together (boardlab.experiments.ratings), the skill spread per player
-    count, and each agent's win share with its Wilson interval per player count.  `chunk_size`: games per chunk
-    (boardlab.experiments.simulate.make_spec; None: the game's rule).
+    every other in every seat; runs are cached in `work` (resumable).
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    agents : list of str
+        The pool's agent specs.
+    players : list of int
+        The player counts.
+    games : int
+        Games per player count.
+    work : pathlib.Path
+        The run cache.
+    rules : RuleSet or None
+        The rules; None: the default preset.
+    seed : int
+        The run seed.
+    jobs : int
+        Worker processes.
+    boot : int
+        Bootstrap resamples of the intervals.
+    log : callable
+        Receives progress lines.
+    progress : callable or None
+        Called ``progress(label, done, total, rate)`` per run.
+    backend, scheduler : str, str or None
+        As in :func:`boardlab.experiments.simulate.run`.
+    chunk_size : int or None
+        Games per chunk (boardlab.experiments.simulate.make_spec; None: the game's rule).
+
+    Returns
+    -------
+    tuple of pandas.DataFrame
+        (ratings, spread, win shares): ratings per player count and for all games together
+        (boardlab.experiments.ratings), the skill spread per player count, and each agent's win share with its
+        Wilson interval per player count.
     """
     from pathlib import Path
 
@@ -167,7 +265,18 @@ def rating_ladder(
 
 
 def ratings_text(ratings: pd.DataFrame, spread: pd.DataFrame) -> str:
-    """The ratings as the command prints them: per player count, best first, with intervals and the spread."""
+    """The ratings as the command prints them: per player count, best first, with intervals and the spread.
+
+    Parameters
+    ----------
+    ratings, spread : pandas.DataFrame
+        :func:`rating_ladder`'s ratings and spread tables.
+
+    Returns
+    -------
+    str
+        The text, a block per player count.
+    """
     lines = []
     for label, t in ratings.groupby("players", sort=False):
         s = spread.set_index("players").loc[label]

@@ -47,7 +47,22 @@ def load_results(paths: Iterable[str | Path]) -> pd.DataFrame:
 
 
 def win_share(df: pd.DataFrame, by: list[str] | str = "agent", column: str = "win_share") -> pd.DataFrame:
-    """Win share per group with a 95% Wilson interval; `column="win"` gives 'win or share'."""
+    """Win share per group with a 95% Wilson interval; ``column="win"`` gives 'win or share'.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows (one per game and seat).
+    by : str or list of str
+        The grouping column(s).
+    column : str
+        The per-row share (``win_share``, or ``win``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per group: the `by` columns, ``n`` (rows), `column` (the mean) and ``lo``, ``hi``.
+    """
     by = [by] if isinstance(by, str) else list(by)
     g = df.groupby(by, sort=True, observed=True)[column].agg(["sum", "count"]).reset_index()
     lo_hi = [wilson(s, int(n)) for s, n in zip(g["sum"], g["count"], strict=True)]
@@ -60,7 +75,22 @@ def win_share(df: pd.DataFrame, by: list[str] | str = "agent", column: str = "wi
 
 
 def mean_ci(df: pd.DataFrame, columns: list[str], by: list[str] | str) -> pd.DataFrame:
-    """Long table: group, metric, n, mean, lo, hi (normal 95% interval)."""
+    """Means of `columns` per group with a normal 95% interval, as a long table.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows (one per game and seat).
+    columns : list of str
+        The numeric columns to average.
+    by : str or list of str
+        The grouping column(s).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (group, metric): the `by` columns, ``metric``, ``n``, ``mean``, ``lo``, ``hi``.
+    """
     by = [by] if isinstance(by, str) else list(by)
     long = df.melt(id_vars=by, value_vars=columns, var_name="metric", value_name="value")
     g = long.groupby([*by, "metric"], sort=True, observed=True)["value"].agg(["mean", "std", "count"]).reset_index()
@@ -71,17 +101,57 @@ def mean_ci(df: pd.DataFrame, columns: list[str], by: list[str] | str) -> pd.Dat
 
 
 def score_breakdown(df: pd.DataFrame, by: list[str] | str = "agent") -> pd.DataFrame:
-    """Mean points per district, achievements, compensation and total, per group."""
+    """Mean points per district, achievements, compensation and total, per group (Citywright's score columns).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows (one per game and seat).
+    by : str or list of str
+        The grouping column(s).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`mean_ci`'s long table over those columns.
+    """
     return mean_ci(df, [*DISTRICT_COLUMNS, "achievements", "compensation", "total"], by)
 
 
 def waste_and_empty(df: pd.DataFrame, by: list[str] | str = "agent") -> pd.DataFrame:
-    """Mean wasted tiles, empty cells and forced discards per player, per group."""
+    """Mean wasted tiles, empty cells and forced discards per player, per group (Citywright's columns).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows (one per game and seat).
+    by : str or list of str
+        The grouping column(s).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`mean_ci`'s long table over ``waste``, ``empty`` and ``forced_discards``.
+    """
     return mean_ci(df, ["waste", "empty", "forced_discards"], by)
 
 
 def rank_distribution(df: pd.DataFrame, by: list[str] | str = "agent") -> pd.DataFrame:
-    """Share of each rank per group, with Wilson intervals."""
+    """Share of each rank per group, with Wilson intervals.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows (one per game and seat).
+    by : str or list of str
+        The grouping column(s).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (group, rank): the `by` columns, ``rank``, ``k`` (rows of that rank), ``n`` (rows of the
+        group), ``share``, ``lo``, ``hi``; sorted by group and rank.
+    """
     by = [by] if isinstance(by, str) else list(by)
     counts = df.groupby([*by, "rank"], observed=True).size().rename("k").reset_index()
     totals = df.groupby(by, observed=True).size().rename("n").reset_index()
@@ -101,6 +171,25 @@ def paired_difference(
     Pairing removes the games' luck from the comparison of two rule versions or two
     agents run on the same seeds; the interval is the normal interval of the mean
     paired difference.
+
+    Parameters
+    ----------
+    a, b : pandas.DataFrame
+        Result rows of the two runs (same seeds).
+    metric : str
+        The per-row column compared.
+    by : str or list of str
+        The grouping column(s), read from `a`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per group: the `by` columns, ``n`` (pairs), ``a`` and ``b`` (the means), ``diff``, ``lo``, ``hi``.
+
+    Raises
+    ------
+    ValueError
+        The tables share no (game_seed, seat).
     """
     by = [by] if isinstance(by, str) else list(by)
     keys = ["game_seed", "seat"]

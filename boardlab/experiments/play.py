@@ -42,19 +42,54 @@ from boardlab.sim.seeds import game_seeds
 
 
 def needs_api(agents: list) -> bool:
-    """Whether a run with these parsed agents must be played here (some agent is a Python agent)."""
+    """Whether a run with these parsed agents must be played here (some agent is a Python agent).
+
+    Parameters
+    ----------
+    agents : list of AgentSpec or PythonSpec
+        The parsed agents.
+
+    Returns
+    -------
+    bool
+        True when some agent is a Python agent.
+    """
     return any(getattr(a, "python", False) for a in agents)
 
 
 def api_rows_of(game: GameDef) -> Callable | None:
-    """The game's function from a finished API game to its own result columns (None: the shared ones only)."""
+    """The game's function from a finished API game to its own result columns (None: the shared ones only).
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+
+    Returns
+    -------
+    callable or None
+        ``rows(game) -> dict of column -> per-seat values``.
+    """
     return game.optional("api_rows")
 
 
 def seat_players(game: GameDef, agents: list) -> list[Callable[[], object]]:
     """Per agent, a maker of its seat's player for one game: a fresh Python agent (an object with act),
     or the game's per-move player of a built-in agent (a callable on the game; made once, it keeps no
-    state between games)."""
+    state between games).
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    agents : list of AgentSpec or PythonSpec
+        The run's agents.
+
+    Returns
+    -------
+    list of callable
+        One maker per agent.
+    """
     reg = game.agents()
     makers = []
     for a in agents:
@@ -75,13 +110,30 @@ TRAJECTORY_SCHEMA = pa.schema(
 
 
 def has_progress(g) -> bool:
-    """Whether a public-API game object declares the running-score capability ``progress(player)``."""
+    """Whether a public-API game object declares the running-score capability ``progress(player)``.
+
+    Parameters
+    ----------
+    g : Game
+        The public-API game.
+
+    Returns
+    -------
+    bool
+        True when it has ``progress``.
+    """
     return callable(getattr(g, "progress", None))
 
 
 class Recorder:
     """One game's course as the generic chunk player sees it: per decision the seat, the legal moves, the kind and
-    every seat's ``progress`` after the move (:func:`play_game`'s `record`)."""
+    every seat's ``progress`` after the move (:func:`play_game`'s `record`).
+
+    Parameters
+    ----------
+    players : int
+        Seats per game.
+    """
 
     def __init__(self, players: int):
         self.players = players
@@ -92,23 +144,52 @@ class Recorder:
         self.capped = False
 
     def before(self, g) -> None:
-        """Called before a move: the seat to move, its number of legal moves and the decision's kind."""
+        """Called before a move: the seat to move, its number of legal moves and the decision's kind.
+
+        Parameters
+        ----------
+        g : Game
+            The public-API game.
+        """
         self.seats.append(g.current)
         self.legal.append(len(g.legal_moves()))
         kind = getattr(g, "decision_kind", None)
         self.kinds.append(str(kind()) if callable(kind) else "")
 
     def after(self, g) -> None:
-        """Called after a move: every seat's points so far."""
+        """Called after a move: every seat's points so far.
+
+        Parameters
+        ----------
+        g : Game
+            The public-API game.
+        """
         self.progress.append([float(g.progress(p)) for p in range(self.players)])
 
     def end(self, g) -> None:
-        """Called at the end of the game: whether it ended at a cap."""
+        """Called at the end of the game: whether it ended at a cap.
+
+        Parameters
+        ----------
+        g : Game
+            The public-API game.
+        """
         capped = getattr(g, "capped", None)
         self.capped = bool(capped()) if callable(capped) else False
 
     def columns(self, game_number: int) -> dict[str, list]:
-        """The trajectory table's columns of this game (empty lists when no move was made)."""
+        """The trajectory table's columns of this game (empty lists when no move was made).
+
+        Parameters
+        ----------
+        game_number : int
+            The game's index in the run.
+
+        Returns
+        -------
+        dict of str to list
+            Column name -> one value per decision.
+        """
         n = len(self.seats)
         return {
             "game": [game_number] * n, "step": list(range(1, n + 1)), "seat": [s + 1 for s in self.seats],
@@ -263,7 +344,32 @@ def play_table(
 
     `isolation` (:class:`boardlab.experiments.isolation.Isolation`): Python agents each in a subprocess of its own seat,
     with a time limit per move; the rows are the same.  A Python agent's failure raises AgentFailure naming the
-    game, its seed, the seat and the agent."""
+    game, its seed, the seat and the agent.
+
+    Parameters
+    ----------
+    game : GameDef or str
+        The game.
+    rules : RuleSet
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list of AgentSpec or PythonSpec
+        The run's agents.
+    seating : str
+        The seating.
+    run_seed : int
+        The run seed.
+    start, stop : int
+        The games played: start..stop-1.
+    isolation : Isolation or None
+        How Python agents play.
+
+    Returns
+    -------
+    pyarrow.Table
+        One row per (game, seat).
+    """
     game = get_game(game)
     if isolation is not None and isolation.active and needs_api(agents):
         with AgentProcesses(game.id, isolation.move_timeout) as procs:
@@ -387,7 +493,32 @@ def play_chunk(
     stop: int,
     isolation: Isolation | None = None,
 ) -> pd.DataFrame:
-    """play_table as a pandas DataFrame (what analyses and tests read)."""
+    """play_table as a pandas DataFrame (what analyses and tests read).
+
+    Parameters
+    ----------
+    game : GameDef or str
+        The game.
+    rules : RuleSet
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list of AgentSpec or PythonSpec
+        The run's agents.
+    seating : str
+        The seating.
+    run_seed : int
+        The run seed.
+    start, stop : int
+        The games played: start..stop-1.
+    isolation : Isolation or None
+        How Python agents play.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (game, seat).
+    """
     return play_table(game, rules, players, agents, seating, run_seed, start, stop, isolation).to_pandas()
 
 

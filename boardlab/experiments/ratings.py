@@ -71,7 +71,20 @@ def game_keys(df: pd.DataFrame) -> list[str]:
 
 
 class Games:
-    """A result table as arrays: per player count, agent index and rank, [games, seats]."""
+    """A result table as arrays: per player count, agent index and rank, ``[games, seats]``.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows (one per game and seat; each game whole).
+    agents : list of str
+        The agents, in index order (every agent of `df` among them).
+
+    Raises
+    ------
+    ValueError
+        The games of a player count are not whole (a seat missing or repeated).
+    """
 
     def __init__(self, df: pd.DataFrame, agents: list[str]):
         keys = game_keys(df)
@@ -97,10 +110,24 @@ class Games:
 
     @property
     def n(self) -> int:
+        """The number of games, over every player count."""
         return sum(self.sizes)
 
     def orders(self, rng: np.random.Generator, picks: list[np.ndarray] | None = None) -> list[tuple[int, ...]]:
-        """Finishing orders (agent indices, best first), ties in random order; `picks` resamples each block."""
+        """Finishing orders (agent indices, best first), ties in random order; `picks` resamples each block.
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            Draws the order of tied seats.
+        picks : list of numpy.ndarray or None
+            Per player count (block), int game indices to use (a bootstrap resample); None: every game once.
+
+        Returns
+        -------
+        list of tuple of int
+            One order per game.
+        """
         out: list[tuple[int, ...]] = []
         for b, (agent, rank) in enumerate(self.blocks):
             if picks is not None:
@@ -114,7 +141,18 @@ class Games:
         """bool per agent: never finished ahead of another agent, or never behind one (ties aside).
 
         Such an agent's maximum-likelihood rating is infinite; the fitted value is set by the
-        regularisation alone, so only its side of the others is meaningful."""
+        regularisation alone, so only its side of the others is meaningful.
+
+        Parameters
+        ----------
+        n_agents : int
+            The number of agents.
+
+        Returns
+        -------
+        numpy.ndarray
+            bool, shape ``(n_agents,)``.
+        """
         ahead = np.zeros(n_agents, bool)
         behind = np.zeros(n_agents, bool)
         for agent, rank in self.blocks:
@@ -126,12 +164,34 @@ class Games:
         return ~(ahead & behind)
 
     def tied_share(self) -> float:
+        """The share of games with a tie for some place.
+
+        Returns
+        -------
+        float
+            Tied games over all games (0 with no games).
+        """
         tied = sum(int((np.diff(np.sort(r, axis=1), axis=1) == 0).any(axis=1).sum()) for _, r in self.blocks)
         return tied / max(self.n, 1)
 
 
 def fit(df: pd.DataFrame, agents: list[str] | None = None, seed: int = 0) -> pd.Series:
-    """Plackett–Luce ratings (centred log-strengths) of the agents in a result table (rows per game and seat)."""
+    """Plackett–Luce ratings (centred log-strengths) of the agents in a result table (rows per game and seat).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows.
+    agents : list of str or None
+        The agents (None: every agent of `df`, sorted).
+    seed : int
+        Seeds the random order of tied seats.
+
+    Returns
+    -------
+    pandas.Series
+        float64 ``rating`` per agent, summing to 0.
+    """
     agents = agents or sorted(df["agent"].unique())
     games = Games(df, agents)
     params = _fit(len(agents), games.orders(np.random.default_rng(seed)))
@@ -143,9 +203,25 @@ def rating_table(
 ) -> tuple[pd.DataFrame, dict]:
     """Ratings relative to `reference` with bootstrap intervals, and the skill spread.
 
-    Returns (table, spread): the table has one row per agent (agent, seats, games, rating, lo, hi, win
-    probability against the reference in a two-player game with its interval), best first; spread has the
-    standard deviation of the ratings with its interval and the share of games with a tie for a place.
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows (one per game and seat).
+    boot : int
+        Bootstrap resamples (games resampled per player count).
+    seed : int
+        Seeds the tie orders and the resampling.
+    reference : str or None
+        The agent rated 0 (None, or not among the agents: the ratings are centred).
+    level : float
+        The intervals' confidence level.
+
+    Returns
+    -------
+    tuple of (pandas.DataFrame, dict)
+        (table, spread): the table has one row per agent (agent, seats, games, rating, lo, hi, win
+        probability against the reference in a two-player game with its interval), best first; spread has the
+        standard deviation of the ratings with its interval and the share of games with a tie for a place.
     """
     agents = sorted(df["agent"].unique())
     if reference not in agents:

@@ -34,7 +34,15 @@ class Job(Protocol):
     games: int
     seating: str
 
-    def rule_set(self): ...
+    def rule_set(self):
+        """The job's rule set.
+
+        Returns
+        -------
+        RuleSet
+            The rules its games are played under.
+        """
+        ...
 
 
 Progress = Callable[[Job, int, int, float], None]
@@ -69,8 +77,19 @@ class Report:
 
 
 def rules_tag(rules) -> str:
-    """A short name of a rule set's content (a RuleSet: 'r' and 10 hex digits of SHA-256 over its canonical
-    JSON), for file and folder names of runs under it: another content, another name."""
+    """A short name of a rule set's content, for file and folder names of runs under it: another content, another
+    name.
+
+    Parameters
+    ----------
+    rules : RuleSet
+        The rule set.
+
+    Returns
+    -------
+    str
+        ``"r"`` and 10 hex digits of SHA-256 over its canonical JSON.
+    """
     return "r" + hashlib.sha256(rules.to_json().encode()).hexdigest()[:10]
 
 
@@ -86,10 +105,37 @@ def run_jobs(
     progress: Progress | None = None,
     chunk_size: int | Callable[[Job], int] | None = None,
 ) -> dict[Job, pd.DataFrame]:
-    """Play (or reuse) every job's run of `game` (a GameDef or id) in the cache `work`; `progress(job, done,
-    total, rate)` after each chunk; `chunk_size` caps the games per chunk (a number, or a function of the job).
+    """Play (or reuse) every job's run of `game` in the cache `work`.
+
     Each result's frame has, in ``attrs["seconds"]``, the time its games took when they were played (a resumed
-    run: its last session)."""
+    run: its last run).
+
+    Parameters
+    ----------
+    game : GameDef or str
+        The game.
+    jobs : list of Job
+        The plan's runs.
+    work : pathlib.Path
+        The run cache (created when missing).
+    seed : int
+        The run seed of every job.
+    n_jobs : int
+        Worker processes.
+    log : callable
+        Receives progress lines.
+    backend, scheduler : str, str or None
+        As in :func:`boardlab.experiments.simulate.run`.
+    progress : callable or None
+        Called ``progress(job, done, total, rate)`` after each chunk.
+    chunk_size : int or callable or None
+        Caps the games per chunk: a number, or a function of the job.
+
+    Returns
+    -------
+    dict of Job to pandas.DataFrame
+        Each job's result rows.
+    """
     frames = {}
     work.mkdir(parents=True, exist_ok=True)
     total = sum(j.games for j in jobs)
@@ -127,12 +173,36 @@ def run_jobs(
 
 
 def ci(v, lo, hi, digits: int = 1) -> str:
-    """A value and its interval: '12.3 [11.0, 13.6]'."""
+    """A value and its interval: ``'12.3 [11.0, 13.6]'``.
+
+    Parameters
+    ----------
+    v, lo, hi : float
+        The value and its interval's bounds.
+    digits : int
+        Decimals shown.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
 def md_table(df: pd.DataFrame) -> str:
-    """A DataFrame as a Markdown table (every value as str() gives it)."""
+    """A DataFrame as a Markdown table (every value as str() gives it).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table.
+
+    Returns
+    -------
+    str
+        The Markdown lines.
+    """
     cols = list(df.columns)
     lines = ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
     for _, r in df.iterrows():

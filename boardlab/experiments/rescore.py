@@ -22,7 +22,18 @@ class RescoreError(ValueError):
 
 
 def rescorer(game):
-    """The game's rescorer, ``(rows of one run, rules) -> rows`` (RescoreError when it has none)."""
+    """The game's rescorer, ``(rows of one run, rules) -> rows`` (RescoreError when it has none).
+
+    Parameters
+    ----------
+    game : GameDef or str
+        The game.
+
+    Returns
+    -------
+    callable
+        The rescorer.
+    """
     g = get_game(game)
     try:
         return g.require("rescorer")
@@ -66,7 +77,21 @@ def rescore_files(paths: list, rules, game) -> tuple[pd.DataFrame, pd.DataFrame]
 
 
 def write_rescored(after: pd.DataFrame, out, rules, sources: list, game) -> None:
-    """The rescored table as Parquet (atomically), with metadata naming its game, sources and new rules."""
+    """The rescored table as Parquet (atomically), with metadata naming its game, sources and new rules.
+
+    Parameters
+    ----------
+    after : pandas.DataFrame
+        The rescored rows.
+    out : pathlib.Path
+        The file to write.
+    rules : RuleSet
+        The rules the rows were rescored under.
+    sources : list
+        The result files read (the first one's metadata is kept as ``original``).
+    game : GameDef or str
+        The game.
+    """
     import pyarrow as pa
 
     from boardlab.experiments import simulate as S

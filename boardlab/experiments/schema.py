@@ -45,7 +45,27 @@ def result_schema(columns: Sequence[str], types: Mapping[str, pa.DataType], plai
     """The result schema of a game: `columns` in order, the core ones typed by CORE_TYPES, the game's own by
     `types`; `plain` names the game's columns that are all distinct (written without a dictionary).
 
-    Every core column must be among `columns`; a game cannot retype one, nor leave one of its own untyped."""
+    Every core column must be among `columns`; a game cannot retype one, nor leave one of its own untyped.
+
+    Parameters
+    ----------
+    columns : sequence of str
+        Every result column, in the table's order.
+    types : mapping of str to pyarrow.DataType
+        The game's own columns' types.
+    plain : sequence of str
+        The game's columns to write without a Parquet dictionary.
+
+    Returns
+    -------
+    pyarrow.Schema
+        The schema; its metadata names the plain columns (the core's and `plain`).
+
+    Raises
+    ------
+    ValueError
+        A core column is missing or retyped, or a game column has no type.
+    """
     missing = [c for c in CORE_COLUMNS if c not in columns]
     if missing:
         raise ValueError(f"result columns lack the core columns {missing}")
@@ -60,34 +80,93 @@ def result_schema(columns: Sequence[str], types: Mapping[str, pa.DataType], plai
 
 
 def core_schema() -> pa.Schema:
-    """The schema of a game with no columns of its own."""
+    """The schema of a game with no columns of its own.
+
+    Returns
+    -------
+    pyarrow.Schema
+        The core columns, typed by CORE_TYPES.
+    """
     return result_schema(CORE_COLUMNS, {})
 
 
 def plain_columns(schema: pa.Schema) -> tuple[str, ...]:
-    """The columns of `schema` to write without a Parquet dictionary (those its metadata names)."""
+    """The columns of `schema` to write without a Parquet dictionary (those its metadata names).
+
+    Parameters
+    ----------
+    schema : pyarrow.Schema
+        A result schema.
+
+    Returns
+    -------
+    tuple of str
+        The named columns that are in the schema.
+    """
     named = (schema.metadata or {}).get(PLAIN_KEY, b"").decode().split(",")
     return tuple(c for c in named if c in schema.names)
 
 
 def schema_of(game) -> pa.Schema:
-    """A game's result schema (`game` a :class:`boardlab.sim.games.GameDef`): its Simulation's ``schema``, or the
-    core's."""
+    """A game's result schema: its Simulation's ``schema``, or the core's.
+
+    Parameters
+    ----------
+    game : boardlab.sim.games.GameDef
+        The game.
+
+    Returns
+    -------
+    pyarrow.Schema
+        The schema its chunk player's tables have.
+    """
     schema = game.optional("schema")
     return schema if schema is not None else core_schema()
 
 
 def table(columns: Mapping[str, object], schema: pa.Schema) -> pa.Table:
     """Columns (numpy arrays, Arrow arrays or lists, one value per row) -> a table of `schema`, each column
-    converted to its declared type (a value that does not fit the type raises: no silent wrap-around)."""
+    converted to its declared type (a value that does not fit the type raises: no silent wrap-around).
+
+    Parameters
+    ----------
+    columns : mapping of str to array-like
+        One array per field of `schema` (extra keys ignored), all of the same length.
+    schema : pyarrow.Schema
+        The table's schema.
+
+    Returns
+    -------
+    pyarrow.Table
+        The rows, typed and ordered as `schema`.
+    """
     arrays = [pa.array(columns[f.name], f.type) for f in schema]
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
 def conform(rows: pa.Table | Callable[[], pa.Table], schema: pa.Schema, who: str) -> pa.Table:
     """A chunk player's result (a table, or a function building one) checked against `schema`: the same
-    column names and types in the same order (and then the schema's metadata).  TypeError naming `who` and
-    the first difference otherwise."""
+    column names and types in the same order (and then the schema's metadata).
+
+    Parameters
+    ----------
+    rows : pyarrow.Table or callable
+        The table, or a function of no arguments returning it.
+    schema : pyarrow.Schema
+        The game's result schema.
+    who : str
+        The chunk player's name, for the message.
+
+    Returns
+    -------
+    pyarrow.Table
+        The table, with the schema's metadata.
+
+    Raises
+    ------
+    TypeError
+        Not a table, or a column name or type differs (naming `who` and the first difference).
+    """
     t = rows() if callable(rows) else rows
     if not isinstance(t, pa.Table):
         raise TypeError(f"{who} returned {type(t).__name__}, not a pyarrow.Table (boardlab.experiments.schema.table)")

@@ -97,24 +97,63 @@ class RunSpec:
     agent_versions: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict:
-        """Plain JSON types (what the manifest stores and --resume compares)."""
+        """Plain JSON types (what the manifest stores and --resume compares).
+
+        Returns
+        -------
+        dict
+            Every field, tuples as lists.
+        """
         return json.loads(json.dumps(asdict(self)))
 
     def game_def(self) -> GameDef:
-        """The run's game (a spec is plain data: it names its game by id, as the manifest stores it)."""
+        """The run's game (a spec is plain data: it names its game by id, as the manifest stores it).
+
+        Returns
+        -------
+        GameDef
+            The registered game.
+        """
         return get_game(self.game)
 
     def agent_specs(self) -> list:
+        """The agents parsed by the game's registry.
+
+        Returns
+        -------
+        list of AgentSpec or PythonSpec
+            One per entry of ``agents`` (per seat, or the draw pool).
+        """
         return [self.game_def().agents().parse_agent(a) for a in self.agents]
 
     def rule_set(self):
+        """The run's rule set, rebuilt from its canonical JSON.
+
+        Returns
+        -------
+        RuleSet
+            The game's rule set.
+        """
         return _rule_set(self.game, self.rules)
 
     @property
     def n_chunks(self) -> int:
+        """The number of chunks: ``games`` in chunks of ``chunk_size``, the last perhaps shorter."""
         return (self.games + self.chunk_size - 1) // self.chunk_size
 
     def bounds(self, i: int) -> tuple[int, int]:
+        """The games of chunk `i`.
+
+        Parameters
+        ----------
+        i : int
+            The chunk's index.
+
+        Returns
+        -------
+        tuple of int
+            ``(start, stop)``: game indices ``start..stop-1``.
+        """
         return i * self.chunk_size, min((i + 1) * self.chunk_size, self.games)
 
 
@@ -130,7 +169,22 @@ def default_chunk_size(game: GameDef, agents: list, games: int) -> int:
     """Games per chunk of a run of these parsed agents: the game's rule (its Simulation's chunk_size) where it has
     one and either no Python agent plays or the game has no kernels (its rule is about the generic chunk player
     then); with Python agents otherwise FAST_PYTHON_CHUNK when each is one of FAST_PYTHON, else PYTHON_CHUNK; else
-    DEFAULT_CHUNK."""
+    DEFAULT_CHUNK.
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    agents : list of AgentSpec or PythonSpec
+        The parsed agents.
+    games : int
+        The run's number of games (no chunk is larger).
+
+    Returns
+    -------
+    int
+        Games per chunk, at least 1.
+    """
     python = needs_api(agents)
     rule = game.optional("chunk_size")
     if rule is not None and not (python and game.kernels is not None):
@@ -159,11 +213,38 @@ def make_spec(
     resolve: bool = True,
 ) -> RunSpec:
     """A checked run of `game` (its definition, resolved at the command's edge; an id is looked up here;
-    None: the registry's default game).  SimulateError, one line, on anything the run cannot do.
+    None: the registry's default game).
 
-    `resolve`: the agents as they play under `rules` (the registry's ``for_rules``: Citywright's
-    ``weights=auto`` made the rules' weights, an error when there are none); False keeps the specs as given,
-    for a caller that checks them before their rules' weights exist (``tune scoring --train``)."""
+    Parameters
+    ----------
+    players : int
+        Players per game (within the game's range and allowed by `rules`).
+    agents : list of str
+        Agent spec strings: one per seat, one for every seat, or the pool of ``seating="draw"``.
+    games : int
+        Number of games, 1..MAX_GAMES.
+    seed : int
+        The run seed, 0..2**64-1 (game seeds: :func:`boardlab.sim.seeds.game_seeds`).
+    rules : RuleSet
+        The game's rule set.
+    seating : str
+        One of SEATINGS (``rotate``, ...).
+    chunk_size : int or None
+        Games per chunk; None: :func:`default_chunk_size`.
+    moves : bool
+        Keep the move log (games with one).
+    game : GameDef or str or None
+        The game.
+    resolve : bool
+        The agents as they play under `rules` (the registry's ``for_rules``: Citywright's ``weights=auto`` made
+        the rules' weights, an error when there are none); False keeps the specs as given, for a caller that
+        checks them before their rules' weights exist (``tune scoring --train``).
+
+    Returns
+    -------
+    RunSpec
+        The run (SimulateError, one line, on anything the run cannot do).
+    """
     g = get_game(game if game is not None else default_game())
     lo, hi = g.players
     if not lo <= players <= hi:
@@ -232,22 +313,34 @@ def make_spec(
 
 @dataclass(frozen=True)
 class RunPaths:
+    """The files of a run whose result is `out`: its parts directory and manifest, sidecar, move log, lock.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        The result file.
+    """
+
     out: Path
 
     @property
     def parts(self) -> Path:
+        """The directory of the run's parts (``OUT.parts``), gone once the run is assembled."""
         return self.out.with_name(self.out.name + ".parts")
 
     @property
     def manifest(self) -> Path:
+        """The run's manifest in the parts directory (its spec and run id: what --resume reads)."""
         return self.parts / "run.json"
 
     @property
     def sidecar(self) -> Path:
+        """The result's metadata as JSON beside it (``OUT.json``)."""
         return self.out.with_name(self.out.name + ".json")
 
     @property
     def moves(self) -> Path:
+        """The move log's file (``OUT-stem.moves.parquet``)."""
         return self.out.with_name(self.out.stem + ".moves.parquet")
 
     @property
@@ -262,13 +355,48 @@ class RunPaths:
 
     def temporary(self, final: Path) -> Path:
         """Where `final` (the result, its move log or sidecar, or a part) is written before its rename:
-        inside ``OUT.parts/``, so that an unfinished file goes with the run's parts."""
+        inside ``OUT.parts/``, so that an unfinished file goes with the run's parts.
+
+        Parameters
+        ----------
+        final : pathlib.Path
+            The file's final path.
+
+        Returns
+        -------
+        pathlib.Path
+            A name in the parts directory unique to this process.
+        """
         return self.parts / f".{final.name}.{os.getpid()}.tmp"
 
     def chunk(self, i: int) -> Path:
+        """The part holding chunk `i`'s rows.
+
+        Parameters
+        ----------
+        i : int
+            The chunk's index.
+
+        Returns
+        -------
+        pathlib.Path
+            ``OUT.parts/chunk-NNNNNNN.arrow``.
+        """
         return self.parts / f"chunk-{i:07d}.arrow"
 
     def chunk_moves(self, i: int) -> Path:
+        """The part holding chunk `i`'s move log.
+
+        Parameters
+        ----------
+        i : int
+            The chunk's index.
+
+        Returns
+        -------
+        pathlib.Path
+            ``OUT.parts/moves-NNNNNNN.arrow``.
+        """
         return self.parts / f"moves-{i:07d}.arrow"
 
 
@@ -317,14 +445,43 @@ def new_run_id(spec: RunSpec) -> str:
 
 
 def run_chunk(spec: RunSpec, i: int, isolation: Isolation | None = None) -> tuple[int, pa.Table, pa.Table | None]:
-    """Chunk i's rows (and its move log when the run keeps one) as Arrow tables."""
+    """Chunk i's rows (and its move log when the run keeps one) as Arrow tables.
+
+    Parameters
+    ----------
+    spec : RunSpec
+        The run.
+    i : int
+        The chunk's index.
+    isolation : boardlab.experiments.isolation.Isolation or None
+        How Python agents play (it changes no row); None: in process.
+
+    Returns
+    -------
+    tuple
+        ``(i, rows, moves)``: the rows conformed to the game's schema, the move log or None.
+    """
     return i, *chunk_tables(spec, i, play_chunk(spec, i, isolation))
 
 
 def play_chunk(spec: RunSpec, i: int, isolation: Isolation | None = None):
     """Chunk i's games, before the tables perhaps (what chunk_tables takes): what the game's chunk player,
-    or its move log with --moves, returns (boardlab.sim.games.Simulation).  `isolation`: how Python agents
-    play (boardlab.experiments.isolation; it changes no row)."""
+    or its move log with --moves, returns (boardlab.sim.games.Simulation).
+
+    Parameters
+    ----------
+    spec : RunSpec
+        The run.
+    i : int
+        The chunk's index.
+    isolation : boardlab.experiments.isolation.Isolation or None
+        How Python agents play (it changes no row); None: in process.
+
+    Returns
+    -------
+    object
+        A table, a function building one, or (with --moves) a pair of tables.
+    """
     start, stop = spec.bounds(i)
     agents = spec.agent_specs()
     if needs_api(agents):  # a Python agent plays through the public API (make_spec refuses --moves here)
@@ -335,7 +492,22 @@ def play_chunk(spec: RunSpec, i: int, isolation: Isolation | None = None):
 
 
 def chunk_tables(spec: RunSpec, i: int, played) -> tuple[pa.Table, pa.Table | None]:
-    """play_chunk's games -> the chunk's result table (checked against the game's schema) and move log (or None)."""
+    """play_chunk's games -> the chunk's result table (checked against the game's schema) and move log (or None).
+
+    Parameters
+    ----------
+    spec : RunSpec
+        The run.
+    i : int
+        The chunk's index (for messages).
+    played : object
+        What :func:`play_chunk` returned.
+
+    Returns
+    -------
+    tuple
+        ``(rows, moves)``: a pyarrow.Table of the game's schema, and the move log's table or None.
+    """
     g = spec.game_def()
     if callable(played):
         played = played()
@@ -476,7 +648,17 @@ def _lock(paths: RunPaths) -> int:
 
 
 def check_output(paths: RunPaths, resume: bool, force: bool) -> None:
-    """Refuse to start where the result would be ambiguous; nothing is written here."""
+    """Refuse to start where the result would be ambiguous; nothing is written here.
+
+    Parameters
+    ----------
+    paths : RunPaths
+        The run's files.
+    resume : bool
+        ``--resume``: an interrupted run must be there.
+    force : bool
+        ``--force``: an existing result or parts may be replaced.
+    """
     if resume and force:
         raise SimulateError("--resume and --force contradict each other: choose one")
     if resume:
@@ -556,7 +738,19 @@ def check_part(path: Path, run_id: str, rows: int | None = None) -> None:
 
 
 def check_parts(spec: RunSpec, paths: RunPaths, run_id: str, done: Iterable[int]) -> None:
-    """Every part of the chunks `done` checked (:func:`check_part`): what --resume keeps is this run's."""
+    """Every part of the chunks `done` checked (:func:`check_part`): what --resume keeps is this run's.
+
+    Parameters
+    ----------
+    spec : RunSpec
+        The run.
+    paths : RunPaths
+        The run's files.
+    run_id : str
+        The interrupted run's id (its parts must carry it).
+    done : iterable of int
+        The chunks whose parts are on disk.
+    """
     for i in sorted(done):
         a, b = spec.bounds(i)
         check_part(paths.chunk(i), run_id, (b - a) * spec.players)
@@ -565,7 +759,20 @@ def check_parts(spec: RunSpec, paths: RunPaths, run_id: str, done: Iterable[int]
 
 
 def check_resume(spec: RunSpec, paths: RunPaths) -> dict:
-    """The interrupted run's manifest, checked to be this spec's, with its parts this run's."""
+    """The interrupted run's manifest, checked to be this spec's, with its parts this run's.
+
+    Parameters
+    ----------
+    spec : RunSpec
+        The run.
+    paths : RunPaths
+        The run's files.
+
+    Returns
+    -------
+    dict
+        The manifest (SimulateError, one line, naming the first difference otherwise).
+    """
     manifest = read_manifest(paths)
     if not same_spec(manifest["spec"], spec.to_json()):
         raise SimulateError(
@@ -592,9 +799,28 @@ def _describe_difference(old: dict, new: dict) -> str:
 def prepare(spec: RunSpec, paths: RunPaths, resume: bool, force: bool, manifest: dict | None = None) -> dict:
     """Create or check the run's parts directory and manifest; return the manifest.
 
-    A resumed run keeps its manifest (and run id; `manifest`: the one :func:`check_resume` returned).  A new
-    run gets a fresh parts directory (under `force` an earlier run's parts are discarded; its result files stay
-    until the new result replaces them) and a manifest with a new run id."""
+    A resumed run keeps its manifest (and run id).  A new run gets a fresh parts directory (under `force` an
+    earlier run's parts are discarded; its result files stay until the new result replaces them) and a manifest
+    with a new run id.
+
+    Parameters
+    ----------
+    spec : RunSpec
+        The run.
+    paths : RunPaths
+        The run's files.
+    resume : bool
+        Continue an interrupted run.
+    force : bool
+        Discard an earlier run's parts.
+    manifest : dict or None
+        With `resume`: the manifest :func:`check_resume` returned (None: checked here).
+
+    Returns
+    -------
+    dict
+        The manifest: run id, spec, start time, package version, git commit.
+    """
     check_output(paths, resume, force)
     if resume:
         return manifest if manifest is not None else check_resume(spec, paths)
@@ -616,12 +842,38 @@ def prepare(spec: RunSpec, paths: RunPaths, resume: bool, force: bool, manifest:
 
 
 def same_spec(stored: dict | None, spec: dict) -> bool:
-    """Whether a stored run's spec is `spec` (runs stored before the game registry are the default game's)."""
+    """Whether a stored run's spec is `spec` (runs stored before the game registry are the default game's).
+
+    Parameters
+    ----------
+    stored : dict or None
+        The manifest's spec.
+    spec : dict
+        :meth:`RunSpec.to_json` of this run.
+
+    Returns
+    -------
+    bool
+        True when equal, the fields a stored spec may lack given their defaults.
+    """
     return stored is not None and {"game": default_game(), "tiers": [], "agent_versions": [], **stored} == spec
 
 
 def chunks_on_disk(spec: RunSpec, paths: RunPaths) -> set[int]:
-    """The chunks whose parts are all written, from one listing of the parts directory."""
+    """The chunks whose parts are all written, from one listing of the parts directory.
+
+    Parameters
+    ----------
+    spec : RunSpec
+        The run.
+    paths : RunPaths
+        The run's files.
+
+    Returns
+    -------
+    set of int
+        Chunk indices with a rows part (and a move-log part when the run keeps moves).
+    """
     if not paths.parts.is_dir():
         return set()
     names = {f.name for f in paths.parts.iterdir()}
@@ -636,7 +888,22 @@ def chunks_on_disk(spec: RunSpec, paths: RunPaths) -> set[int]:
 
 def missing_chunks(spec: RunSpec, paths: RunPaths, done: set[int] | None = None) -> Iterator[int]:
     """The chunks still to play, in game order, one at a time: a run of any size starts at once
-    (its plan is never a list of every chunk)."""
+    (its plan is never a list of every chunk).
+
+    Parameters
+    ----------
+    spec : RunSpec
+        The run.
+    paths : RunPaths
+        The run's files.
+    done : set of int or None
+        The chunks already written; None: :func:`chunks_on_disk`.
+
+    Returns
+    -------
+    iterator of int
+        The indices of the other chunks, ascending.
+    """
     done = chunks_on_disk(spec, paths) if done is None else done
     return (i for i in range(spec.n_chunks) if i not in done)
 
@@ -653,7 +920,17 @@ def _execute(
 
 def connect(scheduler: str | None):
     """A Dask client: of the scheduler at `scheduler`, or of a local cluster of two processes.
-    SimulateError, one line, when the scheduler cannot be reached (before anything is written)."""
+
+    Parameters
+    ----------
+    scheduler : str or None
+        The scheduler's address; None: a local cluster.
+
+    Returns
+    -------
+    distributed.Client
+        The client (SimulateError, one line, when the scheduler cannot be reached, before anything is written).
+    """
     return executor.connect(scheduler, SimulateError)
 
 
@@ -723,15 +1000,42 @@ def run(
     isolation: Isolation | None = None,
     before: Callable[[], object] | None = None,
 ) -> dict:
-    """Play the run's missing chunks, then assemble the result.  Returns the metadata.
+    """Play the run's missing chunks, then assemble the result.
 
     Every check (the output's place and names, its one writer, the state --resume or --force needs, the
     backend, the Dask scheduler) comes before anything is written; the run holds the output's lock
-    (:func:`output_lock`) from then until it ends.  `before`: called once every check has passed, before the
-    first write (the command compiles the kernels there).  `isolation`: how Python agents play
-    (boardlab.experiments.isolation).  A Python agent's failure (AgentFailure) leaves the finished chunks in
-    OUT.parts and its traceback in OUT.error.log, which the failure's message names.  Under `force` the earlier
-    result stays in place until the new one replaces it, whole."""
+    (:func:`output_lock`) from then until it ends.  A Python agent's failure (AgentFailure) leaves the finished
+    chunks in OUT.parts and its traceback in OUT.error.log, which the failure's message names.  Under `force` the
+    earlier result stays in place until the new one replaces it, whole.
+
+    Parameters
+    ----------
+    spec : RunSpec
+        The run.
+    out : pathlib.Path
+        The result file (Parquet).
+    jobs : int
+        Worker processes (at most one per chunk).
+    backend : str
+        ``loky`` or ``dask``.
+    scheduler : str or None
+        The Dask scheduler's address (``dask`` only; None: a local cluster).
+    resume : bool
+        Continue the interrupted run at `out`.
+    force : bool
+        Replace an earlier result or run at `out`.
+    progress : callable or None
+        Called ``progress(games done, games, games per second)`` after each chunk.
+    isolation : boardlab.experiments.isolation.Isolation or None
+        How Python agents play (it changes no row); None: in process.
+    before : callable or None
+        Called once every check has passed, before the first write (the command compiles the kernels there).
+
+    Returns
+    -------
+    dict
+        The result's metadata (what :func:`read_metadata` reads back).
+    """
     paths = RunPaths(Path(out))
     if backend not in BACKENDS:
         raise SimulateError(f"--backend must be loky or dask, got {backend!r}")
@@ -1032,8 +1336,18 @@ class _StreamedAssembly:
 
 
 def read_metadata(path: Path) -> dict:
-    """A result file's run metadata; SimulateError, one line naming the file, when it has none or
-    cannot be read."""
+    """A result file's run metadata.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The result file.
+
+    Returns
+    -------
+    dict
+        The metadata (SimulateError, one line naming the file, when it has none or cannot be read).
+    """
     try:
         md = pq.read_schema(path).metadata or {}
     except (OSError, pa.ArrowException) as e:

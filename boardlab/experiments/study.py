@@ -78,7 +78,18 @@ class Step:
     params: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def shell(self, folder: Path | None = None) -> str:
-        """The step as one shell line (``VAR=value boardlab COMMAND ARGS``), paths as written."""
+        """The step as one shell line (``VAR=value boardlab COMMAND ARGS``), paths as written.
+
+        Parameters
+        ----------
+        folder : pathlib.Path or None
+            Not read: the paths are shown as the study file writes them.
+
+        Returns
+        -------
+        str
+            The shell-quoted line.
+        """
         env = " ".join(f"{k}={shlex.quote(v)}" for k, v in self.env.items())
         line = shlex.join([COMMAND, *self.command, *self.args])
         return f"{env} {line}" if env else line

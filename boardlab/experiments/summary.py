@@ -77,7 +77,20 @@ def files_game(paths: Iterable[str | Path], game: str | None = None) -> str | No
 
 def own_columns(df: pd.DataFrame, schema=None) -> list[str]:
     """The game's own numeric columns of a result table: those of `schema` (a pyarrow schema, the game's) beyond
-    the core columns, in its order, or, without a schema, every numeric column of `df` beyond them."""
+    the core columns, in its order, or, without a schema, every numeric column of `df` beyond them.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows.
+    schema : pyarrow.Schema or None
+        The game's result schema.
+
+    Returns
+    -------
+    list of str
+        The column names.
+    """
     names = [f.name for f in schema] if schema is not None else list(df.columns)
     return [c for c in names if c in df.columns and c not in CORE_COLUMNS and c not in GAME_KEYS and _numeric(df[c])]
 
@@ -165,7 +178,18 @@ def distribution(df: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
 
 
 def per_game(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per game: ``players``, ``winners`` (rows of rank 1) and ``total`` (the mean over its seats)."""
+    """One row per game: ``players``, ``winners`` (rows of rank 1) and ``total`` (the mean over its seats).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The game keys and those three columns.
+    """
     keys = [k for k in GAME_KEYS if k in df.columns]
     return (
         df.assign(_winner=df["rank"] == 1)
@@ -177,7 +201,18 @@ def per_game(df: pd.DataFrame) -> pd.DataFrame:
 
 def players_table(df: pd.DataFrame) -> pd.DataFrame:
     """Per player count: games, games whose win is shared (ties), their share with its Wilson interval, the
-    mean total."""
+    mean total.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per player count, ascending.
+    """
     games = per_game(df)
     rows = []
     for n, part in games.groupby("players", sort=True):
@@ -342,7 +377,24 @@ def markdown(game: str | None, games: int, tables: dict[str, pd.DataFrame], sour
 
 
 def as_json(game: str | None, games: int, tables: dict[str, pd.DataFrame], sources: list[str]) -> str:
-    """The summary as JSON: ``game``, ``games``, ``files`` and each table as a list of records (NaN: null)."""
+    """The summary as JSON: ``game``, ``games``, ``files`` and each table as a list of records (NaN: null).
+
+    Parameters
+    ----------
+    game : str or None
+        The game's id.
+    games : int
+        Number of games summarised.
+    tables : dict of str to pandas.DataFrame
+        The summary's tables by name (every name of TABLES).
+    sources : list of str
+        The result files read.
+
+    Returns
+    -------
+    str
+        Indented JSON with a final newline.
+    """
     doc: dict = {"game": game, "games": games, "files": sources}
     for name in TABLES:
         t = tables[name].astype(object).where(tables[name].notna(), None)
@@ -359,7 +411,20 @@ def _plain(v):
 
 
 def write_csv(tables: dict[str, pd.DataFrame], out: Path) -> list[Path]:
-    """Each table as ``OUT/<name>.csv`` (written whole into a staging folder, then moved in); the paths."""
+    """Each table as ``OUT/<name>.csv`` (written whole into a staging folder, then moved in).
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The summary's tables by name.
+    out : pathlib.Path
+        The output directory.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
+    """
     with staged_directory(out, last="agents.csv") as tmp:
         for name in TABLES:
             atomic_write_text(tables[name].to_csv(index=False), tmp / f"{name}.csv")

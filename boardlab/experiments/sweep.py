@@ -19,8 +19,19 @@ from boardlab.experiments.pipelines import mean_ci, win_share
 
 
 def parse_values(text: str) -> list:
-    """'3,4,5' -> [3, 4, 5]; JSON per value (numbers, true/false, "text"); ';' separates values holding commas.
-    A lone list ('[5,18,13]') is one value: there is nothing to separate it from."""
+    """``'3,4,5'`` -> ``[3, 4, 5]``; JSON per value (numbers, true/false, "text"); ';' separates values holding commas.
+    A lone list (``'[5,18,13]'``) is one value: there is nothing to separate it from.
+
+    Parameters
+    ----------
+    text : str
+        The ``--values`` text.
+
+    Returns
+    -------
+    list
+        The values, in order.
+    """
     if ";" not in text and text.strip().startswith("["):
         try:
             return [json.loads(text)]
@@ -39,13 +50,40 @@ def parse_values(text: str) -> list:
 
 
 def value_label(v) -> str:
+    """A value as file names and tables show it: a string as it is, anything else as JSON.
+
+    Parameters
+    ----------
+    v : object
+        A swept value.
+
+    Returns
+    -------
+    str
+        Its label.
+    """
     return json.dumps(v) if not isinstance(v, str) else v
 
 
 def sweep_rules(base, param: str, values: list) -> list:
     """One rule set per value of any game (raises its rules error naming the key if the path or a value is wrong).
     ``param`` may end in list indices, as ``tune scoring --param`` takes them (``scoring.commercial.tier_points[2]``):
-    each value sets that element and the rest of the list is the base's (``RuleSet.with_overrides``)."""
+    each value sets that element and the rest of the list is the base's (``RuleSet.with_overrides``).
+
+    Parameters
+    ----------
+    base : RuleSet
+        The base rules.
+    param : str
+        The dotted key swept.
+    values : list
+        Its values.
+
+    Returns
+    -------
+    list of RuleSet
+        One per value, in order.
+    """
     return [base.with_overrides({param: v}) for v in values]
 
 
@@ -71,9 +109,44 @@ def run_sweep(
     """Long table: value, agent, n, win_pct, lo, hi, mean total and its interval; its ``attrs["seats"]`` holds the
     same per seat (value, seat, n, win_pct, lo, hi: :func:`seat_rows`), beside the agents.
 
-    `game` is the GameDef (or id) whose rules `base` are; `progress(label, done, total, rate)` after each
-    chunk of each value's run; `backend` and `scheduler` as in boardlab.experiments.simulate.run, `chunk_size` as in
-    its make_spec."""
+    Parameters
+    ----------
+    base : RuleSet
+        The base rules (of `game`).
+    param : str
+        The dotted key swept.
+    values : list
+        Its values.
+    players : int
+        Players per game.
+    agents : list of str
+        Agent specs.
+    games : int
+        Games per value.
+    seed : int
+        The run seed (the same games for every value).
+    seating : str
+        As in simulate.
+    work : pathlib.Path
+        The run cache (one run per value, reused when repeated).
+    jobs : int
+        Worker processes.
+    log : callable
+        Receives progress lines.
+    progress : callable or None
+        Called ``progress(label, done, total, rate)`` after each chunk of each value's run.
+    game : GameDef or str
+        The game.
+    backend, scheduler : str, str or None
+        As in :func:`boardlab.experiments.simulate.run`.
+    chunk_size : int or None
+        As in :func:`boardlab.experiments.simulate.make_spec`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The long table, its seats in ``attrs["seats"]``.
+    """
     game = getattr(game, "id", game)
     parts, seats = [], []
     for v, rules in zip(values, sweep_rules(base, param, values), strict=True):
@@ -137,7 +210,19 @@ def seat_rows(df: pd.DataFrame, param: str, value: str, games: int) -> pd.DataFr
 
 def write_outputs(table: pd.DataFrame, param: str, out: Path, about: dict) -> None:
     """sweep.csv, sweep_seats.csv (where the table holds its seats), sweep.png and sweep.json (the command and
-    parameters) in `out`, each written whole."""
+    parameters) in `out`, each written whole.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`run_sweep`'s table.
+    param : str
+        The dotted key swept.
+    out : pathlib.Path
+        The output directory.
+    about : dict
+        The sweep's facts, written to sweep.json.
+    """
     from boardlab.experiments import charts
 
     atomic_write_text(table.to_csv(index=False, float_format="%.4g"), out / "sweep.csv")
@@ -148,7 +233,22 @@ def write_outputs(table: pd.DataFrame, param: str, out: Path, about: dict) -> No
 
 
 def pivot_text(table: pd.DataFrame, values: list, by: str = "agent") -> str:
-    """Agents (or seats: `by`) by value: 'win% [lo, hi]' cells, as the command prints them."""
+    """Agents (or seats: `by`) by value: 'win% [lo, hi]' cells, as the command prints them.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`run_sweep`'s table (or its seats' table).
+    values : list
+        The swept values, in column order.
+    by : str
+        ``"agent"`` or ``"seat"``: the rows.
+
+    Returns
+    -------
+    str
+        The pivot table as text.
+    """
     piv = table.assign(
         cell=[
             f"{w:5.1f} [{lo:4.1f}, {hi:4.1f}]"

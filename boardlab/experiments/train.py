@@ -312,11 +312,23 @@ class SelfPlay:
         return self.weights_dir / f"{self.version}.json"
 
     def zeros(self) -> Moments:
-        """Zero moments of this game's shape."""
+        """Zero moments of this game's shape.
+
+        Returns
+        -------
+        Moments
+            Sums over no samples, for ``len(features)`` features (per bucket when the game has buckets).
+        """
         return Moments.zeros(len(self.features), self.buckets)
 
     def no_weights(self) -> np.ndarray:
-        """The weights round 0 is given (zeros; its agent reads none)."""
+        """The weights round 0 is given (zeros; its agent reads none).
+
+        Returns
+        -------
+        numpy.ndarray
+            float64 zeros, shape ``(features,)``, or ``(buckets, features)`` for a game with buckets.
+        """
         f = len(self.features)
         return np.zeros(f if self.buckets is None else (self.buckets, f))
 

@@ -176,13 +176,41 @@ def _mark_warm(game: GameDef, specs: list[str]) -> None:
 
 
 def estimate(key: str, game_id: str) -> float | None:
-    """The measured compile seconds for `key` (``game/tier``), else for the game, else None."""
+    """The measured compile seconds for `key` (``game/tier``), else for the game, else None.
+
+    Parameters
+    ----------
+    key : str
+        ``"game/tier"``.
+    game_id : str
+        The game's id.
+
+    Returns
+    -------
+    float or None
+        Seconds, from the committed compile times.
+    """
     t = compile_times()
     return t.get(key, t.get(game_id))
 
 
 def announce(game_id: str, what: str, seconds: float | None) -> str:
-    """The one line that says what is compiled and why."""
+    """The one line that says what is compiled and why.
+
+    Parameters
+    ----------
+    game_id : str
+        The game's id.
+    what : str
+        What of it is compiled (text appended after "kernels").
+    seconds : float or None
+        The expected time (None: not said).
+
+    Returns
+    -------
+    str
+        The line.
+    """
     about = f", about {seconds:.0f} s" if seconds else ""
     return f"compiling the {game_id} kernels{what}: first run on this machine or kernels changed{about}"
 

@@ -16,7 +16,18 @@ from numba.extending import intrinsic
 
 @intrinsic
 def popcount(typingctx, x):
-    """LLVM ctpop on a uint64 (one instruction on x86-64 with POPCNT)."""
+    """LLVM ctpop on a uint64 (one instruction on x86-64 with POPCNT), callable from numba code only.
+
+    Parameters
+    ----------
+    x : numpy.uint64
+        The bits.
+
+    Returns
+    -------
+    numpy.int64
+        How many bits of `x` are set.
+    """
     sig = types.int64(types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -28,7 +39,18 @@ def popcount(typingctx, x):
 
 @intrinsic
 def lowest_bit_index(typingctx, x):
-    """Index of the lowest set bit (cttz); undefined for 0."""
+    """Index of the lowest set bit (cttz), callable from numba code only; undefined for 0.
+
+    Parameters
+    ----------
+    x : numpy.uint64
+        The bits (not 0).
+
+    Returns
+    -------
+    numpy.int64
+        The index (0..63) of `x`'s lowest set bit.
+    """
     sig = types.int64(types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -40,10 +62,22 @@ def lowest_bit_index(typingctx, x):
 
 
 def orient_cells(cells, o: int) -> tuple[tuple[int, int], ...]:
-    """Transform o of a shape's (row, col) cells: reflect (r, c) -> (r, -c) if o >= 4, then o % 4 quarter
+    """Transform `o` of a shape's (row, col) cells: reflect (r, c) -> (r, -c) if o >= 4, then o % 4 quarter
     turns clockwise (r, c) -> (c, -r), then shift the smallest row and column to 0.
 
     Cell k of the result is the image of cell k of `cells`.
+
+    Parameters
+    ----------
+    cells : iterable of tuple of int
+        The shape's (row, col) cells.
+    o : int
+        The orientation, 0..7.
+
+    Returns
+    -------
+    tuple of tuple of int
+        The transformed cells, in the order of `cells`.
     """
     pts = [(r, -c) if o >= 4 else (r, c) for r, c in cells]
     for _ in range(o % 4):

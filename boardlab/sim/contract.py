@@ -30,7 +30,18 @@ class Observation(Protocol):
 
     def sample(self, rng: np.random.Generator | int) -> Game:
         """A position consistent with the observation, its hidden part drawn from `rng` (a redealt copy: its
-        ``seed`` is drawn too, never the true game's)."""
+        ``seed`` is drawn too, never the true game's).
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator or int
+            Where the hidden part is drawn from; an int seeds a fresh generator.
+
+        Returns
+        -------
+        Game
+            A new game, the observing player's view unchanged.
+        """
         ...
 
 
@@ -52,39 +63,110 @@ class Game(Protocol):
         ...
 
     def legal_moves(self) -> Sequence[Any]:
-        """The moves the seat to move may make (none once the game is over)."""
+        """The moves the seat to move may make (none once the game is over).
+
+        Returns
+        -------
+        sequence
+            The game's own move objects, in the engine's order.
+        """
         ...
 
     def is_legal(self, move: Any) -> bool:
-        """Whether `move` may be made now."""
+        """Whether `move` may be made now.
+
+        Parameters
+        ----------
+        move : object
+            A move, as the game writes it.
+
+        Returns
+        -------
+        bool
+            True when `move` is among the legal moves.
+        """
         ...
 
     def apply(self, move: Any) -> None:
-        """Make `move`; the game's ``IllegalMove`` (a ValueError) when it is not legal, the game unchanged."""
+        """Make `move`; the game's ``IllegalMove`` (a ValueError) when it is not legal, the game unchanged.
+
+        Parameters
+        ----------
+        move : object
+            A move, as the game writes it.
+        """
         ...
 
     def random_move(self) -> Any:
-        """A legal move drawn from the game's own policy stream."""
+        """A legal move drawn from the game's own policy stream.
+
+        Returns
+        -------
+        object
+            The move (the stream advances; the game does not move).
+        """
         ...
 
     def scores(self) -> list[dict[str, Any]]:
-        """One entry per seat: ``total``, ``rank`` (1 = best, ties share) and ``win_share`` (summing to 1)."""
+        """The seats' scores.
+
+        Returns
+        -------
+        list of dict
+            One entry per seat: ``total``, ``rank`` (1 = best, ties share) and ``win_share`` (summing to 1).
+        """
         ...
 
     def snapshot(self) -> dict[str, Any]:
-        """The position as plain data."""
+        """The position as plain data.
+
+        Returns
+        -------
+        dict of str to object
+            JSON-serialisable values.
+        """
         ...
 
     def copy(self) -> Game:
-        """An independent copy."""
+        """An independent copy.
+
+        Returns
+        -------
+        Game
+            The same position; moving either leaves the other unchanged.
+        """
         ...
 
     def observation(self, player: int) -> Observation:
-        """What `player` may see."""
+        """What `player` may see.
+
+        Parameters
+        ----------
+        player : int
+            The seat (0-based).
+
+        Returns
+        -------
+        Observation
+            The player's view of the position.
+        """
         ...
 
     def redeal(self, player: int, rng: np.random.Generator | int | None = None) -> Game:
-        """A copy whose part hidden from `player` is drawn afresh from `rng` (None: a canonical form)."""
+        """A copy whose part hidden from `player` is drawn afresh from `rng` (None: a canonical form).
+
+        Parameters
+        ----------
+        player : int
+            The seat whose view is kept (0-based).
+        rng : numpy.random.Generator or int or None
+            Where the hidden part is drawn from; None gives the canonical redeal.
+
+        Returns
+        -------
+        Game
+            A new game, `player`'s view unchanged.
+        """
         ...
 
 

@@ -39,7 +39,13 @@ class GameError(ValueError):
 
 
 def default_game() -> str:
-    """The id every ``--game`` option and game-agnostic function defaults to (the registry decides it)."""
+    """The id every ``--game`` option and game-agnostic function defaults to (the registry decides it).
+
+    Returns
+    -------
+    str
+        The default game's id.
+    """
     return DEFAULT_GAME
 
 
@@ -299,12 +305,34 @@ NEEDS: dict[str, Need] = {
 
 
 def no_placeholders(rules) -> dict[str, str]:
-    """GameDef.placeholders of a game whose every rule number is the designer's: none."""
+    """GameDef.placeholders of a game whose every rule number is the designer's: none.
+
+    Parameters
+    ----------
+    rules : RuleSet
+        The rule set (not read).
+
+    Returns
+    -------
+    dict of str to str
+        Always empty.
+    """
     return {}
 
 
 def none_unused(rules) -> dict[str, str]:
-    """GameDef.unused of a game whose every rule key plays a part under any rules: none."""
+    """GameDef.unused of a game whose every rule key plays a part under any rules: none.
+
+    Parameters
+    ----------
+    rules : RuleSet
+        The rule set (not read).
+
+    Returns
+    -------
+    dict of str to str
+        Always empty.
+    """
     return {}
 
 
@@ -450,6 +478,7 @@ class GameDef:
 
     @property
     def default_preset(self) -> str:
+        """The game's default preset: the first of ``presets``."""
         return self.presets[0]
 
     def players_for(self, rules) -> tuple[int, ...]:
@@ -550,7 +579,18 @@ class GameDef:
         return dict(skill_tiers()) if skill_tiers is not None else {}
 
     def play_chunk(self, *args, **kwargs):
-        """The chunk player's rows as a pandas DataFrame (what analyses and the conformance test read)."""
+        """The chunk player's rows as a pandas DataFrame (what analyses and the conformance test read).
+
+        Parameters
+        ----------
+        *args, **kwargs
+            Passed to the game's chunk player (``simulation.chunk_player``) as they are.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per (game, seat), the game's result columns.
+        """
         table = self.simulation.chunk_player.get()(*args, **kwargs)
         return (table() if callable(table) else table).to_pandas()
 
@@ -568,7 +608,23 @@ _GAMES: dict[str, GameDef] = {}
 
 
 def register(game: GameDef) -> GameDef:
-    """Add a game under its id (a second registration of the same id is refused)."""
+    """Add a game under its id (a second registration of the same id is refused).
+
+    Parameters
+    ----------
+    game : GameDef
+        The game's definition.
+
+    Returns
+    -------
+    GameDef
+        `game` itself (so a module can write ``GAME = register(GameDef(...))``).
+
+    Raises
+    ------
+    GameError
+        Another definition is registered under the same id.
+    """
     if game.id in _GAMES and _GAMES[game.id] is not game:
         raise GameError(f"game {game.id!r} is already registered")
     _GAMES[game.id] = game
@@ -664,7 +720,18 @@ def _load_plugins() -> None:
 
 
 def available_games() -> list[GameDef]:
-    """Every registered game, built-in ones first, then the installed plugins (GameError if one is broken)."""
+    """Every registered game, built-in ones first, then the installed plugins.
+
+    Returns
+    -------
+    list of GameDef
+        One definition per game, in registration order.
+
+    Raises
+    ------
+    GameError
+        An installed plugin is broken (fails to import, or registers no game of its entry point's name).
+    """
     _load_builtin()
     _load_plugins()
     if _BROKEN:
@@ -673,7 +740,23 @@ def available_games() -> list[GameDef]:
 
 
 def get_game(game_id: str | GameDef = DEFAULT_GAME) -> GameDef:
-    """The definition of `game_id`; GameError (one line, naming the valid ids) if unknown."""
+    """The definition of a registered game.
+
+    Parameters
+    ----------
+    game_id : str or GameDef
+        The game's id (case and surrounding blanks ignored); a GameDef is returned as it is.
+
+    Returns
+    -------
+    GameDef
+        The game's definition.
+
+    Raises
+    ------
+    GameError
+        The id is unknown (one line, naming the valid ids) or its plugin is broken.
+    """
     if isinstance(game_id, GameDef):
         return game_id
     _load_builtin()
@@ -689,7 +772,13 @@ def get_game(game_id: str | GameDef = DEFAULT_GAME) -> GameDef:
 
 def kernel_sources() -> tuple[str, ...]:
     """Every built-in game's kernel files (what the numba cache guard hashes; a plugin's kernels are in its
-    own package, beside their own numba cache)."""
+    own package, beside their own numba cache).
+
+    Returns
+    -------
+    tuple of str
+        Paths from the repository root, each once, in registration order.
+    """
     _load_builtin()
     builtin = builtin_games()
     return tuple(

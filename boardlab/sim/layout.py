@@ -18,7 +18,13 @@ from __future__ import annotations
 
 
 class Layout:
-    """A flat record: each :meth:`add` reserves the next ``size`` entries and returns their offset."""
+    """A flat record: each :meth:`add` reserves the next ``size`` entries and returns their offset.
+
+    Parameters
+    ----------
+    name : str
+        The record's name, for messages and ``repr``.
+    """
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -26,7 +32,25 @@ class Layout:
         self.fields: list[tuple[str | None, int, int]] = []
 
     def add(self, name: str | None, size: int = 1) -> int:
-        """Reserve ``size`` entries for field ``name`` (None: unused entries); return the field's offset."""
+        """Reserve ``size`` entries for field ``name``.
+
+        Parameters
+        ----------
+        name : str or None
+            The field's name (None: entries left unused).
+        size : int
+            How many entries (at least 1).
+
+        Returns
+        -------
+        int
+            The field's offset (the record's size before the call).
+
+        Raises
+        ------
+        ValueError
+            `size` is below 1.
+        """
         size = int(size)
         if size < 1:
             raise ValueError(f"{self.name}.{name}: size must be at least 1, got {size}")
@@ -36,7 +60,18 @@ class Layout:
         return offset
 
     def offset(self, name: str) -> int:
-        """The offset of field ``name``."""
+        """The offset of field ``name``.
+
+        Parameters
+        ----------
+        name : str
+            A field added before.
+
+        Returns
+        -------
+        int
+            Its offset (KeyError when there is no such field).
+        """
         for n, o, _ in self.fields:
             if n == name:
                 return o

@@ -15,7 +15,23 @@ INFORMATION = ("perfect", "imperfect")
 
 
 def as_generator(rng: np.random.Generator | int) -> np.random.Generator:
-    """A numpy Generator for `rng`: a Generator as it is, an integer as a seed."""
+    """A numpy Generator for `rng`: a Generator as it is, an integer as a seed.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator or int
+        A generator, or a seed (taken modulo 2**64).
+
+    Returns
+    -------
+    numpy.random.Generator
+        `rng` itself, or a new generator seeded with it.
+
+    Raises
+    ------
+    TypeError
+        `rng` is neither (a bool is refused).
+    """
     if isinstance(rng, np.random.Generator):
         return rng
     if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)):
@@ -24,8 +40,18 @@ def as_generator(rng: np.random.Generator | int) -> np.random.Generator:
 
 
 def fresh_streams(rng: np.random.Generator | int | None) -> np.ndarray:
-    """uint64[2]: new states for a game's chance and policy streams (boardlab.sim.rng), drawn from `rng` (a Generator
-    or a seed); None: both zero (a redeal's canonical form)."""
+    """New states for a game's chance and policy streams (boardlab.sim.rng), drawn from `rng`.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator or int or None
+        A generator or a seed; None gives both states zero (a redeal's canonical form).
+
+    Returns
+    -------
+    numpy.ndarray
+        uint64, shape ``(2,)``: the chance stream's state, then the policy stream's.
+    """
     if rng is None:
         return np.zeros(2, dtype=np.uint64)
     return as_generator(rng).integers(0, 1 << 64, size=2, dtype=np.uint64, endpoint=False)
@@ -52,6 +78,15 @@ class Observation(Mapping):
     """What `player` may see of a position: a read-only mapping (``obs["market"]``), plus :meth:`sample`.
 
     Equal observations compare equal (as mappings: the player is one of the keys).
+
+    Parameters
+    ----------
+    player : int
+        The observing seat (0-based); also the mapping's ``"player"`` value.
+    data : dict of str to object
+        The visible data, plain values.
+    infoset : object
+        A redealt copy of the position (holding nothing the player may not see); :meth:`sample` redeals it.
     """
 
     __slots__ = ("_data", "_infoset", "player")
@@ -75,10 +110,27 @@ class Observation(Mapping):
 
     def to_dict(self) -> dict[str, Any]:
         """The observation as a plain dict (a deep copy: its values are plain data, which pickle copies many times
-        faster than ``copy.deepcopy``)."""
+        faster than ``copy.deepcopy``).
+
+        Returns
+        -------
+        dict of str to object
+            Every key of the mapping, ``"player"`` included.
+        """
         return pickle.loads(pickle.dumps(self._data, protocol=pickle.HIGHEST_PROTOCOL))
 
     def sample(self, rng: np.random.Generator | int):
         """A game (the public API's) consistent with this observation, its hidden part drawn with `rng`;
-        changing it changes nothing else."""
+        changing it changes nothing else.
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator or int
+            Where the hidden part is drawn from; an int seeds a fresh generator.
+
+        Returns
+        -------
+        boardlab.sim.contract.Game
+            A new game, the observing player's view unchanged.
+        """
         return self._infoset.redeal(self.player, rng)

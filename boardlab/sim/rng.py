@@ -27,7 +27,18 @@ POLICY_STREAM_XOR = np.uint64(0x5851F42D4C957F2D)
 
 
 def mix(z):
-    """SplitMix64's output function of a state: a uint64, or a uint64 array (element-wise)."""
+    """SplitMix64's output function of a state.
+
+    Parameters
+    ----------
+    z : numpy.uint64 or numpy.ndarray
+        A state, or an array of them (uint64, any shape).
+
+    Returns
+    -------
+    numpy.uint64 or numpy.ndarray
+        The output(s), of `z`'s type and shape (element-wise).
+    """
     z = (z ^ (z >> np.uint64(30))) * MIX_1
     z = (z ^ (z >> np.uint64(27))) * MIX_2
     return z ^ (z >> np.uint64(31))
@@ -38,7 +49,20 @@ _mix = njit(cache=True, inline="always")(mix)
 
 @njit(cache=True)
 def rng_next(rng, stream):
-    """Advance stream `stream` of the state array rng (uint64[2]) and return its next output."""
+    """Advance one stream of a state array and return its next output.
+
+    Parameters
+    ----------
+    rng : numpy.ndarray
+        uint64, shape ``(2,)`` (or longer): the streams' states, advanced in place.
+    stream : int
+        Which stream (the game's CHANCE or POLICY index).
+
+    Returns
+    -------
+    numpy.uint64
+        The stream's next SplitMix64 output.
+    """
     s = rng[stream] + GOLDEN_GAMMA
     rng[stream] = s
     return _mix(s)
@@ -46,5 +70,20 @@ def rng_next(rng, stream):
 
 @njit(cache=True)
 def rand_below(rng, stream, n):
-    """Uniform integer in 0..n-1 (multiply-shift on the top 32 bits)."""
+    """A uniform integer in ``0..n-1`` (multiply-shift on the top 32 bits of the stream's next output).
+
+    Parameters
+    ----------
+    rng : numpy.ndarray
+        uint64, shape ``(2,)`` (or longer): the streams' states, advanced in place.
+    stream : int
+        Which stream.
+    n : int
+        The number of values (at least 1, below 2**32).
+
+    Returns
+    -------
+    numpy.int64
+        The draw.
+    """
     return np.int64(((rng_next(rng, stream) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))

@@ -192,7 +192,20 @@ def check_base(named: Any, presets: Collection[str], error: type[RulesError] = R
 
 
 def dig(data: dict, dotted: str) -> Any:
-    """data["a"]["b"]["c"] for "a.b.c"."""
+    """The value at a dotted path: ``data["a"]["b"]["c"]`` for ``"a.b.c"``.
+
+    Parameters
+    ----------
+    data : dict
+        A nested mapping.
+    dotted : str
+        Keys joined by dots.
+
+    Returns
+    -------
+    object
+        The value found (KeyError when a key is missing).
+    """
     for k in dotted.split("."):
         data = data[k]
     return data
@@ -203,8 +216,25 @@ _INDEXED = re.compile(r"^(?P<key>[^\[\]]+)(?P<index>(?:\[\d+\])+)$")
 
 def element_overrides(data: dict, overrides: dict[str, Any]) -> dict[str, Any]:
     """`overrides` with every ``key[i]...`` entry folded into a ``key`` entry: a copy of the list (the one
-    `overrides` gives for `key`, else `data`'s) with those elements set.  RulesError, one line, when the key is
-    unknown, not a list, or an index is out of range."""
+    `overrides` gives for `key`, else `data`'s) with those elements set.
+
+    Parameters
+    ----------
+    data : dict
+        The rule set's full mapping (where a list not given in `overrides` is copied from).
+    overrides : dict of str to object
+        Dotted paths, some ending in list indices (``"scoring.tiers[2]"``), to values.
+
+    Returns
+    -------
+    dict of str to object
+        Dotted paths without indices to values; each indexed list a whole new list.
+
+    Raises
+    ------
+    RulesError
+        One line, when a key is unknown, not a list, or an index is out of range.
+    """
     out: dict[str, Any] = {}
     elements = []
     for path, value in overrides.items():
@@ -237,7 +267,18 @@ def element_overrides(data: dict, overrides: dict[str, Any]) -> dict[str, Any]:
 
 
 def dotted_tree(overrides: dict[str, Any]) -> dict[str, Any]:
-    """{"a.b": 1, "a.c": 2} -> {"a": {"b": 1, "c": 2}}."""
+    """Dotted paths as a nested mapping: ``{"a.b": 1, "a.c": 2}`` -> ``{"a": {"b": 1, "c": 2}}``.
+
+    Parameters
+    ----------
+    overrides : dict of str to object
+        Dotted paths to values.
+
+    Returns
+    -------
+    dict of str to object
+        The nested mapping.
+    """
     tree: dict[str, Any] = {}
     for path, value in overrides.items():
         node = tree
@@ -250,7 +291,29 @@ def dotted_tree(overrides: dict[str, Any]) -> dict[str, Any]:
 
 def merge(base: Any, over: Any, path: str = "", open_mappings: Collection[str] = ()) -> Any:
     """Overlay `over` on `base`: only keys the base has (new ones only under `open_mappings`, whose
-    entries the game's check validates), each with a value of the base's type; lists are replaced whole."""
+    entries the game's check validates), each with a value of the base's type; lists are replaced whole.
+
+    Parameters
+    ----------
+    base : object
+        The base value (a mapping at the top level); never modified.
+    over : object
+        The overriding value, of the base's type.
+    path : str
+        The dotted path of `base`, for error messages (``""`` at the top).
+    open_mappings : collection of str
+        Dotted paths of the tables a variant may add new keys to.
+
+    Returns
+    -------
+    object
+        A deep copy of `base` with `over` laid on it.
+
+    Raises
+    ------
+    RulesError
+        An unknown key, or a value of another type than the base's (one line, naming its path).
+    """
     if isinstance(base, dict):
         if not isinstance(over, dict):
             raise RulesError(f"{path}: expected a table, got {over!r}")
@@ -284,7 +347,18 @@ def merge(base: Any, over: Any, path: str = "", open_mappings: Collection[str] =
 
 
 def canonical_json(data: dict) -> str:
-    """The rule set's identity: compact JSON in the mapping's own order (order matters: decks are dealt in it)."""
+    """The rule set's identity: compact JSON in the mapping's own order (order matters: decks are dealt in it).
+
+    Parameters
+    ----------
+    data : dict
+        The rule set's full mapping.
+
+    Returns
+    -------
+    str
+        JSON without blanks.
+    """
     return json.dumps(data, separators=(",", ":"))
 
 
@@ -292,7 +366,22 @@ def canonical_json(data: dict) -> str:
 
 
 def check_int(v: Any, path: str, lo: int | None = None, hi: int | None = None) -> int:
-    """v, an integer (not a bool) in lo..hi, or a RulesError naming `path`."""
+    """`v`, an integer (not a bool) in ``lo..hi``, or a RulesError naming `path`.
+
+    Parameters
+    ----------
+    v : object
+        The value read.
+    path : str
+        Its dotted key, for the message.
+    lo, hi : int or None
+        The inclusive bounds (None: unbounded).
+
+    Returns
+    -------
+    int
+        `v`.
+    """
     if isinstance(v, bool) or not isinstance(v, int):
         raise RulesError(f"{path}: expected an integer, got {v!r}")
     if lo is not None and v < lo:
@@ -303,14 +392,42 @@ def check_int(v: Any, path: str, lo: int | None = None, hi: int | None = None) -
 
 
 def check_str(v: Any, path: str) -> str:
-    """v, a non-empty string, or a RulesError naming `path`."""
+    """`v`, a non-empty string, or a RulesError naming `path`.
+
+    Parameters
+    ----------
+    v : object
+        The value read.
+    path : str
+        Its dotted key, for the message.
+
+    Returns
+    -------
+    str
+        `v`.
+    """
     if not isinstance(v, str) or not v:
         raise RulesError(f"{path}: expected a non-empty string, got {v!r}")
     return v
 
 
 def check_choice(v: Any, path: str, choices: Collection[str]) -> str:
-    """v, one of `choices`, or a RulesError naming `path` and listing them."""
+    """`v`, one of `choices`, or a RulesError naming `path` and listing them.
+
+    Parameters
+    ----------
+    v : object
+        The value read.
+    path : str
+        Its dotted key, for the message.
+    choices : collection of str
+        The valid values.
+
+    Returns
+    -------
+    str
+        `v`.
+    """
     if v not in choices:
         raise RulesError(f"{path}: expected one of {', '.join(choices)}, got {v!r}")
     return v
@@ -334,17 +451,43 @@ class RuleSet:
     book: ClassVar[RuleBook]
 
     def to_dict(self) -> dict:
+        """The full nested mapping, as a deep copy (changing it changes nothing here).
+
+        Returns
+        -------
+        dict
+            The rule set's data.
+        """
         return copy.deepcopy(self.data)
 
     def to_json(self) -> str:
+        """The canonical JSON: the rule set's identity.
+
+        Returns
+        -------
+        str
+            Compact JSON in the mapping's own order (:func:`canonical_json`).
+        """
         return self.canonical
 
     def base_preset(self) -> str:
-        """The preset a TOML dump of this rule set names as its base."""
+        """The preset a TOML dump of this rule set names as its base.
+
+        Returns
+        -------
+        str
+            The rule set's own name when it is a preset, else the book's default preset.
+        """
         return self.name if self.name in self.book.presets else self.book.default
 
     def to_toml(self) -> str:
-        """The whole rule set as a TOML variant file that the game's ``load_rules`` reads back unchanged."""
+        """The whole rule set as a TOML variant file that the game's ``load_rules`` reads back unchanged.
+
+        Returns
+        -------
+        str
+            The TOML text: a header comment, ``base``, then every key.
+        """
         import tomlkit
 
         doc = tomlkit.document()
@@ -357,7 +500,23 @@ class RuleSet:
 
     def with_overrides(self, overrides: dict[str, Any]) -> RuleSet:
         """A new rule set with dotted-path overrides, e.g. ``{"coins.cap": 20}``; a path may end in list
-        indices (``{"scoring.tiers[2]": 17}``: that element set, the rest of the list kept)."""
+        indices (``{"scoring.tiers[2]": 17}``: that element set, the rest of the list kept).
+
+        Parameters
+        ----------
+        overrides : dict of str to object
+            Dotted paths to values.
+
+        Returns
+        -------
+        RuleSet
+            The validated new rule set (this one unchanged).
+
+        Raises
+        ------
+        RulesError
+            An unknown key, a value of the wrong type, or one the game's check refuses.
+        """
         return self.book.from_mapping(dotted_tree(element_overrides(self.data, overrides)), base=self.data)
 
     def __eq__(self, other: object) -> bool:
@@ -400,7 +559,25 @@ class RuleBook:
 
     def from_mapping(self, mapping: dict[str, Any], base: dict[str, Any] | str | None = None) -> RuleSet:
         """Validate a (partial) mapping on top of a base preset (``mapping["base"]``, else `base`, else the
-        default) or a base mapping."""
+        default) or a base mapping.
+
+        Parameters
+        ----------
+        mapping : dict of str to object
+            Nested keys to override; may name its base preset under ``"base"``.
+        base : dict or str or None
+            A preset name or a full base mapping, used when `mapping` names no base; None: the default preset.
+
+        Returns
+        -------
+        RuleSet
+            The game's validated rule set.
+
+        Raises
+        ------
+        RulesError
+            An unknown preset or key, a value of the wrong type, or one the game's check refuses.
+        """
         mapping = dict(mapping)
         if base is None:
             base = check_base(mapping.pop("base"), self.presets) if "base" in mapping else self.default
@@ -411,13 +588,46 @@ class RuleBook:
         return self.check(merge(base, mapping, "", self.open_mappings))
 
     def preset(self, name: str | None = None) -> RuleSet:
+        """A preset by name.
+
+        Parameters
+        ----------
+        name : str or None
+            The preset's name; None: the default preset.
+
+        Returns
+        -------
+        RuleSet
+            The validated preset.
+
+        Raises
+        ------
+        RulesError
+            The name is not a preset (the message lists them).
+        """
         name = self.default if name is None else name
         if name not in self.presets:
             raise self._unknown(name)
         return self.check(copy.deepcopy(self.presets[name]))
 
     def load(self, spec: str | Path | RuleSet | None = None) -> RuleSet:
-        """A preset name, a path to a TOML variant, or a rule set (returned as it is)."""
+        """A rule set from a preset name, a path to a TOML variant, or a rule set (returned as it is).
+
+        Parameters
+        ----------
+        spec : str or pathlib.Path or RuleSet or None
+            What to load; None: the default preset.  A variant without a ``name`` is named after its file.
+
+        Returns
+        -------
+        RuleSet
+            The validated rule set.
+
+        Raises
+        ------
+        RulesError
+            An unknown preset, an unreadable or invalid file (one line, naming it).
+        """
         if spec is None:
             return self.preset()
         if isinstance(spec, self.rules_class):

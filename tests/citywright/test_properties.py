@@ -14,10 +14,11 @@ up and forced discards -- of edge and corner rulers -- are common) and a driver:
 
 Each property is checked after every move of the game.  The district scorer is
 checked against the plain-Python reference ``boardlab.sim.citywright.reference.score_board`` on
-hypothesis-drawn boards.  Beyond the brief's list: tiles come from the slot's
-line, the chance stream does not depend on the players' choices, final scores
-add up and rank by total / empty cells / shapes, and a one-copy-per-ruler rule
-set (empty slots, passes) keeps every ruler accounted for.
+hypothesis-drawn boards.  Besides the rules' invariants (no overwrite, tiles conserved,
+turns counted): tiles come from the slot's line, the chance stream does not depend
+on the players' choices, final scores add up and rank by total / empty cells /
+shapes, and a one-copy-per-ruler rule set (empty slots, passes) keeps every ruler
+accounted for.
 """
 
 from __future__ import annotations

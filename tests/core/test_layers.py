@@ -1,4 +1,5 @@
-"""The one-way layering of docs/architecture.md, checked on every import statement of the packages.
+"""The one-way layering of docs/architecture.md, checked on every import statement of the packages, and no
+import cycle among boardlab's modules.
 
 sim (the game-agnostic core and one subpackage per game) imports nothing above it; agents imports sim
 only; experiments may import both.  Inside sim, the core imports no game, and in every layer no game
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -134,3 +137,124 @@ def test_every_kernel_module_is_in_a_games_kernel_sources():
             assert str(path.relative_to(ROOT)) in listed, f"{path.relative_to(ROOT)} has @njit kernels"
     for f in listed:
         assert (ROOT / f).exists(), f"kernel source {f} does not exist"
+
+
+# --- no import cycle -------------------------------------------------------------------------------------------
+
+
+def _module_level(body: list[ast.stmt]):
+    """The import statements a module runs when imported: its top level, inside `if`/`try`/`with` blocks too,
+    but not under ``if TYPE_CHECKING:`` (never run) and not inside functions or classes."""
+    for node in body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif isinstance(node, ast.If):
+            if "TYPE_CHECKING" not in ast.unparse(node.test):
+                yield from _module_level(node.body)
+            yield from _module_level(node.orelse)
+        elif isinstance(node, ast.Try):
+            for block in (node.body, node.orelse, node.finalbody, *(h.body for h in node.handlers)):
+                yield from _module_level(block)
+        elif isinstance(node, ast.With):
+            yield from _module_level(node.body)
+
+
+def import_graph(mods: dict[str, Path]) -> dict[str, set[str]]:
+    """Each module of `mods` to the modules of `mods` it imports at module level (relative imports resolved;
+    ``from pkg import sub`` is an edge to ``pkg.sub`` when that is a module, else to ``pkg``)."""
+    graph: dict[str, set[str]] = {}
+    for name, path in mods.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        out = set()
+        for node in _module_level(ast.parse(path.read_text(), str(path)).body):
+            if isinstance(node, ast.Import):
+                out.update(a.name for a in node.names)
+                continue
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            out.update(f"{mod}.{a.name}" if f"{mod}.{a.name}" in mods else mod for a in node.names)
+        graph[name] = {m for m in out if m in mods and m != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of `graph`: its strongly connected components of more than one module (Tarjan),
+    each sorted, the list sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
+def test_no_import_cycles():
+    """No two modules import each other, directly or through others, when imported (imports inside functions,
+    run when called, are free to go either way): the lower module of a pair holds what both need."""
+    every = {}
+    for path in sorted((ROOT / "boardlab").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        every[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph = import_graph(every)
+    assert sum(len(v) for v in graph.values()) > 300  # the graph was read
+    assert cycles(graph) == []
+
+
+def test_the_cycle_check_catches_a_cycle(tmp_path):
+    files = {
+        "boardlab.agents.g.a": "from . import b\n",
+        "boardlab.agents.g.b": "import boardlab.agents.g.c as C\n",
+        "boardlab.agents.g.c": "from boardlab.agents.g import a\n",
+        "boardlab.agents.g.d": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import e\n",
+        "boardlab.agents.g.e": "from . import d\n\ndef f():\n    from . import a\n",
+    }
+    mods = {}
+    for name, text in files.items():
+        path = tmp_path / f"{name.rpartition('.')[2]}.py"
+        path.write_text(text)
+        mods[name] = path
+    assert cycles(import_graph(mods)) == [["boardlab.agents.g.a", "boardlab.agents.g.b", "boardlab.agents.g.c"]]
+
+
+@pytest.mark.parametrize("args", [["--help"], ["simulate", "--help"], ["tune", "scoring", "--help"]])
+def test_help_imports_no_game(args):
+    """``boardlab --help`` (and a command's) loads no game, no agent and no heavy library: the registry lists
+    games only when asked."""
+    code = (
+        "import sys\nfrom boardlab.experiments.cli import main\n"
+        f"try:\n    main({args!r})\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('boardlab.sim.', 'boardlab.agents.'))"
+        " or m.split('.')[0] in ('numba', 'pandas', 'pyarrow', 'matplotlib', 'dask', 'optuna')), file=sys.stderr)"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert "Usage" in run.stdout
+    assert run.stderr.strip().splitlines()[-1] == "['boardlab.sim.games']"

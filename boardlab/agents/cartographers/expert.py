@@ -69,7 +69,19 @@ def redeal(st, rng, cards, pool):
     The unseen ambushes (in the explore deck and the ambush deck) are sorted, shuffled, and as many as the
     deck holds go into it with the explore cards not yet revealed (sorted); the deck is shuffled; the rest
     of the ambushes are the ambush deck.  Which ambushes went into earlier decks is cleared (never read
-    again).  pool int32[MAX_DECK + N_AMBUSH] is scratch."""
+    again).  pool int32[MAX_DECK + N_AMBUSH] is scratch.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the streams (the chance stream draws).
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    pool : numpy.ndarray
+        int32, shape ``(MAX_DECK + N_AMBUSH,)``: scratch.
+    """
     pos, end = st[E.ST_DECK_POS], st[E.ST_DECK_END]
     apos, aend = st[E.ST_AMBUSH_POS], st[E.ST_AMBUSH_END]
     nc = 0  # explore cards at pool[0:nc]
@@ -106,7 +118,37 @@ def redeal(st, rng, cards, pool):
 def candidates(bb, st, rng, prm, rp, cards, forms, form_anchors, masks, vw, ws, cmv, ctot):
     """The k = cmv.shape[0] best draws by strong's value, best first (ties in listing order), into cmv
     int32[k, MV_LEN] and their values into ctot; returns how many.  strong's shortlist (its k best by planner
-    value, the plateau sampled from the policy stream) is strong_move's, step for step."""
+    value, the plateau sampled from the policy stream) is strong_move's, step for step.
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors on the map.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards.
+    vw : numpy.ndarray
+        float64, shape ``(BUCKETS, N_FEATURES)``: strong's learned weights.
+    ws : tuple
+        strong's scratch (boardlab.agents.cartographers.strong.workspace).
+    cmv : numpy.ndarray
+        int32, shape ``(k, MV_LEN)``: the candidates, filled.
+    ctot : numpy.ndarray
+        float64, shape ``(k,)``: their values, filled.
+    """
     out, vals, cand, w, pl, f, hist = ws
     objective_weights(st, rp, A_PLANNER, w)
     n = E.enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, np.int64(-1), out)
@@ -155,7 +197,45 @@ def playout(bb, st, rng, me, season, prow, horizon, every_seat, rp, cards, forms
             mv):  # fmt: skip
     """Play on from a redealt position with strong (row prow) to the cut: the end of season `season` (the root's),
     or sooner when a draw on the (horizon + 1)-th explore card from here would begin (horizon > 0).  Without
-    every_seat, only the decisions that reach map `me` are played; the others are skips."""
+    every_seat, only the decisions that reach map `me` are played; the others are skips.
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    me : int
+        The seat searching.
+    season : int
+        The root's season.
+    prow : numpy.ndarray
+        float64, shape ``(P_LEN,)``: strong's row for the playout.
+    horizon : int
+        Explore cards a playout covers (0: to the season's end).
+    every_seat : bool
+        Play every seat's decisions (else only those reaching map `me`).
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors on the map.
+    walk : numpy.ndarray
+        int32: the solo ambushes' ring walks.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards.
+    vw : numpy.ndarray
+        float64, shape ``(BUCKETS, N_FEATURES)``: strong's learned weights.
+    ws : tuple
+        strong's scratch (boardlab.agents.cartographers.strong.workspace).
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    """
     draws = 0
     while st[E.ST_PHASE] != E.PHASE_DONE and st[E.ST_SEASON] == season:
         if st[E.ST_PHASE] == E.PHASE_DRAW and st[E.ST_K] == 0:
@@ -177,7 +257,27 @@ def playout(bb, st, rng, me, season, prow, horizon, every_seat, rp, cards, forms
 @njit(cache=True)
 def reward(bb, st, me, scored, rp, masks, vw, ws):
     """The mover's points of the seasons scored since the root (`scored` were scored there) plus, unless the
-    game is over, strong's estimate of its points still to come: planner value + learned value of its map."""
+    game is over, strong's estimate of its points still to come: planner value + learned value of its map.
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    me : int
+        The seat searching.
+    scored : int
+        Seasons scored at the root.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards.
+    vw : numpy.ndarray
+        float64, shape ``(BUCKETS, N_FEATURES)``: strong's learned weights.
+    ws : tuple
+        strong's scratch (boardlab.agents.cartographers.strong.workspace).
+    """
     _, _, _, w, _, f, _ = ws
     v = 0.0
     for s in range(scored, st[E.ST_SCORED]):
@@ -197,7 +297,37 @@ def reward(bb, st, me, scored, rp, masks, vw, ws):
 @njit(cache=True, inline="always")  # inlined into policy_move, its one caller: compiled there
 def expert_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, masks, vw, ws):
     """Fill mv with the expert's move (prm its row, vw strong's learned weights, ws strong's scratch:
-    boardlab.agents.cartographers.strong.workspace); returns the playouts run."""
+    boardlab.agents.cartographers.strong.workspace); returns the playouts run.
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors on the map.
+    walk : numpy.ndarray
+        int32: the solo ambushes' ring walks.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards.
+    vw : numpy.ndarray
+        float64, shape ``(BUCKETS, N_FEATURES)``: strong's learned weights.
+    ws : tuple
+        strong's scratch (boardlab.agents.cartographers.strong.workspace).
+    """
     prow = prm.copy()  # the playouts' strong, and strong's ambush
     prow[P_CODE] = A_STRONG
     if st[E.ST_PHASE] == E.PHASE_MONSTER:

@@ -58,7 +58,19 @@ _Z = np.uint64(0)
 
 @njit(cache=True)
 def objective_weights(st, rp, code, w):
-    """Fill w int64[W_LEN] with the weights of agent `code` in the current season (see the module doc)."""
+    """Fill w int64[W_LEN] with the weights of agent `code` in the current season (see the module doc).
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    code : int
+        The agent code (A_*).
+    w : numpy.ndarray
+        int64, shape ``(W_LEN,)``: filled.
+    """
     s = st[E.ST_SEASON]
     last = s if code == A_GREEDY else N_SEASONS - 1
     for j in range(W_LEN):
@@ -72,7 +84,23 @@ def objective_weights(st, rp, code, w):
 
 @njit(cache=True)
 def map_value(pl, coins, w, st, rp, masks):
-    """value(map) for weights w: planes pl uint64[N_PLANES, 2], the owner's coins."""
+    """value(map) for weights w: planes pl uint64[N_PLANES, 2], the owner's coins.
+
+    Parameters
+    ----------
+    pl : numpy.ndarray
+        uint64, shape ``(N_PLANES, 2)``: one map's planes.
+    coins : int
+        The map owner's coins.
+    w : numpy.ndarray
+        int64, shape ``(W_LEN,)``: objective weights (objective_weights).
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards.
+    """
     v = w[W_COINS] * coins
     if w[W_MONSTER] != 0:
         v -= w[W_MONSTER] * E.monster_penalty(pl, rp, masks)
@@ -84,7 +112,29 @@ def map_value(pl, coins, w, st, rp, masks):
 
 @njit(cache=True)
 def move_value(bb, st, rp, cards, forms, masks, mv, w, pl):
-    """The value of the target map after kernel move mv (pl uint64[N_PLANES, 2] is scratch)."""
+    """The value of the target map after kernel move mv (pl uint64[N_PLANES, 2] is scratch).
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    w : numpy.ndarray
+        int64, shape ``(W_LEN,)``: objective weights (objective_weights).
+    pl : numpy.ndarray
+        uint64, shape ``(N_PLANES, 2)``: scratch.
+    """
     t = mv[E.MV_MAP]
     for k in range(E.N_PLANES):
         pl[k, 0] = bb[t, k, 0]
@@ -128,7 +178,33 @@ def _fill(pl, i, terrain):
 
 @njit(cache=True)
 def evaluate_moves(bb, st, rp, cards, forms, form_anchors, masks, w, sign, out, vals):
-    """List every legal move into out (listing order) and its value times `sign` into vals; returns the count."""
+    """List every legal move into out (listing order) and its value times `sign` into vals; returns the count.
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors on the map.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards.
+    w : numpy.ndarray
+        int64, shape ``(W_LEN,)``: objective weights (objective_weights).
+    sign : int
+        1, or -1 to rank moves by the lowest value (a monster drawn on a rival's map).
+    out : numpy.ndarray
+        int32, shape ``(MAX_MOVES, MV_LEN)``: the moves, filled.
+    vals : numpy.ndarray
+        float64, shape ``(MAX_MOVES,)``: the values, filled.
+    """
     n = E.enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, np.int64(-1), out)
     pl = np.empty((E.N_PLANES, 2), dtype=np.uint64)
     for i in range(n):
@@ -138,7 +214,31 @@ def evaluate_moves(bb, st, rp, cards, forms, form_anchors, masks, w, sign, out, 
 
 @njit(cache=True)
 def evaluator_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks):
-    """greedy / planner (and their ambush policy): the best listed move, ties by the policy stream."""
+    """greedy / planner (and their ambush policy): the best listed move, ties by the policy stream.
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors on the map.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards.
+    """
     monster = st[E.ST_PHASE] == E.PHASE_MONSTER
     if monster and int(prm[P_AMBUSH]) == AMBUSH_RANDOM:
         E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)

@@ -20,7 +20,20 @@ from boardlab.sim.rng import POLICY, rand_below
 
 
 def weights(game: Game, agent: str) -> tuple[list[int], int, int]:
-    """(edict weights A-D, coin weight, monster weight) of `agent` ("greedy" or "planner") now."""
+    """(edict weights A-D, coin weight, monster weight) of `agent` ("greedy" or "planner") now.
+
+    Parameters
+    ----------
+    game : Game
+        A position of the public API.
+    agent : str
+        ``"greedy"`` or ``"planner"``.
+
+    Returns
+    -------
+    tuple
+        (list of four int, int, int).
+    """
     season = game.snapshot()["season"]
     last = season if agent == "greedy" else len(game.rules.seasons) - 1
     w = [0, 0, 0, 0]
@@ -32,7 +45,22 @@ def weights(game: Game, agent: str) -> tuple[list[int], int, int]:
 
 
 def move_values(game: Game, agent: str, moves: list[Move] | None = None) -> tuple[list[Move], list[int]]:
-    """Every legal move and the value of its target map after it (the mover's objective)."""
+    """Every legal move and the value of its target map after it (the mover's objective).
+
+    Parameters
+    ----------
+    game : Game
+        A position of the public API.
+    agent : str
+        ``"greedy"`` or ``"planner"``.
+    moves : list of Move or None
+        The moves valued (None: every legal move).
+
+    Returns
+    -------
+    tuple of (list of Move, list of int)
+        The moves and their values.
+    """
     snap = game.snapshot()
     rules = game.rules
     tb = game.tables
@@ -73,7 +101,22 @@ def move_values(game: Game, agent: str, moves: list[Move] | None = None) -> tupl
 
 
 def brute_force_best(game: Game, agent: str, rng: np.ndarray) -> Move:
-    """The oracle's move for `agent` with ambush=adversarial (draws one number from rng's policy stream)."""
+    """The oracle's move for `agent` with ambush=adversarial (draws one number from rng's policy stream).
+
+    Parameters
+    ----------
+    game : Game
+        A position of the public API.
+    agent : str
+        ``"greedy"`` or ``"planner"``.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: stream states, advanced in place.
+
+    Returns
+    -------
+    Move
+        The move.
+    """
     moves, values = move_values(game, agent)
     if game.phase == "monster":
         values = [-v for v in values]
@@ -90,7 +133,20 @@ def _nbrs(i: int) -> list[int]:
 
 
 def map_after(game: Game, m: Move) -> tuple[str, int, set[int]]:
-    """(grid, coins, paid mountains) of the target map after move m, recounted from the snapshot."""
+    """(grid, coins, paid mountains) of the target map after move m, recounted from the snapshot.
+
+    Parameters
+    ----------
+    game : Game
+        A position of the public API.
+    m : Move
+        A legal move.
+
+    Returns
+    -------
+    tuple of (str, int, set of int)
+        The grid's 121 letters, the coins and the paid mountains' cells.
+    """
     snap = game.snapshot()
     rules = game.rules
     t, mover = snap["target"], snap["current"]
@@ -110,7 +166,24 @@ def map_after(game: Game, m: Move) -> tuple[str, int, set[int]]:
 
 def strong_features(game: Game, grid: str, coins: int, paid: set[int]) -> list[float]:
     """boardlab.agents.cartographers.value.map_features, cell by cell from its module doc: the features of a map
-    (121 state letters, its coins and paid mountains) in game's position."""
+    (121 state letters, its coins and paid mountains) in game's position.
+
+    Parameters
+    ----------
+    game : Game
+        A position of the public API.
+    grid : str
+        121 state letters.
+    coins : int
+        The map's coins.
+    paid : set of int
+        Cells of the paid mountains.
+
+    Returns
+    -------
+    list of float
+        The features, in map_features' order.
+    """
     snap = game.snapshot()
     rules = game.rules
     w, ends, _ = weights(game, "planner")
@@ -205,7 +278,26 @@ def strong_features(game: Game, grid: str, coins: int, paid: set[int]) -> list[f
 
 def strong_best(game: Game, rng: np.ndarray, vw: np.ndarray, k: int, margin: int) -> Move:
     """strong's move (ambush adversarial) by its module doc (boardlab.agents.cartographers.strong), from the public API
-    and the slow features; draws from rng's policy stream as the kernel promises."""
+    and the slow features; draws from rng's policy stream as the kernel promises.
+
+    Parameters
+    ----------
+    game : Game
+        A position of the public API.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: stream states, advanced in place.
+    vw : numpy.ndarray
+        float64: the learned value's weights.
+    k : int
+        Candidates kept at most (strong's ``k``).
+    margin : int
+        A candidate's planner value is at least the best's minus this (strong's ``margin``).
+
+    Returns
+    -------
+    Move
+        The move.
+    """
     moves, values = move_values(game, "planner")
     sign = -1 if game.phase == "monster" else 1
     values = [sign * v for v in values]

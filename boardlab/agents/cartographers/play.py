@@ -32,7 +32,37 @@ __all__ = [
 @njit(cache=True)
 def policy_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, masks, vw, ws):
     """Fill mv with the move of the agent of the seat to decide (prm is its row; vw the strong agent's
-    learned weights, ws its scratch: boardlab.agents.cartographers.strong.workspace)."""
+    learned weights, ws its scratch: boardlab.agents.cartographers.strong.workspace).
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors on the map.
+    walk : numpy.ndarray
+        int32: the solo ambushes' ring walks.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards.
+    vw : numpy.ndarray
+        float64, shape ``(BUCKETS, N_FEATURES)``: strong's learned weights.
+    ws : tuple
+        strong's scratch (boardlab.agents.cartographers.strong.workspace).
+    """
     code = int(prm[P_CODE])
     if code == A_RANDOM:
         E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
@@ -48,7 +78,37 @@ def policy_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, mask
 
 @njit(cache=True, inline="always")  # inlined into play_games, its one caller: no second compilation of the agents
 def play_game(bb, st, rng, seed, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws):
-    """One game from its seed; seat s's agent is prms[s]."""
+    """One game from its seed; seat s's agent is prms[s].
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    seed : numpy.uint64
+        The game seed.
+    prms : numpy.ndarray
+        float64, shape ``(players, P_LEN)``: each seat's row.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors on the map.
+    walk : numpy.ndarray
+        int32: the solo ambushes' ring walks.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards.
+    vw : numpy.ndarray
+        float64, shape ``(BUCKETS, N_FEATURES)``: strong's learned weights.
+    ws : tuple
+        strong's scratch (boardlab.agents.cartographers.strong.workspace).
+    """
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     E.setup(bb, st, rng, seed, rp, cards, forms, form_anchors, walk, masks)
     while st[E.ST_PHASE] != E.PHASE_DONE:
@@ -66,6 +126,39 @@ def play_games(
     scores int32[G, players, SC_LEN]; records int32[G, players, 4, REC_LEN] (the season records);
     coins int32[G, players] (coins held at the end); edicts int32[G, 4]; planes
     uint64[G, players, N_PLANES, 2] (the final maps).
+
+    Parameters
+    ----------
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``: one seed per game.
+    prms : numpy.ndarray
+        float64, shape ``(G, players, P_LEN)``: each game's seats' rows.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors on the map.
+    walk : numpy.ndarray
+        int32: the solo ambushes' ring walks.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards.
+    vw : numpy.ndarray
+        float64, shape ``(BUCKETS, N_FEATURES)``: strong's learned weights.
+    ws : tuple
+        strong's scratch (boardlab.agents.cartographers.strong.workspace).
+    scores : numpy.ndarray
+        int32, shape ``(G, players, SC_LEN)``: filled.
+    records : numpy.ndarray
+        int32, shape ``(G, players, N_SEASONS, REC_LEN)``: filled.
+    coins : numpy.ndarray
+        int32, shape ``(G, players)``: filled.
+    edicts : numpy.ndarray
+        int32, shape ``(G, 4)``: filled.
+    planes : numpy.ndarray
+        uint64, shape ``(G, players, N_PLANES, 2)``: filled.
     """
     n = rp[RP_PLAYERS]
     bb = np.zeros((n, E.N_PLANES, 2), dtype=np.uint64)
@@ -78,7 +171,24 @@ def play_games(
 
 def run_games(seeds: np.ndarray, prms: np.ndarray, tables, weights: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Python convenience: allocate the outputs and play (prms float64[G, players, P_LEN]; weights: the strong
-    agent's learned weights, default the committed ones)."""
+    agent's learned weights, default the committed ones).
+
+    Parameters
+    ----------
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``: one seed per game.
+    prms : numpy.ndarray
+        float64, shape ``(G, players, P_LEN)``: each game's seats' rows.
+    tables : Tables
+        The rule set's tables (boardlab.sim.cartographers.tables).
+    weights : numpy.ndarray or None
+        strong's learned weights (None: the committed ones).
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``scores``, ``records``, ``coins``, ``edicts``, ``planes``.
+    """
     g, n = prms.shape[0], prms.shape[1]
     out = E.new_results(g, n)
     play_games(
@@ -101,6 +211,15 @@ def choose_move(game, prm: np.ndarray, weights: np.ndarray | None = None):
     """The move agent row prm (float64[P_LEN]) plays in a public-API position (boardlab.sim.cartographers.api.Game).
 
     Draws from the game's policy stream (game.rng advances) as the game loop would; the game is not moved.
+
+    Parameters
+    ----------
+    game : boardlab.sim.cartographers.api.Game
+        The position.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's row.
+    weights : numpy.ndarray or None
+        strong's learned weights (None: the committed ones).
     """
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     tb = game.tables

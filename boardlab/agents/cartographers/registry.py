@@ -128,7 +128,13 @@ class AgentSpec(_Spec):
     """A parsed agent (boardlab.agents.specs.AgentSpec) and, for a built-in agent, its numba parameter row."""
 
     def row(self) -> np.ndarray:
-        """The float64 parameter row of the numba game loop (boardlab.agents.cartographers.play.P_*)."""
+        """The float64 parameter row of the numba game loop (boardlab.agents.cartographers.play.P_*).
+
+        Returns
+        -------
+        numpy.ndarray
+            float64, shape ``(P_LEN,)`` (AgentError for a Python agent).
+        """
         if self.python:
             raise AgentError(
                 f"{self}: a Python agent has no parameter row (it plays through boardlab.experiments.play)"
@@ -175,13 +181,35 @@ split_specs = REGISTRY.split_specs
 
 
 def rows(specs: list[AgentSpec]) -> np.ndarray:
-    """float64[len(specs), P_LEN]: the parameter rows of a list of agents."""
+    """float64[len(specs), P_LEN]: the parameter rows of a list of agents.
+
+    Parameters
+    ----------
+    specs : list of AgentSpec
+        Built-in agents, in seat order.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, shape ``(len(specs), P_LEN)``.
+    """
     return np.stack([s.row() for s in specs])
 
 
 def builtin_player(spec: AgentSpec):
     """A built-in agent as a per-move player of a public-API game (boardlab.sim.cartographers.api.Game): play(game)
-    makes the seat's move in place, exactly as the numba game loop would (its policy stream included)."""
+    makes the seat's move in place, exactly as the numba game loop would (its policy stream included).
+
+    Parameters
+    ----------
+    spec : AgentSpec
+        A built-in agent.
+
+    Returns
+    -------
+    callable
+        ``play(game)``, moving the game in place.
+    """
     from boardlab.sim.cartographers import engine as E
 
     from .play import policy_move

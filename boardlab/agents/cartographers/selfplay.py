@@ -35,7 +35,41 @@ def selfplay_moments(seeds, prms, rp, cards, forms, form_anchors, walk, masks, v
     """Play one game per seed with agents prms[g] (float64[G, players, P_LEN]), strong seats with weights vw
     (float64[BUCKETS, N_FEATURES]) and scratch ws (boardlab.agents.cartographers.strong.workspace); add every
     decision's sample to the moments (float64 xtx[B, F, F], xty[B, F], yty[B]; int64 count[B]) and write the
-    final scores into scores int32[G, players, SC_LEN]."""
+    final scores into scores int32[G, players, SC_LEN].
+
+    Parameters
+    ----------
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``: one seed per game.
+    prms : numpy.ndarray
+        float64, shape ``(G, players, P_LEN)``: each game's seats' rows.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors on the map.
+    walk : numpy.ndarray
+        int32: the solo ambushes' ring walks.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards.
+    vw : numpy.ndarray
+        float64, shape ``(BUCKETS, N_FEATURES)``: strong's learned weights.
+    ws : tuple
+        strong's scratch (boardlab.agents.cartographers.strong.workspace).
+    scores : numpy.ndarray
+        int32, shape ``(G, players, SC_LEN)``: filled.
+    xtx : numpy.ndarray
+        float64, shape ``(BUCKETS, N_FEATURES, N_FEATURES)``: added to.
+    xty : numpy.ndarray
+        float64, shape ``(BUCKETS, N_FEATURES)``: added to.
+    yty : numpy.ndarray
+        float64, shape ``(BUCKETS,)``: added to.
+    count : numpy.ndarray
+        int64, shape ``(BUCKETS,)``: added to.
+    """
     n = rp[RP_PLAYERS]
     bb = np.zeros((n, E.N_PLANES, 2), dtype=np.uint64)
     st = np.zeros(E.ST_LEN, dtype=np.int32)

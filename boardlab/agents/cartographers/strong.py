@@ -39,7 +39,13 @@ _ONE = np.uint64(1)
 
 def workspace() -> tuple:
     """The strong agent's scratch arrays: the move listing, its values, the candidates, the planner weights,
-    one map's planes, one feature vector and a histogram of values below the best."""
+    one map's planes, one feature vector and a histogram of values below the best.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        The scratch arrays.
+    """
     return (
         np.zeros((E.MAX_MOVES, E.MV_LEN), dtype=np.int32),
         np.zeros(E.MAX_MOVES, dtype=np.int64),
@@ -54,7 +60,27 @@ def workspace() -> tuple:
 @njit(cache=True)
 def map_after(bb, st, rp, cards, forms, masks, mv, pl):
     """Fill pl uint64[N_PLANES, 2] with the target map after kernel move mv (paid mountains included) and
-    return its coins after the move, as the engine pays them (card coin, mountains, up to the cap)."""
+    return its coins after the move, as the engine pays them (card coin, mountains, up to the cap).
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    pl : numpy.ndarray
+        uint64, shape ``(N_PLANES, 2)``: filled.
+    """
     t = mv[E.MV_MAP]
     for k in range(E.N_PLANES):
         pl[k, 0] = bb[t, k, 0]
@@ -104,7 +130,25 @@ def shortlist(rng, prm, vals, n, best, cand, hist):
     within margin = prm[P_MARGIN] points of the best, into cand; returns how many.  Every move above a level L
     is kept and the moves at L fill the remaining slots, sampled evenly (reservoir sampling from the policy
     stream) when more tie there than fit.  The order of cand is not the listing order when sampling replaced
-    an entry."""
+    an entry.
+
+    Parameters
+    ----------
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the streams (the policy stream samples).
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    vals : numpy.ndarray
+        float64: the moves' values, filled (or read).
+    n : int
+        The values read: vals[:n].
+    best : float
+        Their maximum.
+    cand : numpy.ndarray
+        int: the chosen indices, filled.
+    hist : numpy.ndarray
+        int: scratch histogram of values below the best.
+    """
     k = min(max(1, int(prm[P_K])), MAX_K)
     margin = min(max(0, int(prm[P_MARGIN])), MAX_MARGIN)
     for d in range(margin + 1):
@@ -142,7 +186,35 @@ def shortlist(rng, prm, vals, n, best, cand, hist):
 @njit(cache=True)
 def strong_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks, vw, ws):
     """Fill mv with strong's move (prm its row, vw float64[BUCKETS, N_FEATURES] the learned weights, ws the
-    scratch of :func:`workspace`); returns the chosen move's value."""
+    scratch of :func:`workspace`); returns the chosen move's value.
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors on the map.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards.
+    vw : numpy.ndarray
+        float64, shape ``(BUCKETS, N_FEATURES)``: strong's learned weights.
+    ws : tuple
+        strong's scratch (boardlab.agents.cartographers.strong.workspace).
+    """
     out, vals, cand, w, pl, f, hist = ws
     monster = st[E.ST_PHASE] == E.PHASE_MONSTER
     if monster and int(prm[P_AMBUSH]) == AMBUSH_RANDOM:

@@ -103,7 +103,15 @@ def _clusters(slo, shi, small, big):
 
 @njit(cache=True, inline="always")
 def bucket(st, rp):
-    """The weights' bucket of the position: 2 * season + (second half of the season's time)."""
+    """The weights' bucket of the position: 2 * season + (second half of the season's time).
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    """
     s = st[E.ST_SEASON]
     return 2 * s + (2 * st[E.ST_TIME] >= rp[RP_THRESHOLD + s])
 
@@ -111,7 +119,25 @@ def bucket(st, rp):
 @njit(cache=True)
 def map_features(pl, coins, w, st, rp, masks, f):
     """Fill f float64[N_FEATURES] with the features of one map (planes pl uint64[N_PLANES, 2], its coins)
-    under the planner weights w int64[W_LEN] of the position st (see the module doc)."""
+    under the planner weights w int64[W_LEN] of the position st (see the module doc).
+
+    Parameters
+    ----------
+    pl : numpy.ndarray
+        uint64, shape ``(N_PLANES, 2)``: one map's planes.
+    coins : int
+        The map owner's coins.
+    w : numpy.ndarray
+        int64, shape ``(W_LEN,)``: the planner weights of the position.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards.
+    f : numpy.ndarray
+        float64, shape ``(N_FEATURES,)``: filled.
+    """
     ends = N_SEASONS - st[E.ST_SEASON]
     elo, ehi = pl[EMPTY, 0], pl[EMPTY, 1]
     filo, fihi = ~elo & _ALL_LO, ~ehi & _ALL_HI
@@ -230,7 +256,18 @@ def map_features(pl, coins, w, st, rp, masks, f):
 
 def load_weights(path: Path) -> tuple[np.ndarray, dict]:
     """float64[BUCKETS, N_FEATURES] and the file's metadata, from a weight file (``boardlab train --game
-    cartographers`` writes them); refused when its feature list is not FEATURES."""
+    cartographers`` writes them); refused when its feature list is not FEATURES.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The weight file.
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, dict)
+        The weights and the file's metadata.
+    """
     data = json.loads(Path(path).read_text())
     if tuple(data.get("features", ())) != FEATURES:
         raise ValueError(

@@ -175,7 +175,13 @@ class AgentSpec(_Spec):
     """A parsed agent (boardlab.agents.specs.AgentSpec) and, for a built-in agent, its numba parameter row."""
 
     def row(self) -> np.ndarray:
-        """The float64 parameter row of the numba game loop (boardlab.agents.citadels.kernels.P_*)."""
+        """The float64 parameter row of the numba game loop (boardlab.agents.citadels.kernels.P_*).
+
+        Returns
+        -------
+        numpy.ndarray
+            float64, shape ``(P_LEN,)`` (AgentError for a Python agent).
+        """
         if self.python:
             raise AgentError(
                 f"{self}: a Python agent has no parameter row (it plays through boardlab.experiments.play)"
@@ -203,7 +209,20 @@ class AgentSpec(_Spec):
 
 def strong_row(weights: np.ndarray, prefers: int = 0) -> np.ndarray:
     """strong's parameter row with the given weights (float64[strong.N_FEATURES]) -- a weight file's or, in
-    training, a fit's not yet written."""
+    training, a fit's not yet written.
+
+    Parameters
+    ----------
+    weights : numpy.ndarray
+        float64, shape ``(strong.N_FEATURES,)``.
+    prefers : int
+        The rank taken whenever offered (0: none).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, shape ``(P_LEN,)``.
+    """
     r = np.zeros(K.P_LEN, dtype=np.float64)
     r[K.P_CODE] = K.A_STRONG
     for p in _BASIC_PARAMS:  # the decisions it leaves to basic are basic's with its defaults
@@ -230,7 +249,18 @@ split_specs = REGISTRY.split_specs
 
 
 def rows(specs: list[AgentSpec]) -> np.ndarray:
-    """float64[len(specs), P_LEN]: the parameter rows of a list of agents."""
+    """float64[len(specs), P_LEN]: the parameter rows of a list of agents.
+
+    Parameters
+    ----------
+    specs : list of AgentSpec
+        Built-in agents, in seat order.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, shape ``(len(specs), P_LEN)``.
+    """
     return np.stack([s.row() for s in specs])
 
 
@@ -238,7 +268,18 @@ def builtin_player(spec: AgentSpec):
     """A built-in agent as a per-move player of a public-API game (boardlab.sim.citadels.api.Game): play(game) makes
     the seat's move in place, exactly as the numba game loop would (boardlab.agents.citadels.kernels.choose_move on
     the game's arrays: the reference random player's draw from the game's policy stream, basic's from its
-    seat's own stream, its memory read from the game's event log)."""
+    seat's own stream, its memory read from the game's event log).
+
+    Parameters
+    ----------
+    spec : AgentSpec
+        A built-in agent.
+
+    Returns
+    -------
+    callable
+        ``play(game)``, moving the game in place.
+    """
     if spec.python:
         raise AgentError(f"{spec}: not a built-in Citadels agent")
     row = spec.row()

@@ -14,7 +14,7 @@ from boardlab.sim.citadels import infoset as I
 from boardlab.sim.citadels.rules import MAX_PLAYERS
 from boardlab.sim.rng import GOLDEN_GAMMA, rng_next
 
-from . import kernels as K
+from . import basic as K
 
 GOLD_VALUE = 0.5  # a cut playout's worth of one gold and of one card in hand, in city points
 CARD_VALUE = 0.5
@@ -57,7 +57,17 @@ def _copy(dst, src):
 @njit(cache=True, _nrt=False)
 def position_value(st, dt, p):
     """A cheap value of the position for p: its (city points + GOLD_VALUE x gold + CARD_VALUE x cards) minus
-    the best rival's."""
+    the best rival's.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    p : int
+        The seat valued.
+    """
     best = -1.0e18
     mine = 0.0
     for s in range(st[E.ST_PLAYERS]):
@@ -85,7 +95,23 @@ def _cut_win(st, dt, p):
 
 @njit(cache=True, _nrt=False)
 def reward(st, rp, dt, p, kind, sc):
-    """p's reward at the end of a playout (module docstring, 3.)."""
+    """p's reward at the end of a playout (module docstring, 3.).
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    p : int
+        The seat rewarded.
+    kind : int
+        REWARD_WIN or REWARD_MARGIN.
+    sc : numpy.ndarray
+        int32, shape ``(players, SC_LEN)``: scratch for the final scores.
+    """
     if st[E.ST_PHASE] != E.PH_DONE:
         return _cut_win(st, dt, p) if kind == REWARD_WIN else position_value(st, dt, p)
     E.final_scores(st, rp, dt, sc)
@@ -107,7 +133,41 @@ def reward(st, rp, dt, p, kind, sc):
 @njit(cache=True, _nrt=False)
 def playout(w, wrng, ev, rp, dt, p, row, prow, pseed, horizon, wmem, moves, vals, mv, parng):
     """Play position w (its game streams wrng[0]) on with basic in every seat: p by `row` (its basic
-    parameters and prefers), the others by `prow`; to the end, or until `horizon` round changes (> 0)."""
+    parameters and prefers), the others by `prow`; to the end, or until `horizon` round changes (> 0).
+
+    Parameters
+    ----------
+    w : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the position played on, in place.
+    wrng : numpy.ndarray
+        uint64: its game streams (row 0).
+    ev : numpy.ndarray
+        int32, shape ``(rows, EV_LEN)``: an event log.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    p : int
+        The seat deciding.
+    row : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    prow : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the other seats' row.
+    pseed : numpy.uint64
+        The seed the seats' own streams derive from.
+    horizon : int
+        Round changes a playout covers (0: to the end).
+    wmem : numpy.ndarray
+        int32, shape ``(players, M_LEN)``: the seats' memories.
+    moves : numpy.ndarray
+        int32, shape ``(MAX_MOVES, MV_LEN)``: scratch (the legal list).
+    vals : numpy.ndarray
+        float64, shape ``(MAX_MOVES,)``: scratch.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    parng : numpy.ndarray
+        uint64, shape ``(2,)``: scratch for the seats' streams.
+    """
     r0 = w[E.ST_ROUND]
     while w[E.ST_PHASE] != E.PH_DONE and (horizon <= 0 or w[E.ST_ROUND] - r0 < horizon):
         s = w[E.ST_CURRENT]
@@ -179,7 +239,41 @@ def _sort_alive(wf, alive, count, row_key):
 
 @njit(cache=True, _nrt=False, inline="always")  # inlined into expert_move, its one caller
 def halving(st, rng, rp, dt, p, row, mem, work, moves, vals, m, base, budget, horizon, kind):
-    """Successive halving over candidates cand[:m] (module docstring, 4.): the index of the one chosen."""
+    """Successive halving over candidates cand[:m] (module docstring, 4.): the index of the one chosen.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    p : int
+        The seat deciding.
+    row : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    mem : numpy.ndarray
+        int32, shape ``(M_LEN,)``: seat p's memory row.
+    work : tuple
+        The expert's scratch (make_work).
+    moves : numpy.ndarray
+        int32, shape ``(MAX_MOVES, MV_LEN)``: scratch (the legal list).
+    vals : numpy.ndarray
+        float64, shape ``(MAX_MOVES,)``: scratch.
+    m : int
+        The candidates.
+    base : numpy.uint64
+        The base of the playouts' redeal streams.
+    budget : int
+        Playouts in all.
+    horizon : int
+        Round changes a playout covers (0: to the end).
+    kind : int
+        REWARD_WIN or REWARD_MARGIN.
+    """
     _, _, _, _, _, _, wf, alive, _, _, _ = work
     for c in range(m):
         wf[F_SUM, c] = 0.0
@@ -203,7 +297,35 @@ def halving(st, rng, rp, dt, p, row, mem, work, moves, vals, m, base, budget, ho
 @njit(cache=True, _nrt=False, inline="always")  # inlined into choose_move, its one caller: compiled there
 def expert_move(st, rng, rp, dt, p, row, arng, mem, moves, vals, mv, work):
     """The expert's move for seat p into mv (module docstring); arng is p's stream, positioned; row the
-    expert's row (basic's parameters, P_BUDGET, P_K, P_HORIZON, P_REWARD, P_PREFERS)."""
+    expert's row (basic's parameters, P_BUDGET, P_K, P_HORIZON, P_REWARD, P_PREFERS).
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    p : int
+        The seat deciding.
+    row : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    arng : numpy.ndarray
+        uint64, shape ``(2,)``: seat p's own stream (arng[1] scratch).
+    mem : numpy.ndarray
+        int32, shape ``(M_LEN,)``: seat p's memory row.
+    moves : numpy.ndarray
+        int32, shape ``(MAX_MOVES, MV_LEN)``: scratch (the legal list).
+    vals : numpy.ndarray
+        float64, shape ``(MAX_MOVES,)``: scratch.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    work : tuple
+        The expert's scratch (make_work).
+    """
     wst, wrng, _, scratch, _, cand, wf, alive, prow, _, _ = work
     K.basic_prefers_move(st, rp, dt, p, row, arng, mem, moves, vals, mv)  # records p's offer; candidate 0
     n = E.legal_moves(st, rp, dt, moves)

@@ -30,7 +30,33 @@ EXPLORE_XOR = np.uint64(0x5851F42D4C957F2D)
 def selfplay_moments(seeds, rp, dt, rows, seats, explore, scores, xtx, xty, yty, count):
     """Play one game per seed (agent rows[seats[g, s]] at seat s, a pick at random with probability explore)
     and add every pick decision's sample to the moments: xtx float64[F, F], xty float64[F], yty float64[1],
-    count int64[1]; scores int32[G, n, SC_LEN] receives the final scores."""
+    count int64[1]; scores int32[G, n, SC_LEN] receives the final scores.
+
+    Parameters
+    ----------
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``: one seed per game.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    rows : numpy.ndarray
+        float64, shape ``(A, P_LEN)``: the agents.
+    seats : numpy.ndarray
+        int, shape ``(G, players)``: the agent index of each seat.
+    explore : float
+        The chance of a random pick.
+    scores : numpy.ndarray
+        int32, shape ``(G, n, SC_LEN)``: filled.
+    xtx : numpy.ndarray
+        float64, shape ``(F, F)``: added to.
+    xty : numpy.ndarray
+        float64, shape ``(F,)``: added to.
+    yty : numpy.ndarray
+        float64, shape ``(1,)``: added to.
+    count : numpy.ndarray
+        int64, shape ``(1,)``: added to.
+    """
     st = np.zeros(E.ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
     ev = np.zeros((1, E.EV_LEN), dtype=np.int32)

@@ -89,13 +89,30 @@ WEIGHTS_VERSION = "strong-v1"  # the committed weights the default spec reads
 
 
 def weight_versions() -> tuple[str, ...]:
-    """The weight files present (their versions: file names without .json), sorted."""
+    """The weight files present (their versions: file names without .json), sorted.
+
+    Returns
+    -------
+    tuple of str
+        The versions.
+    """
     return tuple(sorted(p.stem for p in WEIGHTS_DIR.glob("*.json")))
 
 
 def load_weights(version: str = WEIGHTS_VERSION) -> np.ndarray:
     """The weights float64[N_FEATURES] of weight file `version`; refused (ValueError) when its feature list is
-    not :data:`FEATURES`."""
+    not :data:`FEATURES`.
+
+    Parameters
+    ----------
+    version : str
+        The weight file's version.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, shape ``(N_FEATURES,)``.
+    """
     data = json.loads((WEIGHTS_DIR / f"{version}.json").read_text())
     if tuple(data["features"]) != FEATURES:
         raise ValueError(f"weights {version}: its features are not strong's ({len(data['features'])} listed)")
@@ -134,7 +151,21 @@ def _colour_income(st, rp, p, c):
 @njit(cache=True, _nrt=False)
 def features(st, rp, dt, p, f):
     """Fill f float64[N_FEATURES] with seat p's features of position st (module docstring); reads only what p
-    sees."""
+    sees.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    p : int
+        The seat deciding.
+    f : numpy.ndarray
+        float64, shape ``(N_FEATURES,)``: filled (or scratch).
+    """
     n = st[E.ST_PLAYERS]
     for i in range(N_FEATURES):
         f[i] = 0.0
@@ -227,7 +258,23 @@ def features(st, rp, dt, p, f):
 
 @njit(cache=True, _nrt=False)
 def value(st, rp, dt, p, w, f):
-    """weights . features(st, p) (f is scratch)."""
+    """weights . features(st, p) (f is scratch).
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    p : int
+        The seat deciding.
+    w : numpy.ndarray
+        float64, shape ``(N_FEATURES,)``: the weights.
+    f : numpy.ndarray
+        float64, shape ``(N_FEATURES,)``: filled (or scratch).
+    """
     features(st, rp, dt, p, f)
     v = 0.0
     for i in range(N_FEATURES):
@@ -253,7 +300,37 @@ def strong_move(st, rp, dt, p, w, arng, moves, n, vals, f, work, wrng, ev):
 
     w: the weights float64[N_FEATURES]; arng: p's stream, positioned (ties); f float64[N_FEATURES], work
     int32[WORK_LEN], wrng uint64[2] and vals float64[>= n] are scratch; ev: any int32[:, EV_LEN] (the copies
-    keep no log, so it is never written)."""
+    keep no log, so it is never written).
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    p : int
+        The seat deciding.
+    w : numpy.ndarray
+        float64, shape ``(N_FEATURES,)``: the weights.
+    arng : numpy.ndarray
+        uint64, shape ``(2,)``: seat p's own stream (arng[1] scratch).
+    moves : numpy.ndarray
+        int32, shape ``(MAX_MOVES, MV_LEN)``: the listed moves.
+    n : int
+        The listed moves, at least 1.
+    vals : numpy.ndarray
+        float64, shape ``(>= n,)``: scratch.
+    f : numpy.ndarray
+        float64, shape ``(N_FEATURES,)``: filled (or scratch).
+    work : numpy.ndarray
+        int32, shape ``(WORK_LEN,)``: scratch.
+    wrng : numpy.ndarray
+        uint64, shape ``(2,)``: scratch.
+    ev : numpy.ndarray
+        int32, shape ``(rows, EV_LEN)``: any log (never written).
+    """
     if n == 1:
         return 0
     view = work[W_VIEW : W_VIEW + E.ST_LEN]

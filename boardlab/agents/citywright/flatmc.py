@@ -241,7 +241,65 @@ def playout(
 
     Returns (moved, clean): whether it made a move, and whether rng was untouched until its last move
     was applied.  A clean playout is a function of its start and the memo entries it read: the last
-    move's draws (a round's cleanup: the next market and rulers) are never seen by the reward."""
+    move's draws (a round's cleanup: the next market and rulers) are never seen by the reward.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    me : int
+        The seat searching.
+    own_row : numpy.ndarray
+        float64, shape ``(P_LEN,)``: seat `me`'s row in the playout.
+    other_row : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the other seats' row.
+    rollout_code : int
+        A_GREEDY, or random play.
+    last_round : int
+        The last round played.
+    opp_slots : int
+        Open slots an opponent's greedy move considers (0: all).
+    memo_key : numpy.ndarray
+        uint64, shape ``(entries,)``: the memo's keys (no entries: no memo).
+    memo_open : numpy.ndarray
+        int64, shape ``(entries,)``: the memo's open slots.
+    memo_val : numpy.ndarray
+        float64, shape ``(entries,)``: the memo's values.
+    memo_mv : numpy.ndarray
+        int32, shape ``(entries, MV_LEN)``: the memo's moves.
+    offer : numpy.uint64
+        The root's offer key (``_offer_key``).
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    own_turns : int
+        Stop after that many own moves (-1: never) (see the summary above).
+    own_strong : bool
+        Seat `me` plays the strong tier (see the summary above).
+    own_memo : bool
+        Seat `me`'s moves through the memo (see the summary above).
+    memo_stamp : numpy.ndarray or None
+        As _memo_move's.
+    trace : numpy.ndarray or None
+        As _memo_move's.
+    counters : numpy.ndarray or None
+        int64, shape ``(N_COUNTERS,)``: added to.
+    shared : bool
+        Share the board's setup between the rulers' searches (strong_move's).
+    strong_last_round : int
+        Strong only up to this round (-1: throughout) (see the summary above).
+    rulers : tuple or None
+        A ruler memo (:func:`new_ruler_memo`), or None.
+    later_turns : int
+        Stop after that many own moves in later rounds (-1: never) (see the summary above).
+    cut_at_move : bool
+        Stop right after that own move (see the summary above).
+    vw : numpy.ndarray or None
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights (None: the committed ones).
+    """
     rp, shp, pl_mask, pl_info, _, _, _, _ = tables
     weights = value_weights(vw)
     own_moves = 0
@@ -459,6 +517,27 @@ def candidates_per_slot(
     random offset, so ties between slots are broken by the policy stream.  The swap (two
     players) is kept from the first corner searched only.  Returns the number of candidates;
     mv is the first.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    per_slot : int
+        The most candidates from one slot.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    cand : numpy.ndarray
+        int32, shape ``(k, MV_LEN)``: the candidates, filled.
+    cand_val : numpy.ndarray
+        float64, shape ``(k,)``: their values, filled.
     """
     pool = np.zeros((N_SLOTS * per_slot, E.MV_LEN), dtype=np.int32)
     pool_val = np.zeros(N_SLOTS * per_slot, dtype=np.float64)
@@ -520,7 +599,33 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
 
     Rulers giving the same shape and tiles count once; ties keep the visiting order.  shared: as strong_move's
     (one setup of the board for every ruler's search; the same result); vw: the value weights (None: the
-    committed ones).  Returns the number of candidates; mv is the first."""
+    committed ones).  Returns the number of candidates; mv is the first.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    per_slot : int
+        The most candidates from one slot.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    cand : numpy.ndarray
+        int32, shape ``(k, MV_LEN)``: the candidates, filled.
+    cand_val : numpy.ndarray
+        float64, shape ``(k,)``: their values, filled.
+    shared : bool
+        Share the board's setup between the rulers' searches (strong_move's).
+    vw : numpy.ndarray or None
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights (None: the committed ones).
+    """
     rp, shp, _, pl_info, _, _, _, ach = tables
     p = st[E.ST_CUR]
     opp = np.empty(4, dtype=np.int64)
@@ -573,7 +678,25 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
 
 @njit(cache=True, inline="always")  # a wrapper: inlined into its caller, flatmc_search compiled once
 def flatmc_move(boards, st, rng, mv, prm, tables, vw=None):
-    """Fill mv with the search's choice for the seat to move; returns the playouts run (flatmc_search)."""
+    """Fill mv with the search's choice for the seat to move; returns the playouts run (flatmc_search).
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    vw : numpy.ndarray or None
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights (None: the committed ones).
+    """
     counters = np.zeros(N_COUNTERS, dtype=np.int64)
     return flatmc_search(boards, st, rng, mv, prm, tables, counters, value_weights(vw))
 
@@ -605,6 +728,25 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters, vw=None):
     reward is counted instead; its common streams are still drawn, so the search's own draws, its choice
     and the policy stream after it are those of the same search played out in full (a test holds the
     two together).
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    counters : numpy.ndarray or None
+        int64, shape ``(N_COUNTERS,)``: added to.
+    vw : numpy.ndarray or None
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights (None: the committed ones).
     """
     rp, shp, _, pl_info, _, _, _, ach = tables
     weights = value_weights(vw)

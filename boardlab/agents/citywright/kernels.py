@@ -148,7 +148,27 @@ _N_PERMS = len(PERM4)  # bijections of a line's tiles to a ruler's plain cells
 
 @njit(cache=True)
 def achievement_held(a, b0, b1, b2, b3, placed, rp, ach):
-    """Whether a player holds achievement `a`, for the kinds their own board and shapes decide."""
+    """Whether a player holds achievement `a`, for the kinds their own board and shapes decide.
+
+    Parameters
+    ----------
+    a : int
+        The achievement's row in `ach`.
+    b0 : numpy.uint64
+        Residential bitboard.
+    b1 : numpy.uint64
+        Commercial bitboard.
+    b2 : numpy.uint64
+        Park bitboard.
+    b3 : numpy.uint64
+        Industrial bitboard.
+    placed : numpy.ndarray
+        int32, shape ``(MAX_SHAPES,)``: the player's placed count per shape.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    ach : numpy.ndarray
+        int32, shape ``(cards, ACH_LEN)``: the achievements in force.
+    """
     ns = rp[RP_N_SHAPES]
     kind = ach[a, ACH_KIND]
     thr = ach[a, ACH_THRESHOLD]
@@ -190,6 +210,23 @@ def own_achievements(b0, b1, b2, b3, placed, rp, ach):
     """Points of the achievements a player's own board and shapes decide.
 
     placed : int32[MAX_SHAPES] counts of recorded shapes for this player.
+
+    Parameters
+    ----------
+    b0 : numpy.uint64
+        Residential bitboard.
+    b1 : numpy.uint64
+        Commercial bitboard.
+    b2 : numpy.uint64
+        Park bitboard.
+    b3 : numpy.uint64
+        Industrial bitboard.
+    placed : numpy.ndarray
+        int32, shape ``(MAX_SHAPES,)``: the player's placed count per shape.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    ach : numpy.ndarray
+        int32, shape ``(cards, ACH_LEN)``: the achievements in force.
     """
     pts = 0
     for a in range(rp[RP_N_ACH]):
@@ -200,6 +237,27 @@ def own_achievements(b0, b1, b2, b3, placed, rp, ach):
 
 @njit(cache=True)
 def objective(b0, b1, b2, b3, placed, prm, rp, ach):
+    """A player's worth by the agent's objective: its districts weighted by prm, plus its achievements.
+
+    Parameters
+    ----------
+    b0 : numpy.uint64
+        Residential bitboard.
+    b1 : numpy.uint64
+        Commercial bitboard.
+    b2 : numpy.uint64
+        Park bitboard.
+    b3 : numpy.uint64
+        Industrial bitboard.
+    placed : numpy.ndarray
+        int32, shape ``(MAX_SHAPES,)``: the player's placed count per shape.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    ach : numpy.ndarray
+        int32, shape ``(cards, ACH_LEN)``: the achievements in force.
+    """
     r, c, p, i, _ = E.score_districts(b0, b1, b2, b3, rp)
     v = prm[P_W] * r + prm[P_W + 1] * c + prm[P_W + 2] * p + prm[P_W + 3] * i
     if prm[P_W_ACH] != 0.0:
@@ -220,6 +278,17 @@ def brute_force_best(boards, st, prm, tables):
     permutation of the line's tiles, free pick, swap and forced discard.
 
     tables is ``Tables.kernel_args()``, as for every agent kernel.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
     """
     rp, shp, pl_mask, pl_info, _, _, _, ach = tables
     p = st[E.ST_CUR]
@@ -341,7 +410,23 @@ LAYOUTS = (_p, _wu, _wi, _wf)
 
 @njit(cache=True)
 def evaluator_move(boards, st, rng, mv, prm, tables):
-    """Fill mv with the move of greatest worth (ties broken by the policy stream); return the worth."""
+    """Fill mv with the move of greatest worth (ties broken by the policy stream); return the worth.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    """
     no_cand = np.zeros((0, E.MV_LEN), dtype=np.int32)
     no_val = np.zeros(0, dtype=np.float64)
     return evaluator_search(boards, st, rng, mv, prm, tables, no_cand, no_val)[0]
@@ -371,6 +456,25 @@ def evaluator_search(boards, st, rng, mv, prm, tables, cand, cand_val):
     tuples of arrays, they cost about 5% of a move): the setup here, and the rest in
     `search_offer_apart`, which is compiled without reference counting and which the strong
     tier's loop over rulers calls too, so its machine code is compiled once for both.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    cand : numpy.ndarray
+        int32, shape ``(k, MV_LEN)``: the candidates, filled.
+    cand_val : numpy.ndarray
+        float64, shape ``(k,)``: their values, filled.
     """
     placed, board, ws, base, facts, prunable, board_ach_open = search_setup(boards, st, prm, tables)
     return search_offer_apart(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, base, facts, prunable,
@@ -382,7 +486,19 @@ def search_setup(boards, st, prm, tables):
     """evaluator_search's first part: what depends on the mover's board alone (not on the rulers on offer),
     so a caller searching several offers of one board (the strong tier: one ruler at a time) computes it
     once.  Returns (placed, board, work space, base scores, bound facts, prunable, board achievements
-    open); search_offer takes them and does the rest."""
+    open); search_offer takes them and does the rest.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    """
     rp, _, _, _, _, _, _, ach = tables
     p = st[E.ST_CUR]
     placed = st[E.ST_PLACED + p * MAX_SHAPES : E.ST_PLACED + (p + 1) * MAX_SHAPES].copy()
@@ -402,7 +518,39 @@ def search_offer(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, ba
                  board_ach_open):  # fmt: skip
     """evaluator_search's second part, over the rulers on offer in st (the setup from search_setup, for the
     same mover, board and objective; its bound tables are only read here, so one setup serves many offers).
-    Returns (best worth, number of candidates)."""
+    Returns (best worth, number of candidates).
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    cand : numpy.ndarray
+        int32, shape ``(k, MV_LEN)``: the candidates, filled.
+    cand_val : numpy.ndarray
+        float64, shape ``(k,)``: their values, filled.
+    placed : numpy.ndarray
+        int32, shape ``(MAX_SHAPES,)``: the mover's placed count per shape (search_setup's).
+    board : tuple of numpy.uint64
+        The mover's R, C, P, I bitboards (search_setup's).
+    ws : tuple
+        The search's work space (search_setup's).
+    base : object
+        The board's base scores (search_setup's).
+    facts : object
+        The bound's facts about the board (search_setup's).
+    prunable : bool
+        Whether the bound may prune (search_setup's).
+    board_ach_open : object
+        The achievements still open to the board (search_setup's).
+    """
     rp, shp, _, _, _, _, _, ach = tables
     cap = cand.shape[0]
     bounds, cands, cand_scratch, order, placements, scratch = ws
@@ -482,7 +630,39 @@ def search_offer_apart(st, rng, mv, prm, tables, cand, cand_val, placed, board, 
     made per placement: a fifth to a quarter of the tier's time) do nothing it needs.  The same code, the same
     moves.  Numba compiles the functions it calls with the same flag (unless a caller with NRT compiled them
     first), so neither it nor they may allocate or copy a slice into an array (numba then refuses: "NRT
-    required"); `_offer` copies its rows element by element for that reason."""
+    required"); `_offer` copies its rows element by element for that reason.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    cand : numpy.ndarray
+        int32, shape ``(k, MV_LEN)``: the candidates, filled.
+    cand_val : numpy.ndarray
+        float64, shape ``(k,)``: their values, filled.
+    placed : numpy.ndarray
+        int32, shape ``(MAX_SHAPES,)``: the mover's placed count per shape (search_setup's).
+    board : tuple of numpy.uint64
+        The mover's R, C, P, I bitboards (search_setup's).
+    ws : tuple
+        The search's work space (search_setup's).
+    base : object
+        The board's base scores (search_setup's).
+    facts : object
+        The bound's facts about the board (search_setup's).
+    prunable : bool
+        Whether the bound may prune (search_setup's).
+    board_ach_open : object
+        The achievements still open to the board (search_setup's).
+    """
     return search_offer(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, base, facts, prunable,
                         board_ach_open)  # fmt: skip
 

@@ -55,7 +55,23 @@ def _greedy_row():
 
 @njit(cache=True)
 def rollout(boards, st, rng, rollout_code, grow, tables):
-    """Play the game to its end, every seat by the rollout policy (greedy with row grow, or random)."""
+    """Play the game to its end, every seat by the rollout policy (greedy with row grow, or random).
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    rollout_code : int
+        A_GREEDY, or random play.
+    grow : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the greedy rollout's row.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    """
     rp, shp, pl_mask, pl_info, _, _, _, _ = tables
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     while st[E.ST_DONE] == 0:
@@ -71,6 +87,21 @@ def mcts_move(boards, st, rng, mv, prm, tables):
     """Fill mv with the search's choice for the seat to move; returns the iterations run.
 
     tables is ``Tables.kernel_args()``.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
     """
     rp, shp, _, pl_info, _, _, _, ach = tables
     p = st[E.ST_CUR]

@@ -29,7 +29,23 @@ N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed c
 @njit(cache=True)
 def evaluator_policy_move(boards, st, rng, mv, prm, tables):
     """policy_move for the agents that search nothing ahead (random, greedy, the specialists): the loop for a
-    table of them compiles this alone, not every agent (play_games' bank None)."""
+    table of them compiles this alone, not every agent (play_games' bank None).
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    """
     rp, shp, pl_mask, _, _, _, _, _ = tables
     code = int(prm[P_CODE])
     if code == A_GREEDY or code == A_SPECIALIST:
@@ -45,7 +61,25 @@ EVALUATOR_CODES = (A_RANDOM, A_GREEDY, A_SPECIALIST)
 def policy_move(boards, st, rng, mv, prm, tables, vw=None):
     """Dispatch on the agent code of the seat to move (prm is that seat's row; tables is Tables.kernel_args();
     vw the learned value's weights float64[TURN_BUCKETS, N_FEATURES] of strong and flatmc, None: the committed).
-    Random, greedy, the specialists and an unknown code: evaluator_policy_move's move."""
+    Random, greedy, the specialists and an unknown code: evaluator_policy_move's move.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    vw : numpy.ndarray or None
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights (None: the committed ones).
+    """
     code = int(prm[P_CODE])
     if code == A_MCTS:
         mcts_move(boards, st, rng, mv, prm, tables)
@@ -77,7 +111,27 @@ LAYOUTS = (_log,)
 
 @njit(cache=True, inline="always")  # inlined into play_games, its one caller: no second compilation of the agents
 def play_game(boards, st, rng, seed, prms, tables, log, bank):
-    """One game; with log int32[max_turns, LOG_LEN] (rows > 0) every turn is recorded; bank as play_games'."""
+    """One game; with log int32[max_turns, LOG_LEN] (rows > 0) every turn is recorded; bank as play_games'.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    seed : numpy.uint64
+        The game seed.
+    prms : numpy.ndarray
+        float64, shape ``(G, players, P_LEN)``: each game's seats' rows.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    log : numpy.ndarray
+        int32, shape ``(max_turns, LOG_LEN)``: the move log (no rows: none kept).
+    bank : numpy.ndarray or None
+        float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``: the weight bank (row P_VALUE picks a set).
+    """
     rp, shp, _, pl_info, _, _, _, _ = tables
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     E.setup(boards, st, rng, seed, rp, shp)
@@ -119,6 +173,25 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank):
     or None when every seat is random, greedy or a specialist (EVALUATOR_CODES): the loop is then compiled
     without the searching agents, and a first greedy run on a new machine compiles much less
     (docs/architecture.md, "Compile time").
+
+    Parameters
+    ----------
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``: one seed per game.
+    prms : numpy.ndarray
+        float64, shape ``(G, players, P_LEN)``: each game's seats' rows.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    scores : numpy.ndarray
+        int32, shape ``(G, players, SC_LEN)``: filled.
+    boards_out : numpy.ndarray
+        uint64, shape ``(G, players, 4)``: filled.
+    stats : numpy.ndarray
+        int32, shape ``(G, players, N_STATS)``: filled.
+    logs : numpy.ndarray
+        int32, shape ``(G, max_turns, LOG_LEN)``: filled (no rows: none kept).
+    bank : numpy.ndarray or None
+        float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``: the weight bank (row P_VALUE picks a set).
     """
     rp, shp, pl_mask, pl_info, _, _, _, ach = tables
     n = boards_out.shape[1]
@@ -148,12 +221,29 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank):
 
 
 def default_bank() -> np.ndarray:
-    """The weight bank of rows whose P_VALUE is 0: the committed weights alone."""
+    """The weight bank of rows whose P_VALUE is 0: the committed weights alone.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, shape ``(1, TURN_BUCKETS, N_FEATURES)``.
+    """
     return readonly_weights(STRONG_WEIGHTS[None])
 
 
 def evaluators_only(prms: np.ndarray) -> bool:
-    """Whether every seat of prms (float64[..., P_LEN]) is random, greedy or a specialist."""
+    """Whether every seat of prms (float64[..., P_LEN]) is random, greedy or a specialist.
+
+    Parameters
+    ----------
+    prms : numpy.ndarray
+        float64, shape ``(G, players, P_LEN)``: each game's seats' rows.
+
+    Returns
+    -------
+    bool
+        True when no seat searches.
+    """
     return bool(np.isin(prms[..., P_CODE].astype(np.int64), EVALUATOR_CODES).all())
 
 
@@ -162,6 +252,24 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = Fal
     default default_bank(); not passed on when every seat is random, greedy or a specialist).
 
     Returns scores, boards, stats, and the move log (int32[G, turns, LOG_LEN]) or None.
+
+    Parameters
+    ----------
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``: one seed per game.
+    prms : numpy.ndarray
+        float64, shape ``(G, players, P_LEN)``: each game's seats' rows.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    log_moves : bool
+        Keep the move log.
+    bank : numpy.ndarray or None
+        float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``: the weight bank (row P_VALUE picks a set).
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``scores``, ``boards``, ``stats`` and, with log_moves, ``logs``.
     """
     g, n = prms.shape[0], prms.shape[1]
     scores = np.zeros((g, n, E.SC_LEN), dtype=np.int32)

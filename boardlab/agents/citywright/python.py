@@ -34,7 +34,22 @@ __all__ = ["Agent", "play_game"]
 
 def play_game(agents: list, rules: Rules | str | None = None, seed: int = 0) -> Game:
     """Play one game, seat i taken by agents[i] (Python agents, or built-in or generic specs); returns the
-    finished game."""
+    finished game.
+
+    Parameters
+    ----------
+    agents : list
+        One per seat: a Python agent, or a built-in or generic spec string.
+    rules : Rules or str or None
+        The rule set (None: the default preset).
+    seed : int
+        The game seed.
+
+    Returns
+    -------
+    Game
+        The finished game.
+    """
     game = Game(len(agents), rules, seed)
     seats = []
     rngs = []

@@ -347,7 +347,13 @@ class AgentSpec(_Spec):
     by) and, for a built-in agent, the parameter row of the numba game loop."""
 
     def row(self) -> np.ndarray:
-        """The float64 parameter row of the numba game loop (boardlab.agents.citywright.kernels.P_*)."""
+        """The float64 parameter row of the numba game loop (boardlab.agents.citywright.kernels.P_*).
+
+        Returns
+        -------
+        numpy.ndarray
+            float64, shape ``(P_LEN,)`` (AgentError for a Python agent).
+        """
         if self.python:
             raise AgentError(
                 f"{self}: a Python agent has no parameter row (it plays through boardlab.experiments.play)"
@@ -415,7 +421,18 @@ split_specs = REGISTRY.split_specs
 def rules_hash(rules) -> str:
     """The rules' content hash, what weights fitted under them are named by: 12 hex digits of SHA-256 over
     their canonical JSON without their name, seat compensation and 2-player tie rule (module docstring) --
-    the same for the same rule data whatever the file or name, another for any other number."""
+    the same for the same rule data whatever the file or name, another for any other number.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    str
+        12 hex digits.
+    """
     data = {key: v for key, v in rules.data.items() if key != "name"}
     # what the learned value cannot depend on: points added to totals and the last tie-break
     data["game"] = {key: v for key, v in data["game"].items() if key not in ("compensation", "two_player_tie")}
@@ -424,24 +441,53 @@ def rules_hash(rules) -> str:
 
 @lru_cache(maxsize=1)
 def official_hash() -> str:
-    """The hash of v1.1, the rules the committed weights are fitted under."""
+    """The hash of v1.1, the rules the committed weights are fitted under.
+
+    Returns
+    -------
+    str
+        :func:`rules_hash` of v1.1.
+    """
     return rules_hash(preset(OFFICIAL_RULES))
 
 
 @lru_cache(maxsize=1)
 def preset_hashes() -> frozenset[str]:
-    """The hashes of the game's presets: the rules under which auto plays the committed weights."""
+    """The hashes of the game's presets: the rules under which auto plays the committed weights.
+
+    Returns
+    -------
+    frozenset of str
+        One hash per preset.
+    """
     return frozenset(rules_hash(preset(name)) for name in PRESETS)
 
 
 def weights_cache() -> Path:
     """The folder of weights trained under variants, one file per rules hash: $BOARDLAB_WEIGHTS/citywright,
-    by default runs/weights/citywright (relative to the working directory)."""
+    by default runs/weights/citywright (relative to the working directory).
+
+    Returns
+    -------
+    pathlib.Path
+        The folder (it may not exist).
+    """
     return Path(os.environ.get(WEIGHTS_CACHE_ENV) or "runs/weights") / "citywright"
 
 
 def cached_weights(key: str) -> Path:
-    """The weight file trained under the rules of hash `key` (it may not exist)."""
+    """The weight file trained under the rules of hash `key` (it may not exist).
+
+    Parameters
+    ----------
+    key : str
+        A rules hash.
+
+    Returns
+    -------
+    pathlib.Path
+        ``weights_cache() / "<key>.json"``.
+    """
     return weights_cache() / f"{key}.json"
 
 
@@ -452,7 +498,20 @@ def for_rules(spec, rules):
     """The spec as it plays under `rules`, with its weights made explicit (the spec a result records):
     ``auto`` becomes ``strong-v1`` under a preset (``auto`` kept where the parameter is quiet: the expert's
     spec reads as before) and the rules' hash under a variant.  AgentError, one line, when a variant
-    (or a hash given) has no trained weights in the cache.  Other specs are returned as they are."""
+    (or a hash given) has no trained weights in the cache.  Other specs are returned as they are.
+
+    Parameters
+    ----------
+    spec : AgentSpec or PythonSpec
+        A parsed spec.
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    AgentSpec or PythonSpec
+        The spec as it plays under `rules`.
+    """
     if getattr(spec, "python", True) or "weights" not in spec.params:
         return spec
     choice = spec.params["weights"]
@@ -477,21 +536,58 @@ def pin_rules(spec, rules):
     """The spec that plays under any rules as it plays under `rules`: ``weights=auto`` made the weight set it
     resolves to there (strong-v1 or the rules' hash), quiet parameter included.  What ``tune scoring`` plays
     in every trial: its agents resolved under the base rules, so a trial's variant plays the base's weights
-    (it has none of its own until ``train --rules``).  AgentError as for_rules'; other specs as they are."""
+    (it has none of its own until ``train --rules``).  AgentError as for_rules'; other specs as they are.
+
+    Parameters
+    ----------
+    spec : AgentSpec or PythonSpec
+        A parsed spec.
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    AgentSpec or PythonSpec
+        The pinned spec.
+    """
     if getattr(spec, "python", True) or "weights" not in spec.params:
         return spec
     return replace(spec, params={**spec.params, "weights": weights_name(spec, rules)})
 
 
 def weights_name(spec, rules) -> str:
-    """The weight set `spec` plays under `rules`: strong-v1 or a rules hash (for_rules' choice)."""
+    """The weight set `spec` plays under `rules`: strong-v1 or a rules hash (for_rules' choice).
+
+    Parameters
+    ----------
+    spec : AgentSpec
+        A built-in agent with a ``weights`` parameter.
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    str
+        ``strong-v1`` or a rules hash.
+    """
     choice = for_rules(spec, rules).params["weights"]
     return WEIGHTS_VERSION if choice == WEIGHTS_AUTO else choice
 
 
 def load_named_weights(name: str) -> np.ndarray:
     """float64[TURN_BUCKETS, N_FEATURES] of a weight set: the committed strong-v1, or a cached rules hash's
-    (refused when the file's rules hash is not its name)."""
+    (refused when the file's rules hash is not its name).
+
+    Parameters
+    ----------
+    name : str
+        ``strong-v1`` or a rules hash.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``, read-only.
+    """
     if name == WEIGHTS_VERSION:
         return readonly_weights(STRONG_WEIGHTS)
     path = cached_weights(name)
@@ -511,7 +607,20 @@ def _load_cached(path: str, name: str, mtime_ns: int) -> np.ndarray:
 
 def weight_bank(specs: list, rules) -> tuple[np.ndarray, list[int]]:
     """The game loop's weight bank float64[sets, TURN_BUCKETS, N_FEATURES] (the committed weights first) and
-    each spec's index in it (0 for an agent without learned value)."""
+    each spec's index in it (0 for an agent without learned value).
+
+    Parameters
+    ----------
+    specs : list of AgentSpec or PythonSpec
+        The run's agents.
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, list of int)
+        The bank, float64 ``(sets, TURN_BUCKETS, N_FEATURES)``, and each spec's index in it.
+    """
     names = [WEIGHTS_VERSION]
     index = []
     for s in specs:
@@ -523,13 +632,35 @@ def weight_bank(specs: list, rules) -> tuple[np.ndarray, list[int]]:
 
 
 def rows(specs: list[AgentSpec]) -> np.ndarray:
-    """float64[players, P_LEN] for a seat order."""
+    """float64[players, P_LEN] for a seat order.
+
+    Parameters
+    ----------
+    specs : list of AgentSpec
+        Built-in agents, in seat order.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, shape ``(len(specs), P_LEN)``.
+    """
     return np.stack([s.row() for s in specs])
 
 
 def builtin_player(spec: AgentSpec):
     """A built-in agent as a per-move player of a public-API game (boardlab.sim.citywright.api.Game): play(game)
-    makes the seat's move in place, exactly as the numba game loop would (its policy stream included)."""
+    makes the seat's move in place, exactly as the numba game loop would (its policy stream included).
+
+    Parameters
+    ----------
+    spec : AgentSpec
+        A built-in agent.
+
+    Returns
+    -------
+    callable
+        ``play(game)``, moving the game in place.
+    """
     from boardlab.sim.citywright import engine as E
 
     from .play import policy_move

@@ -40,7 +40,29 @@ def selfplay_moments(seeds, prms, tables, vw, scores, xtx, xty, yty, count):
     ``Tables.kernel_args()``; `strong` (and `flatmc`) seats use
     weights vw (read-only float64[TURN_BUCKETS, N_FEATURES]); add every move's sample to the moments
     (float64 xtx[B, F, F], xty[B, F], yty[B]; int64 count[B]) and write the final score
-    sheets into scores int32[G, players, SC_LEN]."""
+    sheets into scores int32[G, players, SC_LEN].
+
+    Parameters
+    ----------
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``: one seed per game.
+    prms : numpy.ndarray
+        float64, shape ``(G, players, P_LEN)``: each game's seats' rows.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    vw : numpy.ndarray or None
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights (None: the committed ones).
+    scores : numpy.ndarray
+        int32, shape ``(G, players, SC_LEN)``: filled.
+    xtx : numpy.ndarray
+        float64, shape ``(TURN_BUCKETS, N_FEATURES, N_FEATURES)``: sums of x x'.
+    xty : numpy.ndarray
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``: sums of x y.
+    yty : numpy.ndarray
+        float64, shape ``(TURN_BUCKETS,)``: sums of y y.
+    count : numpy.ndarray
+        int64, shape ``(TURN_BUCKETS,)``: samples per bucket.
+    """
     rp, shp, _, pl_info, _, _, _, ach = tables
     n = prms.shape[1]
     boards = np.zeros((n, 4), dtype=np.uint64)
@@ -96,6 +118,23 @@ def ridge_fit(xtx, xty, yty, count, ridge, w, r2):
 
     w[b] solves (X'X + ridge * diag(X'X) + 1e-6 I) w = X'y, by Cholesky in plain loops: no BLAS,
     so the same moments give the same bits on any machine.  Feature 0 must be the constant 1.
+
+    Parameters
+    ----------
+    xtx : numpy.ndarray
+        float64, shape ``(TURN_BUCKETS, N_FEATURES, N_FEATURES)``: sums of x x'.
+    xty : numpy.ndarray
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``: sums of x y.
+    yty : numpy.ndarray
+        float64, shape ``(TURN_BUCKETS,)``: sums of y y.
+    count : numpy.ndarray
+        int64, shape ``(TURN_BUCKETS,)``: samples per bucket.
+    ridge : float
+        The ridge's strength (relative to the diagonal).
+    w : numpy.ndarray
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``: filled.
+    r2 : numpy.ndarray
+        float64, shape ``(TURN_BUCKETS,)``: filled.
     """
     nb, nf = xty.shape
     a = np.empty((nf, nf), dtype=np.float64)

@@ -48,7 +48,13 @@ STRONG_WEIGHTS.setflags(write=False)
 
 
 def value_weights(vw):
-    """A kernel's optional weights argument: vw, or the committed weights when it is None (or omitted)."""
+    """A kernel's optional weights argument: vw, or the committed weights when it is None (or omitted).
+
+    Parameters
+    ----------
+    vw : numpy.ndarray or None
+        Weights, or None.
+    """
     return STRONG_WEIGHTS if vw is None else vw
 
 
@@ -57,7 +63,18 @@ def readonly_weights(w) -> np.ndarray:
 
     The kernels never write their weights, and the committed weights inside a kernel (`value_weights` of
     None) are a read-only constant: passing every weight set read-only too means numba compiles each kernel
-    once for weights, not once for read-only and once for writable arrays (docs/architecture.md, "Compile time")."""
+    once for weights, not once for read-only and once for writable arrays (docs/architecture.md, "Compile time").
+
+    Parameters
+    ----------
+    w : numpy.ndarray
+        The weights (any float array).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, C-contiguous, read-only.
+    """
     out = np.array(w, dtype=np.float64, order="C")
     out.setflags(write=False)
     return out
@@ -73,7 +90,17 @@ def _value_weights(vw):
 
 @njit(cache=True, inline="always")
 def ruler_key(st, slot, shape):
-    """A key equal for slots giving the same shape and the same tiles in any order (they offer the same moves)."""
+    """A key equal for slots giving the same shape and the same tiles in any order (they offer the same moves).
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    slot : int
+        The market slot.
+    shape : int
+        The ruler's shape index.
+    """
     key = shape * 100000
     for j in range(4):
         d = st[E.ST_MARKET + E.line_cell(slot, j)]
@@ -83,7 +110,27 @@ def ruler_key(st, slot, shape):
 
 @njit(cache=True)
 def board_after(boards, st, p, mv, shp, pl_info, nb, placed):
-    """The mover's board nb uint64[4] and placed counts int32[MAX_SHAPES] after move mv (as apply_move puts them)."""
+    """The mover's board nb uint64[4] and placed counts int32[MAX_SHAPES] after move mv (as apply_move puts them).
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    p : int
+        The seat.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    shp : numpy.ndarray
+        int32, shape ``(shapes, SHP_LEN)``: the shape table.
+    pl_info : numpy.ndarray
+        int16, shape ``(placements, PL_LEN)``: the placement table.
+    nb : numpy.ndarray
+        uint64, shape ``(4,)``: filled.
+    placed : numpy.ndarray
+        int32, shape ``(MAX_SHAPES,)``: the player's placed count per shape.
+    """
     for d in range(4):
         nb[d] = boards[p, d]
     for s in range(MAX_SHAPES):
@@ -124,6 +171,27 @@ def strong_move(boards, st, rng, mv, prm, tables, vw, shared=False, rulers=None)
     each its own; the same moves, worths and draws.
     rulers: a memo of one-ruler searches (new_ruler_memo), so a ruler met again with the same board (in
     another market: the same shape and tiles) takes its k best moves from there, without a search.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    vw : numpy.ndarray or None
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights (None: the committed ones).
+    shared : bool
+        Share the board's setup between the rulers' searches (strong_move's).
+    rulers : tuple or None
+        A ruler memo (:func:`new_ruler_memo`), or None.
     """
     rp, shp, _, pl_info, _, _, _, ach = tables
     k = max(1, int(prm[P_K]))
@@ -204,7 +272,15 @@ _RULER_TAG = np.uint64(0x52554C455253)
 def new_ruler_memo(entries, k):
     """An empty memo for strong_move's `rulers` (entries a power of two, or 0: none; k: the k of the searches it
     keeps): (keys uint64[entries], counts int64[entries], moves int32[entries, k, MV_LEN], worths
-    float64[entries, k], stats int64[2]: searches stored, rulers taken from it)."""
+    float64[entries, k], stats int64[2]: searches stored, rulers taken from it).
+
+    Parameters
+    ----------
+    entries : int
+        Memo entries (a power of two, or 0).
+    k : int
+        The k of the searches it keeps.
+    """
     return (
         np.zeros(entries, dtype=np.uint64),
         np.zeros(entries, dtype=np.int64),

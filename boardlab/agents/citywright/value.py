@@ -147,6 +147,27 @@ def board_features(b0, b1, b2, b3, placed, opp_best, rp, ach, f):
 
     placed : int32[MAX_SHAPES] the player's placed count per shape.
     opp_best : int64[4] the best opponent score per district (-1 when there is no opponent).
+
+    Parameters
+    ----------
+    b0 : numpy.uint64
+        Residential bitboard.
+    b1 : numpy.uint64
+        Commercial bitboard.
+    b2 : numpy.uint64
+        Park bitboard.
+    b3 : numpy.uint64
+        Industrial bitboard.
+    placed : numpy.ndarray
+        int32, shape ``(MAX_SHAPES,)``: the player's placed count per shape.
+    opp_best : numpy.ndarray
+        int64, shape ``(4,)``: the best opponent score per district.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    ach : numpy.ndarray
+        int32, shape ``(cards, ACH_LEN)``: the achievements in force.
+    f : numpy.ndarray
+        float64, shape ``(N_FEATURES,)``: filled.
     """
     occ = b0 | b1 | b2 | b3
     emp = _VALID & ~occ
@@ -236,7 +257,19 @@ def board_features(b0, b1, b2, b3, placed, opp_best, rp, ach, f):
 
 @njit(cache=True)
 def opponents_best(boards, p, rp, out):
-    """out int64[4]: the best score per district among seats other than p (-1 everywhere at one player)."""
+    """out int64[4]: the best score per district among seats other than p (-1 everywhere at one player).
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    p : int
+        The seat.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    out : numpy.ndarray
+        int64, shape ``(4,)``: filled.
+    """
     out[:] = -1
     for q in range(boards.shape[0]):
         if q == p:
@@ -250,18 +283,46 @@ def opponents_best(boards, p, rp, out):
 
 @njit(cache=True, inline="always")
 def turn_bucket(turns_left):
+    """The weights' bucket of a number of own turns left.
+
+    Parameters
+    ----------
+    turns_left : int
+        Own turns left.
+    """
     return min(max(turns_left, 0), TURN_BUCKETS - 1)
 
 
 @njit(cache=True)
 def turns_left_after(st, rp, p):
-    """Own turns player p has left once the move being chosen is played."""
+    """Own turns player p has left once the move being chosen is played.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    p : int
+        The seat.
+    """
     return rp[E.RP_ROUNDS] * rp[E.RP_TURNS] - st[E.ST_TURNS + p] - 1
 
 
 def load_weights(path: Path) -> tuple[np.ndarray, dict]:
     """float64[TURN_BUCKETS, N_FEATURES] and the file's metadata, from a weight file
-    (`citywright train` writes them); refused when its feature list is not FEATURES."""
+    (`citywright train` writes them); refused when its feature list is not FEATURES.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The weight file.
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, dict)
+        The weights and the file's metadata.
+    """
     data = json.loads(Path(path).read_text())
     if tuple(data.get("features", ())) != FEATURES:
         raise ValueError(f"{path}: its feature list is not this version's (boardlab.agents.citywright.value.FEATURES)")

@@ -31,7 +31,26 @@ from numpy.random.bit_generator import ISpawnableSeedSequence
 
 @runtime_checkable
 class Agent(Protocol):
-    def act(self, observation: Any, legal_moves: list, rng: np.random.Generator) -> Any: ...
+    """What a Python agent is: an object with :meth:`act` (structural: no base class to inherit)."""
+
+    def act(self, observation: Any, legal_moves: list, rng: np.random.Generator) -> Any:
+        """The move for the seat to move.
+
+        Parameters
+        ----------
+        observation : boardlab.sim.observation.Observation or None
+            What the seat to move may see (None for an agent with ``observes = False``).
+        legal_moves : list
+            The moves to choose from (the game's ``agent_moves()``), not empty.
+        rng : numpy.random.Generator
+            The agent's own generator (:func:`agent_rng`).
+
+        Returns
+        -------
+        object
+            The chosen move, one of `legal_moves`.
+        """
+        ...
 
 
 def observes(agent) -> bool:
@@ -52,7 +71,18 @@ def observes(agent) -> bool:
 
 def agent_moves(game) -> list:
     """The moves offered to an agent: the game's ``agent_moves()`` where it has one (a game whose full
-    listing is much longer, such as every tile assignment), else ``legal_moves()``."""
+    listing is much longer, such as every tile assignment), else ``legal_moves()``.
+
+    Parameters
+    ----------
+    game : boardlab.sim.contract.Game
+        The position.
+
+    Returns
+    -------
+    list
+        The moves, in the game's order.
+    """
     listing = getattr(game, "agent_moves", None)
     return listing() if listing is not None else game.legal_moves()
 
@@ -209,5 +239,20 @@ class AgentSeedSequence(ISpawnableSeedSequence):
 
 
 def decide(agent: Agent, game, rng: np.random.Generator):
-    """The move `agent` chooses for the seat to move in `game` (given its observation, never the game)."""
+    """The move `agent` chooses for the seat to move in `game` (given its observation, never the game).
+
+    Parameters
+    ----------
+    agent : Agent
+        The Python agent.
+    game : boardlab.sim.contract.Game
+        The position (not moved).
+    rng : numpy.random.Generator
+        The agent's generator.
+
+    Returns
+    -------
+    object
+        The agent's move.
+    """
     return agent.act(game.observation(game.current), agent_moves(game), rng)

@@ -42,7 +42,7 @@ REWARDS = ("auto", "win", "score")
 class _Node:
     __slots__ = ("avail", "children", "n", "w")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.children: dict = {}
         self.n = 0  # visits
         self.w = 0.0  # sum of the rewards backed up (raw: win share or total)
@@ -52,13 +52,21 @@ class _Node:
 class ISMCTS:
     """Information-set MCTS (module docstring).
 
-    iters : iterations per move (the budget unless ms > 0).
-    ms : milliseconds per move instead of iters (0: iterations).
-    c : UCB exploration constant (rewards are on 0..1).
-    rollout : "random" (the game's random_move()) or "uniform" (uniform over agent_moves(), the agent's rng).
-    reward : "win" (win share), "score" (normalised total, better = larger in the game's score direction),
-        "auto" (win with 2+ players, score solo).
-    policy : a Python agent (act(observation, legal_moves, rng)) to roll out with instead.
+    Parameters
+    ----------
+    iters : int
+        Iterations per move (the budget unless `ms` > 0), at least 1.
+    ms : int
+        Milliseconds per move instead of `iters` (0: iterations).
+    c : float
+        UCB exploration constant (rewards are on 0..1), finite and at least 0.
+    rollout : str
+        ``"random"`` (the game's ``random_move()``) or ``"uniform"`` (uniform over ``agent_moves()``, the agent's rng).
+    reward : str
+        ``"win"`` (win share), ``"score"`` (normalised total, better = larger in the game's score direction),
+        ``"auto"`` (win with 2+ players, score solo).
+    policy : object or None
+        A Python agent (``act(observation, legal_moves, rng)``) to roll out with instead.
     """
 
     name = "ismcts"
@@ -75,12 +83,29 @@ class ISMCTS:
         self.iterations = 0  # of the last search
 
     def act(self, observation, legal_moves: list, rng: np.random.Generator):
+        """The move with the most visits after the search (ties: the better mean reward, then the listing's order);
+        a single legal move is returned without searching.  ``self.iterations`` holds the search's iterations.
+
+        Parameters
+        ----------
+        observation : boardlab.sim.observation.Observation or None
+            What the seat to move may see (None for an agent with ``observes = False``).
+        legal_moves : list
+            The moves to choose from (the game's ``agent_moves()``), not empty.
+        rng : numpy.random.Generator
+            The agent's own generator (:func:`boardlab.agents.generic.base.agent_rng`).
+
+        Returns
+        -------
+        object
+            The chosen move, one of `legal_moves`.
+        """
         if not legal_moves:
             raise ValueError("no legal move to choose from")
         if len(legal_moves) == 1:
             return legal_moves[0]
         root = _Node()
-        self._win = None  # reward by win share? (known at the first rollout: "auto" asks the player count)
+        self._win: bool | None = None  # reward by win share? (known at the first rollout: "auto" asks the player count)
         seen = [math.inf, -math.inf]  # the lowest and highest totals rolled out (reward "score")
         deadline = time.perf_counter() + self.ms / 1000 if self.ms else None
         it = 0
@@ -96,7 +121,8 @@ class ISMCTS:
         return best
 
     def _iterate(self, root: _Node, game, legal_moves: list, rng: np.random.Generator, seen: list[float]) -> None:
-        node, moves, path = root, legal_moves, []
+        moves: list | None = legal_moves  # None below the root: the node's moves are listed when it is reached
+        node, path = root, []
         while not game.done:
             if moves is None:
                 moves = agent_moves(game)

@@ -17,7 +17,13 @@ from .uniform import RandomAgent
 
 
 class RandomPrefers(RandomAgent):
-    """Uniform over the listed moves of family `family` when there is one, else over all of them."""
+    """Uniform over the listed moves of family `family` when there is one, else over all of them.
+
+    Parameters
+    ----------
+    family : str
+        The move family preferred (the game's ``move_families()`` names them); :func:`restrict` applies it.
+    """
 
     name = "random-prefers"
 
@@ -26,7 +32,15 @@ class RandomPrefers(RandomAgent):
 
 
 class ISMCTSPrefers(ISMCTS):
-    """ISMCTS over the listed moves of family `family` when there is one, else over all of them."""
+    """ISMCTS over the listed moves of family `family` when there is one, else over all of them.
+
+    Parameters
+    ----------
+    family : str
+        The move family preferred at the root; :func:`restrict` applies it.
+    **search
+        :class:`boardlab.agents.generic.ismcts.ISMCTS`'s parameters.
+    """
 
     name = "ismcts-prefers"
 

@@ -10,7 +10,18 @@ from boardlab.sim.cartographers.game import EDICT_KEYS, SEASON_KEYS
 
 
 def rows(game: Game) -> dict[str, np.ndarray]:
-    """Per column of Cartographers' own (and total, in its type), one value per seat."""
+    """Per column of Cartographers' own (and total, in its type), one value per seat.
+
+    Parameters
+    ----------
+    game : Game
+        A finished game of the public API.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Column name -> shape ``(players,)`` values.
+    """
     n = game.players
     scores = game.scores()
     snap = game.snapshot()

@@ -63,7 +63,32 @@ def run(
     through the agents' loop, `boardlab simulate` of random games end to end (`simulate_games`, default
     2 x games), maps scored per second (all 16 cards and the monster penalty), greedy and
     planner and strong 4-player games/s (every seat that agent), the expert's CPU ms per decision, and `score`
-    of one map; `log` reports each as it is measured."""
+    of one map; `log` reports each as it is measured.
+
+    Parameters
+    ----------
+    games : int
+        Random games per figure.
+    boards : int
+        Boards scored for the scorer's figure.
+    rules : Rules or None
+        The rule set (None: the default preset).
+    subprocesses : bool
+        Measure the fresh-process figures (compile, start-up).
+    agents : bool
+        Measure the agents' figures.
+    agent_games : int
+        Games per agent figure.
+    simulate_games : int or None
+        Games of the end-to-end simulate figure.
+    log : callable or None
+        Receives each figure as it is measured (None: silent).
+
+    Returns
+    -------
+    dict
+        Figure name -> value.
+    """
     rules = rules or load_rules()
     res = Figures(log, rules=rules.name, games_per_player_count=games, clock="process CPU")
     seeds = np.arange(games, dtype=np.uint64)
@@ -119,7 +144,28 @@ def run(
 def timed_decisions(spec: str, opponent: str, players: int, rules, seeds, seats) -> np.ndarray:
     """The process CPU milliseconds of each of `spec`'s decisions (draws and monster phases) in games with it in
     seat seats[g] and `opponent` in every other seat, played one decision at a time through the game loop's
-    policy (boardlab.agents.cartographers.play.policy_move)."""
+    policy (boardlab.agents.cartographers.play.policy_move).
+
+    Parameters
+    ----------
+    spec : str
+        The agent timed.
+    opponent : str
+        The agent in every other seat.
+    players : int
+        Seats per game.
+    rules : Rules
+        The rule set.
+    seeds : sequence of int
+        The games' seeds.
+    seats : sequence of int
+        `spec`'s seat in each game.
+
+    Returns
+    -------
+    numpy.ndarray
+        float, CPU ms per decision.
+    """
     from boardlab.agents.cartographers.play import _weights, policy_move
     from boardlab.agents.cartographers.strong import workspace
     from boardlab.sim.cartographers.api import Game
@@ -143,7 +189,22 @@ def timed_decisions(spec: str, opponent: str, players: int, rules, seeds, seats)
 
 def expert_figures(rules, spec: str = "expert", games: int = 8) -> dict:
     """CPU time per decision of the expert over whole 4-player games against planner (seats rotated) and whole
-    solo games, after a warm-up game: the mean over all its decisions and the slowest."""
+    solo games, after a warm-up game: the mean over all its decisions and the slowest.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    spec : str
+        The expert's spec.
+    games : int
+        Games timed.
+
+    Returns
+    -------
+    dict
+        The figures: mean and slowest CPU ms per decision, 4-player and solo.
+    """
     timed_decisions(spec, "planner", 4, rules, [999], [0])  # warm-up / compile
     seeds = np.arange(games) + 2000
     four = timed_decisions(spec, "planner", 4, rules, seeds, np.arange(games) % 4)

@@ -54,7 +54,20 @@ def _normal(x: pd.Series) -> tuple[float, float, float]:
 
 
 def card_rows(a: pd.DataFrame, b: pd.DataFrame, rules_a, rules_b) -> list[dict]:
-    """One row per scoring card in play under both: points per map, A, B and B − A paired by game."""
+    """One row per scoring card in play under both: points per map, A, B and B − A paired by game.
+
+    Parameters
+    ----------
+    a, b : pandas.DataFrame
+        The result rows of rules A and B (the same seeds).
+    rules_a, rules_b : Rules
+        The two rule sets.
+
+    Returns
+    -------
+    list of dict
+        Rows of OUT_COLUMNS (boardlab.experiments.compare).
+    """
     names = {c.id: c.name for c in rules_a.scoring_cards}
     m = _card_points(a).merge(_card_points(b), on=["game_seed", "card"], suffixes=("_a", "_b"))
     rows = []
@@ -69,7 +82,20 @@ def card_rows(a: pd.DataFrame, b: pd.DataFrame, rules_a, rules_b) -> list[dict]:
 
 
 def excess_rows(a: pd.DataFrame, b: pd.DataFrame, rules_a, rules_b) -> list[dict]:
-    """Solo games: per scoring card in play under both, its points minus each rule set's solo number."""
+    """Solo games: per scoring card in play under both, its points minus each rule set's solo number.
+
+    Parameters
+    ----------
+    a, b : pandas.DataFrame
+        The result rows of rules A and B (the same seeds).
+    rules_a, rules_b : Rules
+        The two rule sets.
+
+    Returns
+    -------
+    list of dict
+        Rows of OUT_COLUMNS.
+    """
     if not (a["players"] == 1).all() or not (b["players"] == 1).all():
         return []
     names = {c.id: c.name for c in rules_a.scoring_cards}
@@ -98,7 +124,20 @@ def _share_row(section: str, by: str, group: str, metric: str, xa: np.ndarray, x
 
 
 def title_rows(a: pd.DataFrame, b: pd.DataFrame, rules_a, rules_b) -> list[dict]:
-    """Solo games: the share earning each title and reaching each title's rating, A, B and B − A paired."""
+    """Solo games: the share earning each title and reaching each title's rating, A, B and B − A paired.
+
+    Parameters
+    ----------
+    a, b : pandas.DataFrame
+        The result rows of rules A and B (the same seeds).
+    rules_a, rules_b : Rules
+        The two rule sets.
+
+    Returns
+    -------
+    list of dict
+        Rows of OUT_COLUMNS.
+    """
     if not (a["players"] == 1).all() or not (b["players"] == 1).all():
         return []
     m = a[["game_seed", "seat", "rating", "title"]].merge(
@@ -117,7 +156,20 @@ def title_rows(a: pd.DataFrame, b: pd.DataFrame, rules_a, rules_b) -> list[dict]
 
 
 def sections(a: pd.DataFrame, b: pd.DataFrame, rules_a, rules_b) -> pd.DataFrame:
-    """The rows of every section below (CompareSections.rows)."""
+    """The rows of every section below (CompareSections.rows).
+
+    Parameters
+    ----------
+    a, b : pandas.DataFrame
+        The result rows of rules A and B (the same seeds).
+    rules_a, rules_b : Rules
+        The two rule sets.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns OUT_COLUMNS.
+    """
     rows = card_rows(a, b, rules_a, rules_b) + excess_rows(a, b, rules_a, rules_b) + title_rows(a, b, rules_a, rules_b)
     return pd.DataFrame(rows, columns=OUT_COLUMNS)
 

@@ -59,24 +59,56 @@ class Job:
     label: str = ""
 
     def rule_set(self) -> Rules:
+        """The run's rule set.
+
+        Returns
+        -------
+        Rules
+            The run's rules: its side's preset with its overrides.
+        """
         r = load_rules(self.rules)
         return r.with_overrides(dict(self.overrides)) if self.overrides else r
 
     @property
     def side(self) -> str:
+        """The map side the run plays (A or B)."""
         return self.rules[-1].upper()
 
     @property
     def passes(self) -> str:
+        """Where ambushes are passed (``ambush.pass_clockwise_to``): next or previous."""
         return dict(self.overrides).get("ambush.pass_clockwise_to", "next")
 
 
 def sizes(games: int) -> dict[str, int]:
+    """Games per kind of run at report size `games`.
+
+    Parameters
+    ----------
+    games : int
+        The report's size (the 4-player tables' game count).
+
+    Returns
+    -------
+    dict of str to int
+        ``solo`` (twice `games`), ``main`` (`games`) and ``half`` (half, at least 10): games per kind of run.
+    """
     return {"solo": 2 * games, "main": games, "half": max(games // 2, 10)}
 
 
 def plan(games: int) -> list[Job]:
-    """Every run of the report for size `games` (the 4-player tables' game count)."""
+    """Every run of the report for size `games` (the 4-player tables' game count).
+
+    Parameters
+    ----------
+    games : int
+        The report's size (the 4-player tables' game count).
+
+    Returns
+    -------
+    list of Job
+        The runs.
+    """
     n = sizes(games)
     prev = (("ambush.pass_clockwise_to", "previous"),)
     jobs = [
@@ -109,7 +141,18 @@ def plan(games: int) -> list[Job]:
 
 
 def card_info(rules: Rules | None = None) -> pd.DataFrame:
-    """card, name, category, solo (the printed solo number) of the 16 scoring cards."""
+    """card, name, category, solo (the printed solo number) of the 16 scoring cards.
+
+    Parameters
+    ----------
+    rules : Rules or None
+        The rule set (None: the default preset).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rules = rules or load_rules("base-a")
     return pd.DataFrame(
         [(c.id, c.name, c.category, c.solo) for c in rules.scoring_cards], columns=["card", "name", "category", "solo"]
@@ -117,7 +160,18 @@ def card_info(rules: Rules | None = None) -> pd.DataFrame:
 
 
 def card_points(df: pd.DataFrame) -> pd.DataFrame:
-    """Long table: one row per (game, seat, edict slot): slot, card, points (its two scorings)."""
+    """Long table: one row per (game, seat, edict slot): slot, card, points (its two scorings).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows (one per game and seat).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     parts = []
     for e in EDICTS:
         k = e.lower()
@@ -139,7 +193,18 @@ def solo_card_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
 
     ``excess`` = mean points - solo number (the card's term of the rating); ``relative`` =
     excess - the mean excess of the 16 cards, whose interval accounts for both (a card's
-    calibration *against the other cards*, whatever the player's overall level)."""
+    calibration *against the other cards*, whatever the player's overall level).
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rows = []
     for job, df in frames.items():
         if job.figure != "solo":
@@ -170,7 +235,18 @@ def solo_card_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
 
 
 def solo_rating_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
-    """Per solo run: the rating and its parts, means with intervals (long: metric, n, mean, lo, hi)."""
+    """Per solo run: the rating and its parts, means with intervals (long: metric, n, mean, lo, hi).
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     parts = []
     for job, df in frames.items():
         if job.figure != "solo":
@@ -198,7 +274,20 @@ def solo_rating_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
 
 
 def solo_title_table(frames: dict[Job, pd.DataFrame], rules: Rules | None = None) -> pd.DataFrame:
-    """Per solo run and title: share of games earning exactly that title and reaching it (rating >= threshold)."""
+    """Per solo run and title: share of games earning exactly that title and reaching it (rating >= threshold).
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+    rules : Rules or None
+        The rule set (None: the default preset).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rules = rules or load_rules("base-a")
     rows = []
     for job, df in frames.items():
@@ -230,13 +319,37 @@ def solo_title_table(frames: dict[Job, pd.DataFrame], rules: Rules | None = None
 
 
 def game_means(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
-    """One row per game: the seats' mean of `columns` (the game's cards kept)."""
+    """One row per game: the seats' mean of `columns` (the game's cards kept).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows (one per game and seat).
+    columns : list of str
+        The columns averaged over each game's seats.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     keys = ["game", "card_a", "card_b", "card_c", "card_d"]
     return df.groupby(keys, sort=True)[columns].mean().reset_index()
 
 
 def edict_card_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
-    """Multiplayer: mean points per player of each card, over all slots and per slot A-D; n = games."""
+    """Multiplayer: mean points per player of each card, over all slots and per slot A-D; n = games.
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     info = card_info()
     parts = []
     for job, df in frames.items():
@@ -260,7 +373,18 @@ def card_pair_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
     """Multiplayer: mean total per player in games with each pair of cards, and its interaction.
 
     ``interaction`` = pair mean - (mean with card x + mean with card y - grand mean): what the
-    pair adds beyond the two cards' separate effects (an additive model's residual)."""
+    pair adds beyond the two cards' separate effects (an additive model's residual).
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     parts = []
     for job, df in frames.items():
         if job.figure != "multi":
@@ -291,7 +415,20 @@ def side_table(frames: dict[Job, pd.DataFrame], agent: str = STRONGEST) -> pd.Da
     """Map side A vs B: `agent`'s mean total and its parts, solo and 4 players (n = games), and B - A.
 
     Both sides' runs use the same game seeds, which deal the same cards: ``side="B-A"`` rows are the
-    mean paired difference over the games both runs played (matched by game number, same cards)."""
+    mean paired difference over the games both runs played (matched by game number, same cards).
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+    agent : str
+        The agent whose runs give the table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     parts, games = [], {}
     for job, df in frames.items():
         if job.agents != (agent,) or job.figure not in ("solo", "multi"):
@@ -322,7 +459,18 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> tuple[float, float, float]:
 
 
 def score_share_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
-    """Coins' and monsters' share of the final score: ratio of means over games, with intervals."""
+    """Coins' and monsters' share of the final score: ratio of means over games, with intervals.
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rows = []
     for job, df in frames.items():
         if job.figure == "seats" or job.key == "ambush_4p_mixed_A" or job.agents[0] == "random":
@@ -343,7 +491,20 @@ def ambush_table(frames: dict[Job, pd.DataFrame], agent: str = STRONGEST) -> pd.
     (`agent`'s runs: every seat adversarial is its 4-player table ``multi_4p_<agent>_A``).
 
     In the all-one-policy tables every seat's monsters come from that policy; in the mixed table the
-    adversarial seats suffer the random seats' placements and the reverse (neighbours alternate)."""
+    adversarial seats suffer the random seats' placements and the reverse (neighbours alternate).
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+    agent : str
+        The agent whose runs give the table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rows = []
     for job, df in frames.items():
         if job.key not in (f"multi_4p_{agent}_A", "ambush_4p_random_A", "ambush_4p_mixed_A"):
@@ -384,7 +545,18 @@ def ambush_table(frames: dict[Job, pd.DataFrame], agent: str = STRONGEST) -> pd.
 
 
 def seat_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
-    """Seat win shares with identical agents, seating fixed: players, pass direction, seat."""
+    """Seat win shares with identical agents, seating fixed: players, pass direction, seat.
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     parts = []
     for job, df in frames.items():
         if job.figure not in ("seats", "multi") or job.side != "A":
@@ -405,7 +577,20 @@ def seat_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
 
 
 def build_tables(frames: dict[Job, pd.DataFrame], agent: str = STRONGEST) -> dict[str, pd.DataFrame]:
-    """Every table of the report from its runs; `agent` is the one whose runs give the side and ambush tables."""
+    """Every table of the report from its runs; `agent` is the one whose runs give the side and ambush tables.
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+    agent : str
+        The agent whose runs give the table.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        Table name -> table.
+    """
     return {
         "solo_cards": solo_card_table(frames),
         "solo_ratings": solo_rating_table(frames),
@@ -423,7 +608,18 @@ def build_tables(frames: dict[Job, pd.DataFrame], agent: str = STRONGEST) -> dic
 
 
 def chunk_size(games: int) -> int:
-    """A few seconds of work per chunk, and at least two chunks a run so both workers have work."""
+    """A few seconds of work per chunk, and at least two chunks a run so both workers have work.
+
+    Parameters
+    ----------
+    games : int
+        A run's games.
+
+    Returns
+    -------
+    int
+        Games per chunk.
+    """
     return max(10, min(500, (games + 1) // 2))
 
 
@@ -439,7 +635,34 @@ def reproduce(
     scheduler: str | None = None,
     progress=None,
 ) -> dict[str, pd.DataFrame]:
-    """Play the plan (reusing finished runs), analyse it, write tables, charts and REPORT.md into `out`."""
+    """Play the plan (reusing finished runs), analyse it, write tables, charts and REPORT.md into `out`.
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+    out : pathlib.Path
+        The report's directory.
+    work : pathlib.Path
+        The run cache.
+    seed : int
+        The run seed.
+    n_jobs : int
+        Worker processes.
+    log : callable
+        Receives progress lines.
+    command : str
+        The command line, quoted in the report.
+    backend, scheduler : str, str or None
+        As in :func:`boardlab.experiments.simulate.run`.
+    progress : callable or None
+        Called ``progress(job, done, total, rate)`` after each chunk.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        The report's tables.
+    """
     t0 = time.perf_counter()
     jobs = plan(games)
     frames = run_jobs(
@@ -452,7 +675,25 @@ def reproduce(
 
 
 def write_outputs(tables, frames, out: Path, games, seed, command, elapsed) -> None:
-    """Every file into a temporary directory beside `out`, then each moved into place, REPORT.md last."""
+    """Every file into a temporary directory beside `out`, then each moved into place, REPORT.md last.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+    frames : dict of Job to pandas.DataFrame
+        Each run and its rows.
+    out : pathlib.Path
+        The report's directory.
+    games : int
+        The report's size.
+    seed : int
+        The run seed.
+    command : str
+        The command line, quoted in the report.
+    elapsed : float
+        Seconds the runs took.
+    """
     with staged_directory(out) as tmp:
         for name, t in tables.items():
             t.to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
@@ -467,6 +708,15 @@ def write_outputs(tables, frames, out: Path, games, seed, command, elapsed) -> N
 
 
 def solo_cards_chart(t: pd.DataFrame, path: Path) -> None:
+    """Solo, side A: each card's mean points against its printed solo number, per agent.
+
+    Parameters
+    ----------
+    t : pandas.DataFrame
+        The chart's table.
+    path : pathlib.Path
+        The PNG file.
+    """
     plt = charts.plt
     t = t[(t["side"] == "A") & (t["agent"] != "random")].assign(label=lambda d: d["card"].astype(str))
     colours = charts.family_colours(t["agent"])
@@ -490,7 +740,19 @@ def titles_chart(
     by: str = "agent",
     title: str = "Solo, side A: share of games reaching each title (rating at least its threshold)",
 ) -> None:
-    """Share of solo games (side A) reaching each title, a bar per value of `by` (agent, or the skill report's tier)."""
+    """Share of solo games (side A) reaching each title, a bar per value of `by` (agent, or the skill report's tier).
+
+    Parameters
+    ----------
+    t : pandas.DataFrame
+        The chart's table.
+    path : pathlib.Path
+        The PNG file.
+    by : str
+        The column of the bars (agent, or the skill report's tier).
+    title : str
+        The chart's title.
+    """
     plt = charts.plt
     t = t[(t["side"] == "A") & t["rating_at_least"].notna()].assign(reaching=lambda d: 100 * d["reaching"])
     t = t.assign(lo=100 * t["lo"], hi=100 * t["hi"], title=t["title"].str.split().str[-1])
@@ -504,6 +766,15 @@ def titles_chart(
 
 
 def edict_chart(t: pd.DataFrame, path: Path) -> None:
+    """Multiplayer: each card's mean points per player, per map side.
+
+    Parameters
+    ----------
+    t : pandas.DataFrame
+        The chart's table.
+    path : pathlib.Path
+        The PNG file.
+    """
     plt = charts.plt
     t = t[(t["slot"] == "all") & (t["card"] > 0)].assign(label=lambda d: d["card"].astype(str))
     colours = charts.family_colours("side " + t["side"])
@@ -518,6 +789,15 @@ def edict_chart(t: pd.DataFrame, path: Path) -> None:
 
 
 def seats_chart(t: pd.DataFrame, path: Path) -> None:
+    """Seat win shares with identical agents, one panel per player count, per pass direction.
+
+    Parameters
+    ----------
+    t : pandas.DataFrame
+        The chart's table.
+    path : pathlib.Path
+        The PNG file.
+    """
     plt = charts.plt
     players = sorted(t["players"].unique())
     fig, axes = plt.subplots(1, len(players), figsize=(3.4 * len(players), 3.4), squeeze=False, layout="constrained")
@@ -548,7 +828,18 @@ def _metric(t: pd.DataFrame, metric: str, **where) -> pd.Series:
 
 
 def solo_calibration_markdown(tables) -> str:
-    """The solo calibration table of REPORT.md: side A, planner beside greedy, per card."""
+    """The solo calibration table of REPORT.md: side A, planner beside greedy, per card.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables (:func:`build_tables`).
+
+    Returns
+    -------
+    str
+        The Markdown table.
+    """
     c = tables["solo_cards"]
     c = c[c["side"] == "A"]
     p = c[c["agent"] == STRONGEST].set_index("card")
@@ -573,6 +864,28 @@ def solo_calibration_markdown(tables) -> str:
 
 
 def report(tables, frames, games, seed, command, elapsed) -> str:
+    """REPORT.md: the plan, every table with what it says, and the charts.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+    frames : dict of Job to pandas.DataFrame
+        Each run and its rows.
+    games : int
+        The report's size.
+    seed : int
+        The run seed.
+    command : str
+        The command line, quoted in the report.
+    elapsed : float
+        Seconds the runs took.
+
+    Returns
+    -------
+    str
+        REPORT.md's Markdown.
+    """
     now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     total_games = sum(len(df) // j.players for j, df in frames.items())
     sim_seconds = sum(df.attrs.get("seconds", 0.0) for df in frames.values())

@@ -44,7 +44,20 @@ _LETTERS = np.frombuffer(STATE_LETTERS.encode(), dtype=np.uint8)  # a map cell's
 
 def solo_titles(ratings: np.ndarray, rules: Rules) -> np.ndarray:
     """The title of each solo rating (docs/games/cartographers.md 6.2): the first row of the table it meets;
-    "" for none."""
+    "" for none.
+
+    Parameters
+    ----------
+    ratings : numpy.ndarray
+        int, shape ``(M,)``: solo ratings.
+    rules : Rules
+        The rule set (its titles).
+
+    Returns
+    -------
+    numpy.ndarray
+        object (str), shape ``(M,)``.
+    """
     titles = rules.titles
     below = titles[-1][1] if rules.solo["below_titles"] == "lowest" else ""
     out = np.full(ratings.shape, below, dtype=object)
@@ -56,7 +69,18 @@ def solo_titles(ratings: np.ndarray, rules: Rules) -> np.ndarray:
 def grid_strings(planes: np.ndarray) -> pa.LargeStringArray:
     """Final maps uint64[M, N_PLANES, 2] -> the M maps as 121-letter strings (as
     boardlab.sim.cartographers.api.codes_to_strings writes them), built as Arrow buffers at once: the letters
-    (boardlab.sim.cartographers.engine.map_letters) are the data, every 121st byte an offset."""
+    (boardlab.sim.cartographers.engine.map_letters) are the data, every 121st byte an offset.
+
+    Parameters
+    ----------
+    planes : numpy.ndarray
+        uint64, shape ``(M, N_PLANES, 2)``.
+
+    Returns
+    -------
+    pyarrow.LargeStringArray
+        M strings.
+    """
     m = planes.shape[0]
     data = np.empty((m, E.N_CELLS), dtype=np.uint8)
     E.map_letters(planes, _LETTERS, data)
@@ -67,14 +91,48 @@ def grid_strings(planes: np.ndarray) -> pa.LargeStringArray:
 def play_chunk(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> pd.DataFrame:
-    """Games start..stop-1 of a run, one row per (game, seat), columns RESULT_COLUMNS."""
+    """Games start..stop-1 of a run, one row per (game, seat), columns RESULT_COLUMNS.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list of AgentSpec
+        The run's agents (per seat, or the draw pool).
+    seating : str
+        The seating (boardlab.experiments.seating).
+    run_seed : int
+        The run seed (game g's seed: boardlab.sim.seeds.game_seeds).
+    start, stop : int
+        The games played: start..stop-1.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The chunk's rows.
+    """
     return chunk_table(rules, players, agents, seating, run_seed, start, stop).to_pandas()
 
 
 def chunk_size(agents: list[AgentSpec], games: int) -> int:
     """Games per chunk (GameDef.simulation.chunk_size): a few seconds of work (the expert's search is about 100x a
     planner's game); random play in chunks of 10,000 games (under a second): short enough that the last chunk's
-    table and file, written after play ends, cost little; longer ones save nothing (boardlab bench)."""
+    table and file, written after play ends, cost little; longer ones save nothing (boardlab bench).
+
+    Parameters
+    ----------
+    agents : list of AgentSpec
+        The run's agents.
+    games : int
+        The run's number of games.
+
+    Returns
+    -------
+    int
+        Games per chunk.
+    """
     if any(a.name == "expert" for a in agents):
         return max(1, min(50, games))
     return max(1, min(10_000 if all(a.name == "random" for a in agents) else 1_000, games))
@@ -83,7 +141,28 @@ def chunk_size(agents: list[AgentSpec], games: int) -> int:
 def chunk_table(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> pa.Table:
-    """Games start..stop-1 of a run, the table of schema SCHEMA (chunk_player's, built at once)."""
+    """Games start..stop-1 of a run, the table of schema SCHEMA (chunk_player's, built at once).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list of AgentSpec
+        The run's agents (per seat, or the draw pool).
+    seating : str
+        The seating (boardlab.experiments.seating).
+    run_seed : int
+        The run seed (game g's seed: boardlab.sim.seeds.game_seeds).
+    start, stop : int
+        The games played: start..stop-1.
+
+    Returns
+    -------
+    pyarrow.Table
+        The chunk's table.
+    """
     return chunk_player(rules, players, agents, seating, run_seed, start, stop)()
 
 
@@ -92,7 +171,28 @@ def chunk_player(
 ) -> Callable[[], pa.Table]:
     """The game's chunk player (GameDef.simulation.chunk_player): games start..stop-1 played now, their table
     (schema SCHEMA) built when the returned function is called -- on simulate's writer thread, while the next chunk
-    plays, at --jobs 1 (the engine's loop releases the GIL)."""
+    plays, at --jobs 1 (the engine's loop releases the GIL).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list of AgentSpec
+        The run's agents (per seat, or the draw pool).
+    seating : str
+        The seating (boardlab.experiments.seating).
+    run_seed : int
+        The run seed (game g's seed: boardlab.sim.seeds.game_seeds).
+    start, stop : int
+        The games played: start..stop-1.
+
+    Returns
+    -------
+    callable
+        A function of no arguments returning the chunk's pyarrow.Table.
+    """
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
     tb = tables_for(rules, players)
@@ -111,7 +211,30 @@ def results_table(
     rules: Rules, players: int, agents: list, start: int, seeds: np.ndarray, order: np.ndarray, res: dict
 ) -> pa.Table:
     """The chunk's table of schema SCHEMA from its seeds, seat plan and the loop's result arrays
-    (boardlab.sim.cartographers.engine.new_results)."""
+    (boardlab.sim.cartographers.engine.new_results).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list
+        The run's agents.
+    start : int
+        The first game's index.
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``.
+    order : numpy.ndarray
+        int, shape ``(G, players)``: agent index per seat.
+    res : dict of str to numpy.ndarray
+        The game loop's result arrays.
+
+    Returns
+    -------
+    pyarrow.Table
+        One row per (game, seat), schema SCHEMA.
+    """
     stop = start + len(seeds)
     g = stop - start
     m = g * players

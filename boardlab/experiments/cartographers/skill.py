@@ -51,7 +51,20 @@ TABLES = (
 
 
 def tier_sizes(games: int, tier: str) -> dict[str, int]:
-    """Games per kind of run for one tier: solo, main (4 players, seats), half (ambush, pass direction)."""
+    """Games per kind of run for one tier: solo, main (4 players, seats), half (ambush, pass direction).
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+    tier : str
+        The tier.
+
+    Returns
+    -------
+    dict of str to int
+        ``solo``, ``main`` and ``half``: games per kind of run.
+    """
     if tier == "expert":
         n = max(games // EXPERT_SCALE, 20)
         return {"solo": 4 * n, "main": n, "half": max(n // 2, 10), "proposal": 2 * n}
@@ -59,7 +72,20 @@ def tier_sizes(games: int, tier: str) -> dict[str, int]:
 
 
 def tier_plan(games: int, tier: str) -> list[Job]:
-    """The report's runs for one tier: every seat plays `tier` (its ambush adversarial unless said)."""
+    """The report's runs for one tier: every seat plays `tier` (its ambush adversarial unless said).
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+    tier : str
+        The tier.
+
+    Returns
+    -------
+    list of Job
+        The runs.
+    """
     n = tier_sizes(games, tier)
     t = tier
     prev = (("ambush.pass_clockwise_to", "previous"),)
@@ -90,7 +116,24 @@ def tier_plan(games: int, tier: str) -> list[Job]:
 def proposal_job(games: int, tier: str, numbers: dict[int, int], label: str = "own") -> Job:
     """Solo, side A, `tier` under recalibrated `numbers` (label "own": the tier's, "recommended":
     recalibrated.toml's); its key names the numbers' hash: a new proposal is a new run, never a cached one of
-    other numbers."""
+    other numbers.
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+    tier : str
+        The tier.
+    numbers : dict of int to int
+        Scoring card -> its solo number.
+    label : str
+        ``own`` or ``recommended``.
+
+    Returns
+    -------
+    Job
+        The run.
+    """
     overrides = tuple((f"cards.scoring.{c}.solo", int(v)) for c, v in sorted(numbers.items()))
     digest = hashlib.sha256(repr(overrides).encode()).hexdigest()[:8]
     n = tier_sizes(games, tier)["proposal"]
@@ -102,7 +145,20 @@ def proposal_job(games: int, tier: str, numbers: dict[int, int], label: str = "o
 
 
 def stack(per_tier: dict[str, dict[str, pd.DataFrame]], name: str) -> pd.DataFrame:
-    """One table of every tier, a ``tier`` column first."""
+    """One table of every tier, a ``tier`` column first.
+
+    Parameters
+    ----------
+    per_tier : dict of str to dict of str to pandas.DataFrame
+        Tier -> its report's tables.
+    name : str
+        The table stacked.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Every tier's table, one below the other.
+    """
     return pd.concat([t[name].assign(tier=tier) for tier, t in per_tier.items()], ignore_index=True).pipe(
         lambda d: d[["tier", *[c for c in d.columns if c != "tier"]]]
     )
@@ -110,7 +166,18 @@ def stack(per_tier: dict[str, dict[str, pd.DataFrame]], name: str) -> pd.DataFra
 
 def pair_tests(pairs: pd.DataFrame) -> pd.DataFrame:
     """Card pairs with a two-sided p of 'no interaction' (normal, from the pair's interval) and the
-    Benjamini-Hochberg decision per tier and side over the pairs seen in at least MIN_PAIR_GAMES games."""
+    Benjamini-Hochberg decision per tier and side over the pairs seen in at least MIN_PAIR_GAMES games.
+
+    Parameters
+    ----------
+    pairs : pandas.DataFrame
+        The card-pair table of every tier.
+
+    Returns
+    -------
+    pandas.DataFrame
+        `pairs` with ``p``, ``q`` (Benjamini-Hochberg) and ``survives``.
+    """
     se = (pairs["int_hi"] - pairs["int_lo"]) / (2 * R.Z95)
     p = 2 * norm.sf(np.abs(pairs["interaction"] / se.where(se > 0)))
     out = pairs.assign(p=p, q=np.nan, survives=False)
@@ -126,7 +193,20 @@ def pair_tests(pairs: pd.DataFrame) -> pd.DataFrame:
 
 def spearman_table(cards: pd.DataFrame, seed: int) -> pd.DataFrame:
     """Per tier (side A): Spearman correlation of the printed solo numbers and the cards' mean points, with
-    a 95% parametric-bootstrap interval (card means drawn from N(mean, se), seeded)."""
+    a 95% parametric-bootstrap interval (card means drawn from N(mean, se), seeded).
+
+    Parameters
+    ----------
+    cards : pandas.DataFrame
+        The solo cards' table of every tier.
+    seed : int
+        Seeds the bootstrap.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per tier.
+    """
     rows = []
     rng = np.random.default_rng(seed)
     for tier, t in cards[cards["side"] == "A"].groupby("tier", sort=False):
@@ -149,7 +229,18 @@ def recalibrate(cards: pd.DataFrame) -> pd.DataFrame:
     """Per tier (side A): each card's number that gives it the tier's mean excess, rounded (ties to even).
 
     ``proposed = round(points - mean excess)``: every card's expected excess becomes the tier's mean
-    excess (up to the rounding), the printed numbers' mean stays today's (up to the rounding)."""
+    excess (up to the rounding), the printed numbers' mean stays today's (up to the rounding).
+
+    Parameters
+    ----------
+    cards : pandas.DataFrame
+        The solo cards' table of every tier.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (tier, card) with the proposed number.
+    """
     a = cards[cards["side"] == "A"]
     rows = []
     for tier, t in a.groupby("tier", sort=False):
@@ -172,7 +263,18 @@ def recalibrate(cards: pd.DataFrame) -> pd.DataFrame:
 
 def recommended(recal: pd.DataFrame) -> dict[int, int]:
     """card -> the number for a player between planner and expert: the median of the PLAYER_RANGE tiers'
-    unrounded numbers (those of them in `recal`), rounded."""
+    unrounded numbers (those of them in `recal`), rounded.
+
+    Parameters
+    ----------
+    recal : pandas.DataFrame
+        :func:`recalibrate`.
+
+    Returns
+    -------
+    dict of int to int
+        Card -> recommended number.
+    """
     r = recal[recal["tier"].isin(PLAYER_RANGE)]
     med = r.groupby("card")["exact"].median()
     return {int(c): int(np.rint(v)) for c, v in med.items()}
@@ -180,7 +282,18 @@ def recommended(recal: pd.DataFrame) -> dict[int, int]:
 
 def recalibrated_wide(recal: pd.DataFrame) -> pd.DataFrame:
     """card, name, today's number, each tier's proposal, the recommended one, and the spread of the
-    PLAYER_RANGE tiers' proposals (greedy's aside)."""
+    PLAYER_RANGE tiers' proposals (greedy's aside).
+
+    Parameters
+    ----------
+    recal : pandas.DataFrame
+        :func:`recalibrate`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per card.
+    """
     w = recal.pivot(index=["card", "name", "solo"], columns="tier", values="proposed").reset_index()
     tiers = [t for t in TIERS if t in w.columns]
     w = w[["card", "name", "solo", *tiers]]
@@ -192,7 +305,22 @@ def recalibrated_wide(recal: pd.DataFrame) -> pd.DataFrame:
 
 def variant_toml(numbers: dict[int, int], tier: str | None, command: str) -> str:
     """A Cartographers variant (base-a) setting the printed solo numbers (`boardlab rules --game cartographers`);
-    tier None: the recommended numbers."""
+    tier None: the recommended numbers.
+
+    Parameters
+    ----------
+    numbers : dict of int to int
+        Card -> solo number.
+    tier : str or None
+        The tier whose proposal it is (None: the recommended numbers).
+    command : str
+        The command line, named in the header.
+
+    Returns
+    -------
+    str
+        The TOML text.
+    """
     what = (
         f"recalibrated at the {tier} tier: every card's expected excess equal to the tier's mean excess"
         if tier
@@ -213,7 +341,20 @@ def variant_toml(numbers: dict[int, int], tier: str | None, command: str) -> str
 
 
 def proposal_tables(today: dict[str, pd.DataFrame], fresh: dict[str, pd.DataFrame]):
-    """Card excesses and title shares under each tier's proposal (fresh seeds) beside today's numbers."""
+    """Card excesses and title shares under each tier's proposal (fresh seeds) beside today's numbers.
+
+    Parameters
+    ----------
+    today : dict of str to pandas.DataFrame
+        ``solo_cards`` and ``solo_titles`` under today's numbers.
+    fresh : dict of str to pandas.DataFrame
+        The same under the proposals, on fresh seeds.
+
+    Returns
+    -------
+    tuple of pandas.DataFrame
+        The cards' and the titles' tables, today beside the proposal.
+    """
     cards = fresh["solo_cards"]
     pc = cards[["tier", "card", "name", "solo", "n", "mean", "lo", "hi", "excess", "relative", "rel_lo", "rel_hi"]]
     old = today["solo_cards"]
@@ -228,6 +369,24 @@ def proposal_tables(today: dict[str, pd.DataFrame], fresh: dict[str, pd.DataFram
 
 
 def skill_tables(per_tier, proposals, seed: int, recommended_runs=None) -> dict[str, pd.DataFrame]:
+    """Every table of the skill axis from each tier's balance tables and the proposals' runs.
+
+    Parameters
+    ----------
+    per_tier : dict of str to dict of str to pandas.DataFrame
+        Tier -> its balance report's tables.
+    proposals : dict of str to dict of str to pandas.DataFrame or None
+        The tables of the proposals' runs (fresh seeds).
+    seed : int
+        The run seed (seeds the bootstrap).
+    recommended_runs : dict of str to pandas.DataFrame or None
+        The tables of the recommended numbers' runs.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        Table name -> table.
+    """
     cards = stack(per_tier, "solo_cards")
     excess = cards[cards["side"] == "A"][
         ["tier", "card", "name", "solo", "n", "mean", "lo", "hi", "excess", "relative", "rel_lo", "rel_hi",
@@ -266,6 +425,19 @@ def skill_tables(per_tier, proposals, seed: int, recommended_runs=None) -> dict[
 
 
 def chunk_size(games: int) -> Callable[[Job], int]:
+    """Per job: a few dozen games a chunk for the expert (its search is slow), the balance report's size else.
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+
+    Returns
+    -------
+    callable
+        Job -> games per chunk.
+    """
+
     def size(job: Job) -> int:
         return 50 if any(a.split(":")[0] == "expert" for a in job.agents) else R.chunk_size(games)
 
@@ -286,7 +458,36 @@ def reproduce(
     tiers: tuple[str, ...] = TIERS,
 ) -> dict[str, pd.DataFrame]:
     """Every tier's plan (reusing finished runs), then each tier's recalibrated numbers on fresh seeds;
-    tables, charts, variants and REPORT.md into `out`."""
+    tables, charts, variants and REPORT.md into `out`.
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+    out : pathlib.Path
+        The report's directory.
+    work : pathlib.Path
+        The run cache.
+    seed : int
+        The run seed.
+    n_jobs : int
+        Worker processes.
+    log : callable
+        Receives progress lines.
+    command : str
+        The command line, quoted in the report.
+    backend, scheduler : str, str or None
+        As in :func:`boardlab.experiments.simulate.run`.
+    progress : callable or None
+        Called ``progress(job, done, total, rate)`` after each chunk.
+    tiers : tuple of str
+        The tiers, weakest first.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        The report's tables.
+    """
     t0 = time.perf_counter()
     work = Path(work)
     frames, per_tier = {}, {}
@@ -322,6 +523,29 @@ def reproduce(
 
 
 def write_outputs(tables, frames, proposal_frames, numbers, out: Path, games, seed, command, elapsed) -> None:
+    """Every file (tables, recalibrated variants, charts, REPORT.md) into a staging folder, then moved into `out`.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+    frames : dict of str to dict
+        Tier -> its runs and their rows.
+    proposal_frames : dict of str to dict
+        Tier -> its proposal's runs and their rows.
+    numbers : dict of str to dict of int to int
+        Tier -> its proposed numbers.
+    out : pathlib.Path
+        The report's directory.
+    games : int
+        The report's size.
+    seed : int
+        The run seed.
+    command : str
+        The command line.
+    elapsed : float
+        Seconds the runs took.
+    """
     with staged_directory(out) as tmp:
         for name, t in tables.items():
             t.to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
@@ -342,7 +566,15 @@ CATEGORY_STYLE = {"forest": "-", "farm_water": "--", "village": "-.", "placement
 
 
 def excess_chart(t: pd.DataFrame, path: Path) -> None:
-    """Each card's excess against tier: absolute (left) and relative to the 16 cards' mean (right)."""
+    """Each card's excess against tier: absolute (left) and relative to the 16 cards' mean (right).
+
+    Parameters
+    ----------
+    t : pandas.DataFrame
+        The chart's table.
+    path : pathlib.Path
+        The PNG file.
+    """
     plt = charts.plt
     tiers = [x for x in TIERS if x in set(t["tier"])]
     info = card_info().set_index("card")
@@ -384,7 +616,15 @@ def excess_chart(t: pd.DataFrame, path: Path) -> None:
 
 
 def titles_chart(tables, path: Path) -> None:
-    """Share of solo games reaching each title per tier, today's numbers (the balance report's chart by tier)."""
+    """Share of solo games reaching each title per tier, today's numbers (the balance report's chart by tier).
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables (:func:`build_tables`).
+    path : pathlib.Path
+        The PNG file.
+    """
     R.titles_chart(
         tables["solo_titles"],
         path,
@@ -394,7 +634,15 @@ def titles_chart(tables, path: Path) -> None:
 
 
 def seats_chart(t: pd.DataFrame, path: Path) -> None:
-    """Seat win shares minus 1/N per tier (arrow to the next seat), one panel per player count."""
+    """Seat win shares minus 1/N per tier (arrow to the next seat), one panel per player count.
+
+    Parameters
+    ----------
+    t : pandas.DataFrame
+        The chart's table.
+    path : pathlib.Path
+        The PNG file.
+    """
     plt = charts.plt
     t = t[t["passes"] == "next"]
     players = sorted(t["players"].unique())
@@ -424,7 +672,18 @@ def _names(ids) -> str:
 
 
 def spread_rows(pc: pd.DataFrame | None) -> list[dict]:
-    """Per tier: how far the cards' excesses spread today and under recalibrated numbers (fresh seeds)."""
+    """Per tier: how far the cards' excesses spread today and under recalibrated numbers (fresh seeds).
+
+    Parameters
+    ----------
+    pc : pandas.DataFrame or None
+        The proposals' cards table (None: no proposals).
+
+    Returns
+    -------
+    list of dict
+        One row per tier.
+    """
     rows = []
     if pc is None:
         return rows
@@ -445,7 +704,22 @@ def spread_rows(pc: pd.DataFrame | None) -> list[dict]:
 
 
 def verdict_lists(excess: pd.DataFrame, column: str, tiers) -> dict[str, list[int]]:
-    """Cards generous at every tier, harsh at every tier, and those whose verdict changes with the tier."""
+    """Cards generous at every tier, harsh at every tier, and those whose verdict changes with the tier.
+
+    Parameters
+    ----------
+    excess : pandas.DataFrame
+        The excess table of every tier.
+    column : str
+        The verdict column read.
+    tiers : sequence of str
+        The tiers.
+
+    Returns
+    -------
+    dict of str to list of int
+        ``generous``, ``harsh`` and ``depends``: card ids.
+    """
     w = excess.pivot(index="card", columns="tier", values=column)[list(tiers)]
     return {
         "generous": [int(c) for c, r in w.iterrows() if (r == "generous").all()],
@@ -455,6 +729,28 @@ def verdict_lists(excess: pd.DataFrame, column: str, tiers) -> dict[str, list[in
 
 
 def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> str:
+    """REPORT.md of the skill axis: per tier, the cards' excesses, the titles, seats and the recalibration.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+    frames, proposal_frames : dict of str to dict
+        Tier -> its runs (and its proposal's runs) and their rows.
+    games : int
+        The report's size.
+    seed : int
+        The run seed.
+    command : str
+        The command line.
+    elapsed : float
+        Seconds the runs took.
+
+    Returns
+    -------
+    str
+        REPORT.md's Markdown.
+    """
     now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     tiers = list(frames)
     all_frames = [(t, j, df) for t in tiers for j, df in frames[t].items()]
@@ -811,6 +1107,18 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
 
 
 def note(games: int) -> str:
+    """The plan's note for the command's output: the expert's smaller tables and the full size.
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+
+    Returns
+    -------
+    str
+        The note.
+    """
     n = tier_sizes(games, "expert")
     return (
         f"expert's tables are 1/{EXPERT_SCALE} of the others (solo {n['solo']:,}, 4 players {n['main']:,}); "

@@ -15,7 +15,18 @@ def _joined(values) -> str:
 
 
 def rows(game: Game) -> dict[str, np.ndarray]:
-    """Per column of Citadels' own (and total, in its type), one value per seat."""
+    """Per column of Citadels' own (and total, in its type), one value per seat.
+
+    Parameters
+    ----------
+    game : Game
+        A finished game of the public API.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Column name -> shape ``(players,)`` values.
+    """
     n = game.players
     st = game.st
     scores = game.scores()

@@ -45,14 +45,36 @@ TARGETS = {
 
 
 def play_random(rules: Rules, players: int, seeds: np.ndarray) -> None:
-    """The engine's loop of reference random players over `seeds` (results discarded)."""
+    """The engine's loop of reference random players over `seeds` (results discarded).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``: the games' seeds.
+    """
     from boardlab.experiments.citadels.runner import run_random_games
 
     run_random_games(seeds, rules, players)
 
 
 def play_agents(rules: Rules, players: int, spec: str, seeds: np.ndarray) -> None:
-    """The built-in agents' loop with agent `spec` in every seat over `seeds`."""
+    """The built-in agents' loop with agent `spec` in every seat over `seeds`.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    spec : str
+        The agent in every seat.
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``: the games' seeds.
+    """
     from boardlab.agents.citadels.kernels import run_games
     from boardlab.agents.citadels.registry import parse_agent, rows
 
@@ -61,6 +83,26 @@ def play_agents(rules: Rules, players: int, spec: str, seeds: np.ndarray) -> Non
 
 
 def agent_games_per_s(rules: Rules, players: int, spec: str, games: int, repeats: int = 3) -> float:
+    """Games per CPU second of the agents' loop with `spec` in every seat, best of `repeats`.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    spec : str
+        The agent in every seat.
+    games : int
+        Games per timed call.
+    repeats : int
+        Calls timed.
+
+    Returns
+    -------
+    float
+        Games per CPU second of the fastest call.
+    """
     seeds = np.arange(games, dtype=np.uint64)
     play_agents(rules, players, spec, seeds[:2])  # warm-up / compile
     return best_cpu_rate(lambda: play_agents(rules, players, spec, seeds), games, repeats)
@@ -69,7 +111,24 @@ def agent_games_per_s(rules: Rules, players: int, spec: str, games: int, repeats
 def simulate_cpu_games_per_s(rules: Rules, players: int, games: int, repeats: int = 2) -> float:
     """Games per CPU second of `boardlab simulate --jobs 1` with random agents, Parquet written to a temporary
     directory, from the call to the renamed final file, best of `repeats` (boardlab.experiments.bench's wall-time
-    figure, on the process clock: its writer thread counts too)."""
+    figure, on the process clock: its writer thread counts too).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    games : int
+        Games per run.
+    repeats : int
+        Runs timed.
+
+    Returns
+    -------
+    float
+        Games per CPU second of the fastest run.
+    """
     from boardlab.experiments import simulate as S
 
     with tempfile.TemporaryDirectory() as d:
@@ -86,7 +145,24 @@ def simulate_cpu_games_per_s(rules: Rules, players: int, games: int, repeats: in
 
 def expert_ms_per_decision(rules: Rules, players: int, spec: str, games: int) -> tuple[float, float]:
     """Mean process CPU ms per decision of one `spec` seat among `basic` ones (seat g % players in game g),
-    and the share of its decisions with two or more legal moves."""
+    and the share of its decisions with two or more legal moves.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    spec : str
+        The agent timed.
+    games : int
+        Games played.
+
+    Returns
+    -------
+    tuple of float
+        Mean CPU ms per decision, and the share of decisions with two or more legal moves.
+    """
     from boardlab.agents.citadels.kernels import Chooser
     from boardlab.agents.citadels.registry import parse_agent
     from boardlab.sim.citadels.api import Game
@@ -136,13 +212,25 @@ _WARM_UP = "from boardlab.experiments.citadels.bench import warm_up_all; warm_up
 
 
 def cold_compile_s() -> float:
-    """Wall time of a fresh process that compiles the engine and the agents with an empty numba cache."""
+    """Wall time of a fresh process that compiles the engine and the agents with an empty numba cache.
+
+    Returns
+    -------
+    float
+        Seconds.
+    """
     with tempfile.TemporaryDirectory() as d:
         return time_subprocess(_WARM_UP, dict(os.environ, NUMBA_CACHE_DIR=d))
 
 
 def warm_start_s() -> float:
-    """Wall time of a fresh process that loads the cached kernels and plays a game of each kind."""
+    """Wall time of a fresh process that loads the cached kernels and plays a game of each kind.
+
+    Returns
+    -------
+    float
+        Seconds.
+    """
     time_subprocess(_WARM_UP)  # make sure the cache is warm
     return min(time_subprocess(_WARM_UP) for _ in range(3))
 
@@ -163,6 +251,32 @@ def run(
     games: random games per figure; the agents' figures play max(agent_games, games // 10) games (basic is
     fast); simulate_games: games of the end-to-end simulate figure (default 2 x games: a few chunks, so the
     per-run costs weigh what they do in a long run); expert_games: games of the expert's figure.
+
+    Parameters
+    ----------
+    games : int
+        Random games per figure.
+    boards : int
+        Boards scored for the scorer's figure.
+    rules : Rules or None
+        The rule set (None: the default preset).
+    subprocesses : bool
+        Measure the fresh-process figures (compile, start-up).
+    agents : bool
+        Measure the agents' figures.
+    agent_games : int
+        Games per agent figure.
+    simulate_games : int or None
+        Games of the end-to-end simulate figure.
+    log : callable or None
+        Receives each figure as it is measured (None: silent).
+    expert_games : int
+        Games of the expert's timing.
+
+    Returns
+    -------
+    dict
+        Figure name -> value.
     """
     rules = rules or load_rules()
     res = Figures(log, rules=rules.name, games_per_player_count=games, clock="process CPU")

@@ -53,6 +53,18 @@ def rounds_text(digits: np.ndarray, rounds: np.ndarray) -> pa.LargeStringArray:
 
     Built as one byte matrix (entries and separators), of which each row's first bytes are the Arrow string's
     data and the row lengths its offsets: a chunk of 100,000 rows costs milliseconds, not a Python loop.
+
+    Parameters
+    ----------
+    digits : numpy.ndarray
+        uint8, shape ``(M, R, w)``: ASCII digits of each round's entry.
+    rounds : numpy.ndarray
+        int, shape ``(M,)``: entries per row.
+
+    Returns
+    -------
+    pyarrow.LargeStringArray
+        M strings.
     """
     m, r, w = digits.shape
     cells = np.empty((m, r, w + 1), dtype=np.uint8)
@@ -67,13 +79,43 @@ def rounds_text(digits: np.ndarray, rounds: np.ndarray) -> pa.LargeStringArray:
 
 
 def offers_open(rules: Rules, players: int) -> bool:
-    """Whether the offers follow from the history: the open selection with 4+ players."""
+    """Whether the offers follow from the history: the open selection with 4+ players.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+
+    Returns
+    -------
+    bool
+        True with the open selection at 4+ players.
+    """
     return players >= 4 and rules["selection_mode"] == "open"
 
 
 def round_counts_numpy(rules: Rules, players: int, hist: np.ndarray, kept: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The readable oracle of :func:`boardlab.sim.citadels.summary.round_counts`, over whole arrays: from hist
-    [G, R, HS_LEN] (game-major) and kept [G], (counts int16[G, players, RC_LEN], offered int64[G, players, R])."""
+    [G, R, HS_LEN] (game-major) and kept [G], (counts int16[G, players, RC_LEN], offered int64[G, players, R]).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    hist : numpy.ndarray
+        int32, shape ``(G, R, HS_LEN)``: the round history, game-major.
+    kept : numpy.ndarray
+        int, shape ``(G,)``: rounds recorded per game.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        counts int16 ``(G, players, RC_LEN)`` and offered int64 ``(G, players, R)``.
+    """
     g, n_rounds, _ = hist.shape
     n = players
     seats = np.arange(n)
@@ -120,7 +162,26 @@ def round_counts_numpy(rules: Rules, players: int, hist: np.ndarray, kept: np.nd
 def texts_numpy(rules: Rules, players: int, hist: np.ndarray, kept: np.ndarray, offered: np.ndarray) -> dict:
     """The readable oracle of :func:`boardlab.sim.citadels.summary.texts`, over whole arrays: the per-round text
     columns (summary.TEXTS) as Arrow large strings, from hist [G, R, HS_LEN] (game-major), kept [G] and the offers
-    (:func:`boardlab.sim.citadels.summary.run`)."""
+    (:func:`boardlab.sim.citadels.summary.run`).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    hist : numpy.ndarray
+        int32, shape ``(G, R, HS_LEN)``: the round history, game-major.
+    kept : numpy.ndarray
+        int, shape ``(G,)``: rounds recorded per game.
+    offered : numpy.ndarray
+        int64, shape ``(G, players, R)``: the offers.
+
+    Returns
+    -------
+    dict
+        Text column name -> pyarrow large string array (one per game and seat).
+    """
     g, n_rounds, _ = hist.shape
     n = players
     rows = np.repeat(kept, n)
@@ -153,7 +214,24 @@ def columns(
 ) -> dict[str, object]:
     """The :data:`COLUMNS` of a chunk but its texts (``positions``, ``offered``: :func:`texts_numpy` and its kernel),
     one entry per (game, seat) in game-major, seat-minor order, from info [G, players, IN_LEN] and the round counts
-    (:func:`boardlab.sim.citadels.summary.run`, or its oracle :func:`round_counts_numpy`)."""
+    (:func:`boardlab.sim.citadels.summary.run`, or its oracle :func:`round_counts_numpy`).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    info : numpy.ndarray
+        int32, shape ``(G, players, IN_LEN)``.
+    counts : numpy.ndarray
+        int16, shape ``(G, players, RC_LEN)``: the round counts.
+
+    Returns
+    -------
+    dict of str to object
+        Column name -> one value per (game, seat).
+    """
     g, n = counts.shape[0], players
     out: dict[str, object] = {}
     for name, c in (

@@ -45,14 +45,33 @@ TABLES = (
 
 
 def tiers() -> dict[str, str]:
-    """The report's skill tiers, weakest first: tier name -> the full agent spec it plays (the registry's TIERS)."""
+    """The report's skill tiers, weakest first: tier name -> the full agent spec it plays (the registry's TIERS).
+
+    Returns
+    -------
+    dict of str to str
+        Tier name -> agent spec.
+    """
     from boardlab.agents.citadels.registry import TIERS
 
     return {name: TIERS[name][0] for name in ("basic", "strong", "expert") if name in TIERS}
 
 
 def prefers(spec: str, rank: int) -> str:
-    """The tier's restricted-play specialist: `spec` that takes `rank` whenever offered (its ``prefers``)."""
+    """The tier's restricted-play specialist: `spec` that takes `rank` whenever offered (its ``prefers``).
+
+    Parameters
+    ----------
+    spec : str
+        The tier's agent spec.
+    rank : int
+        The character rank, 1..8.
+
+    Returns
+    -------
+    str
+        The specialist's spec.
+    """
     if re.search(r"\bprefers=\d+", spec):
         return re.sub(r"\bprefers=\d+", f"prefers={rank}", spec)
     return f"{spec}{',' if ':' in spec else ':'}prefers={rank}"
@@ -75,6 +94,13 @@ class Job:
     rank: int = 0  # a specialist's rank
 
     def rule_set(self) -> Rules:
+        """The run's rule set (its preset with its overrides).
+
+        Returns
+        -------
+        Rules
+            The run's rules.
+        """
         r = load_rules(self.rules)
         if not self.overrides:
             return r
@@ -95,13 +121,39 @@ EXPERT_PLAIN = ("Dragon Gate", "Keep")
 
 def sizes(games: int, tier: str) -> dict[str, int]:
     """Games per run: the 4-player tables N, the other player counts and the specialists N/2 (the expert tier
-    N / EXPERT_SCALE and half that)."""
+    N / EXPERT_SCALE and half that).
+
+    Parameters
+    ----------
+    games : int
+        The report's size (N).
+    tier : str
+        The tier.
+
+    Returns
+    -------
+    dict of str to int
+        Games per kind of run.
+    """
     scale = EXPERT_SCALE if tier == "expert" else 1
     return {"main": max(games // scale, 10), "half": max(games // (2 * scale), 10)}
 
 
 def plan(games: int, tier_specs: dict[str, str] | None = None) -> list[Job]:
-    """Every run of the report for size `games`."""
+    """Every run of the report for size `games`.
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+    tier_specs : dict of str to str or None
+        Tier -> agent spec (None: :func:`tiers`).
+
+    Returns
+    -------
+    list of Job
+        The runs.
+    """
     tier_specs = tier_specs or tiers()
     jobs: list[Job] = []
     for tier, spec in tier_specs.items():
@@ -136,7 +188,18 @@ def _rounds(text: pd.Series) -> list[list[str]]:
 
 def held_ranks(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Per row: a [rows, 9] count of the rounds each rank 1..8 was held (index 0 unused), and a [rows, 9] 0/1 of the
-    ranks held in the final round."""
+    ranks held in the final round.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows with the per-round history columns.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        The two int arrays, each of shape ``(rows, 9)``.
+    """
     over = np.zeros((len(df), N_RANKS + 1), dtype=np.int32)
     final = np.zeros((len(df), N_RANKS + 1), dtype=np.int8)
     for i, rounds in enumerate(_rounds(df["characters"])):
@@ -151,7 +214,18 @@ def held_ranks(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 
 def offers_taken(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """Per rank 1..8: how often it was offered to a chooser, how often that chooser took it (rows with offers)."""
+    """Per rank 1..8: how often it was offered to a chooser, how often that chooser took it (rows with offers).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows with the offers' columns.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(offered, taken)``, int, shape ``(9,)`` each (index 0 unused).
+    """
     offered = np.zeros(N_RANKS + 1, dtype=np.int64)
     taken = np.zeros(N_RANKS + 1, dtype=np.int64)
     for offers, chars in zip(_rounds(df["offered"]), _rounds(df["characters"]), strict=True):
@@ -165,7 +239,20 @@ def offers_taken(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 
 def round_positions(df: pd.DataFrame, rounds: int) -> np.ndarray:
-    """Per row: its place (1 = crown) in the choosing order of rounds 1..`rounds` ([rows, rounds]; 0 = not played)."""
+    """Per row: its place (1 = crown) in the choosing order of rounds 1..`rounds` ([rows, rounds]; 0 = not played).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows.
+    rounds : int
+        The rounds read.
+
+    Returns
+    -------
+    numpy.ndarray
+        int, shape ``(rows, rounds)``.
+    """
     out = np.zeros((len(df), rounds), dtype=np.int8)
     for i, r in enumerate(_rounds(df["positions"])):
         k = min(len(r), rounds)
@@ -174,7 +261,18 @@ def round_positions(df: pd.DataFrame, rounds: int) -> np.ndarray:
 
 
 def final_position(df: pd.DataFrame) -> np.ndarray:
-    """Per row: its place (1 = crown) in the choosing order of the final round."""
+    """Per row: its place (1 = crown) in the choosing order of the final round.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows.
+
+    Returns
+    -------
+    numpy.ndarray
+        int, shape ``(rows,)``.
+    """
     return np.array([int(r[-1]) if r else 0 for r in _rounds(df["positions"])], dtype=np.int8)
 
 
@@ -192,6 +290,19 @@ def _by(frames, figure: str) -> list[tuple[Job, pd.DataFrame]]:
 
 
 def seat_table(frames) -> pd.DataFrame:
+    """Win share per seat with every seat the same tier (official, house and short-game runs).
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (run, seat): tier, run, rules, players, seat, win share with its interval, and whether the
+        interval lies above or below 1/N (``separated``).
+    """
     rows = []
     for j, df in _by(frames, "seats") + _by(frames, "house") + _by(frames, "short"):
         for seat, t in df.groupby("seat"):
@@ -212,6 +323,18 @@ def seat_table(frames) -> pd.DataFrame:
 
 
 def final_position_table(frames) -> pd.DataFrame:
+    """Per tier and player count: win share by place in the final round's choosing order.
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (tier, players, place): the win share of the players choosing at that place.
+    """
     rows = []
     for j, df in _by(frames, "seats"):
         pos = final_position(df)
@@ -225,7 +348,18 @@ PICK_ROUNDS = 10  # the per-round pick-position table's rounds (4-player games l
 
 def pick_position_table(frames) -> pd.DataFrame:
     """Per tier, player count, round 1..PICK_ROUNDS and place in that round's choosing order (1: the crown): the
-    win share of the players who chose at that place (official rules, every seat the same tier)."""
+    win share of the players who chose at that place (official rules, every seat the same tier).
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rows = []
     for j, df in _by(frames, "seats"):
         pos = round_positions(df, PICK_ROUNDS)
@@ -243,7 +377,18 @@ def pick_position_table(frames) -> pd.DataFrame:
 
 
 def character_table(frames) -> pd.DataFrame:
-    """Per tier, player count and rank: taken when offered, holders' win shares (final round, over the game)."""
+    """Per tier, player count and rank: taken when offered, holders' win shares (final round, over the game).
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rows = []
     for j, df in _by(frames, "seats"):
         over, final = held_ranks(df)
@@ -267,6 +412,19 @@ def character_table(frames) -> pd.DataFrame:
 
 
 def specialist_table(frames) -> pd.DataFrame:
+    """Each restricted-play specialist's win share against its tier (4 players and more), with a verdict.
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per specialist run: tier, rank, character, players, win share with its interval, the share of
+        its rounds holding the rank, and a verdict against 1/N ("too strong", "weak" or "").
+    """
     rows = []
     from boardlab.agents.citadels.registry import parse_agent
 
@@ -284,6 +442,19 @@ def specialist_table(frames) -> pd.DataFrame:
 
 
 def assassin_thief_table(frames) -> pd.DataFrame:
+    """The Assassin's and the Thief's aims and hits, per tier and player count.
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Per tier, player count and character (Assassin, Thief): how often it names a rank, its hit rate, and
+        the share of its victims that were the leader it aims at (largest city, richest), with intervals.
+    """
     rows = []
     for j, df in _by(frames, "seats"):
         g = len(df) // j.players
@@ -319,6 +490,19 @@ SCORE_PARTS = ["district_points", "purple_extras", "colour_bonus", "completion_b
 
 
 def length_table(frames) -> pd.DataFrame:
+    """Game length in rounds and score parts per run (official, house and short-game rules).
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Per run (long: metric, n, mean, lo, hi): the game's length in rounds and the score parts, with the
+        share of games the round cap ended.
+    """
     parts = []
     for j, df in _by(frames, "seats") + _by(frames, "house") + _by(frames, "short"):
         one = df[df["seat"] == 1]
@@ -334,6 +518,19 @@ def length_table(frames) -> pd.DataFrame:
 
 
 def completion_table(frames) -> pd.DataFrame:
+    """Win share by the order in which players completed their city, per tier and player count.
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Per tier, player count and completion order (first to complete, second, third or later, not
+        complete): win share with its interval.
+    """
     rows = []
     for j, df in _by(frames, "seats"):
         order = df["completion"].clip(upper=3)
@@ -351,7 +548,18 @@ def completion_table(frames) -> pd.DataFrame:
 
 def purple_table(frames) -> pd.DataFrame:
     """Per tier (4-player official runs): each purple district's builders' win share, and the odds ratio of a win for
-    holding it, adjusted for its build round and the city's size (logistic regression)."""
+    holding it, adjusted for its build round and the city's size (logistic regression).
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     import statsmodels.api as sm
 
     rows = []
@@ -396,7 +604,18 @@ def plain_purple_table(frames) -> pd.DataFrame:
     """Paired removal: each swapped purple district against the tier's official 4-player table on the same seeds
     (game k of both runs has the same deal). Per game: the wins that went to the card's builders (their summed
     win share, 0 if nobody built it) and their mean score, with the card's text and without; the mean paired
-    difference is what the text is worth to whoever builds it, the players' choices included."""
+    difference is what the text is worth to whoever builds it, the players' choices included.
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     base = {j.tier: df for j, df in _by(frames, "seats") if j.players == 4}
     col = {d.name: c for d, c in zip(PURPLES, PURPLE_COLUMNS, strict=True)}
     rows = []
@@ -467,6 +686,18 @@ def _compare(frames, figure: str, label: str) -> pd.DataFrame:
 
 
 def build_tables(frames) -> dict[str, pd.DataFrame]:
+    """Every table of the report from its runs.
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        Table name -> table.
+    """
     return {
         "seats": seat_table(frames),
         "final_positions": final_position_table(frames),
@@ -488,7 +719,18 @@ def build_tables(frames) -> dict[str, pd.DataFrame]:
 
 def chunk_size(games: int) -> Callable[[Job], int]:
     """Per job: a few seconds of work per chunk, and at least two chunks a run so both workers have work (an
-    expert game costs about a thousand basic ones: its chunks are a few dozen games)."""
+    expert game costs about a thousand basic ones: its chunks are a few dozen games).
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+
+    Returns
+    -------
+    callable
+        Job -> games per chunk.
+    """
 
     def size(job: Job) -> int:
         return max(5, min(25, (job.games + 1) // 4)) if job.tier == "expert" else max(10, min(1000, (games + 1) // 2))
@@ -510,7 +752,36 @@ def reproduce(
     tier_specs: dict[str, str] | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Play the plan (reusing finished runs), analyse it, write tables, charts and REPORT.md into `out`;
-    `tier_specs` (tier -> agent spec) replaces :func:`tiers` (tests use one cheap tier)."""
+    `tier_specs` (tier -> agent spec) replaces :func:`tiers` (tests use one cheap tier).
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+    out : pathlib.Path
+        The report's directory.
+    work : pathlib.Path
+        The run cache.
+    seed : int
+        The run seed.
+    n_jobs : int
+        Worker processes.
+    log : callable
+        Receives progress lines.
+    command : str
+        The command line, quoted in the report.
+    backend, scheduler : str, str or None
+        As in :func:`boardlab.experiments.simulate.run`.
+    progress : callable or None
+        Called ``progress(job, done, total, rate)`` after each chunk.
+    tier_specs : dict of str to str or None
+        Tier -> agent spec (None: :func:`tiers`).
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        The report's tables.
+    """
     t0 = time.perf_counter()
     jobs = plan(games, tier_specs)
     frames = run_jobs(
@@ -523,7 +794,25 @@ def reproduce(
 
 
 def write_outputs(tables, frames, out: Path, games, seed, command, elapsed) -> None:
-    """Every file into a temporary directory beside `out`, then each moved into place, REPORT.md last."""
+    """Every file into a temporary directory beside `out`, then each moved into place, REPORT.md last.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+    frames : dict of Job to pandas.DataFrame
+        Each run and its rows.
+    out : pathlib.Path
+        The report's directory.
+    games : int
+        The report's size.
+    seed : int
+        The run seed.
+    command : str
+        The command line, quoted in the report.
+    elapsed : float
+        Seconds the runs took.
+    """
     with staged_directory(out) as tmp:
         for name, t in tables.items():
             t.to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
@@ -536,7 +825,15 @@ def write_outputs(tables, frames, out: Path, games, seed, command, elapsed) -> N
 
 
 def characters_chart(tables, path: Path) -> None:
-    """Per rank: the specialist's win share (4 players) and the final-round holders' win share, per tier."""
+    """Per rank: the specialist's win share (4 players) and the final-round holders' win share, per tier.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables (:func:`build_tables`).
+    path : pathlib.Path
+        The PNG file.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -570,6 +867,16 @@ def characters_chart(tables, path: Path) -> None:
 
 
 def seats_chart(t: pd.DataFrame, path: Path) -> None:
+    """Seat win shares (times the player count: fair is 1) of the official runs, one panel per tier, a line per
+    player count.
+
+    Parameters
+    ----------
+    t : pandas.DataFrame
+        :func:`seat_table`.
+    path : pathlib.Path
+        The PNG file.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -614,6 +921,28 @@ def _pct(v, lo, hi) -> str:
 
 
 def report(tables, frames, games, seed, command, elapsed) -> str:
+    """REPORT.md: the plan, every table with what it says, and the charts.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+    frames : dict of Job to pandas.DataFrame
+        Each run and its rows.
+    games : int
+        The report's size.
+    seed : int
+        The run seed.
+    command : str
+        The command line, quoted in the report.
+    elapsed : float
+        Seconds the runs took.
+
+    Returns
+    -------
+    str
+        REPORT.md's Markdown.
+    """
     now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     total_games = sum(len(df) // j.players for j, df in frames.items())
     specs = {j.tier: j.agents[-1] for j in frames}

@@ -43,7 +43,22 @@ SCHEMA = result_schema(RESULT_COLUMNS, {**_TYPES, **ROUND_TYPES})
 
 
 def run_random_games(seeds: np.ndarray, rules: Rules, players: int) -> dict[str, np.ndarray]:
-    """Play one game of reference random players per seed; the kernel's result arrays."""
+    """Play one game of reference random players per seed; the kernel's result arrays.
+
+    Parameters
+    ----------
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``: the games' seeds.
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``scores``, ``info``, ``hist``: the kernel's result arrays (boardlab.sim.citadels.engine.play_random_games).
+    """
     g = len(seeds)
     tb = tables_for(rules, players)
     out = {
@@ -58,7 +73,28 @@ def run_random_games(seeds: np.ndarray, rules: Rules, players: int) -> dict[str,
 def play_chunk(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> pd.DataFrame:
-    """Games start..stop-1 of a run, one row per (game, seat), columns RESULT_COLUMNS."""
+    """Games start..stop-1 of a run, one row per (game, seat), columns RESULT_COLUMNS.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list of AgentSpec
+        The run's agents (per seat, or the draw pool).
+    seating : str
+        The seating (boardlab.experiments.seating).
+    run_seed : int
+        The run seed (game g's seed: boardlab.sim.seeds.game_seeds).
+    start, stop : int
+        The games played: start..stop-1.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The chunk's rows.
+    """
     return chunk_table(rules, players, agents, seating, run_seed, start, stop).to_pandas()
 
 
@@ -66,14 +102,48 @@ def chunk_size(agents: list[AgentSpec], games: int) -> int:
     """Games per chunk (GameDef.simulation.chunk_size): a few seconds of work -- basic plays some 10,000 4-player
     games/s (boardlab.experiments.citadels.bench): 20,000 for any mix of built-in agents; random play in chunks of
     10,000 games (under a second): short enough that the last chunk's table and file, written after play ends, cost
-    little; longer ones save nothing (boardlab bench)."""
+    little; longer ones save nothing (boardlab bench).
+
+    Parameters
+    ----------
+    agents : list of AgentSpec
+        The run's agents.
+    games : int
+        The run's number of games.
+
+    Returns
+    -------
+    int
+        Games per chunk.
+    """
     return max(1, min(10_000 if all(a.name == "random" for a in agents) else 20_000, games))
 
 
 def chunk_table(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> pa.Table:
-    """Games start..stop-1 of a run, the table of schema SCHEMA (chunk_player's, built at once)."""
+    """Games start..stop-1 of a run, the table of schema SCHEMA (chunk_player's, built at once).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list of AgentSpec
+        The run's agents (per seat, or the draw pool).
+    seating : str
+        The seating (boardlab.experiments.seating).
+    run_seed : int
+        The run seed (game g's seed: boardlab.sim.seeds.game_seeds).
+    start, stop : int
+        The games played: start..stop-1.
+
+    Returns
+    -------
+    pyarrow.Table
+        The chunk's table.
+    """
     return chunk_player(rules, players, agents, seating, run_seed, start, stop)()
 
 
@@ -82,7 +152,28 @@ def chunk_player(
 ) -> Callable[[], pa.Table]:
     """The game's chunk player (GameDef.simulation.chunk_player): games start..stop-1 played now, their table (schema
     SCHEMA) built when the returned function is called -- on simulate's writer thread, while the next chunk
-    plays, at --jobs 1 (the table costs most of what random play does)."""
+    plays, at --jobs 1 (the table costs most of what random play does).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list of AgentSpec
+        The run's agents (per seat, or the draw pool).
+    seating : str
+        The seating (boardlab.experiments.seating).
+    run_seed : int
+        The run seed (game g's seed: boardlab.sim.seeds.game_seeds).
+    start, stop : int
+        The games played: start..stop-1.
+
+    Returns
+    -------
+    callable
+        A function of no arguments returning the chunk's pyarrow.Table.
+    """
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
     if any(a.python for a in agents):
@@ -101,7 +192,30 @@ def chunk_player(
 def results_table(
     rules: Rules, players: int, agents: list, start: int, seeds: np.ndarray, order: np.ndarray, res: dict
 ) -> pa.Table:
-    """The chunk's table of schema SCHEMA from its seeds, seat plan and the loop's result arrays."""
+    """The chunk's table of schema SCHEMA from its seeds, seat plan and the loop's result arrays.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list
+        The run's agents.
+    start : int
+        The first game's index.
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``.
+    order : numpy.ndarray
+        int, shape ``(G, players)``: agent index per seat.
+    res : dict of str to numpy.ndarray
+        The game loop's result arrays.
+
+    Returns
+    -------
+    pyarrow.Table
+        One row per (game, seat), schema SCHEMA.
+    """
     g = len(seeds)
     stop = start + g
     sc, info, hist = res["scores"], res["info"], res["hist"]

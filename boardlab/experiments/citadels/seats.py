@@ -18,12 +18,35 @@ RANK_COLUMNS = ("total", "district_points", "gold")
 
 def rank_key(columns: dict) -> np.ndarray:
     """One int64 key per player, larger ranks higher, equal keys tie: score, then district points, then gold
-    (each below 2**16 in any game: gold is at most the bank's 999)."""
+    (each below 2**16 in any game: gold is at most the bank's 999).
+
+    Parameters
+    ----------
+    columns : dict of str to numpy.ndarray
+        ``total``, ``district_points`` and ``gold`` (RANK_COLUMNS), one value per player.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, one key per player.
+    """
     total, points, gold = (np.asarray(columns[c], dtype=np.int64) for c in RANK_COLUMNS)
     return (total << 32) + (points << 16) + gold
 
 
 def check(rules: dict) -> str | None:
+    """SeatCompensation.check: why games played under `rules` cannot be re-ranked here, or None.
+
+    Parameters
+    ----------
+    rules : dict
+        The mapping the games were played under.
+
+    Returns
+    -------
+    str or None
+        Why their seats cannot be re-ranked, or None.
+    """
     tie = rules.get("tiebreak")
     if tie != "districts_gold_shared":
         return f"played with tiebreak {tie!r}: seats are re-ranked under districts_gold_shared only (I12)"

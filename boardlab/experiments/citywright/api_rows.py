@@ -15,7 +15,18 @@ _SCORES = {
 
 
 def rows(game: Game) -> dict[str, np.ndarray]:
-    """Per column of Citywright's own (and total, in its type), one value per seat."""
+    """Per column of Citywright's own (and total, in its type), one value per seat.
+
+    Parameters
+    ----------
+    game : Game
+        A finished game of the public API.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Column name -> shape ``(players,)`` values.
+    """
     scores = game.scores()
     snap = game.snapshot()
     names = [s.name for s in game.rules.shapes]

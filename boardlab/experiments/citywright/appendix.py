@@ -79,6 +79,13 @@ class Job:
     extra: tuple[tuple[str, object], ...] = ()
 
     def rule_set(self) -> Rules:
+        """The run's rule set.
+
+        Returns
+        -------
+        Rules
+            The run's rules (a preset, or the variant its canonical JSON holds).
+        """
         r = _rules_of(self.rules)
         over = {k: list(v) if isinstance(v, tuple) else v for k, v in self.overrides}
         return r.with_overrides(over) if over else r
@@ -86,7 +93,18 @@ class Job:
 
 def job_rules(rules: Rules) -> str:
     """What a job carries of `rules`: a preset's name, else the rules' canonical JSON (so a job, and the run it
-    keys, changes whenever a variant file's content does)."""
+    keys, changes whenever a variant file's content does).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    str
+        The preset's name or the canonical JSON.
+    """
     return rules.name if rules.name in PRESETS and rules == load_rules(rules.name) else rules.to_json()
 
 
@@ -97,6 +115,20 @@ def _rules_of(rules: str) -> Rules:
 
 
 def specialist_agents(weight: float, progress: float) -> tuple[str, ...]:
+    """The four district specialists' specs at one calibration point (weight, progress).
+
+    Parameters
+    ----------
+    weight : float
+        The specialists' ``weight`` parameter.
+    progress : float
+        Their ``progress`` parameter.
+
+    Returns
+    -------
+    tuple of str
+        One spec per district R, C, P, I.
+    """
     return tuple(f"specialist:{d},weight={weight:g},progress={progress:g}" for d in DISTRICTS)
 
 
@@ -105,6 +137,16 @@ def sizes(games: int) -> dict[str, int]:
 
     The smaller runs scale from it with a floor (200, 100, 20 games), itself capped at `games` (mcts's,
     the slowest, at a quarter of it): a smoke-size reproduction is not made larger than it asked for.
+
+    Parameters
+    ----------
+    games : int
+        The reproduction's size.
+
+    Returns
+    -------
+    dict of str to int
+        Games per kind of run.
     """
     return {
         "main": games,
@@ -116,7 +158,18 @@ def sizes(games: int) -> dict[str, int]:
 
 
 def plan(games: int) -> list[Job]:
-    """Every run of the reproduction (the solver's verification runs come later, see `verify_jobs`)."""
+    """Every run of the reproduction (the solver's verification runs come later, see `verify_jobs`).
+
+    Parameters
+    ----------
+    games : int
+        The reproduction's size.
+
+    Returns
+    -------
+    list of Job
+        The runs.
+    """
     n = sizes(games)
     jobs: list[Job] = []
     # 1. specialist table, 4 players, seats rotated
@@ -202,7 +255,20 @@ def plan(games: int) -> list[Job]:
 
 
 def verify_jobs(solver: pd.DataFrame, games: int) -> list[Job]:
-    """Re-simulation of the solver's best vector for the greedy family at 2, 3 and 4 players."""
+    """Re-simulation of the solver's best vector for the greedy family at 2, 3 and 4 players.
+
+    Parameters
+    ----------
+    solver : pandas.DataFrame
+        :func:`solver_table`.
+    games : int
+        The reproduction's size.
+
+    Returns
+    -------
+    list of Job
+        The runs.
+    """
     out = []
     for _, r in solver[(solver["family"] == "greedy") & (solver["choice"] == 1)].iterrows():
         p = int(r["players"])
@@ -236,7 +302,18 @@ def _inside(value: float, lo: float, hi: float) -> bool:
 
 
 def specialist_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
-    """Win share per specialist, rule variant and family, beside the rulebook's figure (percent)."""
+    """Win share per specialist, rule variant and family, beside the rulebook's figure (percent).
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rows = []
     for job, df in frames.items():
         if job.figure not in ("specialists", "calibration"):
@@ -270,7 +347,18 @@ def specialist_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
 
 
 def waste_table(frames: dict[Job, pd.DataFrame]) -> pd.DataFrame:
-    """Two-player wasted tiles per player: v1.0 (16 turns) and v1.1 (12 turns), per family."""
+    """Two-player wasted tiles per player: v1.0 (16 turns) and v1.1 (12 turns), per family.
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rows = []
     for job, df in frames.items():
         if job.players != 2 or job.figure not in ("waste", "seats"):
@@ -332,7 +420,24 @@ def seat_table(
     frames: dict[Job, pd.DataFrame], rules: Rules | None = None, after: str = "after (v1.1)", book=RULEBOOK_SEATS
 ) -> pd.DataFrame:
     """Seat win shares at 2, 3, 4 players without ("before") and with the compensation of `rules` (default
-    v1.1's; "after", labelled `after`), beside `book`'s figures (None: no rulebook figures, a variant)."""
+    v1.1's; "after", labelled `after`), beside `book`'s figures (None: no rulebook figures, a variant).
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+    rules : Rules or None
+        Whose compensation is "after" (None: v1.1).
+    after : str
+        The label of the rows with it.
+    book : dict or None
+        The rulebook's seat figures (None: none, a variant).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rules = rules or load_rules("v1.1")
     own_before = {(j.players, j.family): df for j, df in frames.items() if j.figure == "seats-before"}
     rows = []
@@ -356,7 +461,24 @@ def solver_table(
     frames: dict[Job, pd.DataFrame], top: int = 3, max_points: int = 5, rules: Rules | None = None
 ) -> pd.DataFrame:
     """The solver's best compensation vectors per family and player count (re-ranked stored games, under the
-    tie-break rules of `rules`, default v1.1)."""
+    tie-break rules of `rules`, default v1.1).
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+    top : int
+        Vectors kept per family and player count.
+    max_points : int
+        The largest compensation of a seat.
+    rules : Rules or None
+        Whose tie-break rules rank the games (None: v1.1).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rules = rules or load_rules("v1.1")
     parts = []
     for job, df in frames.items():
@@ -371,7 +493,18 @@ def solver_table(
 
 
 def calibration_table(spec: pd.DataFrame) -> pd.DataFrame:
-    """Distance of each calibration point's specialist table to the rulebook's: RMS and largest gap (points)."""
+    """Distance of each calibration point's specialist table to the rulebook's: RMS and largest gap (points).
+
+    Parameters
+    ----------
+    spec : pandas.DataFrame
+        :func:`specialist_table`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     c = spec[spec["figure"] == "calibration"]
     g = c.groupby(["rules", "weight", "progress"], observed=True)
     out = g.apply(
@@ -394,7 +527,20 @@ def calibration_table(spec: pd.DataFrame) -> pd.DataFrame:
 
 
 def solo_table(frames: dict[Job, pd.DataFrame], percentiles=(10, 25, 50, 75, 90, 97.5)) -> tuple[pd.DataFrame, str]:
-    """Solo score percentiles per family and a rating table from the strongest family (highest mean)."""
+    """Solo score percentiles per family and a rating table from the strongest family (highest mean).
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+    percentiles : sequence of float
+        The percentiles reported.
+
+    Returns
+    -------
+    tuple of (pandas.DataFrame, str)
+        The percentiles per family, and the strongest family's name.
+    """
     rows, means = [], {}
     for job, df in frames.items():
         if job.figure != "solo":
@@ -412,7 +558,18 @@ RATINGS = (("1 star", 0), ("2 stars", 25), ("3 stars", 50), ("4 stars", 75), ("5
 
 
 def rating_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Rating tiers from a solo score sample: tier k starts at the given percentile of the strongest agent."""
+    """Rating tiers from a solo score sample: tier k starts at the given percentile of the strongest agent.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Solo result rows of one agent.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     tot = df["total"].to_numpy()
     rows = []
     for name, q in RATINGS:
@@ -442,6 +599,22 @@ def _order_claim(t: pd.DataFrame, district: str, strongest: bool) -> tuple[str, 
 
 
 def claims_table(spec: pd.DataFrame, waste: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
+    """Each claim of the rulebook's appendix checked against the tables: a verdict and its evidence per family.
+
+    Parameters
+    ----------
+    spec : pandas.DataFrame
+        :func:`specialist_table`.
+    waste : pandas.DataFrame
+        :func:`waste_table`.
+    seats : pandas.DataFrame
+        :func:`seat_table`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (claim, family): claim, family, verdict, evidence.
+    """
     rows = []
     main = spec[spec["figure"] == "specialists"]
     for (rules, family), t in main.groupby(["rules", "family"], observed=True, sort=True):

@@ -34,7 +34,7 @@ from boardlab.sim.citywright.game import GAME
 from boardlab.sim.citywright.rules import Rules, load_rules
 from boardlab.sim.citywright.tables import tables_for
 
-# Figures the engine issue asks for (for the report's "target" column).
+# The engine's throughput targets (the report's "target" column).
 TARGETS = {
     "random_games_per_s_4p": ">= 30,000",
     "simulate_vs_kernel_4p": ">= 0.8",
@@ -55,6 +55,22 @@ TARGETS = {
 
 
 def play_random(rules: Rules, players: int, seeds: np.ndarray):
+    """The engine's loop of uniform-random players over `seeds`.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``: the games' seeds.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        The kernel's scores, boards and stats arrays.
+    """
     tb = tables_for(rules, players)
     g = len(seeds)
     scores = np.zeros((g, players, E.SC_LEN), dtype=np.int32)
@@ -65,12 +81,46 @@ def play_random(rules: Rules, players: int, seeds: np.ndarray):
 
 
 def random_games_per_s(rules: Rules, players: int, games: int, repeats: int = 3) -> float:
+    """Random games per second of the engine's loop, best of `repeats` (after a warm-up).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    games : int
+        Games per timed call.
+    repeats : int
+        Calls timed.
+
+    Returns
+    -------
+    float
+        Games per second of the fastest call.
+    """
     seeds = np.arange(games, dtype=np.uint64)
     play_random(rules, players, seeds[:4])  # warm-up / compile
     return best_rate(lambda: play_random(rules, players, seeds), games, repeats)
 
 
 def boards_per_s(rules: Rules, boards: np.ndarray, repeats: int = 5) -> float:
+    """Boards scored per second by the engine's scorer, best of `repeats`.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    boards : numpy.ndarray
+        uint64, shape ``(B, 4)``: the boards scored.
+    repeats : int
+        Calls timed.
+
+    Returns
+    -------
+    float
+        Boards per second of the fastest call.
+    """
     rp = tables_for(rules, 4).rp
     out = np.zeros((len(boards), 5), dtype=np.int32)
     E.score_boards(boards[:4], rp, out)
@@ -78,7 +128,20 @@ def boards_per_s(rules: Rules, boards: np.ndarray, repeats: int = 5) -> float:
 
 
 def uniform_random_boards(n: int, seed: int = 0) -> np.ndarray:
-    """Boards whose 49 cells are independently empty or one of the four districts."""
+    """Boards whose 49 cells are independently empty or one of the four districts.
+
+    Parameters
+    ----------
+    n : int
+        Number of boards.
+    seed : int
+        Seeds the draw.
+
+    Returns
+    -------
+    numpy.ndarray
+        uint64, shape ``(n, 4)``.
+    """
     rng = np.random.default_rng(seed)
     cells = rng.integers(0, 5, size=(n, 49))
     bits = np.array([8 * (i // 7) + i % 7 for i in range(49)], dtype=np.uint64)
@@ -98,7 +161,13 @@ def warm_up_all() -> None:
 
 
 def cold_compile_s() -> float:
-    """Wall time of a fresh process that compiles the engine with an empty numba cache."""
+    """Wall time of a fresh process that compiles the engine with an empty numba cache.
+
+    Returns
+    -------
+    float
+        Seconds.
+    """
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, NUMBA_CACHE_DIR=d)
         return time_subprocess("from boardlab.experiments.citywright.bench import warm_up_all; warm_up_all()", env)
@@ -116,7 +185,13 @@ def warm_up_agents() -> None:
 
 def cold_agents_compile_s() -> float:
     """Wall time of a fresh process that compiles the agents' game loop with an empty numba cache: a user's first
-    `simulate --agents greedy` on a new machine (the engine's compile, cold_compile_s, included)."""
+    `simulate --agents greedy` on a new machine (the engine's compile, cold_compile_s, included).
+
+    Returns
+    -------
+    float
+        Seconds.
+    """
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, NUMBA_CACHE_DIR=d)
         return time_subprocess(
@@ -125,14 +200,26 @@ def cold_agents_compile_s() -> float:
 
 
 def warm_start_s() -> float:
-    """Wall time of a fresh process that loads the cached engine and plays a game."""
+    """Wall time of a fresh process that loads the cached engine and plays a game.
+
+    Returns
+    -------
+    float
+        Seconds.
+    """
     code = "from boardlab.experiments.citywright.bench import warm_up_all; warm_up_all()"
     time_subprocess(code)  # make sure the cache is warm
     return min(time_subprocess(code) for _ in range(3))
 
 
 def score_one_board_s() -> float:
-    """Wall time of `boardlab score` on one board, warm cache (the designer's case)."""
+    """Wall time of `boardlab score` on one board, warm cache (the designer's case).
+
+    Returns
+    -------
+    float
+        Seconds.
+    """
     board = "RRCCPPI\nRRCCPPI\n.......\nIIIIIII\nPPPPPPP\nCCCCCCC\nRRRRRRR\n"
     cmd = [sys.executable, "-m", "boardlab.experiments.cli", "score", "--game", GAME.id, "-"]
     subprocess.run(cmd, input=board, text=True, check=True, capture_output=True)
@@ -153,6 +240,26 @@ def agent_games_per_s(
     machine that slows down for a while slows them all alike: the figures can be
     compared with each other (the specialists' target is "no slower than greedy").
     clock: wall time by default; time.process_time for process CPU time.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    specs : list of str
+        The agents measured.
+    players : int
+        Seats per game.
+    games : int
+        Games per timed call.
+    repeats : int
+        Rounds of calls.
+    clock : callable
+        The clock (wall time by default).
+
+    Returns
+    -------
+    dict of str to float
+        Spec -> games per second of its fastest call.
     """
     from boardlab.agents.citywright.play import run_games
     from boardlab.agents.citywright.registry import parse_agent, rows
@@ -174,7 +281,24 @@ def agent_games_per_s(
 
 
 def mcts_figures(rules: Rules, spec: str = "mcts", players: int = 4, positions: int = 6) -> dict:
-    """MCTS iterations/s (random rollouts) and time per decision at mid-game positions."""
+    """MCTS iterations/s (random rollouts) and time per decision at mid-game positions.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    spec : str
+        The MCTS agent's spec.
+    players : int
+        Seats per game.
+    positions : int
+        Mid-game positions timed.
+
+    Returns
+    -------
+    dict
+        Iterations per second and milliseconds per decision.
+    """
     from boardlab.agents.citywright import mcts
     from boardlab.agents.citywright.registry import parse_agent
     from boardlab.sim.citywright.api import Game
@@ -209,6 +333,26 @@ def timed_games(spec: str, opponent: str, players: int, rules: Rules | str, seed
 
     Returns the process CPU milliseconds of each of `spec`'s moves (other work on the machine
     does not count), and per game its win share and its score margin over the best opponent.
+
+    Parameters
+    ----------
+    spec : str
+        The agent timed.
+    opponent : str
+        The agent in every other seat.
+    players : int
+        Seats per game.
+    rules : Rules or str
+        The rule set.
+    seeds : sequence of int
+        The games' seeds.
+    seats : sequence of int
+        `spec`'s seat in each game.
+
+    Returns
+    -------
+    tuple
+        ``(ms, shares, margins)``: float array of CPU ms per move, and per game the win share and the margin.
     """
     from boardlab.agents.citywright.play import policy_move
     from boardlab.agents.citywright.registry import parse_agent
@@ -257,6 +401,26 @@ def expert_figures(
     process, interleaved: every round plays each game seed with both specs, which one first alternating by
     game and round, so a machine slowing down for a while slows both alike (``expert_v1_*``, and the ratio
     of the two means, ``expert_vs_v1``: what the tier's time is on a quieter machine, from the v1 tier's).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    spec : str
+        The expert tier's spec.
+    players : int
+        Seats per game.
+    games : int
+        Games timed.
+    before : str or None
+        The spec of the tier before its levers, timed alongside (None: not).
+    rounds : int
+        Rounds of alternating timings.
+
+    Returns
+    -------
+    dict
+        The figures (means, maxima, and the ratio to `before`).
     """
     specs = {"expert": spec} if before is None else {"expert": spec, "expert_v1": before}
     for s in specs.values():
@@ -279,7 +443,22 @@ def expert_figures(
 
 
 def run_agents(rules: Rules, games: int = 400, res: dict | None = None) -> dict:
-    """The agents' figures, into `res` (a Figures, which reports each) or a new dict."""
+    """The agents' figures, into `res` (a Figures, which reports each) or a new dict.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    games : int
+        Games per agent figure.
+    res : dict or None
+        Where the figures go (a Figures reports each); None: a new dict.
+
+    Returns
+    -------
+    dict
+        `res` with the agents' figures.
+    """
     res = {} if res is None else res
     rates = agent_games_per_s(rules, ["greedy"] + [f"specialist:{d}" for d in "RCPI"], 4, games)
     res["greedy_games_per_s_4p"] = round(rates["greedy"], 1)
@@ -309,6 +488,30 @@ def run(
     simulate_games: games of the end-to-end simulate figure (default 4 x games: four
     chunks of random play at the default 50,000, so the per-run costs -- manifest,
     git commit, assembly's last file, metadata -- weigh what they do in a long run).
+
+    Parameters
+    ----------
+    games : int
+        Random games per figure.
+    boards : int
+        Boards scored for the scorer's figure.
+    rules : Rules or None
+        The rule set (None: the default preset).
+    subprocesses : bool
+        Measure the fresh-process figures (compile, start-up).
+    agents : bool
+        Measure the agents' figures.
+    agent_games : int
+        Games per agent figure.
+    simulate_games : int or None
+        Games of the end-to-end simulate figure.
+    log : callable or None
+        Receives each figure as it is measured (None: silent).
+
+    Returns
+    -------
+    dict
+        Figure name -> value.
     """
     rules = rules or load_rules()
     res = Figures(log, rules=rules.name, games_per_player_count=games)
@@ -340,7 +543,24 @@ def run(
 
 def random_summary(rules: Rules, players: int, games: int, seed: int) -> dict:
     """Uniform-random games (seeds seed..seed+games-1): mean points per district, total, waste, empty cells,
-    seat win shares with 95% Wilson intervals and the time taken (what `boardlab demo` prints)."""
+    seat win shares with 95% Wilson intervals and the time taken (what `boardlab demo` prints).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    games : int
+        Number of games.
+    seed : int
+        The first game's seed.
+
+    Returns
+    -------
+    dict
+        The summary's numbers.
+    """
     from boardlab.sim.stats import wilson
 
     seeds = (np.arange(games, dtype=np.uint64) + np.uint64(seed & ((1 << 64) - 1))).astype(np.uint64)

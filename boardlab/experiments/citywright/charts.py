@@ -12,7 +12,17 @@ from boardlab.experiments.charts import family_colours, grouped_bars, legend_bel
 
 
 def specialists_chart(spec: pd.DataFrame, path: Path, book: bool = True) -> None:
-    """Win share per specialist, one panel per rule set, bars per family; `book`: the rulebook's marks."""
+    """Win share per specialist, one panel per rule set, bars per family; `book`: the rulebook's marks.
+
+    Parameters
+    ----------
+    spec : pandas.DataFrame
+        :func:`specialist_table`.
+    path : pathlib.Path
+        The PNG file.
+    book : bool
+        Mark the rulebook's figures.
+    """
     t = spec.astype({"family": str, "district": str})
     panels = list(dict.fromkeys(t["rules"]))
     colours = family_colours(t["family"])
@@ -38,7 +48,17 @@ def specialists_chart(spec: pd.DataFrame, path: Path, book: bool = True) -> None
 
 
 def seats_chart(seats: pd.DataFrame, path: Path, book: bool = True) -> None:
-    """Seat win shares before and after compensation, one panel per player count; `book`: the rulebook's marks."""
+    """Seat win shares before and after compensation, one panel per player count; `book`: the rulebook's marks.
+
+    Parameters
+    ----------
+    seats : pandas.DataFrame
+        :func:`seat_table`.
+    path : pathlib.Path
+        The PNG file.
+    book : bool
+        Mark the rulebook's figures.
+    """
     # before, then after (v1.1's compensation, or a variant's: "after (NAME)"); not the solver's re-simulation
     labels = list(dict.fromkeys(seats["compensation"]))
     comps = [c for c in labels if c == "before (none)"] + [c for c in labels if c.startswith("after (")]
@@ -66,6 +86,15 @@ def seats_chart(seats: pd.DataFrame, path: Path, book: bool = True) -> None:
 
 
 def waste_chart(waste: pd.DataFrame, path: Path) -> None:
+    """Two-player wasted tiles per player, v1.0 against v1.1, per family, beside the rulebook's figure.
+
+    Parameters
+    ----------
+    waste : pandas.DataFrame
+        :func:`waste_table`.
+    path : pathlib.Path
+        The PNG file.
+    """
     colours = family_colours(waste["family"])
     fig, ax = plt.subplots(figsize=(6.4, 4.4), layout="constrained")
     grouped_bars(
@@ -85,6 +114,15 @@ def waste_chart(waste: pd.DataFrame, path: Path) -> None:
 
 
 def calibration_chart(calib: pd.DataFrame, path: Path) -> None:
+    """RMS distance to the rulebook's specialist table per calibration point (weight x progress), per rule set.
+
+    Parameters
+    ----------
+    calib : pandas.DataFrame
+        :func:`calibration_table`.
+    path : pathlib.Path
+        The PNG file.
+    """
     versions = list(dict.fromkeys(calib["rules"]))
     fig, axes = plt.subplots(1, len(versions), figsize=(4.5 * len(versions), 3.6), squeeze=False, layout="constrained")
     for ax, ver in zip(axes[0], versions, strict=True):
@@ -110,6 +148,19 @@ def calibration_chart(calib: pd.DataFrame, path: Path) -> None:
 
 
 def solo_chart(scores: np.ndarray, ratings: pd.DataFrame, family: str, path: Path) -> None:
+    """Histogram of solo scores with the rating tiers' thresholds marked.
+
+    Parameters
+    ----------
+    scores : numpy.ndarray
+        int, shape ``(games,)``: solo final scores.
+    ratings : pandas.DataFrame
+        :func:`rating_table`.
+    family : str
+        The agent family, for the title.
+    path : pathlib.Path
+        The PNG file.
+    """
     fig, ax = plt.subplots(figsize=(6, 3.6), layout="constrained")
     ax.hist(scores, bins=np.arange(scores.min() - 0.5, scores.max() + 1.5), color="tab:blue", alpha=0.8)
     for _, r in ratings.iterrows():
@@ -124,7 +175,17 @@ def solo_chart(scores: np.ndarray, ratings: pd.DataFrame, family: str, path: Pat
 
 def skill_chart(spec: pd.DataFrame, seats: pd.DataFrame, path: Path) -> None:
     """Win share against skill tier: per specialist (one panel per rule set) and per seat without
-    compensation (one panel per player count); whiskers are 95% Wilson intervals."""
+    compensation (one panel per player count); whiskers are 95% Wilson intervals.
+
+    Parameters
+    ----------
+    spec : pandas.DataFrame
+        The specialists' table of every tier.
+    seats : pandas.DataFrame
+        The seats' table of every tier.
+    path : pathlib.Path
+        The PNG file.
+    """
     spec = spec.astype({"family": str, "district": str})
     tiers = list(dict.fromkeys(spec["family"]))
     rule_sets = list(dict.fromkeys(spec["rules"]))

@@ -39,7 +39,18 @@ from boardlab.sim.stats import wilson
 
 def expand(spec: str) -> str:
     """``expert+KEY=VALUE,...`` -> the v1 expert's full spec with those parameters set; ``expert-v1`` -> the v1
-    expert; other specs as given."""
+    expert; other specs as given.
+
+    Parameters
+    ----------
+    spec : str
+        A spec, perhaps in the ``expert+KEY=VALUE`` shorthand.
+
+    Returns
+    -------
+    str
+        The full spec.
+    """
     from boardlab.agents.citywright.registry import EXPERT_V1
 
     if spec == "expert-v1":
@@ -53,7 +64,23 @@ def expand(spec: str) -> str:
 
 
 def timing(specs: list[str], rounds: int = 3, rules_name: str = "v1.1") -> pd.DataFrame:
-    """CPU time per move of each spec on the bench's expert positions, interleaved (the module docstring)."""
+    """CPU time per move of each spec on the bench's expert positions, interleaved (the module docstring).
+
+    Parameters
+    ----------
+    specs : list of str
+        The specs timed (each :func:`expand`-ed).
+    rounds : int
+        Interleaved rounds.
+    rules_name : str
+        The preset.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per spec: its median CPU ms per move over the rounds, its ratio to the first spec's (median,
+        min, max) and its search counters per position.
+    """
     from boardlab.agents.citywright import flatmc as F
     from boardlab.agents.citywright.play import policy_move
     from boardlab.agents.citywright.registry import EXPERT_V1, parse_agent
@@ -134,7 +161,30 @@ def measure(
     seed: int = 11,
     jobs: int = 2,
 ) -> dict:
-    """One row of the levers table (see the module docstring)."""
+    """One row of the levers table (see the module docstring).
+
+    Parameters
+    ----------
+    spec : str
+        The spec measured.
+    games : int
+        Games against `opponent`.
+    opponent : str
+        The agent in every other seat.
+    players : int
+        Seats per game.
+    rules_name : str
+        The preset.
+    seed : int
+        The run seed.
+    jobs : int
+        Worker processes.
+
+    Returns
+    -------
+    dict
+        The row.
+    """
     from joblib import Parallel, delayed
 
     seeds = game_seeds(seed, 0, games)
@@ -166,6 +216,13 @@ def measure(
 
 
 def main(argv: list[str] | None = None) -> None:
+    """The command line of the levers' measurement: time or measure the specs given (the module docstring).
+
+    Parameters
+    ----------
+    argv : list of str or None
+        The arguments (None: ``sys.argv[1:]``).
+    """
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("specs", nargs="+")
     ap.add_argument("--games", type=int, default=400)

@@ -32,7 +32,28 @@ def chunk_tables_with_moves(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> Callable[[], tuple[pa.Table, pa.Table]]:
     """The chunk player with a move log (GameDef.simulation.move_log): games start..stop-1 played now; the result
-    table and the move table built when the returned function is called (on simulate's writer thread)."""
+    table and the move table built when the returned function is called (on simulate's writer thread).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list of AgentSpec
+        The run's agents.
+    seating : str
+        The seating.
+    run_seed : int
+        The run seed.
+    start, stop : int
+        The games played: start..stop-1.
+
+    Returns
+    -------
+    callable
+        A function of no arguments returning (result table, move table).
+    """
     seeds, order, scores, boards, stats, log = play_chunk_arrays(
         rules, players, agents, seating, run_seed, start, stop, log_moves=True
     )
@@ -43,7 +64,24 @@ def chunk_tables_with_moves(
 
 
 def moves_table(log: np.ndarray, rules: Rules, players: int, start: int) -> pa.Table:
-    """Readable move log from the kernels' records (boardlab.agents.citywright.play.LOG_*)."""
+    """Readable move log from the kernels' records (boardlab.agents.citywright.play.LOG_*).
+
+    Parameters
+    ----------
+    log : numpy.ndarray
+        int32, shape ``(games, turns, LOG_LEN)``: the kernels' records.
+    rules : Rules
+        The rule set (shape names).
+    players : int
+        Seats per game.
+    start : int
+        The first game's index.
+
+    Returns
+    -------
+    pyarrow.Table
+        One row per move.
+    """
     tb = tables_for(rules, players)
     g, t, _ = log.shape
     rec = log.reshape(g * t, -1)

@@ -42,7 +42,34 @@ def reproduce(
     scheduler: str | None = None,
     progress: Progress | None = None,
 ) -> dict[str, pd.DataFrame]:
-    """Play the plan (reusing finished runs), analyse it, write tables, charts and REPORT.md into `out`."""
+    """Play the plan (reusing finished runs), analyse it, write tables, charts and REPORT.md into `out`.
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+    out : pathlib.Path
+        The report's directory.
+    work : pathlib.Path
+        The run cache.
+    seed : int
+        The run seed.
+    n_jobs : int
+        Worker processes.
+    log : callable
+        Receives progress lines.
+    command : str
+        The command line, quoted in the report.
+    backend, scheduler : str, str or None
+        As in :func:`boardlab.experiments.simulate.run`.
+    progress : callable or None
+        Called ``progress(job, done, total, rate)`` after each chunk.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        The report's tables.
+    """
     t0 = time.perf_counter()
     frames = run_jobs(GAME, A.plan(games), work, seed, n_jobs, log, backend, scheduler, progress)
     solver = A.solver_table(frames)
@@ -70,7 +97,29 @@ def reproduce(
 def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, strongest, solo_frame) -> None:
     """Write every file into a temporary directory beside `out`, then move each into place (REPORT.md last).
 
-    Each file is replaced whole; files of `out` that the reproduction does not write are left alone."""
+    Each file is replaced whole; files of `out` that the reproduction does not write are left alone.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+    frames : dict of Job to pandas.DataFrame
+        Each run and its rows.
+    out : pathlib.Path
+        The report's directory.
+    games : int
+        The reproduction's size.
+    seed : int
+        The run seed.
+    command : str
+        The command line.
+    elapsed : float
+        Seconds the runs took.
+    strongest : str
+        The strongest family (its solo games are charted).
+    solo_frame : pandas.DataFrame
+        Its solo games.
+    """
     with staged_directory(out) as tmp:
         for name, t in tables.items():
             t.to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
@@ -115,7 +164,18 @@ ASSUMPTIONS = [
 
 
 def agents_table(tables) -> pd.DataFrame:
-    """family -> the exact agent spec strings (as `citywright simulate --agents` takes them)."""
+    """family -> the exact agent spec strings (as `citywright simulate --agents` takes them).
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rows = {}
     for name in ("specialists", "waste", "solo"):
         t = tables[name]
@@ -128,7 +188,18 @@ def agents_table(tables) -> pd.DataFrame:
 
 
 def summary(tables) -> list[str]:
-    """A few sentences with the headline numbers, computed from the tables."""
+    """A few sentences with the headline numbers, computed from the tables.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+
+    Returns
+    -------
+    list of str
+        The sentences.
+    """
     spec, waste, seats, solver, claims = (tables[k] for k in ("specialists", "waste", "seats", "solver", "claims"))
     lines = []
     for rules, t in spec.groupby("rules", sort=True):
@@ -177,6 +248,34 @@ def summary(tables) -> list[str]:
 
 
 def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs, sim_seconds=0.0) -> str:
+    """REPORT.md of the appendix's reproduction: summary, claims, every table and the charts.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+    games : int
+        The reproduction's size.
+    seed : int
+        The run seed.
+    command : str
+        The command line.
+    elapsed : float
+        Seconds this command took.
+    strongest : str
+        The strongest family.
+    total_games : int
+        Games over every run.
+    n_runs : int
+        Runs.
+    sim_seconds : float
+        Seconds the runs took when played.
+
+    Returns
+    -------
+    str
+        REPORT.md's Markdown.
+    """
     spec, waste, seats, solver, claims = (tables[k] for k in ("specialists", "waste", "seats", "solver", "claims"))
     calib = tables["calibration"]
     n = A.sizes(games)

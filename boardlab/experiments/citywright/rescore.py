@@ -41,7 +41,13 @@ _SHAPES = r"(?:\S+:\d+(?: \S+:\d+)*)?"
 
 
 def check_table(df: pd.DataFrame) -> None:
-    """ValueError (one line) unless `df` holds what rescoring reads: the columns, 7x7 boards, shape counts."""
+    """ValueError (one line) unless `df` holds what rescoring reads: the columns, 7x7 boards, shape counts.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows of a Citywright run.
+    """
     missing = [c for c in NEEDED if c not in df.columns]
     if missing:
         s = "s" if len(missing) > 1 else ""
@@ -68,7 +74,20 @@ def _full_line(boards: pd.Series, district: str) -> np.ndarray:
 
 
 def achievements(df: pd.DataFrame, rules: Rules) -> np.ndarray:
-    """Achievement points per row under `rules` (df has the new district columns)."""
+    """Achievement points per row under `rules` (df has the new district columns).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows, their district columns already rescored.
+    rules : Rules
+        The new rules.
+
+    Returns
+    -------
+    numpy.ndarray
+        int, shape ``(rows,)``.
+    """
     pts = np.zeros(len(df), dtype=np.int64)
     placed = [parse_shapes_placed(s) for s in df["shapes_placed"]]
     for card in rules.achievements():
@@ -99,7 +118,20 @@ def achievements(df: pd.DataFrame, rules: Rules) -> np.ndarray:
 def rescore(df: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     """The table with scores, ranks and win shares recomputed under `rules`; play unchanged.
 
-    ValueError (one line) on a table without what rescoring reads (:func:`check_table`)."""
+    ValueError (one line) on a table without what rescoring reads (:func:`check_table`).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows of a Citywright run.
+    rules : Rules
+        The new rules.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rescored rows.
+    """
     check_table(df)
     out = df.sort_values(["game", "seat"]).reset_index(drop=True).copy()
     scores = np.zeros((len(out), 5), dtype=np.int32)

@@ -63,7 +63,18 @@ _PI_WORDS = _pair_words("P", "I")
 
 
 def board_strings(boards: np.ndarray) -> pa.LargeStringArray:
-    """boards uint64[M, 4] (districts R, C, P, I) -> M strings of 49 characters from 'RCPI.', row-major."""
+    """boards uint64[M, 4] (districts R, C, P, I) -> M strings of 49 characters from 'RCPI.', row-major.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(M, 4)``.
+
+    Returns
+    -------
+    pyarrow.LargeStringArray
+        M strings.
+    """
     m = boards.shape[0]
     row_bits = np.ascontiguousarray(boards, dtype="<u8").view(np.uint8).reshape(m, 4, 8)[:, :, :7]  # [M, district, row]
     seven = np.uint8(0x7F)  # bit 7 of a row's byte is no cell
@@ -94,6 +105,18 @@ def shapes_placed_strings(counts: np.ndarray, rules: Rules) -> pa.LargeStringArr
 
     A few shapes at a time are one table look-up (their counts as digits of one key);
     the groups' strings are joined and the leading space dropped.
+
+    Parameters
+    ----------
+    counts : numpy.ndarray
+        int, shape ``(M, shapes)``: placed count per shape.
+    rules : Rules
+        The rule set (its shapes' names and order).
+
+    Returns
+    -------
+    pyarrow.LargeStringArray
+        M strings.
     """
     names = tuple(s.name for s in rules.shapes)
     counts = np.asarray(counts, dtype=np.int64)
@@ -111,7 +134,18 @@ def shapes_placed_strings(counts: np.ndarray, rules: Rules) -> pa.LargeStringArr
 
 
 def parse_shapes_placed(text: str) -> dict[str, int]:
-    """'I:2 L:1' -> {'I': 2, 'L': 1}."""
+    """'I:2 L:1' -> {'I': 2, 'L': 1}.
+
+    Parameters
+    ----------
+    text : str
+        A ``shapes_placed`` value.
+
+    Returns
+    -------
+    dict of str to int
+        Shape name -> placed count.
+    """
     out = {}
     for tok in text.split():
         name, _, n = tok.partition(":")
@@ -122,7 +156,28 @@ def parse_shapes_placed(text: str) -> dict[str, int]:
 def play_chunk(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> pd.DataFrame:
-    """Games start..stop-1 of a run, one row per (game, seat), columns COLUMNS."""
+    """Games start..stop-1 of a run, one row per (game, seat), columns COLUMNS.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list of AgentSpec
+        The run's agents (per seat, or the draw pool).
+    seating : str
+        The seating (boardlab.experiments.seating).
+    run_seed : int
+        The run seed (game g's seed: boardlab.sim.seeds.game_seeds).
+    start, stop : int
+        The games played: start..stop-1.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The chunk's rows.
+    """
     return play_chunk_table(rules, players, agents, seating, run_seed, start, stop)[0].to_pandas()
 
 
@@ -131,7 +186,28 @@ def chunk_table(
 ) -> Callable[[], pa.Table]:
     """The game's chunk player (GameDef.simulation.chunk_player): games start..stop-1 played now, their
     table (schema SCHEMA) built when the returned function is called -- on simulate's writer thread,
-    while the next chunk plays, at --jobs 1 (the table costs about as much as random play)."""
+    while the next chunk plays, at --jobs 1 (the table costs about as much as random play).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list of AgentSpec
+        The run's agents (per seat, or the draw pool).
+    seating : str
+        The seating (boardlab.experiments.seating).
+    run_seed : int
+        The run seed (game g's seed: boardlab.sim.seeds.game_seeds).
+    start, stop : int
+        The games played: start..stop-1.
+
+    Returns
+    -------
+    callable
+        A function of no arguments returning the chunk's pyarrow.Table.
+    """
     seeds, order, scores, boards, stats, _ = play_chunk_arrays(rules, players, agents, seating, run_seed, start, stop)
     return lambda: results_table(rules, agents, start, seeds, order, scores, boards, stats)
 
@@ -139,7 +215,20 @@ def chunk_table(
 def chunk_size(agents: list[AgentSpec], games: int) -> int:
     """Games per chunk (GameDef.simulation.chunk_size): a few seconds of work, so many chunks for searches;
     random play in chunks of 10,000 games (under a second): short enough that the last chunk's table and
-    file, written after play ends, cost little; longer ones save nothing (boardlab bench)."""
+    file, written after play ends, cost little; longer ones save nothing (boardlab bench).
+
+    Parameters
+    ----------
+    agents : list of AgentSpec
+        The run's agents.
+    games : int
+        The run's number of games.
+
+    Returns
+    -------
+    int
+        Games per chunk.
+    """
     if all(a.name == "random" for a in agents):
         size = 10_000
     elif any(a.name in ("mcts", "flatmc", "expert-specialist") for a in agents):
@@ -160,7 +249,28 @@ PAIRINGS = [
 def play_chunk_with_moves(
     rules: Rules, players: int, agents: list[AgentSpec], seating: str, run_seed: int, start: int, stop: int
 ) -> tuple[pd.DataFrame, np.ndarray]:
-    """As play_chunk, plus the move log int32[games, turns, boardlab.agents.citywright.play.LOG_LEN]."""
+    """As play_chunk, plus the move log int32[games, turns, boardlab.agents.citywright.play.LOG_LEN].
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list of AgentSpec
+        The run's agents (per seat, or the draw pool).
+    seating : str
+        The seating (boardlab.experiments.seating).
+    run_seed : int
+        The run seed (game g's seed: boardlab.sim.seeds.game_seeds).
+    start, stop : int
+        The games played: start..stop-1.
+
+    Returns
+    -------
+    tuple of (pandas.DataFrame, numpy.ndarray)
+        The chunk's rows and its move log.
+    """
     table, logs = play_chunk_table(rules, players, agents, seating, run_seed, start, stop, log_moves=True)
     return table.to_pandas(), logs
 
@@ -176,7 +286,30 @@ def play_chunk_table(
     log_moves: bool = False,
 ) -> tuple[pa.Table, np.ndarray | None]:
     """As play_chunk, as an Arrow table of schema SCHEMA (what simulate writes); plus the
-    move log when log_moves, else None."""
+    move log when log_moves, else None.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list of AgentSpec
+        The run's agents (per seat, or the draw pool).
+    seating : str
+        The seating (boardlab.experiments.seating).
+    run_seed : int
+        The run seed (game g's seed: boardlab.sim.seeds.game_seeds).
+    start, stop : int
+        The games played: start..stop-1.
+    log_moves : bool
+        Keep the move log.
+
+    Returns
+    -------
+    tuple of (pyarrow.Table, numpy.ndarray or None)
+        The table and the move log.
+    """
     seeds, order, scores, boards, stats, logs = play_chunk_arrays(
         rules, players, agents, seating, run_seed, start, stop, log_moves
     )
@@ -195,7 +328,31 @@ def play_chunk_arrays(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
     """The games of play_chunk_table, before the table: seeds, seat orders, and the kernels'
     scores, boards, stats and move log (or None); results_table turns them into the table.
-    Each agent plays with the learned-value weights its spec resolves to under `rules` (registry.for_rules)."""
+    Each agent plays with the learned-value weights its spec resolves to under `rules` (registry.for_rules).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Seats per game.
+    agents : list of AgentSpec
+        The run's agents (per seat, or the draw pool).
+    seating : str
+        The seating (boardlab.experiments.seating).
+    run_seed : int
+        The run seed (game g's seed: boardlab.sim.seeds.game_seeds).
+    start, stop : int
+        The games played: start..stop-1.
+    log_moves : bool
+        Keep the move log.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(seeds, order, scores, boards, stats, moves)`` as :func:`results_table` takes them (moves None
+        without `log_moves`).
+    """
     if seating != "draw" and len(agents) != players:
         raise ValueError("one agent per seat")
     tb = tables_for(rules, players)
@@ -224,6 +381,30 @@ def results_table(
 
     seeds uint64[G]; order int[G, players] (agent index per seat); scores int32[G, players, SC_LEN];
     boards uint64[G, players, 4]; stats int32[G, players, N_STATS] (boardlab.agents.citywright.play.play_games).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    agents : list of AgentSpec
+        The run's agents.
+    start : int
+        The first game's index.
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``.
+    order : numpy.ndarray
+        int, shape ``(G, players)``: agent index per seat.
+    scores : numpy.ndarray
+        int32, shape ``(G, players, SC_LEN)``.
+    boards : numpy.ndarray
+        uint64, shape ``(G, players, 4)``.
+    stats : numpy.ndarray
+        int32, shape ``(G, players, N_STATS)``.
+
+    Returns
+    -------
+    pyarrow.Table
+        One row per (game, seat), schema SCHEMA.
     """
     g, players = order.shape
     m = g * players

@@ -17,7 +17,18 @@ from boardlab.sim.citywright.rules import RANKING
 
 def rank_options(rules: dict) -> dict:
     """rank_key's keyword from the rules the games were played under: ``game.two_player_tie`` (absent in
-    rule sets stored before the rule existed: the rulebook's tie-break)."""
+    rule sets stored before the rule existed: the rulebook's tie-break).
+
+    Parameters
+    ----------
+    rules : dict
+        The mapping the games were played under.
+
+    Returns
+    -------
+    dict
+        ``{"two_player_tie": ...}``.
+    """
     return {"two_player_tie": rules.get("game", {}).get("two_player_tie", "distinct_shapes")}
 
 
@@ -42,7 +53,18 @@ def seat_agent(agents: list[str]) -> str:
 
     ``specialist:X`` -> ``greedy``; ``strong-specialist:X[,k=..,weights=..]`` -> ``strong`` with the same k and
     weights; ``expert-specialist:X,<flatmc levers>`` -> ``flatmc`` with the same levers (with the skill report's
-    levers: the ``expert`` tier).  Any other agent is its own seat agent."""
+    levers: the ``expert`` tier).  Any other agent is its own seat agent.
+
+    Parameters
+    ----------
+    agents : list of str
+        The study's agent specs.
+
+    Returns
+    -------
+    str
+        The every-seat agent's spec.
+    """
     from boardlab.agents.citywright.registry import AGENTS, AgentSpec, parse_agent
 
     first = parse_agent(agents[0])

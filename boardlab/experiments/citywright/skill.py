@@ -46,6 +46,13 @@ class Tier:
     compensation_aware: bool  # does its play depend on compensation (then "before" needs its own games)
 
     def specialists(self) -> tuple[str, ...]:
+        """The tier's four district specialists' specs.
+
+        Returns
+        -------
+        tuple of str
+            One specialist spec per district R, C, P, I.
+        """
         return tuple(self.specialist.format(d=d) for d in A.DISTRICTS)
 
 
@@ -59,7 +66,18 @@ TIERS = (
 def sizes(games: int) -> dict[str, int]:
     """Games per table for a skill reproduction of size `games`: greedy and strong play `games`, the expert a
     quarter (at the full size, 20,000 and 5,000); the solver's re-simulation half a table.  No table is
-    smaller than 20 games unless `games` is (a smoke-size run is not made larger than it asked for)."""
+    smaller than 20 games unless `games` is (a smoke-size run is not made larger than it asked for).
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+
+    Returns
+    -------
+    dict of str to int
+        Games per kind of table.
+    """
     least = min(20, games)
     return {"big": games, "expert": max(games // 4, least), "verify_big": max(games // 2, least),
             "verify_expert": max(games // 8, least)}  # fmt: skip
@@ -67,7 +85,22 @@ def sizes(games: int) -> dict[str, int]:
 
 def plan(games: int, tiers=TIERS, rules: Rules | None = None) -> list[A.Job]:
     """Every run of the skill axis (the solver's verification runs come later, see `verify_jobs`): the
-    rulebook's (v1.0 and v1.1), or with `rules` that rule set's (:func:`variant_plan`)."""
+    rulebook's (v1.0 and v1.1), or with `rules` that rule set's (:func:`variant_plan`).
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+    tiers : sequence of Tier
+        The skill tiers, weakest first.
+    rules : Rules or None
+        A rule set (None: the rulebook's two).
+
+    Returns
+    -------
+    list of Job
+        The runs.
+    """
     if rules is not None:
         return variant_plan(games, tiers, rules)
     n = sizes(games)
@@ -93,7 +126,22 @@ def variant_plan(games: int, tiers, rules: Rules) -> list[A.Job]:
     """The skill axis under one rule set: per tier, the specialists (4 players, seats rotated), the seats at 2, 3
     and 4 players with the rules' compensation ("before": the same games re-ranked without it, or games of
     their own for a compensation-aware tier) and solo.  Each job carries the rules' content (A.job_rules) and
-    its key their tag (rules_tag): another file content, other runs."""
+    its key their tag (rules_tag): another file content, other runs.
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+    tiers : sequence of Tier
+        The skill tiers, weakest first.
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    list of Job
+        The runs.
+    """
     n = sizes(games)
     rs, tag, name = A.job_rules(rules), rules_tag(rules), rules.name
     jobs: list[A.Job] = []
@@ -112,7 +160,24 @@ def variant_plan(games: int, tiers, rules: Rules) -> list[A.Job]:
 
 def verify_jobs(solver: pd.DataFrame, games: int, tiers=TIERS, rules: Rules | None = None) -> list[A.Job]:
     """Re-simulation of every tier's best vector at 2, 3 and 4 players (the tier's table size), under v1.1 or
-    `rules`."""
+    `rules`.
+
+    Parameters
+    ----------
+    solver : pandas.DataFrame
+        The compensation solver's table (each tier's best vector per player count).
+    games : int
+        The report's size.
+    tiers : sequence of Tier
+        The skill tiers, weakest first.
+    rules : Rules or None
+        The rule set (None: v1.1).
+
+    Returns
+    -------
+    list of Job
+        The runs.
+    """
     n = sizes(games)
     by_name = {t.name: t for t in tiers}
     rs = "v1.1" if rules is None else A.job_rules(rules)
@@ -149,7 +214,18 @@ def _sep(a_lo, a_hi, b_lo, b_hi) -> bool:
 
 def dominance_table(spec: pd.DataFrame) -> pd.DataFrame:
     """Per rule set and district: each tier's win share with its interval, and the change from the first
-    tier to the last ('shrinks' / 'grows' when the two intervals separate, else 'no clear change')."""
+    tier to the last ('shrinks' / 'grows' when the two intervals separate, else 'no clear change').
+
+    Parameters
+    ----------
+    spec : pandas.DataFrame
+        The specialists' table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rows = []
     main = spec[spec["figure"] == "specialists"].astype({"family": str, "district": str})
     tiers = list(dict.fromkeys(main["family"]))
@@ -170,7 +246,18 @@ def dominance_table(spec: pd.DataFrame) -> pd.DataFrame:
 
 def seat_effect_table(seats: pd.DataFrame) -> pd.DataFrame:
     """Per player count and tier, without compensation: the largest seat deviation from 1/N and whether a
-    seat effect is shown (some seat's interval excludes 1/N), with the seats' shares."""
+    seat effect is shown (some seat's interval excludes 1/N), with the seats' shares.
+
+    Parameters
+    ----------
+    seats : pandas.DataFrame
+        The seats' table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rows = []
     b = seats[seats["compensation"] == "before (none)"]
     for (p, fam), t in b.groupby(["players", "family"], sort=False):
@@ -194,7 +281,24 @@ def compensation_table(
 ) -> pd.DataFrame:
     """Per player count and tier: the solver's best vector, its predicted largest deviation (re-ranked
     games), and the verified one (re-simulated), beside the rules' own vector's (v1.1's, or `name`'s: the
-    seat rows labelled `after`)."""
+    seat rows labelled `after`).
+
+    Parameters
+    ----------
+    solver : pandas.DataFrame
+        The solver's table.
+    seats : pandas.DataFrame
+        The seats' table (re-simulated vectors included).
+    after : str
+        The label of the seat rows played with the rules' own vector.
+    name : str
+        The rules' name.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rows = []
     for _, r in solver[solver["choice"] == 1].iterrows():
         p, fam = int(r["players"]), r["family"]
@@ -239,7 +343,38 @@ def skill_reproduce(
     """Play the skill plan (reusing finished runs), analyse it, write tables, charts and REPORT.md into `out`;
     with `rules` (a preset name, a TOML variant file or a Rules) the plan under that rule set and the balance
     targets in place of the rulebook's claims (:func:`variant_reproduce`).  Every tier's agents are checked
-    under the rules before any run (:func:`check`)."""
+    under the rules before any run (:func:`check`).
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+    out : pathlib.Path
+        The report's directory.
+    work : pathlib.Path
+        The run cache.
+    seed : int
+        The run seed.
+    n_jobs : int
+        Worker processes.
+    log : callable
+        Receives progress lines.
+    command : str
+        The command line, quoted in the report.
+    backend, scheduler : str, str or None
+        As in :func:`boardlab.experiments.simulate.run`.
+    progress : callable or None
+        Called ``progress(job, done, total, rate)`` after each chunk.
+    tiers : sequence of Tier
+        The skill tiers, weakest first.
+    rules : str or pathlib.Path or Rules or None
+        A rule set to play the plan under (None: the rulebook's plan).
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        The report's tables.
+    """
     check(games, rules, tiers)
     if rules is not None:
         return variant_reproduce(games, out, work, load_rules(rules), _source(rules), seed, n_jobs, log, command,
@@ -272,7 +407,29 @@ def skill_reproduce(
 
 
 def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, top, solo_frame) -> None:
-    """Every file into a temporary directory beside `out`, then each moved into place (REPORT.md last)."""
+    """Every file into a temporary directory beside `out`, then each moved into place (REPORT.md last).
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+    frames : dict of Job to pandas.DataFrame
+        Each run and its rows.
+    out : pathlib.Path
+        The report's directory.
+    games : int
+        The report's size.
+    seed : int
+        The run seed.
+    command : str
+        The command line, quoted in the report.
+    elapsed : float
+        Seconds the runs took.
+    top : str
+        The strongest tier's name (its solo games are charted).
+    solo_frame : pandas.DataFrame
+        The strongest tier's solo games.
+    """
     with staged_directory(out) as tmp:
         for name in TABLES:
             tables[name].to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
@@ -320,7 +477,17 @@ def check(games: int, rules: str | Path | Rules | None = None, tiers=TIERS) -> N
     """SimulateError, one line, when the skill plan cannot be played under `rules` (None: the rulebook's
     plan): first the tiers whose agents have no weights for these rules (every tier that needs them named,
     with the train command), then every run's spec as :func:`boardlab.experiments.simulate.make_spec` checks it.
-    Plays nothing; ``reproduce`` calls it before any work."""
+    Plays nothing; ``reproduce`` calls it before any work.
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+    rules : str or pathlib.Path or Rules or None
+        The rule set (None: the rulebook's plan).
+    tiers : sequence of Tier
+        The skill tiers, weakest first.
+    """
     rs = None if rules is None else load_rules(rules)
     under = rs if rs is not None else load_rules("v1.1")
     missing, first = [], ""
@@ -340,7 +507,20 @@ def check(games: int, rules: str | Path | Rules | None = None, tiers=TIERS) -> N
 
 def weights_table(tiers, rules: Rules) -> pd.DataFrame:
     """Per tier: the weight set its every-seat agent and its specialists play under `rules` (weights_name:
-    strong-v1, v1.1's committed weights, or the rules hash of weights trained under these rules)."""
+    strong-v1, v1.1's committed weights, or the rules hash of weights trained under these rules).
+
+    Parameters
+    ----------
+    tiers : sequence of Tier
+        The skill tiers, weakest first.
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per tier.
+    """
 
     def name(spec: str) -> str:
         a = parse_agent(spec)
@@ -364,7 +544,18 @@ def weights_table(tiers, rules: Rules) -> pd.DataFrame:
 
 def means_table(frames: dict[A.Job, pd.DataFrame]) -> pd.DataFrame:
     """Per tier and table (specialists, seats, solo): the mean total and the mean wasted tiles per player,
-    every player of every game (with the rules' compensation), with 95% intervals."""
+    every player of every game (with the rules' compensation), with 95% intervals.
+
+    Parameters
+    ----------
+    frames : dict of Job to pandas.DataFrame
+        Each run of the plan and its result rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+    """
     rows = []
     for job, df in frames.items():
         if job.figure not in ("specialists", "seats", "solo"):
@@ -399,7 +590,24 @@ def _band(t: pd.DataFrame, centre: float, tol: float) -> str:
 def targets_table(spec: pd.DataFrame, seats: pd.DataFrame, means: pd.DataFrame, after: str) -> pd.DataFrame:
     """Each balance target's verdict per tier, with its evidence: the specialists within 25 +- 5 (and the goal,
     +- 3), the seats at 2, 3, 4 players within 1/N +- 2 with the rules' compensation (the seat rows labelled
-    `after`), and the mean totals per table (judged against v1.1's by `compare`)."""
+    `after`), and the mean totals per table (judged against v1.1's by `compare`).
+
+    Parameters
+    ----------
+    spec : pandas.DataFrame
+        The specialists' table.
+    seats : pandas.DataFrame
+        The seats' table.
+    means : pandas.DataFrame
+        :func:`means_table`.
+    after : str
+        The label of the seat rows played with the rules' compensation.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (tier, target).
+    """
     rows = []
     main = spec[spec["figure"] == "specialists"].astype({"family": str, "district": str})
     tiers = list(dict.fromkeys(main["family"]))
@@ -450,7 +658,40 @@ def variant_reproduce(
     games, out, work, rules: Rules, source, seed, n_jobs, log, command, backend, scheduler, progress, tiers=TIERS
 ) -> dict[str, pd.DataFrame]:
     """skill_reproduce under `rules` (read from `source`, named in the report): the variant plan, its
-    balance targets, its tables and REPORT.md."""
+    balance targets, its tables and REPORT.md.
+
+    Parameters
+    ----------
+    games : int
+        The report's size.
+    out : pathlib.Path
+        The report's directory.
+    work : pathlib.Path
+        The run cache.
+    rules : Rules
+        The rule set.
+    source : str
+        Where the rules came from, named in the report.
+    seed : int
+        The run seed.
+    n_jobs : int
+        Worker processes.
+    log : callable
+        Receives progress lines.
+    command : str
+        The command line.
+    backend, scheduler : str, str or None
+        As in :func:`boardlab.experiments.simulate.run`.
+    progress : callable or None
+        Called after each chunk.
+    tiers : sequence of Tier
+        The skill tiers, weakest first.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        The report's tables.
+    """
     t0 = time.perf_counter()
     frames = run_jobs(GAME, plan(games, tiers, rules), work, seed, n_jobs, log, backend, scheduler, progress)
     solver = A.solver_table(frames, rules=rules)
@@ -489,6 +730,36 @@ def variant_reproduce(
 
 
 def variant_report(tables, frames, rules: Rules, source, games, seed, command, elapsed, top, tiers) -> str:
+    """REPORT.md of the skill axis under one rule set: its plan, balance targets, tables and charts.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+    frames : dict of Job to pandas.DataFrame
+        Each run and its rows.
+    rules : Rules
+        The rule set.
+    source : str
+        Where the rules came from.
+    games : int
+        The report's size.
+    seed : int
+        The run seed.
+    command : str
+        The command line, quoted in the report.
+    elapsed : float
+        Seconds the runs took.
+    top : str
+        The strongest tier's name (its solo games are charted).
+    tiers : sequence of Tier
+        The skill tiers, weakest first.
+
+    Returns
+    -------
+    str
+        REPORT.md's Markdown.
+    """
     n = sizes(games)
     now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     total_games = sum(len(df) // j.players for j, df in frames.items())
@@ -648,7 +919,20 @@ def _solo_seats_time(tables, seats: pd.DataFrame, per_tier: pd.DataFrame, top: s
 
 def skill_questions(tables, name: str = "v1.1") -> list[str]:
     """The summary's three answers, each from the tables, each per tier (`name`: the rules whose own
-    compensation vector the solver's is set beside)."""
+    compensation vector the solver's is set beside).
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+    name : str
+        The rules' name.
+
+    Returns
+    -------
+    list of str
+        Three Markdown paragraphs.
+    """
     dom, eff, comp = tables["dominance"], tables["seat_effects"], tables["compensation"]
     tiers = [c for c in dom.columns if c not in ("rules", "district") and "->" not in c]
     change = next(c for c in dom.columns if "->" in c)
@@ -692,6 +976,34 @@ def _top(spec: pd.DataFrame, rules: str, tier: str) -> str:
 
 
 def report(tables, frames, games, seed, command, elapsed, top, total_games, sim_seconds) -> str:
+    """REPORT.md of the skill axis: the three questions answered per tier, every table and the charts.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+    frames : dict of Job to pandas.DataFrame
+        Each run and its rows.
+    games : int
+        The report's size.
+    seed : int
+        The run seed.
+    command : str
+        The command line, quoted in the report.
+    elapsed : float
+        Seconds the runs took.
+    top : str
+        The strongest tier's name (its solo games are charted).
+    total_games : int
+        Games played over every run.
+    sim_seconds : float
+        Seconds those games took.
+
+    Returns
+    -------
+    str
+        REPORT.md's Markdown.
+    """
     n = sizes(games)
     now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     runs = pd.DataFrame(

@@ -98,7 +98,18 @@ class UserError(Exception):
 
 
 def game_def(game):
-    """The registered game (a GameDef, an id, or None for the registry's default), or a one-line error."""
+    """The registered game, or a one-line error.
+
+    Parameters
+    ----------
+    game : str or GameDef or None
+        The game (``--game``); None: the registry's default.
+
+    Returns
+    -------
+    GameDef
+        The game's definition (UserError when the id is unknown).
+    """
     from boardlab.sim.games import GameError, default_game, get_game
 
     try:
@@ -108,7 +119,20 @@ def game_def(game):
 
 
 def load_rules(spec: str | None, game):
-    """The rule set `spec` of `game` (its default preset when None), or a one-line error."""
+    """The rule set `spec` of `game` (its default preset when None), or a one-line error.
+
+    Parameters
+    ----------
+    spec : str or None
+        A preset name or a TOML variant's path.
+    game : str or GameDef or None
+        The game (``--game``); None: the registry's default.
+
+    Returns
+    -------
+    RuleSet
+        The game's rule set (UserError with the game's message when it cannot be loaded).
+    """
     g = game_def(game)
     try:
         return g.load_rules(spec if spec is not None else g.default_preset)
@@ -117,7 +141,20 @@ def load_rules(spec: str | None, game):
 
 
 def split_specs(text: str, game) -> list[str]:
-    """A command line's agent list of `game`, or a one-line error."""
+    """A command line's agent list of `game`, or a one-line error.
+
+    Parameters
+    ----------
+    text : str
+        The ``--agents`` value (comma-separated specs).
+    game : str or GameDef or None
+        The game (``--game``); None: the registry's default.
+
+    Returns
+    -------
+    list of str
+        One spec string per agent (UserError when the list does not split).
+    """
     reg = game_def(game).agents()
     try:
         return reg.split_specs(text)
@@ -262,8 +299,22 @@ def check_jobs(jobs: int, backend: str = "loky", chunks: int | None = None, flag
 
 def require(game, need: str, what: str | None = None):
     """The part `need` of the game's capabilities (``boardlab.sim.games.NEEDS``) that a command cannot do
-    without, or the one-line error "--game: <game> has no <what>" (`what`: the command's own words for it,
-    default the part's)."""
+    without, or the one-line error "--game: <game> has no <what>".
+
+    Parameters
+    ----------
+    game : str or GameDef or None
+        The game (``--game``); None: the registry's default.
+    need : str
+        The part's name in ``NEEDS``.
+    what : str or None
+        The command's own words for the part, for the error; None: the part's.
+
+    Returns
+    -------
+    object
+        The part (what ``GameDef.require`` returns).
+    """
     from boardlab.sim.games import NEEDS, GameError
 
     g = game_def(game)
@@ -274,7 +325,20 @@ def require(game, need: str, what: str | None = None):
 
 
 def check_workers(backend: str, scheduler: str | None) -> dict:
-    """--backend and --scheduler checked; the keyword arguments every run takes besides jobs."""
+    """--backend and --scheduler checked; the keyword arguments every run takes besides jobs.
+
+    Parameters
+    ----------
+    backend : str
+        One of ``BACKENDS``.
+    scheduler : str or None
+        A Dask scheduler's address (only with the ``dask`` backend).
+
+    Returns
+    -------
+    dict
+        ``{"backend": backend, "scheduler": scheduler}`` (UserError when either is refused).
+    """
     if backend not in BACKENDS:
         raise UserError(f"--backend must be {' or '.join(BACKENDS)}, got {backend!r}")
     if scheduler and backend != "dask":
@@ -292,7 +356,26 @@ def check_output(
     * The nearest existing folder must be a writable directory, not a file.
     * A file output must not be a directory, a directory output must not be a file; an existing file output
       must be a regular file (a FIFO or a device such as /dev/null is refused, even with ``force``).
-    * An existing output needs ``force`` where the command has ``--force`` (``force`` not None)."""
+    * An existing output needs ``force`` where the command has ``--force`` (``force`` not None).
+
+    Parameters
+    ----------
+    path : pathlib.Path or None
+        The output given; None: `default`.
+    flag : str
+        The option's name, for the messages.
+    directory : bool
+        Whether the output is a directory (else a file).
+    default : pathlib.Path or None
+        The output when none is given.
+    force : bool or None
+        The command's ``--force`` (None: it has none, and an existing output is fine).
+
+    Returns
+    -------
+    pathlib.Path
+        The output path (UserError, one line, on any refusal).
+    """
     from boardlab.sim.files import file_kind
 
     given = path is not None
@@ -320,7 +403,18 @@ def check_output(
 
 def result_game(meta: dict) -> str:
     """The game a result file's metadata names (a rescored table: its source's).  A run stored before the
-    registry names none: it is the registry's first game's, the only one there was."""
+    registry names none: it is the registry's first game's, the only one there was.
+
+    Parameters
+    ----------
+    meta : dict
+        The file's metadata.
+
+    Returns
+    -------
+    str
+        The game's id.
+    """
     from boardlab.sim.games import default_game
 
     spec = meta.get("spec") or (meta.get("original") or {}).get("spec") or {}
@@ -328,7 +422,20 @@ def result_game(meta: dict) -> str:
 
 
 def result_files(paths: list[Path], game) -> list[dict]:
-    """Each result file's metadata, checked: it exists, is a result of a run and is a result of `game`."""
+    """Each result file's metadata, checked: it exists, is a result of a run and is a result of `game`.
+
+    Parameters
+    ----------
+    paths : list of pathlib.Path
+        The result files.
+    game : str or GameDef or None
+        The game (``--game``); None: the registry's default.
+
+    Returns
+    -------
+    list of dict
+        One metadata dict per file, in order (UserError, one line, naming a file refused).
+    """
     from boardlab.experiments import simulate as S
 
     g = game_def(game)
@@ -348,9 +455,24 @@ def result_files(paths: list[Path], game) -> list[dict]:
 
 
 def progress_bar(quiet: bool, label: str, total: int = 0):
-    """A started rich progress bar on stderr and update(done, total, rate, label=None).
+    """A started rich progress bar on stderr and its update function ``update(done, total, rate, label=None)``.
 
-    None (and a no-op update) when quiet or when stderr is not a terminal: logs stay clean."""
+    None (and a no-op update) when quiet or when stderr is not a terminal: logs stay clean.
+
+    Parameters
+    ----------
+    quiet : bool
+        No bar at all.
+    label : str
+        The bar's description.
+    total : int
+        The number of games expected (updates may change it).
+
+    Returns
+    -------
+    tuple
+        ``(bar, update)``: the rich Progress or None, and the update function.
+    """
     if quiet or not sys.stderr.isatty():
         return None, lambda *a, **k: None
     from rich.console import Console
@@ -376,13 +498,32 @@ def progress_bar(quiet: bool, label: str, total: int = 0):
 
 
 def logger(bar):
-    """print, or the progress bar's console while a bar is shown (so lines do not tear it)."""
+    """print, or the progress bar's console while a bar is shown (so lines do not tear it).
+
+    Parameters
+    ----------
+    bar : rich.progress.Progress or None
+        The bar of :func:`progress_bar`.
+
+    Returns
+    -------
+    callable
+        A print function.
+    """
     return bar.console.print if bar is not None else print
 
 
 @contextmanager
 def interruptible(bar, message: str):
-    """Stop the progress bar however the block ends; on Ctrl-C print `message` and exit 130."""
+    """Stop the progress bar however the block ends; on Ctrl-C print `message` and exit 130.
+
+    Parameters
+    ----------
+    bar : rich.progress.Progress or None
+        The bar of :func:`progress_bar`.
+    message : str
+        What to print on stderr when interrupted.
+    """
     try:
         yield
     except KeyboardInterrupt:
@@ -397,7 +538,18 @@ def interruptible(bar, message: str):
 
 def existing_files(paths: list[Path]) -> list[Path]:
     """`paths`, each checked to be a non-empty regular file (a directory, a FIFO, a device or a missing file is
-    refused in one line saying which, before anything opens it)."""
+    refused in one line saying which, before anything opens it).
+
+    Parameters
+    ----------
+    paths : list of pathlib.Path
+        The files given.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The checked paths, in order.
+    """
     from boardlab.experiments.io import ResultsError, check_result_path
 
     for p in paths:
@@ -413,18 +565,36 @@ def existing_files(paths: list[Path]) -> list[Path]:
 
 
 def prog_name() -> str:
-    """The name this command was invoked by (`boardlab` or its alias); `boardlab` under `python -m`."""
+    """The name this command was invoked by (`boardlab` or its alias); `boardlab` under `python -m`.
+
+    Returns
+    -------
+    str
+        The program name for messages.
+    """
     name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
     return name if name and not name.endswith(".py") and not name.startswith("-") else COMMAND
 
 
 def command_line() -> str:
-    """This invocation as a shell command (recorded beside results)."""
+    """This invocation as a shell command (recorded beside results).
+
+    Returns
+    -------
+    str
+        The program name and its arguments, shell-quoted.
+    """
     return prog_name() + " " + shlex.join(sys.argv[1:])
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: turns every user error into one line on stderr and exit code 2."""
+    """Entry point: turns every user error into one line on stderr and exit code 2.
+
+    Parameters
+    ----------
+    argv : list of str or None
+        The arguments (None: ``sys.argv[1:]``).
+    """
     from boardlab.sim.games import GameError
 
     prog = prog_name()

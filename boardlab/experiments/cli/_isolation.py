@@ -31,8 +31,20 @@ MoveTimeoutOpt = Annotated[
 
 
 def check_isolation(isolate: bool, move_timeout: float | None):
-    """--isolate-agents and --move-timeout checked (a positive, finite number of seconds): the run's
-    :class:`boardlab.experiments.isolation.Isolation`."""
+    """--isolate-agents and --move-timeout checked (a positive, finite number of seconds).
+
+    Parameters
+    ----------
+    isolate : bool
+        ``--isolate-agents``: Python agents play in a child process.
+    move_timeout : float or None
+        ``--move-timeout`` in seconds (None: no limit).
+
+    Returns
+    -------
+    boardlab.experiments.isolation.Isolation
+        The run's isolation settings (UserError, one line, for a bad timeout).
+    """
     from boardlab.experiments.isolation import Isolation
 
     if move_timeout is not None and not (math.isfinite(move_timeout) and move_timeout > 0):

@@ -13,7 +13,20 @@ PLACEHOLDER = "placeholder"  # the mark `rules` puts after a placeholder key (Ga
 
 
 def marked_toml(text: str, placeholders: dict[str, str]) -> str:
-    """A rule set's TOML with ``# placeholder: <reason>`` after each placeholder key (it still loads unchanged)."""
+    """A rule set's TOML with ``# placeholder: <reason>`` after each placeholder key (it still loads unchanged).
+
+    Parameters
+    ----------
+    text : str
+        The rule set's TOML (``RuleSet.to_toml``).
+    placeholders : dict of str to str
+        Dotted key -> why its number is a placeholder (``GameDef.placeholders``).
+
+    Returns
+    -------
+    str
+        The TOML with the comments added.
+    """
     import tomlkit
 
     doc = tomlkit.parse(text)

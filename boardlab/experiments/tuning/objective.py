@@ -21,23 +21,82 @@ BOOTSTRAP_REPS = 2000
 
 
 def groups_for(objective: str) -> list[str]:
+    """The grouping columns an objective's loss sums over.
+
+    Parameters
+    ----------
+    objective : str
+        ``specialists`` (per agent), ``seats`` (per seat) or ``both``.
+
+    Returns
+    -------
+    list of str
+        ``["agent"]``, ``["seat"]`` or both.
+    """
     return {"specialists": ["agent"], "seats": ["seat"], "both": ["agent", "seat"]}[objective]
 
 
 def shares(df: pd.DataFrame, by: str) -> pd.Series:
-    """Mean win share per row of each group (an agent in k seats is compared to 1/N per seat)."""
+    """Mean win share per row of each group (an agent in k seats is compared to 1/N per seat).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows of one table (one per game and seat).
+    by : str
+        The grouping column.
+
+    Returns
+    -------
+    pandas.Series
+        Mean ``win_share`` per group, groups sorted.
+    """
     return df.groupby(by, sort=True, observed=True)["win_share"].mean()
 
 
 def loss(df: pd.DataFrame, objective: str, players: int) -> float:
-    """Sum over the objective's groups of (100 · (win share − 1/N))², points²."""
+    """Sum over the objective's groups of (100 · (win share − 1/N))², points².
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows of one table (one per game and seat).
+    objective : str
+        ``specialists`` (per agent), ``seats`` (per seat) or ``both``.
+    players : int
+        Players per game (N).
+
+    Returns
+    -------
+    float
+        The loss.
+    """
     return float(sum(((100 * (shares(df, by) - 1 / players)) ** 2).sum() for by in groups_for(objective)))
 
 
 def bootstrap_loss(
     df: pd.DataFrame, objective: str, players: int, reps: int = BOOTSTRAP_REPS, seed: int = 0
 ) -> tuple[float, float]:
-    """95% percentile interval of :func:`loss` over games resampled with replacement."""
+    """95% percentile interval of :func:`loss` over games resampled with replacement.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows of one table (one per game and seat).
+    objective : str
+        ``specialists`` (per agent), ``seats`` (per seat) or ``both``.
+    players : int
+        Players per game (N).
+    reps : int
+        Bootstrap resamples.
+    seed : int
+        Seeds the resampling.
+
+    Returns
+    -------
+    tuple of float
+        ``(lo, hi)``.
+    """
     out = _bootstrap_reps(df, groups_for(objective), players, reps, np.random.default_rng(seed))
     lo, hi = np.percentile(out, [2.5, 97.5])
     return float(lo), float(hi)
@@ -71,7 +130,22 @@ def _bootstrap_reps(df: pd.DataFrame, bys: list[str], players: int, reps: int, r
 
 
 def noise_floor(df: pd.DataFrame, objective: str, players: int) -> float:
-    """The part of the plug-in loss that is sampling noise: Σ over groups of 10⁴ · Var(share estimate)."""
+    """The part of the plug-in loss that is sampling noise: Σ over groups of 10⁴ · Var(share estimate).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Result rows of one table (one per game and seat).
+    objective : str
+        ``specialists`` (per agent), ``seats`` (per seat) or ``both``.
+    players : int
+        Players per game (N).
+
+    Returns
+    -------
+    float
+        Points².
+    """
     total = 0.0
     for by in groups_for(objective):
         total += _noise(df, by)
@@ -85,6 +159,8 @@ def _noise(df: pd.DataFrame, by: str) -> float:
 
 @dataclass
 class BlockResult:
+    """The loss of a block's (or pooled) games and their mean total score."""
+
     loss: float
     mean_total: float
 
@@ -109,18 +185,63 @@ def _summary(parts: dict, spec: TuneSpec) -> BlockResult:
 
 
 def pool(spec: TuneSpec, frames: list[dict]) -> dict:
-    """Blocks' frames pooled per table (in the order given)."""
+    """Blocks' frames pooled per table (in the order given).
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+    frames : list of dict
+        Per block, table name -> its result rows.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        Table name -> the blocks' rows concatenated.
+    """
     return {t.name: pd.concat([f[t.name] for f in frames], ignore_index=True) for t in spec.tables()}
 
 
 def pooled_value(spec: TuneSpec, frames: list[dict], blocks: list[int], info: dict) -> float:
-    """The value (loss plus any mean-total penalty) of the games of `frames`, seed blocks `blocks`, pooled."""
+    """The value (loss plus any mean-total penalty) of the games of `frames`, seed blocks `blocks`, pooled.
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+    frames : list of dict
+        Per block, table name -> its result rows.
+    blocks : list of int
+        The blocks' indices (their base mean totals are the penalty's reference).
+    info : dict
+        The study's reference data (``block_mean_total`` per block).
+
+    Returns
+    -------
+    float
+        The value.
+    """
     base_mean = float(np.mean([info["block_mean_total"][b] for b in blocks]))
     return _block_value(spec, _summary(pool(spec, frames), spec), base_mean)[0]
 
 
 def bootstrap_tables(spec: TuneSpec, parts: dict, reps: int = BOOTSTRAP_REPS) -> tuple[float, float]:
-    """95% percentile interval of the loss summed over the tables, each table's games resampled on its own."""
+    """95% percentile interval of the loss summed over the tables, each table's games resampled on its own.
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+    parts : dict of str to pandas.DataFrame
+        Table name -> the pooled result rows.
+    reps : int
+        Bootstrap resamples.
+
+    Returns
+    -------
+    tuple of float
+        ``(lo, hi)``.
+    """
     rng = np.random.default_rng(spec.seed & 0xFFFF)
     total = sum(_bootstrap_reps(parts[t.name], [t.by], t.players, reps, rng) for t in spec.tables())
     lo, hi = np.percentile(total, [2.5, 97.5])
@@ -128,5 +249,18 @@ def bootstrap_tables(spec: TuneSpec, parts: dict, reps: int = BOOTSTRAP_REPS) ->
 
 
 def noise_floor_tables(spec: TuneSpec, parts: dict) -> float:
-    """:func:`noise_floor` summed over the tables."""
+    """:func:`noise_floor` summed over the tables.
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+    parts : dict of str to pandas.DataFrame
+        Table name -> the pooled result rows.
+
+    Returns
+    -------
+    float
+        Points².
+    """
     return sum(_noise(parts[t.name], t.by) for t in spec.tables())

@@ -26,7 +26,20 @@ from .verification import Verification, verify_table
 
 
 def trials_table(study, spec: TuneSpec) -> pd.DataFrame:
-    """One row per finished trial: state, played parameters, loss, games, pruned or not."""
+    """One row per finished trial: state, played parameters, loss, games, pruned or not.
+
+    Parameters
+    ----------
+    study : optuna.Study
+        The study's trials.
+    spec : TuneSpec
+        The study.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The trials, in order.
+    """
     rows = []
     for t in finished(study):
         a = t.user_attrs
@@ -61,13 +74,42 @@ def trials_table(study, spec: TuneSpec) -> pd.DataFrame:
 
 
 def best_rules(study, spec: TuneSpec) -> tuple[Rules, Any]:
+    """The best trial and its played rules, named ``<base>-tuned``.
+
+    Parameters
+    ----------
+    study : optuna.Study
+        The study's trials.
+    spec : TuneSpec
+        The study.
+
+    Returns
+    -------
+    tuple
+        ``(rules, trial)``: the RuleSet and the optuna FrozenTrial.
+    """
     t = best_trial(study)
     rules = rules_for(spec.base_rules(), list(spec.params), t.user_attrs["played"], name=f"{spec.rules_name}-tuned")
     return rules, t
 
 
 def best_toml(rules: Rules, spec: TuneSpec, trial) -> str:
-    """`rules` as a variant file (Rules.to_toml), headed by comments naming the changes."""
+    """`rules` as a variant file (Rules.to_toml), headed by comments naming the changes.
+
+    Parameters
+    ----------
+    rules : RuleSet
+        The best rules.
+    spec : TuneSpec
+        The study.
+    trial : optuna.trial.FrozenTrial
+        The best trial.
+
+    Returns
+    -------
+    str
+        The TOML text.
+    """
     played = trial.user_attrs["played"]
     lines = [f"# Tuned by `{COMMAND} tune scoring` from {spec.rules_name} (trial {trial.number}); changes:"]
     changed = [p for p in spec.params if played[p.name] != p.base]
@@ -77,7 +119,20 @@ def best_toml(rules: Rules, spec: TuneSpec, trial) -> str:
 
 def importances(study, spec: TuneSpec) -> pd.Series:
     """Optuna's parameter importance (PED-ANOVA) of the played values over the finished valid trials, a pruned
-    trial with the value of the games it played (most trials are pruned; without them too few would remain)."""
+    trial with the value of the games it played (most trials are pruned; without them too few would remain).
+
+    Parameters
+    ----------
+    study : optuna.Study
+        The study's trials.
+    spec : TuneSpec
+        The study.
+
+    Returns
+    -------
+    pandas.Series
+        Importance per parameter in the spec's order (empty when optuna cannot compute it, e.g. too few trials).
+    """
     optuna = _quiet_optuna()
     done = [t for t in finished(study) if "invalid" not in t.user_attrs and "value" in t.user_attrs]
     d = optuna.distributions
@@ -97,7 +152,28 @@ def importances(study, spec: TuneSpec) -> pd.Series:
 
 
 def write_outputs(study, spec: TuneSpec, out: Path, work: Path, verification: Verification | None, about: dict) -> dict:
-    """trials.csv, best.toml, verify.csv, the charts and REPORT.md in `out`, each written whole."""
+    """trials.csv, best.toml, verify.csv, the charts and REPORT.md in `out`, each written whole.
+
+    Parameters
+    ----------
+    study : optuna.Study
+        The study's trials.
+    spec : TuneSpec
+        The study.
+    out : pathlib.Path
+        The output directory.
+    work : pathlib.Path
+        The run cache (the best's and the base's games are read back from it).
+    verification : Verification or None
+        The verification's result (None: not verified).
+    about : dict
+        The command's facts, written to tune.json.
+
+    Returns
+    -------
+    dict
+        The summary written to tune.json (best and base loss with intervals, changes, error rates, ...).
+    """
     from boardlab.experiments import charts
 
     out = Path(out)

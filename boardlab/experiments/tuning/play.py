@@ -19,7 +19,20 @@ VERIFY_BLOCK = 1 << 40  # the verification run's seed: a SplitMix64 output no tr
 
 
 def block_seed(seed: int, b: int) -> int:
-    """Run seed of seed block b (the (b+1)-th SplitMix64 output from `seed`)."""
+    """Run seed of seed block b (the (b+1)-th SplitMix64 output from `seed`).
+
+    Parameters
+    ----------
+    seed : int
+        The study's seed.
+    b : int
+        The block.
+
+    Returns
+    -------
+    int
+        The block's run seed.
+    """
     return int(game_seeds(seed, b, b + 1)[0])
 
 
@@ -71,7 +84,34 @@ def play_block(
     **where,
 ) -> pd.DataFrame:
     """Seed block b of `table` under `rules` (played, resumed or reused from the work directory), in chunks of
-    `chunk_size` games (default: the block shared out over `jobs`)."""
+    `chunk_size` games (default: the block shared out over `jobs`).
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+    table : Table
+        The table.
+    rules : RuleSet
+        The trial's rules.
+    b : int
+        The block.
+    work : pathlib.Path
+        The run cache.
+    jobs : int
+        Worker processes.
+    progress : callable or None
+        Called ``progress(done, total, rate)`` after each chunk.
+    chunk_size : int or None
+        Games per chunk.
+    **where
+        ``backend`` and ``scheduler``, as in :func:`boardlab.experiments.simulate.run`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The block's result rows.
+    """
     sim, path = _block(spec, table, rules, b, work, jobs, chunk_size)
     path.parent.mkdir(parents=True, exist_ok=True)
     _run_cached(sim, path, jobs, progress, **where)
@@ -88,8 +128,30 @@ def _as_table(df: pd.DataFrame, sim: S.RunSpec, table: Table) -> pd.DataFrame:
 
 
 def play_blocks(spec: TuneSpec, rules: Rules, b: int, work: Path, jobs: int = 1, progress=None, **where) -> dict:
-    """Seed block b of every table under `rules`: table name -> its frame.  `progress(done, total, rate)` counts
-    the games of the whole block."""
+    """Seed block b of every table under `rules`.
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+    rules : RuleSet
+        The trial's rules.
+    b : int
+        The block.
+    work : pathlib.Path
+        The run cache.
+    jobs : int
+        Worker processes.
+    progress : callable or None
+        Called ``progress(done, total, rate)``, counting the games of the whole block.
+    **where
+        ``backend`` and ``scheduler``, as in :func:`boardlab.experiments.simulate.run`.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        Table name -> its frame.
+    """
     out, offset = {}, 0
     for t in spec.tables():
 
@@ -103,7 +165,22 @@ def play_blocks(spec: TuneSpec, rules: Rules, b: int, work: Path, jobs: int = 1,
 
 
 def all_cached(spec: TuneSpec, rules: Rules, work: Path) -> bool:
-    """Whether every block of `rules` is already in the work directory (rules an earlier trial played)."""
+    """Whether every block of `rules` is already in the work directory (rules an earlier trial played).
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+    rules : RuleSet
+        The rules.
+    work : pathlib.Path
+        The run cache.
+
+    Returns
+    -------
+    bool
+        True when nothing is left to play.
+    """
     return all(_is_done(*_block(spec, t, rules, b, work)) for b in range(spec.blocks) for t in spec.tables())
 
 
@@ -118,6 +195,35 @@ def play_verification(
     chunk_size: int | None = None,
     **where,
 ):
+    """The verification games of `table` under `rules`: `games` (rounded up to whole seat rotations) on the
+    verification block's own seed, played, resumed or reused from the work directory.
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+    table : Table
+        The table.
+    rules : RuleSet
+        The base or the best rules.
+    games : int
+        Games to play.
+    work : pathlib.Path
+        The run cache.
+    jobs : int
+        Worker processes.
+    progress : callable or None
+        Called ``progress(done, total, rate)`` after each chunk.
+    chunk_size : int or None
+        Games per chunk (default: the games shared out over `jobs`, at most 1,000).
+    **where
+        ``backend`` and ``scheduler``, as in :func:`boardlab.experiments.simulate.run`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The result rows.
+    """
     games = -(-games // table.players) * table.players
     sim = S.make_spec(
         table.players, list(table.agents), games, block_seed(spec.seed, VERIFY_BLOCK), rules, "rotate",
@@ -130,7 +236,27 @@ def play_verification(
 
 
 def reference(spec: TuneSpec, work: Path, jobs: int = 1, progress=None, **where) -> tuple[list[dict], dict]:
-    """The base rules on every block: the frames and the base's numbers (mean totals per block)."""
+    """The base rules on every block: the frames and the base's numbers (mean totals per block).
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+    work : pathlib.Path
+        The run cache.
+    jobs : int
+        Worker processes.
+    progress : callable or None
+        Called ``progress(done, total, rate)`` per block.
+    **where
+        ``backend`` and ``scheduler``, as in :func:`boardlab.experiments.simulate.run`.
+
+    Returns
+    -------
+    tuple of (list of dict, dict)
+        The frames per block (table name -> rows), and ``block_loss``, ``block_mean_total``, ``loss``,
+        ``mean_total`` of the base.
+    """
     base = spec.base_rules()
     frames = []
     for b in range(spec.blocks):

@@ -19,7 +19,22 @@ if TYPE_CHECKING:
 
 
 def summary_text(summary: dict, best, verification: Verification | None) -> str:
-    """What the command prints at the end: the best trial, its changes and the verification table."""
+    """What the command prints at the end: the best trial, its changes and the verification table.
+
+    Parameters
+    ----------
+    summary : dict
+        :func:`boardlab.experiments.tuning.outputs.write_outputs`' summary.
+    best : optuna.trial.FrozenTrial
+        The best trial.
+    verification : Verification or None
+        The verification (None: not run).
+
+    Returns
+    -------
+    str
+        The text.
+    """
     changes = [f"{k} {_fmt(a)} -> {_fmt(b)}" for k, (a, b) in summary["changes"].items() if a != b]
     lo, hi = summary["best_loss_ci"]
     lines = [
@@ -50,7 +65,34 @@ def _ci(x: float, lo: float, hi: float, bold: bool = False) -> str:
 
 
 def report(study, spec, trials, best, rules, summary, imp, verification, about) -> str:
-    """REPORT.md: what was tuned, how, the best rules, their verification and the search's record."""
+    """REPORT.md: what was tuned, how, the best rules, their verification and the search's record.
+
+    Parameters
+    ----------
+    study : optuna.Study
+        The study.
+    spec : TuneSpec
+        Its settings.
+    trials : pandas.DataFrame
+        :func:`boardlab.experiments.tuning.outputs.trials_table`.
+    best : optuna.trial.FrozenTrial
+        The best trial.
+    rules : RuleSet
+        Its rules.
+    summary : dict
+        The summary of tune.json.
+    imp : pandas.Series
+        Parameter importances.
+    verification : Verification or None
+        The verification.
+    about : dict
+        The command's facts.
+
+    Returns
+    -------
+    str
+        The Markdown.
+    """
     parts = [
         _report_head(study, spec, about),
         _report_setup(spec, best),

@@ -28,6 +28,18 @@ def _quiet_optuna():
 
 
 def distributions(spec: TuneSpec) -> dict:
+    """Optuna's distribution of each parameter (integer or float, over its range).
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+
+    Returns
+    -------
+    dict
+        Parameter name -> optuna distribution.
+    """
     optuna = _quiet_optuna()
     d = optuna.distributions
     return {
@@ -37,7 +49,22 @@ def distributions(spec: TuneSpec) -> dict:
 
 
 def sampler(spec: TuneSpec, k: int, restart: int = 0):
-    """Trial k's sampler, seeded from (seed, k); for CMA-ES, that of run `restart` (see the module's docstring)."""
+    """Trial k's sampler, seeded from (seed, k); for CMA-ES, that of run `restart` (see the module's docstring).
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+    k : int
+        The trial's number.
+    restart : int
+        The CMA-ES run (:func:`restarts`).
+
+    Returns
+    -------
+    optuna.samplers.BaseSampler
+        The sampler.
+    """
     optuna = _quiet_optuna()
     seed = int(game_seeds(spec.seed ^ 0x7E5E, k, k + 1)[0] >> np.uint64(33))
     if spec.sampler == "cmaes":
@@ -56,13 +83,37 @@ def sampler(spec: TuneSpec, k: int, restart: int = 0):
 
 
 def cma_patience(spec: TuneSpec) -> int:
-    """Trials without a better one after which CMA-ES starts afresh: four generations of its default population."""
+    """Trials without a better one after which CMA-ES starts afresh: four generations of its default population.
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+
+    Returns
+    -------
+    int
+        The patience.
+    """
     return 4 * (4 + int(3 * math.log(len(spec.params))))
 
 
 def restarts(trials: list, patience: int) -> list[int]:
     """The CMA-ES run each of `trials` (finished, in order, the base left out) belongs to, and the next one's:
-    a run ends when its own best value has not improved for `patience` trials (an invalid trial never improves)."""
+    a run ends when its own best value has not improved for `patience` trials (an invalid trial never improves).
+
+    Parameters
+    ----------
+    trials : list of optuna.trial.FrozenTrial
+        The finished trials.
+    patience : int
+        :func:`cma_patience`.
+
+    Returns
+    -------
+    list of int
+        One run index per trial, then the next trial's.
+    """
     run, best, since, out = 0, math.inf, 0, []
     for t in trials:
         out.append(run)
@@ -77,6 +128,18 @@ def restarts(trials: list, patience: int) -> list[int]:
 
 
 def pruner(spec: TuneSpec):
+    """The study's pruner: Wilcoxon's on the blocks (``prune_p``, after ``prune_after`` blocks), or none.
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+
+    Returns
+    -------
+    optuna.pruners.BasePruner
+        The pruner.
+    """
     optuna = _quiet_optuna()
     if spec.prune_p <= 0:
         return optuna.pruners.NopPruner()

@@ -26,9 +26,33 @@ class Param:
     base: float
 
     def value(self, x) -> int | float:
+        """A sampled value as played: rounded for an integer parameter.
+
+        Parameters
+        ----------
+        x : float
+            The sampler's value.
+
+        Returns
+        -------
+        int or float
+            The value.
+        """
         return round(x) if self.integer else float(x)
 
     def moved(self, x) -> bool:
+        """Whether a sampled value differs from the base's.
+
+        Parameters
+        ----------
+        x : float
+            The sampler's value.
+
+        Returns
+        -------
+        bool
+            True when :meth:`value` of it is not ``base``.
+        """
         return self.value(x) != self.base
 
 
@@ -47,7 +71,20 @@ def _number(text: str, where: str) -> int | float:
 
 
 def parse_param(text: str, base: Rules) -> Param:
-    """``PATH=LO:HI[:int]`` checked against `base` (TuneError with a one-line message)."""
+    """``PATH=LO:HI[:int]`` checked against `base` (TuneError with a one-line message).
+
+    Parameters
+    ----------
+    text : str
+        The ``--param`` text.
+    base : RuleSet
+        The base rules (the key must be a number there, within the range's type).
+
+    Returns
+    -------
+    Param
+        The parameter.
+    """
     where = f"--param {text}"
     path, eq, rng = text.partition("=")
     path = path.strip()
@@ -106,6 +143,20 @@ def parse_param(text: str, base: Rules) -> Param:
 
 
 def parse_params(texts: list[str], base: Rules) -> list[Param]:
+    """Every ``--param``, each checked, none given twice (TuneError with a one-line message).
+
+    Parameters
+    ----------
+    texts : list of str
+        The ``--param`` texts (at least one).
+    base : RuleSet
+        The base rules.
+
+    Returns
+    -------
+    list of Param
+        The parameters, in order.
+    """
     if not texts:
         raise TuneError("--param: give at least one PATH=LO:HI[:int]")
     params = [parse_param(t, base) for t in texts]
@@ -121,8 +172,25 @@ def parse_params(texts: list[str], base: Rules) -> list[Param]:
 
 
 def rules_for(base: Rules, params: list[Param], values: dict, name: str | None = None) -> Rules:
-    """`base` with each parameter set to `values[name]` (list elements set in a copy of their list:
-    ``RuleSet.with_overrides`` takes the ``key[i]`` names)."""
+    """`base` with each parameter set to ``values[name]`` (list elements set in a copy of their list:
+    ``RuleSet.with_overrides`` takes the ``key[i]`` names).
+
+    Parameters
+    ----------
+    base : RuleSet
+        The base rules.
+    params : list of Param
+        The tuned parameters.
+    values : dict
+        Parameter name -> sampled value.
+    name : str or None
+        The new rule set's name (None: the base's).
+
+    Returns
+    -------
+    RuleSet
+        The trial's rules.
+    """
     overrides: dict = {p.name: p.value(values[p.name]) for p in params}
     if name:
         overrides["name"] = name
@@ -130,7 +198,22 @@ def rules_for(base: Rules, params: list[Param], values: dict, name: str | None =
 
 
 def excess_changes(params: list[Param], values: dict, max_changes: int | None) -> int:
-    """How many more parameters the sampled `values` move from the base than `max_changes` allows."""
+    """How many more parameters the sampled `values` move from the base than `max_changes` allows.
+
+    Parameters
+    ----------
+    params : list of Param
+        The tuned parameters.
+    values : dict
+        Parameter name -> sampled value.
+    max_changes : int or None
+        ``--max-changes`` (None: no limit).
+
+    Returns
+    -------
+    int
+        0 when within the limit.
+    """
     if max_changes is None:
         return 0
     return max(0, sum(p.moved(values[p.name]) for p in params) - max_changes)
@@ -138,7 +221,22 @@ def excess_changes(params: list[Param], values: dict, max_changes: int | None) -
 
 def limit_changes(params: list[Param], values: dict, max_changes: int | None) -> dict:
     """The values played: when more than `max_changes` parameters move from the base, only the ones
-    with the largest move relative to their range keep their value (ties: the first given)."""
+    with the largest move relative to their range keep their value (ties: the first given).
+
+    Parameters
+    ----------
+    params : list of Param
+        The tuned parameters.
+    values : dict
+        Parameter name -> sampled value.
+    max_changes : int or None
+        ``--max-changes`` (None: no limit).
+
+    Returns
+    -------
+    dict
+        Parameter name -> the value played (the others at their base).
+    """
     played = {p.name: p.value(values[p.name]) for p in params}
     moved = [
         (abs(played[p.name] - p.base) / (p.hi - p.lo), -i) for i, p in enumerate(params) if p.moved(values[p.name])
@@ -155,7 +253,22 @@ def _covers(allowed: str, key: str) -> bool:
 
 def check_placeholders(params: list[Param], placeholders: dict[str, str], allowed: list[str]) -> tuple[str, ...]:
     """Refuse a parameter on a placeholder key unless an --allow-placeholder entry (the key or a dotted prefix of
-    it) names it; refuse an entry that names no placeholder.  Returns the entries, sorted."""
+    it) names it; refuse an entry that names no placeholder.
+
+    Parameters
+    ----------
+    params : list of Param
+        The tuned parameters.
+    placeholders : dict of str to str
+        The game's placeholder keys and why (``GameDef.placeholders``).
+    allowed : list of str
+        The ``--allow-placeholder`` entries.
+
+    Returns
+    -------
+    tuple of str
+        The entries, sorted, each once (TuneError, one line, on a refusal).
+    """
     for a in allowed:
         if not any(_covers(a, k) for k in placeholders):
             known = ", ".join(placeholders) or "none"
@@ -174,7 +287,15 @@ def check_placeholders(params: list[Param], placeholders: dict[str, str], allowe
 
 def check_unused(params: list[Param], unused: dict[str, str]) -> None:
     """Refuse a parameter on a key that plays no part under the base rules (GameDef.unused): every trial moving
-    it would play the base's game and spend one of --max-changes on nothing."""
+    it would play the base's game and spend one of --max-changes on nothing.
+
+    Parameters
+    ----------
+    params : list of Param
+        The tuned parameters.
+    unused : dict of str to str
+        The keys that play no part and why.
+    """
     for p in params:
         hit = next((k for k in unused if _covers(k, p.key)), None)
         if hit is not None:

@@ -31,20 +31,70 @@ class Table:
     by: str  # "agent" or "seat": the groups its loss sums over
 
     def loss(self, df: pd.DataFrame) -> float:
-        """Sum over the table's groups of (100 · (win share − 1/N))², points²."""
+        """Sum over the table's groups of (100 · (win share − 1/N))², points².
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            The table's result rows.
+
+        Returns
+        -------
+        float
+            The loss.
+        """
         return float(((100 * (shares(df, self.by) - 1 / self.players)) ** 2).sum())
 
     def blocks_text(self, blocks: int) -> str:
+        """The table's games in words, for reports.
+
+        Parameters
+        ----------
+        blocks : int
+            Blocks played.
+
+        Returns
+        -------
+        str
+            E.g. "4,000 of the agents at 4 players".
+        """
         who = "the agents" if self.by == "agent" else f"`{self.agents[0]}` in every seat"
         return f"{blocks * self.block_games:,} of {who} at {self.players} players"
 
     def file(self, b: int) -> str:
+        """The file name of block `b`'s games of this table.
+
+        Parameters
+        ----------
+        b : int
+            The block.
+
+        Returns
+        -------
+        str
+            ``block-NNN.parquet`` for the agents' table, ``<name>-block-NNN.parquet`` for a seat table.
+        """
         return f"block-{b:03d}.parquet" if self.name == "agents" else f"{self.name}-block-{b:03d}.parquet"
 
 
 def pin_agents(game, agents, rules: Rules) -> tuple[str, ...]:
     """The canonical specs as they play under `rules`, pinned there (the registry's ``pin_rules``: Citywright's
-    ``weights=auto`` made the base's weights), so every trial's rules play the same agents."""
+    ``weights=auto`` made the base's weights), so every trial's rules play the same agents.
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    agents : sequence of str
+        Agent specs.
+    rules : RuleSet
+        The base rules.
+
+    Returns
+    -------
+    tuple of str
+        The pinned specs (the specs as given when the game pins nothing).
+    """
     reg = game.agents()
     pin = reg.pin_rules
     if pin is None:
@@ -90,7 +140,13 @@ class TuneSpec:
 
     def tables(self) -> tuple[Table, ...]:
         """The tables every trial plays, block by block: the agents' (objective specialists or both), then one
-        seat table per seat player count (seats or both)."""
+        seat table per seat player count (seats or both).
+
+        Returns
+        -------
+        tuple of Table
+            The tables.
+        """
         out = []
         if self.objective in ("specialists", "both"):
             out.append(Table("agents", self.players, self.agents, self.block_games, "agent"))
@@ -112,6 +168,13 @@ class TuneSpec:
         return self.blocks * self.block_total
 
     def game_def(self):
+        """The study's game.
+
+        Returns
+        -------
+        GameDef
+            The registered game.
+        """
         return get_game(self.game)
 
     @property
@@ -120,16 +183,48 @@ class TuneSpec:
         return bool(self.train_games)
 
     def train_settings(self) -> dict:
-        """The training settings of --train, as the game's trainer records them (``Trainer.trained_with``)."""
+        """The training settings of --train, as the game's trainer records them (``Trainer.trained_with``).
+
+        Returns
+        -------
+        dict
+            The settings.
+        """
         return _trained_with(asdict(self))
 
     def base_rules(self) -> Rules:
+        """The base rules, rebuilt from their canonical JSON.
+
+        Returns
+        -------
+        RuleSet
+            The base rule set.
+        """
         return self.game_def().rules_from_mapping(json.loads(self.rules))
 
     def to_json(self) -> dict:
+        """Plain JSON types (what the study stores and a resume compares).
+
+        Returns
+        -------
+        dict
+            Every field, tuples as lists.
+        """
         return json.loads(json.dumps(asdict(self)))
 
     def label(self, agent: str) -> str:
+        """The label of an agent as the user wrote it.
+
+        Parameters
+        ----------
+        agent : str
+            A canonical spec of the study.
+
+        Returns
+        -------
+        str
+            Its label (the spec itself when it is not one of the study's).
+        """
         return dict(zip(self.agents, self.labels, strict=True)).get(agent, agent)
 
     @property

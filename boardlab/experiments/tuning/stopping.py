@@ -22,7 +22,26 @@ def false_prune_rate(blocks: int, p: float, after: int, sims: int = 20_000, seed
     the chance of at least one p < `p` exceeds `p`.  Monte Carlo over normal
     differences (the signed-rank test's null distribution does not depend on their
     law).  The pruner's extra guard (no pruning while this trial's mean is below the
-    best's) is left out, so this is an upper bound."""
+    best's) is left out, so this is an upper bound.
+
+    Parameters
+    ----------
+    blocks : int
+        Seed blocks per trial.
+    p : float
+        The pruner's p-value threshold (0 or less: never prunes).
+    after : int
+        The first block the pruner looks after.
+    sims : int
+        Monte Carlo samples.
+    seed : int
+        Seeds them.
+
+    Returns
+    -------
+    float
+        The rate.
+    """
     import scipy.stats as ss
 
     if p <= 0:
@@ -38,8 +57,22 @@ def false_prune_rate(blocks: int, p: float, after: int, sims: int = 20_000, seed
 
 def early_stop(mine: list[float], best: list[float], pooled_mine: float, pooled_best: float, z: float) -> str:
     """Why a trial should stop now ("" to go on): its pooled value so far is above the best trial's on the same
-    blocks by more than `z` standard errors of the paired per-block difference (`mine`, `best`: the two trials'
-    values block by block, in the same order; at least two blocks)."""
+    blocks by more than `z` standard errors of the paired per-block difference.
+
+    Parameters
+    ----------
+    mine, best : list of float
+        This trial's and the best trial's values block by block, in the same order (at least two blocks).
+    pooled_mine, pooled_best : float
+        Their values on those blocks' games pooled.
+    z : float
+        Standard errors of the paired per-block difference that decide (0 or less: never stop).
+
+    Returns
+    -------
+    str
+        The reason, or ``""``.
+    """
     return sequential_stop(mine, best, pooled_mine, pooled_best, z)[1]
 
 
@@ -49,7 +82,24 @@ def sequential_stop(
     """The early stop's decision after a block and why: ("worse", why) when the pooled gap (mine − best, on the
     same blocks) is above `z` standard errors of the paired per-block difference (:func:`early_stop`); with a
     race (`margin` > 0, points²) also ("better", why) when it is below −z standard errors, and ("equivalent",
-    why) when gap ± z standard errors lies inside ±`margin`; ("", "") to go on."""
+    why) when gap ± z standard errors lies inside ±`margin`; ("", "") to go on.
+
+    Parameters
+    ----------
+    mine, best : list of float
+        This trial's and the best trial's values block by block, in the same order (at least two blocks).
+    pooled_mine, pooled_best : float
+        Their values on those blocks' games pooled.
+    z : float
+        Standard errors of the paired per-block difference that decide (0 or less: never stop).
+    margin : float
+        The race's margin in points² (0: no race).
+
+    Returns
+    -------
+    tuple of str
+        ``(decision, why)``.
+    """
     n = len(mine)
     if z <= 0 or n < 2:
         return "", ""
@@ -74,7 +124,19 @@ def sequential_stop(
 
 class Reference:
     """The trial the early stop compares with: the complete trial of least told value (the WilcoxonPruner's
-    best), its block values and its frames read back from the work directory as they are needed."""
+    best), its block values and its frames read back from the work directory as they are needed.
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+    study : optuna.Study
+        Its trials.
+    info : dict
+        The study's reference data.
+    work : pathlib.Path
+        The run cache.
+    """
 
     def __init__(self, spec: TuneSpec, study, info: dict, work: Path):
         done = [t for t in study.get_trials(deepcopy=False) if t.state.name == "COMPLETE" and t.value is not None]
@@ -88,16 +150,51 @@ class Reference:
 
     def first(self, order: np.ndarray) -> np.ndarray:
         """`order` with the blocks the best played first (a raced best played fewer than all), so that a race
-        pairs on the best's own blocks as long as it can."""
+        pairs on the best's own blocks as long as it can.
+
+        Parameters
+        ----------
+        order : numpy.ndarray
+            int, the blocks in the order a trial would play them.
+
+        Returns
+        -------
+        numpy.ndarray
+            The same blocks, the best's first (each part in `order`'s order).
+        """
         played = self.trial.intermediate_values
         return np.array([b for b in order if b in played] + [b for b in order if b not in played])
 
     def block_values(self, blocks: list[int]) -> list[float]:
-        """The best's told values on `blocks`; a block a raced best did not play is played now (and cached)."""
+        """The best's told values on `blocks`; a block a raced best did not play is played now (and cached).
+
+        Parameters
+        ----------
+        blocks : list of int
+            Block indices.
+
+        Returns
+        -------
+        list of float
+            One value per block.
+        """
         told = self.trial.intermediate_values
         return [told[b] if b in told else self.pooled([b]) for b in blocks]
 
     def pooled(self, blocks: list[int]) -> float:
+        """The best's value on `blocks` pooled (blocks it has no frames of are played and cached), with its
+        constraint penalty.
+
+        Parameters
+        ----------
+        blocks : list of int
+            Block indices.
+
+        Returns
+        -------
+        float
+            The pooled value.
+        """
         for b in blocks:
             if b not in self.frames:
                 self.frames[b] = play_blocks(self.spec, self.rules, b, self.work)
@@ -107,7 +204,24 @@ class Reference:
 
 def false_stop_rate(blocks: int, z: float, sims: int = 20_000, seed: int = 0) -> float:
     """Chance that a trial exactly as good as the best is stopped early at some look (after blocks 2..blocks-1):
-    Monte Carlo over normal paired block differences, the pooled difference taken as their mean."""
+    Monte Carlo over normal paired block differences, the pooled difference taken as their mean.
+
+    Parameters
+    ----------
+    blocks : int
+        Seed blocks per trial.
+    z : float
+        The early stop's threshold.
+    sims : int
+        Monte Carlo samples.
+    seed : int
+        Seeds them.
+
+    Returns
+    -------
+    float
+        The rate.
+    """
     return stop_rates(blocks, z, sims=sims, seed=seed)["worse"]
 
 
@@ -119,7 +233,28 @@ def stop_rates(
     `margin`, both in standard deviations of the paired block difference: Monte Carlo over normal differences,
     the pooled gap taken as their mean.  Without a race (`margin` 0) only "worse" is decided, which at
     `gap` 0 is :func:`false_stop_rate`.  At `gap` = ±`margin` the "equivalent" rate is the race's error of
-    calling a trial as good as the best that is `margin` off it (:func:`false_equivalence_rate`: its largest)."""
+    calling a trial as good as the best that is `margin` off it (:func:`false_equivalence_rate`: its largest).
+
+    Parameters
+    ----------
+    blocks : int
+        Seed blocks per trial.
+    z : float
+        The threshold (0 or less: all rates 0).
+    gap : float
+        The true gap.
+    margin : float
+        The race's margin.
+    sims : int
+        Monte Carlo samples.
+    seed : int
+        Seeds them.
+
+    Returns
+    -------
+    dict of str to float
+        ``worse``, ``better``, ``equivalent``: each decision's rate.
+    """
     out = {"worse": 0.0, "better": 0.0, "equivalent": 0.0}
     if z <= 0:
         return out
@@ -139,7 +274,20 @@ def stop_rates(
 def false_equivalence_rate(blocks: int, z: float) -> float:
     """The race's error: the chance that a trial exactly a margin worse (or better) than the best is stopped as
     "equivalent", at its largest over margins of 1/4 to 5 standard deviations of the paired block difference
-    (:func:`stop_rates`; about 6%, at a margin near one standard deviation, for 10 blocks and Z = 3)."""
+    (:func:`stop_rates`; about 6%, at a margin near one standard deviation, for 10 blocks and Z = 3).
+
+    Parameters
+    ----------
+    blocks : int
+        Seed blocks per trial.
+    z : float
+        The threshold.
+
+    Returns
+    -------
+    float
+        The largest rate.
+    """
     margins = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 5.0)
     return max(stop_rates(blocks, z, side * m, m)["equivalent"] for m in margins for side in (1, -1))
 
@@ -147,7 +295,18 @@ def false_equivalence_rate(blocks: int, z: float) -> float:
 def race_rates(spec: TuneSpec) -> dict[str, float]:
     """The race's error rates for the report: a trial as good as the best raced as better (at a margin of a
     quarter of the block difference's standard deviation, as in the measured studies), and one a margin off the
-    best stopped as equivalent (:func:`false_equivalence_rate`)."""
+    best stopped as equivalent (:func:`false_equivalence_rate`).
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study (its blocks and threshold).
+
+    Returns
+    -------
+    dict of str to float
+        ``better_when_as_good`` and ``equivalent_when_a_margin_off``.
+    """
     return {
         "better_when_as_good": stop_rates(spec.blocks, spec.stop_z, 0.0, 0.25)["better"],
         "equivalent_when_a_margin_off": false_equivalence_rate(spec.blocks, spec.stop_z),

@@ -24,7 +24,13 @@ LEGACY_SPEC = {"allow_placeholders": [], "seat_players": [], "seat_agent": "", "
 
 
 class StudyLock:
-    """An exclusive lock on DIR for the life of the process (released by the OS even after kill -9)."""
+    """An exclusive lock on DIR for the life of the process (released by the OS even after kill -9).
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        The study's directory (the lock file is ``DIR/.lock``).
+    """
 
     def __init__(self, out: Path):
         self.path = Path(out) / ".lock"
@@ -46,12 +52,32 @@ class StudyLock:
 
 
 def study_path(out: Path) -> Path:
+    """The study's database.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        The study's directory.
+
+    Returns
+    -------
+    pathlib.Path
+        ``DIR/study.db``.
+    """
     return Path(out) / "study.db"
 
 
 def check_output(out: Path, resume: bool) -> None:
     """Refuse to start where the study would be ambiguous (the command checked that OUT can be written); nothing
-    is written here."""
+    is written here.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        The study's directory.
+    resume : bool
+        ``--resume``: a study must be there (else: none may be).
+    """
     out = Path(out)
     db = study_path(out)
     if resume and not db.exists():
@@ -72,7 +98,22 @@ def _connect(path: Path):
 
 
 def open_study(spec: TuneSpec, out: Path, resume: bool):
-    """Create the study in DIR/study.db, or load it for --resume (its settings must match)."""
+    """Create the study in DIR/study.db, or load it for --resume (its settings must match).
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+    out : pathlib.Path
+        The study's directory.
+    resume : bool
+        Load the existing study.
+
+    Returns
+    -------
+    optuna.Study
+        The study.
+    """
     optuna = _quiet_optuna()
     path = study_path(out).resolve()
     storage = optuna.storages.RDBStorage(f"sqlite:///{path}", engine_kwargs={"creator": lambda: _connect(path)})
@@ -105,13 +146,31 @@ def _difference(old: dict, new: dict) -> str:
 
 
 def finished(study) -> list:
+    """The study's finished trials: complete and pruned.
+
+    Parameters
+    ----------
+    study : optuna.Study
+        The study's trials.
+
+    Returns
+    -------
+    list of optuna.trial.FrozenTrial
+        In order.
+    """
     from optuna.trial import TrialState
 
     return study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED))
 
 
 def fail_running(study) -> None:
-    """Mark every RUNNING trial of the study FAIL (an interrupted session's, or a killed one's on resume)."""
+    """Mark every RUNNING trial of the study FAIL (an interrupted run's, or a killed one's on resume).
+
+    Parameters
+    ----------
+    study : optuna.Study
+        The study's trials.
+    """
     import optuna
 
     storage = study._storage
@@ -121,7 +180,18 @@ def fail_running(study) -> None:
 
 def best_trial(study):
     """The complete, valid trial whose played rules have the smallest value (loss plus any mean-total penalty; the
-    sampler's nudge towards fewer sampled changes is left out: it says nothing about the rules played)."""
+    sampler's nudge towards fewer sampled changes is left out: it says nothing about the rules played).
+
+    Parameters
+    ----------
+    study : optuna.Study
+        The study's trials.
+
+    Returns
+    -------
+    optuna.trial.FrozenTrial
+        The trial (TuneError when there is none).
+    """
     done = [t for t in study.get_trials(deepcopy=False) if t.state.name == "COMPLETE" and "invalid" not in t.user_attrs]
     if not done:
         raise TuneError("no complete trial yet")

@@ -57,7 +57,13 @@ class Outcome:
     summary: dict
 
     def text(self) -> str:
-        """What the command prints at the end: the best trial, the verification and the files written."""
+        """What the command prints at the end: the best trial, the verification and the files written.
+
+        Returns
+        -------
+        str
+            The text.
+        """
         written = ["trials.csv", *(["verify.csv"] if self.verification is not None else []), "REPORT.md"]
         return (
             summary_text(self.summary, self.best, self.verification)

@@ -60,10 +60,28 @@ def ensure_weights(
 ) -> float:
     """With --train, the weights of `rules` fitted (by the game's trainer, into the folder where its agents
     look them up) unless they are there already, fitted with the study's settings; TuneError, one line, when
-    they are there but fitted otherwise.  Returns the seconds spent fitting (0 when nothing was fitted).
+    they are there but fitted otherwise.
 
-    `progress(done, total, rate, label)` counts the self-play games; `where`: the backend and scheduler
-    (`chunk_size`, the runs' setting, does not apply to self-play)."""
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study (its --train settings).
+    rules : RuleSet
+        The rules whose weights are needed.
+    jobs : int
+        Worker processes.
+    progress : callable or None
+        Called ``progress(done, total, rate, label)``, counting the self-play games.
+    chunk_size : int or None
+        The runs' setting; it does not apply to self-play.
+    **where
+        The backend and scheduler.
+
+    Returns
+    -------
+    float
+        The seconds spent fitting (0 when nothing was fitted).
+    """
     if not spec.trains:
         return 0.0
     t = _trainer(spec.game_def())

@@ -25,7 +25,19 @@ from .training import _train_progress, ensure_weights
 
 
 def add_base_trial(study, spec: TuneSpec, info: dict, seconds: float) -> None:
-    """Trial 0: the base rules, from the reference games (when every base value is inside its range)."""
+    """Trial 0: the base rules, from the reference games (when every base value is inside its range).
+
+    Parameters
+    ----------
+    study : optuna.Study
+        The study.
+    spec : TuneSpec
+        The study.
+    info : dict
+        The base's numbers (:func:`boardlab.experiments.tuning.play.reference`).
+    seconds : float
+        The time the reference games took.
+    """
     optuna = _quiet_optuna()
     if any(not p.lo <= p.base <= p.hi for p in spec.params):
         return
@@ -57,10 +69,34 @@ def optimise(
     progress: Callable[[int, int, float, str], None] | None = None,
     **where,
 ):
-    """Run the study until `trials` trials have finished (complete or pruned).  Returns the study.
+    """Run the study until `trials` trials have finished (complete or pruned).
 
-    `progress(games done, games at most, games/s, label)` after every chunk of games; `where`: the runs'
-    backend and scheduler (boardlab.experiments.simulate.run)."""
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+    out : pathlib.Path
+        The study's directory.
+    work : pathlib.Path
+        The run cache.
+    trials : int
+        Finished trials wanted (those of a resumed study count).
+    resume : bool
+        Continue the study in `out`.
+    jobs : int
+        Worker processes.
+    log : callable
+        Receives progress lines.
+    progress : callable or None
+        Called ``progress(games done, games at most, games/s, label)`` after every chunk of games.
+    **where
+        ``backend`` and ``scheduler``, as in :func:`boardlab.experiments.simulate.run`.
+
+    Returns
+    -------
+    optuna.Study
+        The study.
+    """
     study = open_study(spec, out, resume)
     t0 = time.perf_counter()
     fitted = ensure_weights(spec, spec.base_rules(), jobs, progress=_train_progress(progress, "base rules"), **where)
@@ -133,8 +169,32 @@ def _run_trials(study, spec, trials, info, work, jobs, log, progress, where, rec
 def run_trial(study, spec: TuneSpec, k: int, info: dict, work: Path, jobs: int, tick, **where) -> tuple[Any, int]:
     """Ask trial k, play its blocks (reporting each, pruning when told) and tell the result.
 
-    Any exception, Ctrl-C included, marks the trial FAIL before it propagates.  Returns the
-    finished trial and the number of games it played."""
+    Any exception, Ctrl-C included, marks the trial FAIL before it propagates.
+
+    Parameters
+    ----------
+    study : optuna.Study
+        The study.
+    spec : TuneSpec
+        The study.
+    k : int
+        The trial's number.
+    info : dict
+        The base's numbers.
+    work : pathlib.Path
+        The run cache.
+    jobs : int
+        Worker processes.
+    tick : callable
+        Called ``tick(done, total, rate)`` after each chunk.
+    **where
+        ``backend`` and ``scheduler``, as in :func:`boardlab.experiments.simulate.run`.
+
+    Returns
+    -------
+    tuple
+        The finished trial and the number of games it played.
+    """
     from optuna.trial import TrialState
 
     run = restarts([t for t in finished(study) if not t.user_attrs.get("base")], cma_patience(spec))[-1]

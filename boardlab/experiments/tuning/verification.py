@@ -19,14 +19,40 @@ from .training import ensure_weights
 
 def table_kinds(spec: TuneSpec, table: Table) -> tuple[tuple[str, str], ...]:
     """(kind, column) of the verification rows of `table`: the agents' table per agent (and, with objective
-    specialists, per seat of those games, as before seat tables existed), a seat table per seat ("seat 3p")."""
+    specialists, per seat of those games too), a seat table per seat ("seat 3p").
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+    table : Table
+        One of its tables.
+
+    Returns
+    -------
+    tuple of tuple of (str, str)
+        The kinds of rows and the column each groups by.
+    """
     if table.by == "seat":
         return ((f"seat {table.players}p", "seat"),)
     return (("agent", "agent"), ("seat", "seat")) if spec.objective == "specialists" else (("agent", "agent"),)
 
 
 def verify_table(frames: dict[str, dict], spec: TuneSpec) -> pd.DataFrame:
-    """Win share per agent and per seat (Wilson 95%) and mean total, for each rule set and table."""
+    """Win share per agent and per seat (Wilson 95%) and mean total, for each rule set and table.
+
+    Parameters
+    ----------
+    frames : dict of str to dict
+        Rule set label (``base``, ``best``) -> table name -> its result rows.
+    spec : TuneSpec
+        The study.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (rule set, kind, group): rules, kind, group, players, n, win_pct, lo, hi, mean_total, ...
+    """
     parts = []
     for label, by_table in frames.items():
         for table in spec.tables():
@@ -64,6 +90,10 @@ def _verify_rows(spec: TuneSpec, table: Table, label: str, df: pd.DataFrame) -> 
 
 @dataclass
 class Verification:
+    """The verification's games per table, its rows (:func:`verify_table`) and each rule set's loss
+    (label -> (loss, lo, hi)).
+    """
+
     games: int
     table: pd.DataFrame
     loss: dict  # label -> (loss, lo, hi)
@@ -71,7 +101,30 @@ class Verification:
 
 
 def verify(spec: TuneSpec, best: Rules, games: int, work: Path, jobs: int = 1, progress=None, **where) -> Verification:
-    """Base and best on fresh seeds, `games` games in each table (the same seeds for both)."""
+    """Base and best on fresh seeds, `games` games in each table (the same seeds for both).
+
+    Parameters
+    ----------
+    spec : TuneSpec
+        The study.
+    best : RuleSet
+        The best rules.
+    games : int
+        Games per table and rule set.
+    work : pathlib.Path
+        The run cache.
+    jobs : int
+        Worker processes.
+    progress : callable or None
+        Called ``progress(done, total, rate)`` after each chunk.
+    **where
+        ``backend`` and ``scheduler``, as in :func:`boardlab.experiments.simulate.run`.
+
+    Returns
+    -------
+    Verification
+        The rows and both rule sets' losses with intervals.
+    """
     frames = {}
     for label, rules in (("base", spec.base_rules()), ("best", best)):
         ensure_weights(spec, rules, jobs, **where)  # fitted by their trials (or a --resume's earlier session)

@@ -66,7 +66,18 @@ class IllegalMove(ValueError):
 
 
 def normalise_seed(seed) -> int:
-    """Every seed enters the engine through here: any Python or numpy integer, taken modulo 2**64."""
+    """Every seed enters the engine through here: any Python or numpy integer, taken modulo 2**64.
+
+    Parameters
+    ----------
+    seed : int
+        The seed (a bool is refused: TypeError).
+
+    Returns
+    -------
+    int
+        The seed modulo 2**64.
+    """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an integer, got {seed!r}")
     return int(seed) & SEED_MASK
@@ -77,6 +88,16 @@ def planes_to_codes(planes: np.ndarray) -> np.ndarray:
 
     The state planes 0..7 partition the cells, so a cell's code is the plane holding it: the sum over
     the planes of (plane number x the cell's bit), one bit being set per cell.  (A cell in no plane reads 0.)
+
+    Parameters
+    ----------
+    planes : numpy.ndarray
+        uint64, shape ``(..., N_PLANES, 2)``: 121-bit planes as two words each.
+
+    Returns
+    -------
+    numpy.ndarray
+        uint8, shape ``(..., 121)``.
     """
     words = np.ascontiguousarray(planes[..., :8, :], dtype="<u8")
     bits = np.unpackbits(words.view(np.uint8), axis=-1, bitorder="little")[..., :121]  # [..., 8, 121]
@@ -87,7 +108,18 @@ def planes_to_codes(planes: np.ndarray) -> np.ndarray:
 
 
 def codes_to_strings(codes: np.ndarray) -> np.ndarray:
-    """uint8[M, 121] state codes -> M strings of 121 characters from ".TVFWGMX"."""
+    """State codes -> one string of 121 characters from ".TVFWGMX" per map.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray
+        uint8, shape ``(M, 121)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        str, shape ``(M,)``.
+    """
     return _LETTERS[codes].view("S121").ravel().astype(str)
 
 
@@ -95,6 +127,18 @@ def grid_to_planes(grid: str | list[int], rules: Rules) -> np.ndarray:
     """A map as 121 state letters (or codes) -> planes uint64[N_PLANES, 2] (no mountain paid).
 
     For scoring hand-drawn maps; mountains and wasteland are taken from the grid as given.
+
+    Parameters
+    ----------
+    grid : str or list of int
+        The map: 121 state letters from ".TVFWGMX", or 121 state codes, row-major.
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    numpy.ndarray
+        uint64, shape ``(N_PLANES, 2)``.
     """
     codes = [STATE_LETTERS.index(ch) for ch in grid] if isinstance(grid, str) else [int(x) for x in grid]
     if len(codes) != SIZE * SIZE:
@@ -106,13 +150,43 @@ def grid_to_planes(grid: str | list[int], rules: Rules) -> np.ndarray:
 
 
 def score_card(card_id: int, grid: str | list[int], rules: Rules | str | None = None) -> int:
-    """Points of scoring card `card_id` (26..41) on a map (121 letters or codes) under `rules`."""
+    """Points of scoring card `card_id` (26..41) on a map under `rules`.
+
+    Parameters
+    ----------
+    card_id : int
+        The scoring card.
+    grid : str or list of int
+        The map: 121 state letters from ".TVFWGMX", or 121 state codes, row-major.
+    rules : Rules or str or None
+        A rule set, a preset name or a TOML variant path (None: the default preset).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     rules = load_rules(rules)
     tb = tables_for(rules, 1)
     return int(E.score_card(np.int32(card_id), grid_to_planes(grid, rules), tb.rp, tb.masks))
 
 
 def monster_penalty(grid: str | list[int], rules: Rules | str | None = None) -> int:
+    """The monster penalty of a map: its empty cells with a monster neighbour, each once (empty ruins only if the
+    rules count them; 0 when the rules have no penalty).
+
+    Parameters
+    ----------
+    grid : str or list of int
+        The map: 121 state letters from ".TVFWGMX", or 121 state codes, row-major.
+    rules : Rules or str or None
+        A rule set, a preset name or a TOML variant path (None: the default preset).
+
+    Returns
+    -------
+    int
+        The number of such cells (the points lost).
+    """
     rules = load_rules(rules)
     tb = tables_for(rules, 1)
     return int(E.monster_penalty(grid_to_planes(grid, rules), tb.rp, tb.masks))
@@ -152,10 +226,12 @@ class Game:
     # --- state ------------------------------------------------------------------------------
     @property
     def done(self) -> bool:
+        """Whether the game is over."""
         return int(self.st[E.ST_PHASE]) == E.PHASE_DONE
 
     @property
     def current(self) -> int:
+        """The seat to decide (0-based)."""
         return int(self.st[E.ST_CURRENT])
 
     @property
@@ -165,13 +241,22 @@ class Game:
 
     @property
     def phase(self) -> str:
+        """The decision at hand (a name of PHASES)."""
         return PHASES[int(self.st[E.ST_PHASE])]
 
     @property
     def card(self) -> int:
+        """The explore card being played (its id)."""
         return int(self.st[E.ST_CARD])
 
     def copy(self) -> Game:
+        """An independent copy (maps, state and streams copied; the rules and tables shared, being read-only).
+
+        Returns
+        -------
+        Game
+            The copy.
+        """
         g = object.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.bb = self.bb.copy()
@@ -181,17 +266,46 @@ class Game:
         return g
 
     def grid_codes(self, seat: int) -> np.ndarray:
-        """uint8[121]: the state code of each cell of seat's map."""
+        """The state code of each cell of seat's map.
+
+        Parameters
+        ----------
+        seat : int
+            The seat (0-based).
+
+        Returns
+        -------
+        numpy.ndarray
+            uint8, shape ``(121,)``.
+        """
         return planes_to_codes(self.bb[seat])
 
     def grid_string(self, seat: int) -> str:
+        """The seat's map as 121 state letters from ".TVFWGMX".
+
+        Parameters
+        ----------
+        seat : int
+            The seat (0-based).
+
+        Returns
+        -------
+        str
+            The map, row-major.
+        """
         return "".join(STATE_LETTERS[c] for c in self.grid_codes(seat))
 
     def _ints(self, off: int, n: int) -> list[int]:
         return [int(x) for x in self.st[off : off + n]]
 
     def snapshot(self) -> dict:
-        """The observation shared with the reference implementation (§8)."""
+        """The observation shared with the reference implementation (§8).
+
+        Returns
+        -------
+        dict
+            Plain data (JSON-serialisable).
+        """
         st = self.st
         n = self.players
         codes = planes_to_codes(self.bb)
@@ -231,7 +345,18 @@ class Game:
         """What seat `player` may see: snapshot() without the two decks' order -- instead ``deck_size``,
         ``deck_cards`` (the explore and ruins cards still in the deck, ascending), ``deck_ambushes`` (how
         many ambushes are in it), ``ambush_deck_size`` and ``ambushes_unseen`` (those not yet out,
-        ascending) -- and ``sample(rng)``, a position consistent with it (:meth:`redeal`)."""
+        ascending) -- and ``sample(rng)``, a position consistent with it (:meth:`redeal`).
+
+        Parameters
+        ----------
+        player : int
+            The seat (0-based).
+
+        Returns
+        -------
+        boardlab.sim.observation.Observation
+            The seat's view.
+        """
         player = self._check_seat(player)
         snap = self.snapshot()
         deck, waiting = snap.pop("deck"), snap.pop("ambush_deck")
@@ -250,9 +375,22 @@ class Game:
         """A copy with the hidden part drawn afresh from `rng` (a numpy Generator or a seed): the unseen
         ambushes dealt anew between the explore deck and the ambush deck, the explore deck shuffled, and
         both random streams new (and the copy's ``seed`` with them).  Depends on the public state and `rng`
-        only (the decks are sorted before they are dealt, and what the kernels no longer read of them is
+        only (the decks are sorted before they are dealt, and what the kernels do not read of them is
         cleared).  With `rng` None: both decks in ascending order (the ambushes in the deck the lowest unseen
-        ones), the streams zero (and the seed 0)."""
+        ones), the streams zero (and the seed 0).
+
+        Parameters
+        ----------
+        player : int
+            The seat whose view is kept (every seat sees the same here).
+        rng : numpy.random.Generator or int or None
+            Where the hidden part is drawn from.
+
+        Returns
+        -------
+        Game
+            The copy.
+        """
         self._check_seat(player)
         gen = None if rng is None else as_generator(rng)
         g = self.copy()
@@ -288,7 +426,13 @@ class Game:
 
     def scores(self) -> list[dict]:
         """Per seat (§7.3): season records, points per edict, coins, monster penalty, total, rank, win share;
-        solo rating and title (None with 2+ players)."""
+        solo rating and title (None with 2+ players).
+
+        Returns
+        -------
+        list of dict
+            One entry per seat.
+        """
         out = np.zeros((self.players, E.SC_LEN), dtype=np.int32)
         E.final_scores(self.st, self.tables.rp, out)
         snap_seasons = self.snapshot()["seasons"]
@@ -318,7 +462,18 @@ class Game:
 
     # --- moves ------------------------------------------------------------------------------
     def decode(self, row: np.ndarray) -> Move:
-        """A kernel move (int32[MV_LEN]) of the current decision as a readable Move."""
+        """A kernel move of the current decision as a readable Move.
+
+        Parameters
+        ----------
+        row : numpy.ndarray
+            int32, shape ``(MV_LEN,)``.
+
+        Returns
+        -------
+        Move
+            The move.
+        """
         kind = int(row[E.MV_KIND])
         t = int(row[E.MV_MAP])
         card = self.card
@@ -337,16 +492,39 @@ class Game:
         return Move(kind_name, t, card, int(row[E.MV_OPTION]), orient, anchor, cells, terrain)
 
     def move_families(self) -> tuple[str, ...]:
-        """The move families restricted play names (``random-prefers:forest``): the four terrains a seat draws."""
+        """The move families restricted play names (``random-prefers:forest``): the four terrains a seat draws.
+
+        Returns
+        -------
+        tuple of str
+            The families' names.
+        """
         return _FAMILIES
 
     def move_family(self, move: Move) -> str:
         """The terrain a draw (or a fallback) puts on the mover's own map; "" for a monster (drawn by anyone) or a
-        skip."""
+        skip.
+
+        Parameters
+        ----------
+        move : Move
+            A move.
+
+        Returns
+        -------
+        str
+            A terrain of :meth:`move_families`, or "".
+        """
         return move.terrain if move.kind in ("draw", "fallback") and move.terrain in _FAMILIES else ""
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move of the decision at hand, in the contract's listing order (§5.3); [] when done."""
+        """Every legal move of the decision at hand, in the contract's listing order (§5.3); [] when done.
+
+        Returns
+        -------
+        list of Move
+            The moves.
+        """
         if self.done:
             return []
         out = np.zeros((E.MAX_MOVES, E.MV_LEN), dtype=np.int32)
@@ -355,7 +533,13 @@ class Game:
         return [self.decode(out[i]) for i in range(n)]
 
     def count_moves(self) -> int:
-        """How many legal moves the decision at hand has (len(legal_moves()) without building them)."""
+        """How many legal moves the decision at hand has (len(legal_moves()) without building them).
+
+        Returns
+        -------
+        int
+            The number of legal moves.
+        """
         tb = self.tables
         out = self._mv.reshape(1, -1)
         return int(E.enumerate_moves(self.bb, self.st, tb.rp, tb.cards, tb.forms, tb.form_anchors, tb.masks, -2, out))
@@ -447,15 +631,44 @@ class Game:
         return mv
 
     def agent_moves(self) -> list[Move]:
-        """The moves an agent chooses from: every legal move (legal_moves())."""
+        """The moves an agent chooses from: every legal move (legal_moves()).
+
+        Returns
+        -------
+        list of Move
+            The moves.
+        """
         return self.legal_moves()
 
     @staticmethod
     def parse_move(text: str) -> Move:
-        """A move's text (``str(move)``) -> the Move (:func:`parse_move`)."""
+        """A move's text (``str(move)``) -> the Move (:func:`parse_move`).
+
+        Parameters
+        ----------
+        text : str
+            The move's text.
+
+        Returns
+        -------
+        Move
+            The move.
+        """
         return parse_move(text)
 
     def is_legal(self, m: Move) -> bool:
+        """Whether `m` may be played now by the seat to decide.
+
+        Parameters
+        ----------
+        m : Move
+            A move.
+
+        Returns
+        -------
+        bool
+            True when it encodes to a legal kernel move.
+        """
         try:
             self._encode(m)
         except IllegalMove:
@@ -463,13 +676,25 @@ class Game:
         return True
 
     def apply(self, m: Move) -> None:
-        """Play a move for the seat to decide; raises IllegalMove and leaves the game unchanged."""
+        """Play a move for the seat to decide; raises IllegalMove and leaves the game unchanged.
+
+        Parameters
+        ----------
+        m : Move
+            A move.
+        """
         mv = self._encode(m)
         tb = self.tables
         E.apply_move(self.bb, self.st, self.rng, mv, *_apply_args(tb))
 
     def random_move(self) -> Move:
-        """The random policy's move: moves[policy.rand(len(moves))] (drawn from the game's policy stream)."""
+        """The random policy's move: moves[policy.rand(len(moves))] (drawn from the game's policy stream).
+
+        Returns
+        -------
+        Move
+            The move (the game does not move; its policy stream does).
+        """
         if self.done:
             raise IllegalMove("the game is over")
         tb = self.tables
@@ -478,7 +703,18 @@ class Game:
         return self.decode(mv)
 
     def coin_shape(self, m: Move) -> bool:
-        """Whether a draw move uses a coin shape."""
+        """Whether a draw move uses a coin shape.
+
+        Parameters
+        ----------
+        m : Move
+            A move.
+
+        Returns
+        -------
+        bool
+            True for a draw of its card's coin shape.
+        """
         return m.kind == "draw" and bool(self.tables.cards[m.card, CD_COIN + m.option])
 
 
@@ -502,7 +738,18 @@ _MOVE_TEXT = {
 def parse_move(text: str) -> Move:
     """A move's text (``str(move)``) -> the Move; IllegalMove for text that is no move's.
 
-    Whether the move is legal in a position is ``Game.is_legal``'s business."""
+    Whether the move is legal in a position is ``Game.is_legal``'s business.
+
+    Parameters
+    ----------
+    text : str
+        The move's text.
+
+    Returns
+    -------
+    Move
+        The move.
+    """
     text = str(text).strip()
     kind, m = next(((k, m) for k, pattern in _MOVE_TEXT.items() if (m := pattern.fullmatch(text))), (None, None))
     if m is None:
@@ -543,7 +790,22 @@ def _cell(x) -> tuple[int, int] | None:
 
 
 def solo_rating(total: int, edicts: list[int], rules: Rules) -> tuple[int, str | None]:
-    """§6.2: rating = total - the solo numbers of the 4 edict cards; the title of the first row it meets."""
+    """§6.2: rating = total - the solo numbers of the 4 edict cards; the title of the first row it meets.
+
+    Parameters
+    ----------
+    total : int
+        The solo player's total.
+    edicts : list of int
+        The four edict (scoring) cards' ids.
+    rules : Rules
+        The rule set (its solo numbers and titles).
+
+    Returns
+    -------
+    tuple of (int, str or None)
+        The rating and its title.
+    """
     solo = {c.id: c.solo for c in rules.scoring_cards}
     rating = int(total) - sum(solo[e] for e in edicts)
     for threshold, title in rules.titles:

@@ -159,7 +159,20 @@ _DIAGONALS = B_DIAGONALS.copy()
 
 @njit(cache=True, inline="always")
 def shr(lo, hi, k):
-    """Board >> k for 0 <= k < 64: bit i gets bit i + k (the cell k places further on)."""
+    """Board >> k for 0 <= k < 64: bit i gets bit i + k (the cell k places further on).
+
+    Parameters
+    ----------
+    lo, hi : numpy.uint64
+        A 121-cell board: cells 0..63 in `lo`, 64..120 in `hi`.
+    k : int
+        The shift, 0..63.
+
+    Returns
+    -------
+    tuple of numpy.uint64
+        The resulting board (lo, hi).
+    """
     if k == 0:
         return lo, hi
     return (lo >> k) | (hi << (_64 - k)), hi >> k
@@ -167,18 +180,54 @@ def shr(lo, hi, k):
 
 @njit(cache=True, inline="always")
 def shl(lo, hi, k):
-    """Board << k for 0 < k < 64 (bits beyond 127 drop; callers mask to the map)."""
+    """Board << k for 0 < k < 64 (bits beyond 127 drop; callers mask to the map).
+
+    Parameters
+    ----------
+    lo, hi : numpy.uint64
+        A 121-cell board: cells 0..63 in `lo`, 64..120 in `hi`.
+    k : int
+        The shift, 1..63.
+
+    Returns
+    -------
+    tuple of numpy.uint64
+        The resulting board (lo, hi).
+    """
     return lo << k, (hi << k) | (lo >> (_64 - k))
 
 
 @njit(cache=True, inline="always")
 def count(lo, hi):
+    """The number of cells of a board.
+
+    Parameters
+    ----------
+    lo, hi : numpy.uint64
+        A 121-cell board: cells 0..63 in `lo`, 64..120 in `hi`.
+
+    Returns
+    -------
+    int
+        The number of cells set.
+    """
     return popcount(lo) + popcount(hi)
 
 
 @njit(cache=True, inline="always")
 def adjacent(lo, hi):
-    """The cells with at least one 4-neighbour in the board (the board's own cells only if they have one)."""
+    """The cells with at least one 4-neighbour in the board (the board's own cells only if they have one).
+
+    Parameters
+    ----------
+    lo, hi : numpy.uint64
+        A 121-cell board: cells 0..63 in `lo`, 64..120 in `hi`.
+
+    Returns
+    -------
+    tuple of numpy.uint64
+        The resulting board (lo, hi).
+    """
     rlo, rhi = shl(lo, hi, _ONE)  # right neighbours; column 0 got row-wrapped bits
     llo, lhi = shr(lo, hi, _ONE)  # left neighbours; column 10 got row-wrapped bits
     dlo, dhi = shl(lo, hi, _U11)  # below
@@ -191,7 +240,20 @@ def adjacent(lo, hi):
 
 @njit(cache=True, inline="always")
 def flood(slo, shi, set_lo, set_hi):
-    """The cluster of `set` grown from the seed cells s (4-connected)."""
+    """The cluster of `set` grown from the seed cells s (4-connected).
+
+    Parameters
+    ----------
+    slo, shi : numpy.uint64
+        The seed cells.
+    set_lo, set_hi : numpy.uint64
+        The cells the cluster may grow on.
+
+    Returns
+    -------
+    tuple of numpy.uint64
+        The cluster (lo, hi).
+    """
     clo, chi = slo, shi
     while True:  # two growth steps per test: fewer unpredictable branches
         alo, ahi = adjacent(clo, chi)
@@ -205,7 +267,18 @@ def flood(slo, shi, set_lo, set_hi):
 
 @njit(cache=True, inline="always")
 def lowest_cell(lo, hi):
-    """The board holding only the lowest set cell of a non-empty board."""
+    """The board holding only the lowest set cell of a non-empty board.
+
+    Parameters
+    ----------
+    lo, hi : numpy.uint64
+        A 121-cell board: cells 0..63 in `lo`, 64..120 in `hi`.
+
+    Returns
+    -------
+    tuple of numpy.uint64
+        The resulting board (lo, hi).
+    """
     if lo != _Z:
         return lo & (~lo + _ONE), _Z
     return _Z, hi & (~hi + _ONE)
@@ -213,7 +286,20 @@ def lowest_cell(lo, hi):
 
 @njit(cache=True)
 def select_bit(lo, hi, j):
-    """Index of the j-th (0-based) set bit of the 128-bit board; j < count(lo, hi)."""
+    """Index of the j-th (0-based) set bit of the 128-bit board; j < count(lo, hi).
+
+    Parameters
+    ----------
+    lo, hi : numpy.uint64
+        A 121-cell board: cells 0..63 in `lo`, 64..120 in `hi`.
+    j : int
+        Which set bit.
+
+    Returns
+    -------
+    int
+        The cell's index.
+    """
     base = 0
     x = lo
     pc = popcount(lo)
@@ -235,6 +321,20 @@ def select_bit(lo, hi, j):
 
 @njit(cache=True, inline="always")
 def has_cell(lo, hi, i):
+    """Whether cell i is set on a board.
+
+    Parameters
+    ----------
+    lo, hi : numpy.uint64
+        A 121-cell board: cells 0..63 in `lo`, 64..120 in `hi`.
+    i : int
+        A cell index, 0..120.
+
+    Returns
+    -------
+    bool
+        True when cell i is set.
+    """
     if i < 64:
         return (lo >> np.uint64(i)) & _ONE != _Z
     return (hi >> np.uint64(i - 64)) & _ONE != _Z
@@ -242,7 +342,18 @@ def has_cell(lo, hi, i):
 
 @njit(cache=True, inline="always")
 def pop_lowest(lo, hi):
-    """(index of the lowest set cell, the board without it) of a non-empty board."""
+    """(index of the lowest set cell, the board without it) of a non-empty board.
+
+    Parameters
+    ----------
+    lo, hi : numpy.uint64
+        A 121-cell board: cells 0..63 in `lo`, 64..120 in `hi`.
+
+    Returns
+    -------
+    tuple
+        (cell index, lo, hi).
+    """
     if lo != _Z:
         return lowest_bit_index(lo), lo & (lo - _ONE), hi
     return 64 + lowest_bit_index(hi), lo, hi & (hi - _ONE)
@@ -253,7 +364,24 @@ def pop_lowest(lo, hi):
 
 @njit(cache=True, inline="always")
 def free_anchors(f, elo, ehi, forms, form_anchors):
-    """The anchors at which form f lies on empty cells only (empty = the board e)."""
+    """The anchors at which form f lies on empty cells only (empty = the board e).
+
+    Parameters
+    ----------
+    f : int
+        The form's index.
+    elo, ehi : numpy.uint64
+        The empty cells.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors that keep it on the map.
+
+    Returns
+    -------
+    tuple of numpy.uint64
+        The anchors (lo, hi).
+    """
     alo = form_anchors[f, 0]
     ahi = form_anchors[f, 1]
     for c in range(forms[f, FM_N]):
@@ -265,7 +393,22 @@ def free_anchors(f, elo, ehi, forms, form_anchors):
 
 @njit(cache=True, inline="always")
 def touching_anchors(f, rlo, rhi, forms):
-    """The anchors at which some cell of form f is in board r (any anchor, on the map or not)."""
+    """The anchors at which some cell of form f is in board r (any anchor, on the map or not).
+
+    Parameters
+    ----------
+    f : int
+        The form's index.
+    rlo, rhi : numpy.uint64
+        The board r.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+
+    Returns
+    -------
+    tuple of numpy.uint64
+        The anchors (lo, hi).
+    """
     alo = _Z
     ahi = _Z
     for c in range(forms[f, FM_N]):
@@ -277,7 +420,28 @@ def touching_anchors(f, rlo, rhi, forms):
 
 @njit(cache=True, inline="always")
 def draw_anchors(f, elo, ehi, pending, rlo, rhi, forms, form_anchors):
-    """Free anchors of form f; with a ruins card pending, only those covering an empty ruins cell (r)."""
+    """Free anchors of form f; with a ruins card pending, only those covering an empty ruins cell (r).
+
+    Parameters
+    ----------
+    f : int
+        The form's index.
+    elo, ehi : numpy.uint64
+        The empty cells.
+    pending : bool
+        Whether a ruins card is pending.
+    rlo, rhi : numpy.uint64
+        The ruins cells.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors that keep it on the map.
+
+    Returns
+    -------
+    tuple of numpy.uint64
+        The anchors (lo, hi).
+    """
     alo, ahi = free_anchors(f, elo, ehi, forms, form_anchors)
     if pending:
         tlo, thi = touching_anchors(f, rlo, rhi, forms)
@@ -314,7 +478,24 @@ def _cluster_sizes_top2(slo, shi, entry):
 
 @njit(cache=True)
 def score_card(card, pl, rp, masks):
-    """Points of scoring card `card` (26..41) on one map's planes pl (uint64[N_PLANES, 2])."""
+    """Points of scoring card `card` (26..41) on one map's planes pl (uint64[N_PLANES, 2]).
+
+    Parameters
+    ----------
+    card : int
+        The scoring card.
+    pl : numpy.ndarray
+        uint64, shape ``(N_PLANES, 2)``.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards (ruins, edges, ...).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     elo, ehi = pl[EMPTY, 0], pl[EMPTY, 1]
     flo, fhi = pl[FOREST, 0], pl[FOREST, 1]
     vlo, vhi = pl[VILLAGE, 0], pl[VILLAGE, 1]
@@ -449,7 +630,22 @@ def score_card(card, pl, rp, masks):
 
 @njit(cache=True)
 def monster_penalty(pl, rp, masks):
-    """Empty cells with a monster neighbour, each once (empty ruins left out unless the rules count them)."""
+    """Empty cells with a monster neighbour, each once (empty ruins left out unless the rules count them).
+
+    Parameters
+    ----------
+    pl : numpy.ndarray
+        uint64, shape ``(N_PLANES, 2)``: one map's planes.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards (ruins, edges, ...).
+
+    Returns
+    -------
+    int
+        The number of such cells (0 when the rules have no penalty).
+    """
     if not rp[RP_PENALTY]:
         return 0
     elo, ehi = pl[EMPTY, 0], pl[EMPTY, 1]
@@ -462,7 +658,19 @@ def monster_penalty(pl, rp, masks):
 
 @njit(cache=True)
 def score_cards(planes, cards_out, rp, masks):
-    """Every scoring card 26..41 on many maps: planes uint64[M, N_PLANES, 2] -> cards_out int32[M, 16]."""
+    """Every scoring card 26..41 on many maps: planes uint64[M, N_PLANES, 2] -> cards_out int32[M, 16].
+
+    Parameters
+    ----------
+    planes : numpy.ndarray
+        uint64, shape ``(M, N_PLANES, 2)``.
+    cards_out : numpy.ndarray
+        int32, shape ``(M, 16)``: filled, card 26 first.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards (ruins, edges, ...).
+    """
     for m in range(planes.shape[0]):
         for c in range(16):
             cards_out[m, c] = score_card(np.int32(26 + c), planes[m], rp, masks)  # (a card id as in the state: int32)
@@ -473,7 +681,15 @@ def score_cards(planes, cards_out, rp, masks):
 
 @njit(cache=True)
 def init_map(pl, masks):
-    """An unplayed map of the rule set's side: mountains, wasteland, the rest empty; nothing paid."""
+    """An unplayed map of the rule set's side: mountains, wasteland, the rest empty; nothing paid.
+
+    Parameters
+    ----------
+    pl : numpy.ndarray
+        uint64, shape ``(N_PLANES, 2)``: overwritten.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards (ruins, edges, ...).
+    """
     pl[:, :] = _Z
     for w in range(2):
         pl[MOUNTAIN, w] = masks[MK_MOUNTAINS, w]
@@ -532,7 +748,31 @@ def _shuffle(st, lo, n, rng):
 
 @njit(cache=True)
 def setup(bb, st, rng, seed, rp, cards, forms, form_anchors, walk, masks):
-    """§3.1: a new game for rp's player count; every array is overwritten, then Explore to the first decision."""
+    """§3.1: a new game for rp's player count; every array is overwritten, then Explore to the first decision.
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    seed : numpy.uint64
+        The game seed.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors that keep it on the map.
+    walk : numpy.ndarray
+        int32: the solo ambushes' ring walks.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards (ruins, edges, ...).
+    """
     n = rp[RP_PLAYERS]
     st[:] = 0
     rng[CHANCE] = np.uint64(seed)
@@ -606,7 +846,26 @@ def _next_season(st, rng, rp):
 
 @njit(cache=True, inline="always")
 def source_map(rp, cards, card, k, n):
-    """§4.2: the map seat k holds in a monster phase of ambush `card`."""
+    """§4.2: the map seat k holds in a monster phase of ambush `card`.
+
+    Parameters
+    ----------
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    card : int
+        The ambush card.
+    k : int
+        The seat drawing the monster.
+    n : int
+        The player count.
+
+    Returns
+    -------
+    int
+        The seat whose map it is drawn on (the next or the previous seat, as the card passes).
+    """
     if (rp[RP_PASS_NEXT] != 0) == (cards[card, CD_CLOCKWISE] != 0):
         return (k - 1) % n
     return (k + 1) % n
@@ -614,7 +873,29 @@ def source_map(rp, cards, card, k, n):
 
 @njit(cache=True)
 def solo_ambush(bb, st, rp, cards, forms, form_anchors, walk, masks, card):
-    """§6: the monster in printed orientation at the first free anchor of the ring walk on seat 0's map."""
+    """§6: the monster in printed orientation at the first free anchor of the ring walk on seat 0's map.
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors that keep it on the map.
+    walk : numpy.ndarray
+        int32: the solo ambushes' ring walks.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards (ruins, edges, ...).
+    card : int
+        The ambush card.
+    """
     f = cards[card, CD_SOLO_FORM]
     alo, ahi = free_anchors(f, bb[0, EMPTY, 0], bb[0, EMPTY, 1], forms, form_anchors)
     if alo == _Z and ahi == _Z:
@@ -666,7 +947,19 @@ def _explore(bb, st, rng, rp, cards, forms, form_anchors, walk, masks):
 
 @njit(cache=True)
 def score_season(bb, st, rp, masks):
-    """§7.2: every seat's record of the current season."""
+    """§7.2: every seat's record of the current season.
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards (ruins, edges, ...).
+    """
     s = st[ST_SEASON]
     c1 = st[ST_EDICTS + rp[RP_SEASON_EDICTS + 2 * s]]
     c2 = st[ST_EDICTS + rp[RP_SEASON_EDICTS + 2 * s + 1]]
@@ -715,7 +1008,31 @@ def _advance(bb, st, rng, rp, cards, forms, form_anchors, walk, masks):
 
 @njit(cache=True)
 def apply_move(bb, st, rng, mv, rp, cards, forms, form_anchors, walk, masks):
-    """§5.4: apply a move (trusted legal: boardlab.sim.cartographers.api checks moves from people) and advance."""
+    """§5.4: apply a move (trusted legal: boardlab.sim.cartographers.api checks moves from people) and advance.
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors that keep it on the map.
+    walk : numpy.ndarray
+        int32: the solo ambushes' ring walks.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards (ruins, edges, ...).
+    """
     kind = mv[MV_KIND]
     t = mv[MV_MAP]
     mover = st[ST_CURRENT]
@@ -750,6 +1067,32 @@ def enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, want, out):
 
     want = -2: only count them; -1: write every move into out (int32[>= count, MV_LEN]);
     want >= 0: write the want-th move into out[0].  Returns the number of legal moves.
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors that keep it on the map.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards (ruins, edges, ...).
+    want : int
+        What to do (above).
+    out : numpy.ndarray
+        int32, shape ``(rows, MV_LEN)``: the moves written.
+
+    Returns
+    -------
+    int
+        The number of legal moves (or what `want` asks for).
     """
     phase = st[ST_PHASE]
     if phase == PHASE_DONE:
@@ -833,7 +1176,30 @@ def _fallback_terrain(rp, cards, card, base, j):
 
 @njit(cache=True)
 def shape_fits(bb, st, rp, cards, forms, form_anchors, masks):
-    """Whether the decision at hand has a shape (or monster) placement, i.e. no 1x1 fallback is legal."""
+    """Whether the decision at hand has a shape (or monster) placement, i.e. no 1x1 fallback is legal.
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors that keep it on the map.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards (ruins, edges, ...).
+
+    Returns
+    -------
+    bool
+        True when a shape placement is legal.
+    """
     phase = st[ST_PHASE]
     t = st[ST_TARGET]
     card = st[ST_CARD]
@@ -852,7 +1218,30 @@ def shape_fits(bb, st, rp, cards, forms, form_anchors, masks):
 
 @njit(cache=True)
 def placement_ok(bb, st, masks, forms, form_anchors, f, anchor):
-    """Whether form f at `anchor` is a legal placement for the decision at hand (free; ruins if pending)."""
+    """Whether form f at `anchor` is a legal placement for the decision at hand (free; ruins if pending).
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards (ruins, edges, ...).
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors that keep it on the map.
+    f : int
+        The form's index.
+    anchor : int
+        The anchor cell.
+
+    Returns
+    -------
+    bool
+        True when legal.
+    """
     t = st[ST_TARGET]
     elo = bb[t, EMPTY, 0]
     ehi = bb[t, EMPTY, 1]
@@ -870,6 +1259,27 @@ def random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks):
     One pass over the card's forms keeps each form's legal anchors, so the k-th move is
     found without listing (the order is enumerate_moves'; the differential tests hold the
     two implementations' choices equal at every decision).
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: filled.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors that keep it on the map.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards (ruins, edges, ...).
     """
     t = st[ST_TARGET]
     card = st[ST_CARD]
@@ -926,7 +1336,17 @@ def random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks):
 
 @njit(cache=True)
 def final_scores(st, rp, out):
-    """§7.3 over the seasons scored so far: out int32[players, SC_LEN]."""
+    """§7.3 over the seasons scored so far: out int32[players, SC_LEN].
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    out : numpy.ndarray
+        int32, shape ``(players, SC_LEN)``: filled.
+    """
     n = st[ST_PLAYERS]
     for p in range(n):
         for j in range(SC_LEN):
@@ -958,6 +1378,15 @@ def map_letters(planes, letters, out):
     The state planes partition the cells, so bit j of a cell's code is set when one of the planes whose
     number has bit j holds it: three words per half-map, read cell by cell (the readable form is
     boardlab.sim.cartographers.api.planes_to_codes).
+
+    Parameters
+    ----------
+    planes : numpy.ndarray
+        uint64, shape ``(M, N_PLANES, 2)``.
+    letters : numpy.ndarray
+        uint8, shape ``(8,)``: the letter of each state code.
+    out : numpy.ndarray
+        uint8, shape ``(M, 121)``: filled.
     """
     for m in range(planes.shape[0]):
         for w in range(2):
@@ -1000,7 +1429,19 @@ def record_game(bb, st, rp, scores, records, coins, edicts, planes):
     """A finished game's results, for one game's slot of each batch output: scores int32[players, SC_LEN]
     (:func:`final_scores`), records int32[players, N_SEASONS, REC_LEN] (the season records), coins
     int32[players] (coins held at the end), edicts int32[4] and planes uint64[players, N_PLANES, 2] (the final
-    maps)."""
+    maps).
+
+    Parameters
+    ----------
+    bb : numpy.ndarray
+        uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    scores, records, coins, edicts, planes : numpy.ndarray
+        Filled, as above.
+    """
     final_scores(st, rp, scores)
     for e in range(4):
         edicts[e] = st[ST_EDICTS + e]
@@ -1016,7 +1457,27 @@ def record_game(bb, st, rp, scores, records, coins, edicts, planes):
 def play_random_games(seeds, rp, cards, forms, form_anchors, walk, masks, scores, records, coins, edicts, planes):
     """One game of the random policy per seed, recorded by :func:`record_game`: scores int32[G, players, SC_LEN],
     records int32[G, players, N_SEASONS, REC_LEN], coins int32[G, players], edicts int32[G, 4], planes
-    uint64[G, players, N_PLANES, 2].  The same games as the agents' loop with every seat random."""
+    uint64[G, players, N_PLANES, 2].  The same games as the agents' loop with every seat random.
+
+    Parameters
+    ----------
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    cards : numpy.ndarray
+        int32, shape ``(N_CARDS, CD_LEN)``: the card table.
+    forms : numpy.ndarray
+        int32, shape ``(forms, FM_LEN)``: every oriented shape.
+    form_anchors : numpy.ndarray
+        uint64, shape ``(forms, 2)``: each form's anchors that keep it on the map.
+    walk : numpy.ndarray
+        int32: the solo ambushes' ring walks.
+    masks : numpy.ndarray
+        uint64, shape ``(MK_LEN, 2)``: the map's fixed boards (ruins, edges, ...).
+    scores, records, coins, edicts, planes : numpy.ndarray
+        Filled, one game per row (shapes as above).
+    """
     n = rp[RP_PLAYERS]
     bb = np.zeros((n, N_PLANES, 2), dtype=np.uint64)
     st = np.zeros(ST_LEN, dtype=np.int32)

@@ -48,22 +48,80 @@ RESULT_COLUMNS = (
 
 
 def load_rules(spec=None):
+    """GameDef.load_rules: a Cartographers rule set.
+
+    Parameters
+    ----------
+    spec : str or pathlib.Path or Rules or None
+        A preset name, a TOML variant path or a rule set (None: the default preset).
+
+    Returns
+    -------
+    Rules
+        The validated rule set.
+    """
     return _load_rules(spec)
 
 
 def tables(rules, players: int):
+    """GameDef.tables: the kernels' arrays of a Cartographers rule set at a player count.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Number of seats.
+
+    Returns
+    -------
+    Tables
+        The kernels' arrays for this rule set and player count (cached).
+    """
     from .tables import tables_for
 
     return tables_for(rules, players)
 
 
 def new_game(players: int, rules, seed: int):
+    """GameDef.new_game: a Cartographers game of the public API.
+
+    Parameters
+    ----------
+    players : int
+        Number of seats.
+    rules : Rules or str or None
+        A rule set, a preset name or a TOML variant path.
+    seed : int
+        The game seed.
+
+    Returns
+    -------
+    Game
+        A new game of the public API (cartographers.api.Game).
+    """
     from .api import Game
 
     return Game(players, rules, seed)
 
 
 def reference_game(players: int, rules, seed: int):
+    """GameDef.reference_game: a Cartographers game of the plain-Python reference (the test oracle).
+
+    Parameters
+    ----------
+    players : int
+        Number of seats.
+    rules : Rules or str or None
+        A rule set, a preset name or a TOML variant path.
+    seed : int
+        The game seed.
+
+    Returns
+    -------
+    Game
+        A new game of the plain-Python reference (cartographers.reference.RefGame).
+    """
     from .reference import RefGame
 
     return RefGame(players, load_rules(rules), seed)
@@ -83,6 +141,16 @@ def invariants(game) -> list[str]:
 
     ("Coins never decrease" and "a filled cell never changes" compare positions; the conformance
     and differential tests hold moves to them by comparing snapshots.)
+
+    Parameters
+    ----------
+    game : Game
+        A position of the public API.
+
+    Returns
+    -------
+    list of str
+        One line per broken invariant; empty when all hold.
     """
     snap = game.snapshot()
     rules = game.rules
@@ -150,7 +218,20 @@ def _neighbours(i: int) -> list[int]:
 
 def score_maps(sources: list[tuple[str, str]], rules=None) -> list[tuple[dict, str]]:
     """`score` (GameDef.scoring.scorer): every map in the (text, name) sources, scored under `rules` (default: the
-    preset of the map's side) -- as a JSON-able dict and as printed text.  MapError (one line) on a malformed map."""
+    preset of the map's side) -- as a JSON-able dict and as printed text.  MapError (one line) on a malformed map.
+
+    Parameters
+    ----------
+    sources : list of tuple of (str, str)
+        (text, name) of each source (a file's text and its name).
+    rules : Rules or None
+        The rule set (None: the preset of each map's side).
+
+    Returns
+    -------
+    list of tuple of (dict, str)
+        Per map: its scores as a JSON-able dict, and as printed text.
+    """
     from .maps import format_scored, parse_maps, rules_for, score_map
 
     out = []

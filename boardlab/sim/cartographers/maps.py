@@ -41,6 +41,8 @@ class MapError(ValueError):
 
 @dataclass(frozen=True)
 class ParsedMap:
+    """A map read from text: its source, header line, side, edict cards A-D, coins (or None) and its 121 cells."""
+
     source: str
     line: int  # 1-based line of the header
     side: str
@@ -118,7 +120,20 @@ def _check_row(row: str, raw: str, r: int, side_map, source: str, no: int) -> st
 
 
 def parse_maps(text: str, source: str = "<stdin>") -> list[ParsedMap]:
-    """Every map of a text (see the module doc); MapError on the first mistake."""
+    """Every map of a text (see the module doc); MapError on the first mistake.
+
+    Parameters
+    ----------
+    text : str
+        The file's text.
+    source : str
+        The file's name, for messages.
+
+    Returns
+    -------
+    list of ParsedMap
+        The maps, in order.
+    """
     lines = [(no, raw) for no, raw in enumerate(text.splitlines(), start=1)]
     content = [(no, raw) for no, raw in lines if raw.strip() and not raw.lstrip().startswith("#")]
     maps: list[ParsedMap] = []
@@ -145,7 +160,20 @@ def parse_maps(text: str, source: str = "<stdin>") -> list[ParsedMap]:
 
 
 def format_map(m: ParsedMap, rules: Rules) -> str:
-    """The map in this file format (ruins in lower case): parse_maps(format_map(m)) gives m back."""
+    """The map in this file format (ruins in lower case): parse_maps(format_map(m)) gives m back.
+
+    Parameters
+    ----------
+    m : ParsedMap
+        The map.
+    rules : Rules
+        Its rule set (where its ruins are).
+
+    Returns
+    -------
+    str
+        The text.
+    """
     head = f"side {m.side} cards {' '.join(str(c) for c in m.cards)}"
     if m.coins is not None:
         head += f" coins {m.coins}"
@@ -156,7 +184,20 @@ def format_map(m: ParsedMap, rules: Rules) -> str:
 
 
 def rules_for(m: ParsedMap, rules: Rules | None) -> Rules:
-    """The rule set to score m with: `rules` (its side must be m's) or the preset of m's side."""
+    """The rule set to score m with: `rules` (its side must be m's) or the preset of m's side.
+
+    Parameters
+    ----------
+    m : ParsedMap
+        The map.
+    rules : Rules or None
+        The rule set given (None: the preset of the map's side).
+
+    Returns
+    -------
+    Rules
+        The rule set (MapError when its side is not the map's).
+    """
     if rules is None:
         return load_rules(f"base-{m.side.lower()}")
     if rules.side != m.side:
@@ -165,7 +206,21 @@ def rules_for(m: ParsedMap, rules: Rules | None) -> Rules:
 
 
 def score_map(m: ParsedMap, rules: Rules) -> dict:
-    """Points of each of the map's four scoring cards, their sum, the coins (if given) and the monster penalty."""
+    """Points of each of the map's four scoring cards, their sum, the coins (if given) and the monster penalty.
+
+    Parameters
+    ----------
+    m : ParsedMap
+        The map.
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    dict
+        ``source``, ``side``, ``rules``, ``cards`` (edict, card, name, points each), ``card_points``,
+        ``coins`` and ``monster_penalty``.
+    """
     from . import engine as E
     from .api import grid_to_planes
     from .tables import tables_for
@@ -190,7 +245,20 @@ def score_map(m: ParsedMap, rules: Rules) -> dict:
 
 
 def format_scored(m: ParsedMap, res: dict) -> str:
-    """A map beside its scores, as `citywright score --game cartographers` prints it."""
+    """A map beside its scores, as `citywright score --game cartographers` prints it.
+
+    Parameters
+    ----------
+    m : ParsedMap
+        The map.
+    res : dict
+        Its scores (:func:`score_map`).
+
+    Returns
+    -------
+    str
+        The text.
+    """
     rows = [" ".join(m.grid[SIZE * r : SIZE * r + SIZE]) for r in range(SIZE)]
     labels = [f"{c['edict']}  {c['card']} {c['name']:<20} {c['points']:4d}" for c in res["cards"]]
     labels.append(f"{'cards':<26}{res['card_points']:4d}")
@@ -204,7 +272,20 @@ def format_scored(m: ParsedMap, res: dict) -> str:
 
 
 def random_map_text(seed: int = 0, side: str = "A") -> str:
-    """A map of a random solo game in this format (for tests and the bench)."""
+    """A map of a random solo game in this format (for tests and the bench).
+
+    Parameters
+    ----------
+    seed : int
+        The game's seed.
+    side : str
+        The map side, A or B.
+
+    Returns
+    -------
+    str
+        The map's text.
+    """
     from .api import Game
 
     g = Game(1, f"base-{side.lower()}", seed)

@@ -34,12 +34,25 @@ LAST = SIZE - 1
 
 
 class SplitMix64:
-    """The SplitMix64 generator of docs/games/citywright/engine.md, in Python integers masked to 64 bits."""
+    """The SplitMix64 generator of docs/games/citywright/engine.md, in Python integers masked to 64 bits.
+
+    Parameters
+    ----------
+    seed : int
+        The initial state (taken modulo 2**64).
+    """
 
     def __init__(self, seed: int):
         self.state = seed & MASK64
 
     def next(self) -> int:
+        """Advance the state and return its output.
+
+        Returns
+        -------
+        int
+            The next 64-bit output (the state advanced).
+        """
         self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
         z = self.state
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
@@ -47,11 +60,28 @@ class SplitMix64:
         return z ^ (z >> 31)
 
     def rand(self, n: int) -> int:
-        """An integer in 0..n-1."""
+        """An integer in 0..n-1.
+
+        Parameters
+        ----------
+        n : int
+            The number of values.
+
+        Returns
+        -------
+        int
+            The draw.
+        """
         return ((self.next() >> 32) * n) >> 32
 
     def shuffle(self, a: list) -> None:
-        """Fisher-Yates from the last index down, in place (contract 2, "Shuffle")."""
+        """Fisher-Yates from the last index down, in place (contract 2, "Shuffle").
+
+        Parameters
+        ----------
+        a : list
+            The list shuffled.
+        """
         for i in range(len(a) - 1, 0, -1):
             j = self.rand(i + 1)
             a[i], a[j] = a[j], a[i]
@@ -61,6 +91,18 @@ class SplitMix64:
 
 
 def on_map(r: int, c: int) -> bool:
+    """Whether (r, c) is on the map.
+
+    Parameters
+    ----------
+    r, c : int
+        Row and column.
+
+    Returns
+    -------
+    bool
+        True inside the 11 x 11 map.
+    """
     return 0 <= r < SIZE and 0 <= c < SIZE
 
 
@@ -74,23 +116,70 @@ NEIGHBOURS = tuple(_neighbours_of(i) for i in range(N_CELLS))
 
 
 def on_edge(i: int) -> bool:
+    """Whether cell i lies on the map's edge.
+
+    Parameters
+    ----------
+    i : int
+        A cell index, row-major.
+
+    Returns
+    -------
+    bool
+        True on the map's outer ring.
+    """
     r, c = divmod(i, SIZE)
     return r in (0, LAST) or c in (0, LAST)
 
 
 def edges_touched(i: int) -> int:
-    """How many sides of the map a cell lies on (2 at a corner)."""
+    """How many sides of the map a cell lies on (2 at a corner).
+
+    Parameters
+    ----------
+    i : int
+        A cell index.
+
+    Returns
+    -------
+    int
+        0, 1 or 2.
+    """
     r, c = divmod(i, SIZE)
     return (r in (0, LAST)) + (c in (0, LAST))
 
 
 def sides_closed(grid: list[int], i: int) -> bool:
-    """Every one of the 4 sides of cell i is a filled cell or off the map."""
+    """Every one of the 4 sides of cell i is a filled cell or off the map.
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    i : int
+        A cell index.
+
+    Returns
+    -------
+    bool
+        True when closed on all four sides.
+    """
     return all(grid[n] != EMPTY for n in NEIGHBOURS[i])
 
 
 def to_grid(grid) -> list[int]:
-    """A grid as 121 state codes, from a list of codes or text in the grid letters (whitespace ignored)."""
+    """A grid as 121 state codes, from a list of codes or text in the grid letters (whitespace ignored).
+
+    Parameters
+    ----------
+    grid : list of int or str
+        The map as codes or letters.
+
+    Returns
+    -------
+    list of int
+        121 state codes.
+    """
     if isinstance(grid, str):
         text = "".join(grid.split())
         if len(text) != N_CELLS:
@@ -106,11 +195,36 @@ def to_grid(grid) -> list[int]:
 
 
 def grid_string(grid: list[int]) -> str:
+    """A map as 121 state letters.
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+
+    Returns
+    -------
+    str
+        121 letters from ".TVFWGMX".
+    """
     return "".join(STATE_LETTERS[x] for x in grid)
 
 
 def clusters(grid: list[int], state: int) -> list[set[int]]:
-    """The maximal 4-connected groups of cells holding `state` (breadth-first search), by first cell."""
+    """The maximal 4-connected groups of cells holding `state` (breadth-first search), by first cell.
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    state : int
+        The state code.
+
+    Returns
+    -------
+    list of set of int
+        The groups' cells.
+    """
     seen: set[int] = set()
     out = []
     for start in range(N_CELLS):
@@ -142,6 +256,22 @@ def _touches(grid: list[int], i: int, state: int) -> bool:
 
 
 def sentinel_wood(grid, ruins, p) -> int:
+    """Scoring card 26: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     forest = [i for i in _cells_of(grid, FOREST) if on_edge(i)]
     if p["sentinel_wood"]["corner_once"]:
         return len(forest)
@@ -149,15 +279,63 @@ def sentinel_wood(grid, ruins, p) -> int:
 
 
 def greenbough(grid, ruins, p) -> int:
+    """Scoring card 27: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     forest = _cells_of(grid, FOREST)
     return len({i // SIZE for i in forest}) + len({i % SIZE for i in forest})
 
 
 def treetower(grid, ruins, p) -> int:
+    """Scoring card 28: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     return sum(1 for i in _cells_of(grid, FOREST) if sides_closed(grid, i))
 
 
 def stoneside_forest(grid, ruins, p) -> int:
+    """Scoring card 29: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     if p["stoneside_forest"]["link"] == "any":
         return 3 * sum(1 for m in _cells_of(grid, MOUNTAIN) if _touches(grid, m, FOREST))
     linked: set[int] = set()
@@ -169,18 +347,66 @@ def stoneside_forest(grid, ruins, p) -> int:
 
 
 def canal_lake(grid, ruins, p) -> int:
+    """Scoring card 30: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     water = sum(1 for i in _cells_of(grid, WATER) if _touches(grid, i, FARM))
     farm = sum(1 for i in _cells_of(grid, FARM) if _touches(grid, i, WATER))
     return water + farm
 
 
 def mages_valley(grid, ruins, p) -> int:
+    """Scoring card 31: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     water = sum(1 for i in _cells_of(grid, WATER) if _touches(grid, i, MOUNTAIN))
     farm = sum(1 for i in _cells_of(grid, FARM) if _touches(grid, i, MOUNTAIN))
     return 2 * water + farm
 
 
 def golden_granary(grid, ruins, p) -> int:
+    """Scoring card 32: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     q = p["golden_granary"]
     spaces = set(ruins) if q["filled_ruins_count"] else {i for i in ruins if grid[i] == EMPTY}
     water = sum(1 for i in _cells_of(grid, WATER) if any(n in spaces for n in NEIGHBOURS[i]))
@@ -189,6 +415,23 @@ def golden_granary(grid, ruins, p) -> int:
 
 
 def shoreside_expanse(grid, ruins, p) -> int:
+    """Scoring card 33: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
+
     def lonely(state: int, other: int) -> int:
         return sum(
             1
@@ -200,15 +443,63 @@ def shoreside_expanse(grid, ruins, p) -> int:
 
 
 def wildholds(grid, ruins, p) -> int:
+    """Scoring card 34: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     return 8 * sum(1 for group in clusters(grid, VILLAGE) if len(group) >= 6)
 
 
 def great_city(grid, ruins, p) -> int:
+    """Scoring card 35: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     sizes = [len(g) for g in clusters(grid, VILLAGE) if not any(_touches(grid, i, MOUNTAIN) for i in g)]
     return max(sizes, default=0)
 
 
 def greengold_plains(grid, ruins, p) -> int:
+    """Scoring card 36: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     counted = {STATES.index(name) for name in p["greengold_plains"]["types"]}
     points = 0
     for group in clusters(grid, VILLAGE):
@@ -219,6 +510,22 @@ def greengold_plains(grid, ruins, p) -> int:
 
 
 def shieldgate(grid, ruins, p) -> int:
+    """Scoring card 37: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     sizes = sorted((len(g) for g in clusters(grid, VILLAGE)), reverse=True)
     if p["shieldgate"]["second"] == "distinct":
         sizes = sorted(set(sizes), reverse=True)
@@ -226,12 +533,45 @@ def shieldgate(grid, ruins, p) -> int:
 
 
 def borderlands(grid, ruins, p) -> int:
+    """Scoring card 38: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     rows = sum(1 for r in range(SIZE) if all(grid[SIZE * r + c] != EMPTY for c in range(SIZE)))
     cols = sum(1 for c in range(SIZE) if all(grid[SIZE * r + c] != EMPTY for r in range(SIZE)))
     return 6 * (rows + cols)
 
 
 def lost_barony(grid, ruins, p) -> int:
+    """Scoring card 39: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
+
     def square_filled(r: int, c: int, k: int) -> bool:
         return all(grid[SIZE * (r + dr) + c + dc] != EMPTY for dr in range(k) for dc in range(k))
 
@@ -243,11 +583,43 @@ def lost_barony(grid, ruins, p) -> int:
 
 
 def broken_road(grid, ruins, p) -> int:
+    """Scoring card 40: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     full = sum(1 for r in range(SIZE) if all(grid[SIZE * (r + i) + i] != EMPTY for i in range(SIZE - r)))
     return 3 * full
 
 
 def cauldrons(grid, ruins, p) -> int:
+    """Scoring card 41: its points on a map (docs/games/cartographers.md 4).
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    ruins : tuple of int
+        The ruins cells.
+    p : dict
+        The rules' scoring parameters (``Rules.scoring``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     return sum(1 for i in _cells_of(grid, EMPTY) if sides_closed(grid, i))
 
 
@@ -277,7 +649,24 @@ def _ruins_of(map) -> tuple[int, ...]:
 
 
 def score_card(card_id: int, grid, map, rules: Rules | None = None) -> int:
-    """Points of scoring card `card_id` (26-41) on `grid` (121 codes or letters), ruins from `map`."""
+    """Points of scoring card `card_id` (26-41) on `grid` (121 codes or letters), ruins from `map`.
+
+    Parameters
+    ----------
+    card_id : int
+        The scoring card, 26-41.
+    grid : list of int or str
+        The map.
+    map : MapSide or collection of int
+        Where the ruins are.
+    rules : Rules or None
+        The rule set (None: the default preset).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     if card_id not in SCORING:
         raise ValueError(f"scoring cards are 26-41, got {card_id!r}")
     rules = load_rules(rules)
@@ -285,7 +674,22 @@ def score_card(card_id: int, grid, map, rules: Rules | None = None) -> int:
 
 
 def monster_penalty(grid, map, rules: Rules | None = None) -> int:
-    """Empty cells next to at least one monster, each once (docs/games/cartographers.md 5.5, §7.13)."""
+    """Empty cells next to at least one monster, each once (docs/games/cartographers.md 5.5, §7.13).
+
+    Parameters
+    ----------
+    grid : list of int or str
+        The map.
+    map : MapSide or collection of int
+        Where the ruins are.
+    rules : Rules or None
+        The rule set (None: the default preset).
+
+    Returns
+    -------
+    int
+        The number of such cells (0 when the rules have no penalty).
+    """
     rules = load_rules(rules)
     if not rules.scoring["monster_penalty"]:
         return 0
@@ -299,7 +703,20 @@ def monster_penalty(grid, map, rules: Rules | None = None) -> int:
 
 
 def orient(cells, orientation: int) -> tuple[tuple[int, int], ...]:
-    """A shape's cells under one orientation index, shifted to start at (0, 0); cell k -> cell k."""
+    """A shape's cells under one orientation index, shifted to start at (0, 0); cell k -> cell k.
+
+    Parameters
+    ----------
+    cells : iterable of tuple of int
+        The shape's (row, col) cells.
+    orientation : int
+        0..7.
+
+    Returns
+    -------
+    tuple of tuple of int
+        The oriented cells.
+    """
     points = list(cells)
     if orientation >= 4:
         points = [(r, -c) for r, c in points]
@@ -311,7 +728,18 @@ def orient(cells, orientation: int) -> tuple[tuple[int, int], ...]:
 
 
 def canonical_orientations(cells) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
-    """(index, oriented cells) for the first index giving each distinct set of cells, increasing."""
+    """(index, oriented cells) for the first index giving each distinct set of cells, increasing.
+
+    Parameters
+    ----------
+    cells : iterable of tuple of int
+        The shape's cells.
+
+    Returns
+    -------
+    list of tuple
+        (orientation index, cells).
+    """
     seen = set()
     out = []
     for o in range(8):
@@ -324,7 +752,20 @@ def canonical_orientations(cells) -> list[tuple[int, tuple[tuple[int, int], ...]
 
 
 def placements(grid: list[int], oriented) -> list[tuple[tuple[int, int], tuple[tuple[int, int], ...]]]:
-    """(anchor, cells) of every free placement of one oriented shape, anchors row-major."""
+    """(anchor, cells) of every free placement of one oriented shape, anchors row-major.
+
+    Parameters
+    ----------
+    grid : list of int
+        The map: 121 state codes.
+    oriented : tuple of tuple of int
+        An oriented shape's cells.
+
+    Returns
+    -------
+    list of tuple
+        (anchor, cells) per placement.
+    """
     h = 1 + max(r for r, _ in oriented)
     w = 1 + max(c for _, c in oriented)
     out = []
@@ -340,7 +781,24 @@ def placements(grid: list[int], oriented) -> list[tuple[tuple[int, int], tuple[t
 
 
 def ring_walk(h: int, w: int, corner: str, arrow: str, walk: str = "ring") -> list[list[tuple[int, int]]]:
-    """Anchors of a h x w box, ring by ring (outer first), each ring in walk order."""
+    """Anchors of a h x w box, ring by ring (outer first), each ring in walk order.
+
+    Parameters
+    ----------
+    h, w : int
+        The box's height and width.
+    corner : str
+        The corner each ring starts at: ``top-left``, ``top-right``, ``bottom-right`` or ``bottom-left``.
+    arrow : str
+        ``clockwise`` or counter-clockwise (any other value).
+    walk : str
+        ``ring`` (round each ring) or ``side`` (each ring only up to the next corner).
+
+    Returns
+    -------
+    list of list of tuple of int
+        Per ring, its anchors in order.
+    """
     rings = []
     k = 0
     while True:
@@ -382,7 +840,22 @@ def ring_walk(h: int, w: int, corner: str, arrow: str, walk: str = "ring") -> li
 
 
 def solo_ambush_cells(grid, ambush, rules: Rules | None = None) -> tuple[tuple[int, int], ...] | None:
-    """Where a solo ambush (an AmbushCard) draws its monster on `grid`, or None when it is ignored."""
+    """Where a solo ambush (an AmbushCard) draws its monster on `grid`, or None when it is ignored.
+
+    Parameters
+    ----------
+    grid : list of int or str
+        The solo map.
+    ambush : AmbushCard
+        The ambush card.
+    rules : Rules or None
+        The rule set.
+
+    Returns
+    -------
+    tuple of tuple of int or None
+        The monster's cells.
+    """
     rules = load_rules(rules)
     g = to_grid(grid)
     h = 1 + max(r for r, _ in ambush.cells)
@@ -396,7 +869,20 @@ def solo_ambush_cells(grid, ambush, rules: Rules | None = None) -> tuple[tuple[i
 
 
 def solo_title(rating: int, rules: Rules) -> str | None:
-    """The title of the highest row of the title table that `rating` meets (docs/games/cartographers.md 6.2)."""
+    """The title of the highest row of the title table that `rating` meets (docs/games/cartographers.md 6.2).
+
+    Parameters
+    ----------
+    rating : int
+        The solo rating.
+    rules : Rules
+        The rule set (its title table).
+
+    Returns
+    -------
+    str or None
+        The title.
+    """
     for threshold, title in rules.titles:
         if rating >= threshold:
             return title
@@ -417,6 +903,15 @@ class RefGame:
       deck, ambush, revealed, ambushes_out : lists of card ids, top (or first) at index 0
       season, time, phase ("draw" | "monster" | "done"), card, k (decisions made this phase),
       ruins_pending, records (per seat, one dict per scored season)
+
+    Parameters
+    ----------
+    players : int
+        1..5.
+    rules : Rules
+        The rule set.
+    seed : int
+        The game seed.
     """
 
     def __init__(self, players: int, rules, seed: int):
@@ -529,14 +1024,17 @@ class RefGame:
 
     @property
     def done(self) -> bool:
+        """Whether the game is over."""
         return self.phase == "done"
 
     @property
     def current(self) -> int:
+        """The seat to decide (0-based)."""
         return -1 if self.done else self.k
 
     @property
     def target(self) -> int:
+        """The map the decision draws on (the seat's own, or the one a monster is drawn on); -1 when done."""
         if self.done:
             return -1
         return self.k if self.phase == "draw" else self._source(self.k)
@@ -544,6 +1042,13 @@ class RefGame:
     # --- moves (contract 5) ----------------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
+        """Every legal move of the decision at hand.
+
+        Returns
+        -------
+        list of Move
+            In the contract's listing order.
+        """
         if self.done:
             return []
         if self._legal is None:
@@ -587,9 +1092,28 @@ class RefGame:
         return moves
 
     def is_legal(self, move) -> bool:
+        """Whether `move` is legal now.
+
+        Parameters
+        ----------
+        move : Move
+            A move.
+
+        Returns
+        -------
+        bool
+            True when legal now.
+        """
         return not self.done and move in self.legal_moves()
 
     def random_move(self) -> Move:
+        """The reference random player's move (the policy stream advances; the game does not move).
+
+        Returns
+        -------
+        Move
+            legal[rand(len(legal))] from the policy stream.
+        """
         moves = self.legal_moves()
         if not moves:
             raise ValueError("the game is over: no move to choose")
@@ -616,7 +1140,13 @@ class RefGame:
                 self._gain(receiver)
 
     def apply(self, move) -> None:
-        """Play `move` for the current decision-maker (ValueError if it is illegal; nothing changes then)."""
+        """Play `move` for the current decision-maker (ValueError if it is illegal; nothing changes then).
+
+        Parameters
+        ----------
+        move : Move
+            A legal move.
+        """
         if self.done:
             raise ValueError("the game is over: no one is to move")
         if not isinstance(move, Move):
@@ -657,6 +1187,13 @@ class RefGame:
             self.records[seat].append({"e1": e1, "e2": e2, "coins": c, "monster": m, "total": e1 + e2 + c - m})
 
     def scores(self) -> list[dict]:
+        """Per seat: season records, edict points, coins, monster penalty, total, rank and win share.
+
+        Returns
+        -------
+        list of dict
+            One entry per seat.
+        """
         out = []
         for seat in range(self.players):
             recs = self.records[seat]
@@ -696,6 +1233,13 @@ class RefGame:
     # --- observation (contract 8) ----------------------------------------------------------------
 
     def snapshot(self) -> dict:
+        """The position as plain data, in the engine's snapshot() format.
+
+        Returns
+        -------
+        dict
+            The engine's snapshot() format.
+        """
         return {
             "players": self.players,
             "side": self.map.side,
@@ -719,11 +1263,26 @@ class RefGame:
         }
 
     def copy(self) -> RefGame:
+        """An independent copy.
+
+        Returns
+        -------
+        RefGame
+            The copy.
+        """
         return copy.deepcopy(self, {id(self.rules): self.rules})
 
     # --- for tests and puzzles -------------------------------------------------------------------
 
     def set_grid(self, seat: int, grid) -> None:
-        """Overwrite a seat's map (bypasses the rules; mountains and wasteland are the caller's business)."""
+        """Overwrite a seat's map (bypasses the rules; mountains and wasteland are the caller's business).
+
+        Parameters
+        ----------
+        seat : int
+            The seat.
+        grid : list of int or str
+            The map.
+        """
         self.grids[seat] = to_grid(grid)
         self._legal = None

@@ -38,16 +38,50 @@ _GREENGOLD_ALLOWED = ("forest", "farm", "water", "monster", "mountain", "wastela
 
 
 def cell_index(r: int, c: int) -> int:
+    """A cell's index, row-major.
+
+    Parameters
+    ----------
+    r, c : int
+        Row and column (0-based).
+
+    Returns
+    -------
+    int
+        ``11 * r + c``.
+    """
     return SIZE * r + c
 
 
 def cell_label(r: int, c: int) -> str:
-    """The printed sheet's label: rows A-K from the top, columns 1-11 from the left; (1, 3) -> "B4"."""
+    """The printed sheet's label: rows A-K from the top, columns 1-11 from the left; (1, 3) -> "B4".
+
+    Parameters
+    ----------
+    r, c : int
+        Row and column (0-based).
+
+    Returns
+    -------
+    str
+        The label.
+    """
     return f"{'ABCDEFGHIJK'[r]}{c + 1}"
 
 
 def parse_label(label: str) -> tuple[int, int]:
-    """ "B4" -> (1, 3)."""
+    """ "B4" -> (1, 3).
+
+    Parameters
+    ----------
+    label : str
+        A sheet label such as "B4".
+
+    Returns
+    -------
+    tuple of int
+        (row, col), 0-based.
+    """
     return "ABCDEFGHIJK".index(label[0].upper()), int(label[1:]) - 1
 
 
@@ -55,6 +89,16 @@ def parse_shape(text: str) -> tuple[tuple[int, int], ...]:
     """A shape written as rows joined by "/" ("#../.#./..#") -> its cells (r, c), row-major.
 
     The cell order is the shape's cell order everywhere (moves list a placement's cells in it).
+
+    Parameters
+    ----------
+    text : str
+        The shape's rows joined by "/", "#" for a cell.
+
+    Returns
+    -------
+    tuple of tuple of int
+        The cells (r, c).
     """
     rows = text.split("/")
     return tuple((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#")
@@ -272,7 +316,13 @@ class MapSide:
     wasteland: tuple[int, ...]
 
     def initial_grid(self) -> list[int]:
-        """The 121 cell states before anything is drawn."""
+        """The 121 cell states before anything is drawn.
+
+        Returns
+        -------
+        list of int
+            121 state codes.
+        """
         grid = [EMPTY] * N_CELLS
         for i in self.mountains:
             grid[i] = MOUNTAIN
@@ -283,12 +333,16 @@ class MapSide:
 
 @dataclass(frozen=True)
 class ShapeOption:
+    """One shape a card offers: its cells (printed orientation, row-major) and whether it earns a coin."""
+
     cells: tuple[tuple[int, int], ...]  # printed orientation, row-major
     coin: bool
 
 
 @dataclass(frozen=True)
 class ExploreCard:
+    """An explore card: id, name, time, the terrains it offers and its shape options."""
+
     id: int
     name: str
     time: int
@@ -298,6 +352,8 @@ class ExploreCard:
 
 @dataclass(frozen=True)
 class AmbushCard:
+    """An ambush card: id, name, the monster's cells, and the corner and arrow of its solo walk."""
+
     id: int
     name: str
     cells: tuple[tuple[int, int], ...]
@@ -307,6 +363,8 @@ class AmbushCard:
 
 @dataclass(frozen=True)
 class ScoringCard:
+    """A scoring card: id, name, category and its printed solo number."""
+
     id: int
     name: str
     category: str
@@ -315,6 +373,8 @@ class ScoringCard:
 
 @dataclass(frozen=True)
 class Season:
+    """A season: key, name, time threshold and the two edicts (indices, A = 0) it scores."""
+
     key: str
     name: str
     threshold: int
@@ -329,9 +389,22 @@ class Rules(RuleSet):
     # --- views (built from data on each call; cheap, and nothing mutable is shared) ---
     @property
     def side(self) -> str:
+        """The map side played (``setup.side``)."""
         return self.data["setup"]["side"]
 
     def map_side(self, side: str | None = None) -> MapSide:
+        """A map side's fixed cells.
+
+        Parameters
+        ----------
+        side : str or None
+            ``"A"`` or ``"B"`` (None: the rules' own side).
+
+        Returns
+        -------
+        MapSide
+            Its mountains, ruins and wasteland cells.
+        """
         side = self.side if side is None else side
         m = self.data["maps"][side]
 
@@ -342,10 +415,12 @@ class Rules(RuleSet):
 
     @property
     def map(self) -> MapSide:
+        """The side played's fixed cells (:meth:`map_side`)."""
         return self.map_side()
 
     @property
     def ruins_cards(self) -> tuple[int, ...]:
+        """The ruins cards' ids, ascending."""
         return tuple(sorted(int(k) for k in self.data["cards"]["ruins"]))
 
     @property
@@ -359,6 +434,7 @@ class Rules(RuleSet):
 
     @property
     def ambush_cards(self) -> tuple[AmbushCard, ...]:
+        """The ambush cards in id order."""
         return tuple(
             AmbushCard(int(k), v["name"], parse_shape(v["shape"]), v["corner"], v["arrow"])
             for k, v in sorted(self.data["cards"]["ambush"].items(), key=lambda kv: int(kv[0]))
@@ -366,6 +442,7 @@ class Rules(RuleSet):
 
     @property
     def scoring_cards(self) -> tuple[ScoringCard, ...]:
+        """The scoring cards in id order."""
         return tuple(
             ScoringCard(int(k), v["name"], v["category"], int(v["solo"]))
             for k, v in sorted(self.data["cards"]["scoring"].items(), key=lambda kv: int(kv[0]))
@@ -373,10 +450,12 @@ class Rules(RuleSet):
 
     @property
     def categories(self) -> tuple[str, ...]:
+        """The scoring categories, in the setup's order."""
         return tuple(self.data["setup"]["categories"])
 
     @property
     def seasons(self) -> tuple[Season, ...]:
+        """The four seasons, in order."""
         return tuple(
             Season(k, v["name"], int(v["threshold"]), tuple(EDICT_LETTERS.index(e) for e in v["edicts"]))
             for k, v in self.data["seasons"].items()
@@ -384,37 +463,57 @@ class Rules(RuleSet):
 
     @property
     def titles(self) -> tuple[tuple[int, str], ...]:
+        """The solo title table: (rating at least, title) rows, in order."""
         return tuple((int(t["rating"]), t["title"]) for t in self.data["solo"]["titles"])
 
     @property
     def setup(self) -> dict:
+        """The ``setup`` table."""
         return self.data["setup"]
 
     @property
     def coins(self) -> dict:
+        """The ``coins`` table."""
         return self.data["coins"]
 
     @property
     def draw(self) -> dict:
+        """The ``draw`` table."""
         return self.data["draw"]
 
     @property
     def ambush(self) -> dict:
+        """The ``ambush`` table."""
         return self.data["ambush"]
 
     @property
     def scoring(self) -> dict:
+        """The ``scoring`` table."""
         return self.data["scoring"]
 
     @property
     def solo(self) -> dict:
+        """The ``solo`` table."""
         return self.data["solo"]
 
     @property
     def ties(self) -> dict:
+        """The ``ties`` table."""
         return self.data["ties"]
 
     def card_name(self, card_id: int) -> str:
+        """The name of any card by id.
+
+        Parameters
+        ----------
+        card_id : int
+            A card's id.
+
+        Returns
+        -------
+        str
+            Its name (KeyError when no card has the id).
+        """
         key = f"{card_id:02d}"
         for group in self.data["cards"].values():
             if key in group:
@@ -593,14 +692,50 @@ BOOK = RuleBook("Cartographers", PRESETS, DEFAULT_PRESET, _check, Rules)
 
 
 def from_mapping(mapping: dict[str, Any], base: dict[str, Any] | str | None = None) -> Rules:
-    """Validate a (partial) mapping on top of a base preset (``mapping["base"]`` or `base`) or mapping."""
+    """Validate a (partial) mapping on top of a base preset (``mapping["base"]`` or `base`) or mapping.
+
+    Parameters
+    ----------
+    mapping : dict of str to object
+        The keys to override.
+    base : dict or str or None
+        A preset name or a full mapping (None: the default preset).
+
+    Returns
+    -------
+    Rules
+        The validated rule set.
+    """
     return BOOK.from_mapping(mapping, base)
 
 
 def preset(name: str = DEFAULT_PRESET) -> Rules:
+    """A preset rule set by name.
+
+    Parameters
+    ----------
+    name : str
+        The preset's name.
+
+    Returns
+    -------
+    Rules
+        The preset.
+    """
     return BOOK.preset(name)
 
 
 def load_rules(spec: str | Path | Rules | None = None) -> Rules:
-    """A preset name (``base-a``, ``base-b``), a path to a TOML variant, or a Rules."""
+    """A preset name (``base-a``, ``base-b``), a path to a TOML variant, or a Rules.
+
+    Parameters
+    ----------
+    spec : str or pathlib.Path or Rules or None
+        What to load (None: the default preset).
+
+    Returns
+    -------
+    Rules
+        The validated rule set.
+    """
     return BOOK.load(spec)

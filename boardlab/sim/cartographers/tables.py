@@ -42,6 +42,18 @@ _M64 = (1 << 64) - 1
 
 
 def board_of(cells) -> int:
+    """A board with the given cells set.
+
+    Parameters
+    ----------
+    cells : iterable of int
+        Cell indices.
+
+    Returns
+    -------
+    int
+        The board as a Python int (bit i: cell i).
+    """
     b = 0
     for i in cells:
         b |= 1 << i
@@ -49,6 +61,18 @@ def board_of(cells) -> int:
 
 
 def split(board: int) -> tuple[int, int]:
+    """A board's two 64-bit words.
+
+    Parameters
+    ----------
+    board : int
+        A 121-bit board.
+
+    Returns
+    -------
+    tuple of int
+        (lo, hi): bits 0..63 and the rest.
+    """
     return board & _M64, board >> 64
 
 
@@ -63,7 +87,18 @@ DIAGONALS = [board_of(11 * (r + i) + i for i in range(SIZE - r)) for r in range(
 
 
 def board_array(boards: list[int]) -> np.ndarray:
-    """Python-int boards -> uint64[len, 2] (lo, hi)."""
+    """Python-int boards -> uint64[len, 2] (lo, hi).
+
+    Parameters
+    ----------
+    boards : list of int
+        Boards as Python ints.
+
+    Returns
+    -------
+    numpy.ndarray
+        uint64, shape ``(len(boards), 2)``.
+    """
     a = np.zeros((len(boards), 2), dtype=np.uint64)
     for k, b in enumerate(boards):
         a[k] = split(b)
@@ -150,7 +185,18 @@ MK_LEN = _mk.size
 
 
 def canonical_orientations(cells) -> list[int]:
-    """The first orientation index of each distinct cell set, increasing."""
+    """The first orientation index of each distinct cell set, increasing.
+
+    Parameters
+    ----------
+    cells : iterable of tuple of int
+        A shape's cells.
+
+    Returns
+    -------
+    list of int
+        Orientation indices, 0..7.
+    """
     seen: set[frozenset] = set()
     out = []
     for o in range(8):
@@ -162,7 +208,24 @@ def canonical_orientations(cells) -> list[int]:
 
 
 def ring_walk(h: int, w: int, corner: str, clockwise: bool, walk: str) -> list[tuple[int, int]]:
-    """A solo ambush's anchors in test order (docs/games/cartographers/engine.md §6), every ring."""
+    """A solo ambush's anchors in test order (docs/games/cartographers/engine.md §6), every ring.
+
+    Parameters
+    ----------
+    h, w : int
+        The monster's height and width.
+    corner : str
+        The corner each ring starts at.
+    clockwise : bool
+        The walk's direction.
+    walk : str
+        ``ring`` or ``side``.
+
+    Returns
+    -------
+    list of tuple of int
+        The anchors (r, c), ring after ring.
+    """
     out: list[tuple[int, int]] = []
     k = 0
     while True:
@@ -196,6 +259,8 @@ def ring_walk(h: int, w: int, corner: str, clockwise: bool, walk: str) -> list[t
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: one object per (rules, players)
 class Tables:
+    """A rule set's arrays at a player count, as the kernels read them, and the API's form look-ups."""
+
     rp: np.ndarray
     cards: np.ndarray
     forms: np.ndarray
@@ -209,6 +274,13 @@ class Tables:
     form_cells: tuple
 
     def kernel_args(self) -> tuple:
+        """The arrays the engine's kernels take, in their order.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(rp, cards, forms, form_anchors, walk, masks)``.
+        """
         return self.rp, self.cards, self.forms, self.form_anchors, self.walk, self.masks
 
 
@@ -345,7 +417,20 @@ def _tables(rules: Rules, players: int) -> Tables:
 
 
 def tables_for(rules: Rules, players: int) -> Tables:
-    """The kernels' arrays for `rules` at `players` (cached per rule set and player count)."""
+    """The kernels' arrays for `rules` at `players` (cached per rule set and player count).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        1..5.
+
+    Returns
+    -------
+    Tables
+        The arrays.
+    """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
     return _tables(rules, players)

@@ -124,7 +124,18 @@ class IllegalMove(ValueError):
 
 
 def normalise_seed(seed) -> int:
-    """Every seed enters the engine through here: any Python or numpy integer, taken modulo 2**64."""
+    """Every seed enters the engine through here: any Python or numpy integer, taken modulo 2**64.
+
+    Parameters
+    ----------
+    seed : int
+        The seed (a bool is refused: TypeError).
+
+    Returns
+    -------
+    int
+        The seed modulo 2**64.
+    """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an integer, got {seed!r}")
     return int(seed) & SEED_MASK
@@ -149,7 +160,18 @@ class Move(tuple):
 
 
 def move_text(move) -> str:
-    """``(13, 2, 14)`` -> ``"DESTROY 2 14"``; ``(4, (13, 25))`` -> ``"KEEP 13,25"`` (docs/games/citadels.md §8.3)."""
+    """``(13, 2, 14)`` -> ``"DESTROY 2 14"``; ``(4, (13, 25))`` -> ``"KEEP 13,25"`` (docs/games/citadels.md §8.3).
+
+    Parameters
+    ----------
+    move : tuple
+        A move tuple.
+
+    Returns
+    -------
+    str
+        Its text.
+    """
     kind = move[0]
     if kind == E.K_KEEP:
         return f"{KIND_NAMES[kind]} {','.join(str(int(t)) for t in move[1])}"
@@ -157,7 +179,18 @@ def move_text(move) -> str:
 
 
 def parse_move(text: str) -> tuple:
-    """The inverse of :func:`move_text`; ValueError (one line) on anything else."""
+    """The inverse of :func:`move_text`; ValueError (one line) on anything else.
+
+    Parameters
+    ----------
+    text : str
+        A move's text.
+
+    Returns
+    -------
+    tuple
+        The move tuple.
+    """
     parts = str(text).split(" ")
     if not parts or parts[0] not in _KIND_OF:
         raise ValueError(f"not a move: {text!r} (kinds: {', '.join(KIND_NAMES)})")
@@ -227,6 +260,7 @@ class Game:
     # --- state ------------------------------------------------------------------------------------
     @property
     def done(self) -> bool:
+        """Whether the game is over."""
         return int(self.st[E.ST_PHASE]) == E.PH_DONE
 
     @property
@@ -236,10 +270,12 @@ class Game:
 
     @property
     def phase(self) -> str:
+        """The decision at hand (a name of PHASES)."""
         return PHASES[int(self.st[E.ST_PHASE])]
 
     @property
     def round(self) -> int:
+        """The current round (1-based)."""
         return int(self.st[E.ST_ROUND])
 
     @classmethod
@@ -260,14 +296,42 @@ class Game:
     ) -> Game:
         """A game at the start of round `round` from a given position (tests and worked examples).
 
-        cities: per seat, type ids or (type id, build round) pairs in build order (round 0 if not
-        given: placed before the game).  The deck is `deck_top` (top first) followed by every other
-        card in canonical order.  bank: the rest of the rules' gold when not given.  ranks: that
-        round's rank shuffle, top first (drawn from the chance stream when None).  The chance stream
+        The deck is `deck_top` (top first) followed by every other card in canonical order.  The chance stream
         starts afresh at the game seed, as ``RefGame.from_position``'s does: the same seed draws the same
         chance from a position on both (the setup that ``Game(...)`` played first draws nothing of it).
         The event log starts empty.  ValueError (one line) on a position that breaks card or gold
         conservation.
+
+        Parameters
+        ----------
+        players : int
+            Number of seats.
+        rules : Rules or str or pathlib.Path or dict or None
+            The rule set (None: the default preset).
+        seed : int
+            The game seed.
+        round : int
+            The round about to start.
+        crown : int
+            The seat holding the crown.
+        gold : list of int
+            Each seat's gold.
+        hands : list of list of int
+            Each seat's hand, as type ids.
+        cities : list of list
+            Per seat, type ids or (type id, build round) pairs in build order (round 0 if not given: placed
+            before the game).
+        deck_top : sequence of int
+            The deck's top cards, top first.
+        bank : int or None
+            The bank's gold (None: the rest of the rules' gold).
+        ranks : list of int or None
+            That round's rank shuffle, top first (None: drawn from the chance stream).
+
+        Returns
+        -------
+        Game
+            The game.
         """
         g = cls(players, rules, seed)
         n = g.players
@@ -332,6 +396,13 @@ class Game:
         return g
 
     def copy(self) -> Game:
+        """An independent copy (state, streams and the event log's rows copied; the tables shared, being read-only).
+
+        Returns
+        -------
+        Game
+            The copy.
+        """
         g = object.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.st = self.st.copy()
@@ -349,20 +420,48 @@ class Game:
         return [int(x) for x in self.st[off : off + n]]
 
     def deck(self) -> list[int]:
-        """The deck's type ids, top first."""
+        """The deck's type ids, top first.
+
+        Returns
+        -------
+        list of int
+            Type ids, top first.
+        """
         st = self.st
         cards = int(self.tables.rp[RP_N_CARDS])
         top, n = int(st[E.ST_DECK_TOP]), int(st[E.ST_DECK_LEN])
         return [int(st[E.ST_DECK + (top + i) % cards]) for i in range(n)]
 
     def hand(self, seat: int) -> list[int]:
-        """Seat's hand as sorted type ids (copies repeated)."""
+        """Seat's hand as sorted type ids (copies repeated).
+
+        Parameters
+        ----------
+        seat : int
+            The seat (0-based).
+
+        Returns
+        -------
+        list of int
+            The type ids.
+        """
         base = E.ST_HAND + seat * MAX_TYPES
         counts = self.st[base : base + MAX_TYPES].tolist()
         return [t for t, c in enumerate(counts) if c for _ in range(c)]
 
     def city(self, seat: int) -> list[tuple[int, int]]:
-        """Seat's city in build order: (type id, build round)."""
+        """Seat's city in build order.
+
+        Parameters
+        ----------
+        seat : int
+            The seat (0-based).
+
+        Returns
+        -------
+        list of tuple of (int, int)
+            (type id, build round) per district.
+        """
         base = seat * MAX_TYPES
         n = int(self.st[E.ST_CITY_N + seat])
         types = self.st[E.ST_CITY + base : E.ST_CITY + base + n].tolist()
@@ -370,15 +469,44 @@ class Game:
         return list(zip(types, rounds, strict=True))
 
     def holder(self, rank: int) -> int:
+        """The seat holding rank `rank` this round.
+
+        Parameters
+        ----------
+        rank : int
+            A character rank, 1..8.
+
+        Returns
+        -------
+        int
+            The seat, or -1 when nobody holds it.
+        """
         return int(self.st[E.ST_HOLDER + rank])
 
     def characters(self, seat: int) -> list[int]:
-        """The ranks seat holds this round, ascending."""
+        """The ranks seat holds this round, ascending.
+
+        Parameters
+        ----------
+        seat : int
+            The seat (0-based).
+
+        Returns
+        -------
+        list of int
+            Ranks 1..8.
+        """
         holders = self.st[E.ST_HOLDER + 1 : E.ST_HOLDER + N_RANKS + 1].tolist()
         return [r for r, h in enumerate(holders, 1) if h == seat]
 
     def snapshot(self) -> dict:
-        """The whole state as plain data (hidden parts included: agents get :meth:`observation`)."""
+        """The whole state as plain data (hidden parts included: agents get :meth:`observation`).
+
+        Returns
+        -------
+        dict
+            Plain data (JSON-serialisable).
+        """
         st = self.st
         n = self.players
         turn = None
@@ -433,7 +561,13 @@ class Game:
         }
 
     def scores(self) -> list[dict]:
-        """Per seat (§6): score parts, total, gold, rank and win share (the k winners get 1/k each)."""
+        """Per seat (§6): score parts, total, gold, rank and win share (the k winners get 1/k each).
+
+        Returns
+        -------
+        list of dict
+            One entry per seat.
+        """
         out = np.zeros((self.players, E.SC_LEN), dtype=np.int32)
         E.final_scores(self.st, *self.tables.kernel_args(), out)
         winners = int(out[:, E.SC_WINNER].sum())
@@ -469,15 +603,38 @@ class Game:
         return self._moves[:n]
 
     def move_families(self) -> tuple[str, ...]:
-        """The move families restricted play names (``random-prefers:king``): the eight characters, lower case."""
+        """The move families restricted play names (``random-prefers:king``): the eight characters, lower case.
+
+        Returns
+        -------
+        tuple of str
+            The families' names.
+        """
         return tuple(c.name.lower() for c in CHARACTERS)
 
     def move_family(self, move) -> str:
-        """The character a pick takes (lower case); "" for every other move."""
+        """The character a pick takes (lower case); "" for every other move.
+
+        Parameters
+        ----------
+        move : tuple
+            A move, as the API writes it (``(kind, a, ...)``).
+
+        Returns
+        -------
+        str
+            A name of :meth:`move_families`, or "".
+        """
         return CHARACTERS[int(move[1]) - 1].name.lower() if int(move[0]) == E.K_PICK else ""
 
     def legal_moves(self) -> list[tuple]:
-        """The canonical legal list of the decision at hand (§8, sorted); [] when the game is over."""
+        """The canonical legal list of the decision at hand (§8, sorted); [] when the game is over.
+
+        Returns
+        -------
+        list of tuple
+            The moves.
+        """
         if self.done:
             return []
         return [_as_tuple(row) for row in self._legal_rows()]
@@ -498,6 +655,18 @@ class Game:
         raise IllegalMove(f"{_safe_text(move)} is not legal now (legal: {legal})")
 
     def is_legal(self, move) -> bool:
+        """Whether `move` may be played now by the seat to decide.
+
+        Parameters
+        ----------
+        move : tuple
+            A move, as the API writes it (``(kind, a, ...)``).
+
+        Returns
+        -------
+        bool
+            True when it encodes to a legal kernel move.
+        """
         try:
             self._encode(move)
         except IllegalMove:
@@ -505,13 +674,25 @@ class Game:
         return True
 
     def apply(self, move) -> None:
-        """Play a move for the seat to decide; raises IllegalMove and leaves the game unchanged."""
+        """Play a move for the seat to decide; raises IllegalMove and leaves the game unchanged.
+
+        Parameters
+        ----------
+        move : tuple
+            A move, as the API writes it (``(kind, a, ...)``).
+        """
         mv = self._encode(move)
         self._ensure_log_room()
         E.apply_move(self.st, self.rng, self.ev, *self.tables.kernel_args(), mv)
 
     def random_move(self) -> tuple:
-        """The reference random player's move (§8): legal[rand_below(len(legal))] from its own stream."""
+        """The reference random player's move (§8): legal[rand_below(len(legal))] from its own stream.
+
+        Returns
+        -------
+        tuple
+            The move (the game does not move; its policy stream does).
+        """
         if self.done:
             raise IllegalMove("the game is over")
         E.random_move(self.st, self.rng, *self.tables.kernel_args(), self._moves, self._mv)
@@ -525,7 +706,13 @@ class Game:
 
     # --- observations (§7) -------------------------------------------------------------------------
     def events(self) -> np.ndarray:
-        """The event log so far: int32[n, EV_LEN] (boardlab.sim.citadels.engine.EV_*, E_*)."""
+        """The event log so far: int32[n, EV_LEN] (boardlab.sim.citadels.engine.EV_*, E_*).
+
+        Returns
+        -------
+        numpy.ndarray
+            int32, shape ``(n, EV_LEN)``: a view of the log's rows.
+        """
         return self.ev[: int(self.st[E.ST_N_EVENTS])]
 
     def _decode_log(self) -> None:
@@ -563,7 +750,18 @@ class Game:
     def observation(self, player: int) -> Observation:
         """All that `player` may see (docs/games/citadels.md §7.2): public state, own hand and characters,
         own pending decision, and the log of public events and events private to it; and ``sample(rng)``,
-        a position consistent with it (:meth:`redeal`)."""
+        a position consistent with it (:meth:`redeal`).
+
+        Parameters
+        ----------
+        player : int
+            The seat (0-based).
+
+        Returns
+        -------
+        boardlab.sim.observation.Observation
+            The seat's view (ValueError for a game that keeps no event log).
+        """
         p = self._check_seat(player)
         if not self.st[E.ST_LOG]:
             raise ValueError("this game keeps no event log (Game(..., log=False)), so it has no observations")
@@ -581,6 +779,18 @@ class Game:
         seats' ranks, the pile and the offer during the selection), and both random streams are redrawn --
         from one 64-bit state drawn from `rng`, which is the copy's ``seed`` too (0 canonically: never the true
         game's).  Here only the event rows private to other seats are blanked.
+
+        Parameters
+        ----------
+        player : int
+            The seat whose view is kept.
+        rng : numpy.random.Generator or int or None
+            Where the hidden part is drawn from.
+
+        Returns
+        -------
+        Game
+            The copy.
         """
         p = self._check_seat(player)
         canonical = rng is None

@@ -274,7 +274,22 @@ _U1 = np.uint64(1)
 # --- chance (§1) -------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False, inline="always")
 def rand_mod(rng, stream, k):
-    """§1's rand_below(k) = next() mod k on stream `stream`."""
+    """§1's rand_below(k) = next() mod k on stream `stream`.
+
+    Parameters
+    ----------
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    stream : int
+        CHANCE or POLICY.
+    k : int
+        The number of values.
+
+    Returns
+    -------
+    numpy.int64
+        The draw, 0..k-1.
+    """
     return np.int64(rng_next(rng, stream) % np.uint64(k))
 
 
@@ -482,6 +497,23 @@ def setup(st, rng, ev, seed, rp, dt, log):
     """A new game from its seed: deck shuffled, hands dealt, round 1 up to its first decision.
 
     log: 1 to write the event log into ev.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    ev : numpy.ndarray
+        int32, shape ``(rows, EV_LEN)``: the event log.
+    seed : numpy.uint64
+        The game seed.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    log : int
+        1: keep the event log.
     """
     st[:] = 0
     n = rp[RP_PLAYERS]
@@ -516,7 +548,21 @@ def setup(st, rng, ev, seed, rp, dt, log):
 
 @njit(cache=True, _nrt=False)
 def advance(st, rng, ev, rp, dt):
-    """Run the automatic steps until a seat has a decision or the game is over."""
+    """Run the automatic steps until a seat has a decision or the game is over.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    ev : numpy.ndarray
+        int32, shape ``(rows, EV_LEN)``: the event log.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    """
     while True:
         nx = st[ST_NEXT]
         st[ST_NEXT] = NX_NONE
@@ -534,7 +580,19 @@ def advance(st, rng, ev, rp, dt):
 
 @njit(cache=True, _nrt=False)
 def start_round(st, rng, ev, rp):
-    """§4.1: a new round: the ranks shuffled (chance event b) into P, the removal; selection is next."""
+    """§4.1: a new round: the ranks shuffled (chance event b) into P, the removal; selection is next.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    ev : numpy.ndarray
+        int32, shape ``(rows, EV_LEN)``: the event log.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    """
     _round_reset(st, ev)
     for i in range(N_RANKS):
         st[ST_PILE + i] = i + 1
@@ -545,7 +603,21 @@ def start_round(st, rng, ev, rp):
 
 @njit(cache=True, _nrt=False)
 def start_round_with(st, rng, ev, rp, ranks):
-    """start_round with the rank shuffle given (int32[8], top first): for tests and worked examples."""
+    """start_round with the rank shuffle given (int32[8], top first): for tests and worked examples.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    ev : numpy.ndarray
+        int32, shape ``(rows, EV_LEN)``: the event log.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    ranks : numpy.ndarray
+        int32, shape ``(8,)``: the shuffle, top first.
+    """
     _round_reset(st, ev)
     for i in range(N_RANKS):
         st[ST_PILE + i] = ranks[i]
@@ -836,7 +908,26 @@ def _start_turn(st, p, c):
 
 @njit(cache=True, _nrt=False, inline="always")
 def income_amount(st, rp, dt, p, c):
-    """§5.2 INCOME: districts of the character's colour, plus the School of Magic (I16); 0 without income."""
+    """§5.2 INCOME: districts of the character's colour, plus the School of Magic (I16); 0 without income.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    p : int
+        The seat.
+    c : int
+        The character's rank.
+
+    Returns
+    -------
+    int
+        The gold.
+    """
     if c == KING or c == BISHOP or c == MERCHANT or c == WARLORD:
         colour = _char_colour(c)
         amt = st[ST_CITY_COLOUR + p * N_COLOURS + colour]
@@ -860,7 +951,24 @@ def _char_colour(c):
 
 @njit(cache=True, _nrt=False, inline="always")
 def price(st, rp, dt, t):
-    """§5.2: cost, less architect_discount for the Architect."""
+    """§5.2: cost, less architect_discount for the Architect.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    t : int
+        The district type.
+
+    Returns
+    -------
+    int
+        The price, at least 0.
+    """
     x = dt[t, DT_COST]
     if st[ST_TURN_CHAR] == ARCHITECT:
         x -= rp[RP_ARCH_DISCOUNT]
@@ -869,7 +977,26 @@ def price(st, rp, dt, t):
 
 @njit(cache=True, _nrt=False, inline="always")
 def destroy_cost(st, rp, dt, q, t):
-    """§5.3 dcost: cost - 1 (min 0), +1 where a Great Wall stands and t is another district (I10)."""
+    """§5.3 dcost: cost - 1 (min 0), +1 where a Great Wall stands and t is another district (I10).
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    q : int
+        The seat whose city it is.
+    t : int
+        The district type.
+
+    Returns
+    -------
+    int
+        The gold the Warlord pays.
+    """
     x = max(dt[t, DT_COST] - 1, 0)
     wall = rp[RP_WALL]
     if t != wall and _has(st, q, wall):
@@ -964,7 +1091,24 @@ def _put(out, n, kind, a, b):
 
 @njit(cache=True, _nrt=False)
 def legal_moves(st, rp, dt, out):
-    """Fill out[:count] (int32[MAX_MOVES, MV_LEN]) with the canonical legal list (§8); return count."""
+    """Fill out[:count] (int32[MAX_MOVES, MV_LEN]) with the canonical legal list (§8); return count.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    out : numpy.ndarray
+        int32, shape ``(MAX_MOVES, MV_LEN)``: filled.
+
+    Returns
+    -------
+    int
+        The number of legal moves.
+    """
     ph = st[ST_PHASE]
     n = 0
     if ph == PH_DONE:
@@ -1109,7 +1253,23 @@ def _pair(x, y):
 # --- applying a move ---------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def apply_move(st, rng, ev, rp, dt, mv):
-    """Play move mv (int32[MV_LEN], legal: the API checks) and every automatic step after it."""
+    """Play move mv (int32[MV_LEN], legal: the API checks) and every automatic step after it.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    ev : numpy.ndarray
+        int32, shape ``(rows, EV_LEN)``: the event log.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move.
+    """
     kind = mv[MV_KIND]
     a = mv[MV_A]
     b = mv[MV_B]
@@ -1310,7 +1470,19 @@ def _swap_hands(st, ev, rp, p, q):
 # --- scoring (§6) -------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def final_scores(st, rp, dt, out):
-    """out int32[players, SC_LEN]: score parts, gold and rank per seat (§6; capped games as they stand)."""
+    """out int32[players, SC_LEN]: score parts, gold and rank per seat (§6; capped games as they stand).
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    out : numpy.ndarray
+        int32, shape ``(players, SC_LEN)``: filled.
+    """
     n = st[ST_PLAYERS]
     final_round = st[ST_ROUND]
     hc = rp[RP_HAUNTED]
@@ -1377,7 +1549,23 @@ def _better(out, q, p, tie):
 # --- the reference random player (§8) ----------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def random_move(st, rng, rp, dt, moves, mv):
-    """legal[rand_below(len(legal))] from the POLICY stream into mv; moves is a MAX_MOVES x MV_LEN scratch."""
+    """legal[rand_below(len(legal))] from the POLICY stream into mv; moves is a MAX_MOVES x MV_LEN scratch.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    moves : numpy.ndarray
+        int32, shape ``(MAX_MOVES, MV_LEN)``: scratch.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: filled.
+    """
     n = legal_moves(st, rp, dt, moves)
     i = rand_mod(rng, POLICY, n)
     for j in range(MV_LEN):
@@ -1434,7 +1622,21 @@ def _play_random_games(seeds, rp, dt, scores, info, hist, st, rng, ev, moves, mv
 
 @njit(cache=True, _nrt=False)
 def record_results(st, rp, dt, g, scores, info, hist):
-    """A finished game's results into row g of the result arrays of play_random_games (every game loop's)."""
+    """A finished game's results into row g of the result arrays of play_random_games (every game loop's).
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters.
+    dt : numpy.ndarray
+        int32, shape ``(n_types, DT_LEN)``: the district types.
+    g : int
+        The game's row.
+    scores, info, hist : numpy.ndarray
+        int32, shapes ``(G, players, SC_LEN)``, ``(G, players, IN_LEN)``, ``(HIST_ROUNDS, G, HS_LEN)``.
+    """
     final_scores(st, rp, dt, scores[g])
     for p in range(rp[RP_PLAYERS]):
         info[g, p, IN_COMPLETE_ORDER] = st[ST_COMPLETE_ORDER + p]

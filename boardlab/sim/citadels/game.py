@@ -26,6 +26,7 @@ KERNEL_SOURCES = (
     "boardlab/sim/citadels/infoset.py",
     "boardlab/sim/citadels/summary.py",
     "boardlab/agents/citadels/strong.py",
+    "boardlab/agents/citadels/basic.py",
     "boardlab/agents/citadels/kernels.py",
     "boardlab/agents/citadels/selfplay.py",  # strong's self-play (its weights travel in the agent's row, not the code)
     "boardlab/agents/citadels/search.py",
@@ -62,21 +63,74 @@ RESULT_COLUMNS = (
 
 
 def load_rules(spec=None):
+    """GameDef.load_rules: a Citadels rule set.
+
+    Parameters
+    ----------
+    spec : str or pathlib.Path or Rules or None
+        A preset name, a TOML variant path or a rule set (None: the default preset).
+
+    Returns
+    -------
+    Rules
+        The validated rule set.
+    """
     return _load_rules(spec)
 
 
 def rules_players(rules) -> tuple[int, ...]:
-    """GameDef.rules_players: the rule set's ``players_allowed`` (official 2..7, seed-summary 2..8)."""
+    """GameDef.rules_players: the rule set's ``players_allowed`` (official 2..7, seed-summary 2..8).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    tuple of int
+        The player counts, as the rule set lists them.
+    """
     return tuple(rules.players_allowed)
 
 
 def tables(rules, players: int):
+    """GameDef.tables: the kernels' arrays of a Citadels rule set at a player count.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        Number of seats.
+
+    Returns
+    -------
+    Tables
+        The kernels' arrays for this rule set and player count (cached).
+    """
     from .tables import tables_for
 
     return tables_for(rules, players)
 
 
 def new_game(players: int, rules, seed: int):
+    """GameDef.new_game: a Citadels game of the public API.
+
+    Parameters
+    ----------
+    players : int
+        Number of seats.
+    rules : Rules or str or None
+        A rule set, a preset name or a TOML variant path.
+    seed : int
+        The game seed.
+
+    Returns
+    -------
+    Game
+        A new game of the public API (citadels.api.Game).
+    """
     from .api import Game
 
     return Game(players, rules, seed)
@@ -93,6 +147,16 @@ def invariants(game) -> list[str]:
     * each rank has at most one holder; a seat holds at most 1 rank (2 with 2-3 players) and, once the
       calls began, exactly that many;
     * the game is over exactly when nobody is to decide.
+
+    Parameters
+    ----------
+    game : Game
+        A position of the public API.
+
+    Returns
+    -------
+    list of str
+        One line per broken invariant; empty when all hold.
     """
     snap = game.snapshot()
     rules = game.rules

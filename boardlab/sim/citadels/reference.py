@@ -17,12 +17,25 @@ PLAYER_STREAM_XOR = 0xA5A5A5A5A5A5A5A5  # §9: the reference random player's str
 
 
 class SplitMix64:
-    """SplitMix64, the one chance stream of a game (and, separately, of the reference random player)."""
+    """SplitMix64, the one chance stream of a game (and, separately, of the reference random player).
+
+    Parameters
+    ----------
+    seed : int
+        The initial state (taken modulo 2**64).
+    """
 
     def __init__(self, seed: int):
         self.state = seed & MASK64
 
     def next(self) -> int:
+        """Advance the state and return its output.
+
+        Returns
+        -------
+        int
+            The next 64-bit output (the state advanced).
+        """
         self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
         z = self.state
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
@@ -30,10 +43,29 @@ class SplitMix64:
         return z ^ (z >> 31)
 
     def rand_below(self, k: int) -> int:
-        # plain modulo on purpose: both engines must draw the same numbers, bias or not
+        """A draw in 0..k-1: the next output modulo k (plain modulo on purpose: both engines must draw the same
+        numbers, bias or not).
+
+        Parameters
+        ----------
+        k : int
+            The number of values.
+
+        Returns
+        -------
+        int
+            The draw.
+        """
         return self.next() % k
 
     def shuffle(self, items: list) -> None:
+        """Shuffle `items` in place (§9's shuffle).
+
+        Parameters
+        ----------
+        items : list
+            Shuffled in place.
+        """
         for i in range(len(items) - 1, 0, -1):
             j = self.rand_below(i + 1)
             items[i], items[j] = items[j], items[i]
@@ -121,12 +153,31 @@ PURPLE_NAMES = tuple(DISTRICT_NAME[t] for t in range(N_TYPES) if COLOUR[t] == PU
 
 
 def points(card: int, plain=frozenset()) -> int:
-    """§2.2 points; §2.3: a plain purple scores its cost (the Dragon Gate and the University 6, not 8)."""
+    """§2.2 points; §2.3: a plain purple scores its cost (the Dragon Gate and the University 6, not 8).
+
+    Parameters
+    ----------
+    card : int
+        A district type id.
+    plain : collection of int
+        The purple types played as plain districts (rule ``plain_purples``).
+
+    Returns
+    -------
+    int
+        The card's points.
+    """
     return COST[card] if card in plain else POINTS[card]
 
 
 def canonical_deck() -> list[int]:
-    """The 66 cards in the order the setup shuffle starts from (§9): type id ascending, copies adjacent."""
+    """The 66 cards in the order the setup shuffle starts from (§9): type id ascending, copies adjacent.
+
+    Returns
+    -------
+    list of int
+        Type ids.
+    """
     # I20: `classic66` is the only deck; reference_params rejects any other `district_deck`
     return [t for t in range(N_TYPES) for _ in range(COPIES[t])]
 
@@ -149,12 +200,34 @@ KIND_ARITY = (1, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0, 1, 2, 0, 0, 0, 0, 0, 0, 1, 1)
 
 
 def move_key(move: tuple) -> tuple:
-    """§8: sort by kind, then arguments; a tuple argument compares first by length, then lexicographically."""
+    """§8: sort by kind, then arguments; a tuple argument compares first by length, then lexicographically.
+
+    Parameters
+    ----------
+    move : tuple
+        A move tuple.
+
+    Returns
+    -------
+    tuple
+        The sort key.
+    """
     return (move[0], *((len(a), a) if isinstance(a, tuple) else (0, (a,)) for a in move[1:]))
 
 
 def move_text(move: tuple) -> str:
-    """§8.3: ``NAME arg arg``; KEEP's tuple is one comma-joined argument (``KEEP 13,25``)."""
+    """§8.3: ``NAME arg arg``; KEEP's tuple is one comma-joined argument (``KEEP 13,25``).
+
+    Parameters
+    ----------
+    move : tuple
+        A move tuple.
+
+    Returns
+    -------
+    str
+        Its text.
+    """
     words = [KIND_NAMES[move[0]]]
     for arg in move[1:]:
         words.append(",".join(str(t) for t in arg) if isinstance(arg, tuple) else str(arg))
@@ -162,7 +235,18 @@ def move_text(move: tuple) -> str:
 
 
 def parse_move(text: str) -> tuple:
-    """The inverse of :func:`move_text`; ValueError on anything else."""
+    """The inverse of :func:`move_text`; ValueError on anything else.
+
+    Parameters
+    ----------
+    text : str
+        A move's text.
+
+    Returns
+    -------
+    tuple
+        The move tuple.
+    """
     words = text.split()
     if not words or words[0] not in KIND_OF_NAME:
         raise ValueError(f"not a Citadels move: {text!r}")
@@ -267,7 +351,18 @@ _PER_COUNT_PARAMS = ("faceup_count", "facedown_count")
 
 
 def reference_params(spec) -> dict:
-    """A full parameter dict from a preset name, or from a dict of overrides on ``base`` (default official)."""
+    """A full parameter dict from a preset name, or from a dict of overrides on ``base`` (default official).
+
+    Parameters
+    ----------
+    spec : str or dict
+        A preset name, or overrides (on ``base``, default official).
+
+    Returns
+    -------
+    dict
+        The full parameter dict.
+    """
     if isinstance(spec, str):
         if spec not in PRESETS:
             raise ValueError(f"unknown Citadels preset {spec!r} (known: {', '.join(PRESETS)})")
@@ -346,6 +441,22 @@ def city_score(city, last_round: int, haunted_colour: int | None = None, plain=f
     round of a capped game); ``haunted_colour`` is the colour chosen for the Haunted City when colour choices
     are decisions (I16 alternative), None when the choice is automatic; ``plain`` holds the type ids played
     without their text (§2.3).
+
+    Parameters
+    ----------
+    city : list of tuple of (int, int)
+        (type, build round) per district.
+    last_round : int
+        The final round played.
+    haunted_colour : int or None
+        The colour the Haunted Quarter counts as (None: its own).
+    plain : collection of int
+        The purple types played as plain districts.
+
+    Returns
+    -------
+    dict
+        The score parts.
     """
     types = [t for t, _ in city]
     district_points = sum(points(t, plain) for t in types)
@@ -371,7 +482,15 @@ def city_score(city, last_round: int, haunted_colour: int | None = None, plain=f
 
 
 def rank_results(results: list[dict], tiebreak: str) -> None:
-    """Fill ``rank`` and ``win_share`` of each result dict in place (§6 winner; I12, I13)."""
+    """Fill ``rank`` and ``win_share`` of each result dict in place (§6 winner; I12, I13).
+
+    Parameters
+    ----------
+    results : list of dict
+        One per seat, with the score parts; filled in place.
+    tiebreak : str
+        The rule ``tiebreak``.
+    """
     if tiebreak == "shared":
         keys = [(r["total"],) for r in results]
     elif tiebreak == "cost_gold_shared":  # I12 alternative: tie step 1 on printed cost
@@ -417,7 +536,17 @@ class Turn:
 
 
 class RefGame:
-    """One game of Citadels.  ``RefGame(players, params, seed)`` deals and runs to the first decision."""
+    """One game of Citadels.  ``RefGame(players, params, seed)`` deals and runs to the first decision.
+
+    Parameters
+    ----------
+    players : int
+        Number of seats.
+    params : dict or str
+        A preset name or a full parameter dict (:func:`reference_params`).
+    seed : int
+        The game seed.
+    """
 
     def __init__(self, players: int, params: dict | str = "official", seed: int = 0):
         self._init_state(players, params, seed)
@@ -459,6 +588,42 @@ class RefGame:
         deck (top first); if it is None the deck is ``deck_top`` followed by every other card of the 66 not in
         ``deck_top``, the hands or the cities, in canonical order.  ``bank`` defaults to ``bank_gold`` minus the
         players' gold.  ``ranks`` replaces this round's rank shuffle (chance event b); later rounds shuffle.
+
+        Parameters
+        ----------
+        players : int
+            Number of seats.
+        params : dict or str
+            A preset name or a full parameter dict.
+        gold : list of int
+            Each seat's gold.
+        hands : list of list of int
+            Each seat's hand.
+        cities : list of list
+            Each seat's city.
+        seed : int
+            The game seed.
+        round : int
+            The round about to start.
+        crown : int
+            The seat holding the crown.
+        bank : int or None
+            The bank's gold.
+        deck : list of int or None
+            The exact deck, top first.
+        deck_top : sequence of int
+            The deck's top cards when `deck` is None.
+        ranks : list of int or None
+            This round's rank shuffle.
+        final_round : bool
+            Whether this is the final round.
+        first_completer : int
+            The seat that completed first (-1: none yet).
+
+        Returns
+        -------
+        RefGame
+            The game.
         """
         game = cls.__new__(cls)
         game._init_state(players, params, seed)
@@ -1129,7 +1294,13 @@ class RefGame:
     # --- the public interface -----------------------------------------------------------------------------
 
     def legal_moves(self) -> list[tuple]:
-        """§8: the canonical legal list of the current decision, sorted; [] when the game is over."""
+        """§8: the canonical legal list of the current decision, sorted; [] when the game is over.
+
+        Returns
+        -------
+        list of tuple
+            The moves.
+        """
         if self.phase == "select":
             kind = self.sel_steps[self.sel_index][1]
             moves = [(kind, r) for r in self.offer]
@@ -1144,7 +1315,13 @@ class RefGame:
         return sorted(moves, key=move_key)
 
     def apply(self, move) -> None:
-        """Play ``move`` for :attr:`current`, then every automatic step up to the next decision (§8.2)."""
+        """Play ``move`` for :attr:`current`, then every automatic step up to the next decision (§8.2).
+
+        Parameters
+        ----------
+        move : tuple
+            A move tuple.
+        """
         move = _normalise(move)
         if move not in self.legal_moves():
             raise ValueError(f"illegal Citadels move {move_text(move) if _well_formed(move) else move!r}")
@@ -1163,7 +1340,13 @@ class RefGame:
         self._advance()
 
     def scores(self) -> list[dict]:
-        """§6: per seat the score parts, total, rank and win share (and the game's ``capped`` flag)."""
+        """§6: per seat the score parts, total, rank and win share (and the game's ``capped`` flag).
+
+        Returns
+        -------
+        list of dict
+            One entry per seat.
+        """
         prm = self.params
         results = []
         for p in range(self.n):
@@ -1185,7 +1368,18 @@ class RefGame:
         return results
 
     def observation(self, player: int) -> dict:
-        """§7.2: exactly what ``player`` may see now."""
+        """§7.2: exactly what ``player`` may see now.
+
+        Parameters
+        ----------
+        player : int
+            The seat.
+
+        Returns
+        -------
+        dict
+            The seat's view.
+        """
         t = self.turn
         turn = None
         if t is not None:
@@ -1265,14 +1459,26 @@ class RefGame:
         return {"kind": "turn"}
 
     def copy(self) -> RefGame:
-        """An independent deep copy."""
+        """An independent deep copy.
+
+        Returns
+        -------
+        RefGame
+            The copy.
+        """
         # the event record only holds immutable tuples, so a shallow copy of the list is already independent
         # (and deep-copying it would dominate the cost)
         memo = {id(self.events): list(self.events), id(self._logs): {}}  # the copy builds its own views
         return copy.deepcopy(self, memo)
 
     def snapshot(self) -> dict:
-        """The full state, hidden parts included (for tests and debugging)."""
+        """The full state, hidden parts included (for tests and debugging).
+
+        Returns
+        -------
+        dict
+            The state as plain data.
+        """
         t = self.turn
         return {
             "players": self.n,
@@ -1322,9 +1528,33 @@ class RefGame:
         }
 
     def move_text(self, move: tuple) -> str:
+        """A move's text (:func:`move_text`).
+
+        Parameters
+        ----------
+        move : tuple
+            A move tuple.
+
+        Returns
+        -------
+        str
+            Its text.
+        """
         return move_text(move)
 
     def parse_move(self, text: str) -> tuple:
+        """A move from its text (:func:`parse_move`).
+
+        Parameters
+        ----------
+        text : str
+            A move's text.
+
+        Returns
+        -------
+        tuple
+            The move tuple.
+        """
         return parse_move(text)
 
 
@@ -1343,7 +1573,13 @@ def _well_formed(move) -> bool:
 
 
 class ReferenceRandomPlayer:
-    """Plays ``legal[rand_below(len(legal))]`` from its own stream, one stream for all seats (§9)."""
+    """Plays ``legal[rand_below(len(legal))]`` from its own stream, one stream for all seats (§9).
+
+    Parameters
+    ----------
+    seed : int
+        The game seed (its stream is the seed xor PLAYER_STREAM_XOR).
+    """
 
     def __init__(self, seed: int):
         self.rng = SplitMix64((seed ^ PLAYER_STREAM_XOR) & MASK64)
@@ -1353,11 +1589,38 @@ class ReferenceRandomPlayer:
 
 
 def reference_random_player(seed: int) -> ReferenceRandomPlayer:
+    """The reference random player of the game with seed `seed` (§9).
+
+    Parameters
+    ----------
+    seed : int
+        The game seed.
+
+    Returns
+    -------
+    ReferenceRandomPlayer
+        The player: call it with a legal list.
+    """
     return ReferenceRandomPlayer(seed)
 
 
 def play_random_game(players: int, params, seed: int):
-    """A whole game by the reference random player; the trace lists (seat, legal list, move) per decision."""
+    """A whole game by the reference random player; the trace lists (seat, legal list, move) per decision.
+
+    Parameters
+    ----------
+    players : int
+        Number of seats.
+    params : dict or str
+        A preset name or a full parameter dict.
+    seed : int
+        The game seed.
+
+    Returns
+    -------
+    tuple of (RefGame, list)
+        The finished game and the trace.
+    """
     game = RefGame(players, params, seed)
     player = reference_random_player(seed)
     trace = []

@@ -47,6 +47,8 @@ YELLOW, BLUE, GREEN, RED, PURPLE = range(5)
 
 @dataclass(frozen=True)
 class Character:
+    """A character: its rank (1..8), name and income colour (None: no income, §2.1)."""
+
     rank: int
     name: str
     colour: str | None  # the income colour, None for no income (§2.1)
@@ -67,6 +69,8 @@ ASSASSIN, THIEF, MAGICIAN, KING, BISHOP, MERCHANT, ARCHITECT, WARLORD = range(1,
 
 @dataclass(frozen=True)
 class District:
+    """A district type: id, name, colour, cost, points and copies in the deck."""
+
     id: int
     name: str
     colour: str
@@ -294,31 +298,80 @@ class Rules(RuleSet):
 
     @property
     def players_allowed(self) -> tuple[int, ...]:
+        """The player counts the rule set allows."""
         return tuple(self.data["players_allowed"])
 
     @property
     def districts(self) -> tuple[District, ...]:
+        """The district deck's types (``district_deck``)."""
         return DECKS[self.data["district_deck"]]
 
     def district_id(self, name: str) -> int:
-        """The type id of a district name (-1 if the deck has none)."""
+        """The type id of a district name (-1 if the deck has none).
+
+        Parameters
+        ----------
+        name : str
+            The district's name.
+
+        Returns
+        -------
+        int
+            Its type id, or -1.
+        """
         for d in self.districts:
             if d.name == name:
                 return d.id
         return -1
 
     def faceup(self, players: int) -> int:
+        """Characters face up at a player count.
+
+        Parameters
+        ----------
+        players : int
+            The player count.
+
+        Returns
+        -------
+        int
+            Characters laid face up at the selection.
+        """
         return int(self.data["faceup_count"][str(players)])
 
     def facedown(self, players: int) -> int:
+        """Characters face down at a player count.
+
+        Parameters
+        ----------
+        players : int
+            The player count.
+
+        Returns
+        -------
+        int
+            Characters laid face down at the selection.
+        """
         return int(self.data["facedown_count"][str(players)])
 
     def params(self) -> dict:
-        """The plain dict of §1.1 parameter names (what the reference's ``RefGame`` takes)."""
+        """The plain dict of §1.1 parameter names (what the reference's ``RefGame`` takes).
+
+        Returns
+        -------
+        dict
+            A deep copy of the mapping without ``name``.
+        """
         return {k: copy.deepcopy(v) for k, v in self.data.items() if k != "name"}
 
     def check_players(self, players: int) -> None:
-        """RulesError (one line) unless the rule set allows `players` (any integer type)."""
+        """RulesError (one line) unless the rule set allows `players` (any integer type).
+
+        Parameters
+        ----------
+        players : int
+            The player count.
+        """
         try:
             n = operator.index(players)
         except TypeError:
@@ -329,16 +382,43 @@ class Rules(RuleSet):
 
     # --- conversions ---
     def to_dict(self) -> dict:
+        """The full mapping.
+
+        Returns
+        -------
+        dict
+            A deep copy of the full mapping.
+        """
         return copy.deepcopy(self.data)
 
     def to_json(self) -> str:
+        """The rule set's identity: its canonical JSON.
+
+        Returns
+        -------
+        str
+            The canonical JSON.
+        """
         return self.canonical
 
     def base_preset(self) -> str:
+        """The preset a TOML dump of this rule set names as its base.
+
+        Returns
+        -------
+        str
+            The rule set's name when it is a preset, else the default preset.
+        """
         return self.name if self.name in PRESETS else DEFAULT_PRESET
 
     def to_toml(self) -> str:
-        """The whole rule set as a TOML variant file that :func:`load_rules` reads back unchanged."""
+        """The whole rule set as a TOML variant file that :func:`load_rules` reads back unchanged.
+
+        Returns
+        -------
+        str
+            The TOML text.
+        """
         import tomlkit
 
         doc = tomlkit.document()
@@ -350,7 +430,18 @@ class Rules(RuleSet):
         return tomlkit.dumps(doc)
 
     def with_overrides(self, overrides: dict[str, Any]) -> Rules:
-        """A new rule set with some parameters changed, e.g. ``{"complete_size": 7}``."""
+        """A new rule set with some parameters changed, e.g. ``{"complete_size": 7}``.
+
+        Parameters
+        ----------
+        overrides : dict of str to object
+            §1.1 parameter names (the mapping is flat) to values.
+
+        Returns
+        -------
+        Rules
+            The validated new rule set.
+        """
         return from_mapping(dict(overrides), base=self.data)
 
     def __eq__(self, other: object) -> bool:
@@ -484,7 +575,20 @@ def _check(data: dict) -> Rules:
 
 
 def from_mapping(mapping: dict[str, Any], base: dict[str, Any] | str | None = None) -> Rules:
-    """Validate a (partial) mapping on top of a base preset (``mapping["base"]`` or `base`) or mapping."""
+    """Validate a (partial) mapping on top of a base preset (``mapping["base"]`` or `base`) or mapping.
+
+    Parameters
+    ----------
+    mapping : dict of str to object
+        The keys to override.
+    base : dict or str or None
+        A preset name or a full mapping (None: the default preset).
+
+    Returns
+    -------
+    Rules
+        The validated rule set.
+    """
     if not isinstance(mapping, dict):
         raise RulesError(f"rules: expected a table of parameters, got {mapping!r}")
     mapping = dict(mapping)
@@ -501,13 +605,36 @@ def from_mapping(mapping: dict[str, Any], base: dict[str, Any] | str | None = No
 
 
 def preset(name: str = DEFAULT_PRESET) -> Rules:
+    """A preset rule set by name.
+
+    Parameters
+    ----------
+    name : str
+        The preset's name.
+
+    Returns
+    -------
+    Rules
+        The preset.
+    """
     if name not in PRESETS:
         raise RulesError(f"rules: unknown preset {name!r} (valid: {', '.join(PRESETS)}, or a .toml file)")
     return _check(copy.deepcopy(PRESETS[name]))
 
 
 def load_rules(spec: str | Path | Rules | dict | None = None) -> Rules:
-    """A preset name (``official``, ``seed-summary``), a path to a TOML variant, a mapping, or a Rules."""
+    """A preset name (``official``, ``seed-summary``), a path to a TOML variant, a mapping, or a Rules.
+
+    Parameters
+    ----------
+    spec : str or pathlib.Path or Rules or dict or None
+        What to load (None: the default preset).
+
+    Returns
+    -------
+    Rules
+        The validated rule set.
+    """
     if spec is None:
         return preset()
     if isinstance(spec, Rules):

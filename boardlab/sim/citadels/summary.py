@@ -34,7 +34,25 @@ RC_LEN = 9
 def round_counts(hist, kept, players, offers, seventh, counts, offered):
     """counts int16[G, players, RC_LEN] and, when `offers`, offered int64[G, players, R] (the ranks offered to each
     seat when it chose, bit r - 1; open selection at 4+ players, the seventh chooser also offered the face-down card
-    when `seventh`) from hist int32[>= R, G, HS_LEN] and kept int[G] (the rounds each game's history holds)."""
+    when `seventh`) from hist int32[>= R, G, HS_LEN] and kept int[G] (the rounds each game's history holds).
+
+    Parameters
+    ----------
+    hist : numpy.ndarray
+        int32, shape ``(>= R, G, HS_LEN)``: the round history, round-major.
+    kept : numpy.ndarray
+        int64, shape ``(G,)``: rounds each game's history holds.
+    players : int
+        Seats per game.
+    offers : bool
+        Whether the offers follow from the history (fill `offered`).
+    seventh : bool
+        Whether the seventh chooser is also offered the face-down card.
+    counts : numpy.ndarray
+        int16, shape ``(G, players, RC_LEN)``: filled.
+    offered : numpy.ndarray
+        int64, shape ``(G, players, R)``: filled when `offers`.
+    """
     n = players
     g_count = kept.shape[0]
     r_count = offered.shape[2]
@@ -97,7 +115,20 @@ _HIGH = np.array([ord(str(max((r for r in range(1, 9) if m >> (r - 1) & 1), defa
 def text_widths(players: int, offers: bool) -> np.ndarray:
     """Characters per round entry of each of :data:`TEXTS` (0: the column is empty): the characters held (the
     lowest rank's digit; the lowest and highest at 2-3 players, who hold two), the place in the choosing order,
-    the offer as two hex digits (only with `offers`), the murdered and the robbed rank."""
+    the offer as two hex digits (only with `offers`), the murdered and the robbed rank.
+
+    Parameters
+    ----------
+    players : int
+        Seats per game.
+    offers : bool
+        Whether the offers are known.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, shape ``(5,)``.
+    """
     return np.array([1 if players >= 4 else 2, 1, 2 if offers else 0, 1, 1], dtype=np.int64)
 
 
@@ -109,6 +140,27 @@ def round_texts(hist, kept, players, offered, widths, low, high, hexd, offsets, 
     int64[G, players, R] (:func:`round_counts`), widths int64[5] (:func:`text_widths`), low/high uint8[256] (a rank
     mask's lowest/highest rank as a digit), hexd uint8[16]; offsets int64[5, G * players + 1] (filled here) and
     data uint8[5, >= the longest column's bytes] (column t's bytes are data[t, :offsets[t, -1]]).
+
+    Parameters
+    ----------
+    hist : numpy.ndarray
+        int32, shape ``(>= R, G, HS_LEN)``: the round history, round-major.
+    kept : numpy.ndarray
+        int64, shape ``(G,)``: rounds each game's history holds.
+    players : int
+        Seats per game.
+    offered : numpy.ndarray
+        int64, shape ``(G, players, R)``.
+    widths : numpy.ndarray
+        int64, shape ``(5,)``.
+    low, high : numpy.ndarray
+        uint8, shape ``(256,)``.
+    hexd : numpy.ndarray
+        uint8, shape ``(16,)``.
+    offsets : numpy.ndarray
+        int64, shape ``(5, G * players + 1)``: filled.
+    data : numpy.ndarray
+        uint8, shape ``(5, bytes)``: filled.
     """
     for t in range(5):
         offsets[t, 0] = 0
@@ -147,7 +199,26 @@ def round_texts(hist, kept, players, offered, widths, low, high, hexd, offsets, 
 
 def texts(hist: np.ndarray, kept: np.ndarray, players: int, offered: np.ndarray, offers: bool) -> dict:
     """:data:`TEXTS` of a chunk, each (offsets int64[G * players + 1], data uint8[...]), the buffers of an Arrow
-    large string array (:func:`round_texts`; hist and offered as there, kept int[G])."""
+    large string array (:func:`round_texts`; hist and offered as there, kept int[G]).
+
+    Parameters
+    ----------
+    hist : numpy.ndarray
+        int32, shape ``(>= R, G, HS_LEN)``: the round history, round-major.
+    kept : numpy.ndarray
+        int64, shape ``(G,)``: rounds each game's history holds.
+    players : int
+        Seats per game.
+    offered : numpy.ndarray
+        int64, shape ``(G, players, R)``.
+    offers : bool
+        Whether the offers are known.
+
+    Returns
+    -------
+    dict
+        Column name -> (offsets, data).
+    """
     kept = np.ascontiguousarray(kept, dtype=np.int64)
     widths = text_widths(players, offers)
     m = len(kept) * players
@@ -159,7 +230,28 @@ def texts(hist: np.ndarray, kept: np.ndarray, players: int, offered: np.ndarray,
 
 
 def run(hist: np.ndarray, kept: np.ndarray, players: int, rounds: int, offers: bool, seventh: bool):
-    """(counts int16[G, players, RC_LEN], offered int64[G, players, rounds]) for a chunk's history."""
+    """(counts int16[G, players, RC_LEN], offered int64[G, players, rounds]) for a chunk's history.
+
+    Parameters
+    ----------
+    hist : numpy.ndarray
+        int32, shape ``(>= R, G, HS_LEN)``: the round history, round-major.
+    kept : numpy.ndarray
+        int64, shape ``(G,)``: rounds each game's history holds.
+    players : int
+        Seats per game.
+    rounds : int
+        R: the rounds of `offered`.
+    offers : bool
+        Whether the offers follow from the history.
+    seventh : bool
+        Whether the seventh chooser is also offered the face-down card.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        (counts, offered).
+    """
     g = len(kept)
     counts = np.zeros((g, players, RC_LEN), dtype=np.int16)
     offered = np.zeros((g, players, rounds), dtype=np.int64)

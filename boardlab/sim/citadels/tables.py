@@ -82,12 +82,21 @@ DT_LEN = _dt.size
 
 @dataclass(frozen=True, eq=False)
 class Tables:
+    """A rule set's arrays at a player count: rp int32[RP_LEN] and districts int32[n_types, DT_LEN]."""
+
     rules: Rules
     players: int
     rp: np.ndarray
     districts: np.ndarray
 
     def kernel_args(self) -> tuple[np.ndarray, np.ndarray]:
+        """The arrays the kernels take, in their order.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(rp, districts)``.
+        """
         return self.rp, self.districts
 
 
@@ -97,7 +106,20 @@ def _flag(v: bool) -> int:
 
 @lru_cache(maxsize=64)
 def tables_for(rules: Rules, players: int) -> Tables:
-    """The kernels' arrays for `rules` at `players` (validated: RulesError if the count is not allowed)."""
+    """The kernels' arrays for `rules` at `players` (validated: RulesError if the count is not allowed).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        The player count.
+
+    Returns
+    -------
+    Tables
+        The arrays (cached).
+    """
     rules.check_players(players)
     d = rules.data
     deck = rules.districts

@@ -59,7 +59,18 @@ class IllegalMove(ValueError):
 
 
 def normalise_seed(seed: int) -> int:
-    """Every seed enters the engine through here: any Python int, taken modulo 2**64."""
+    """Every seed enters the engine through here: any Python int, taken modulo 2**64.
+
+    Parameters
+    ----------
+    seed : int
+        The seed (a bool is refused: TypeError).
+
+    Returns
+    -------
+    int
+        The seed modulo 2**64.
+    """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an integer, got {seed!r}")
     return int(seed) & SEED_MASK
@@ -94,7 +105,18 @@ _CELL_BITS = np.array([8 * r + c for r in range(7) for c in range(7)], dtype=np.
 
 
 def board_to_string(board: np.ndarray) -> str:
-    """uint64[4] bitboards -> 49 characters, row-major, from 'RCPI.'."""
+    """uint64[4] bitboards -> 49 characters, row-major, from 'RCPI.'.
+
+    Parameters
+    ----------
+    board : numpy.ndarray
+        uint64, shape ``(4,)``: one bitboard per district R, C, P, I.
+
+    Returns
+    -------
+    str
+        49 characters ('.' for an empty cell).
+    """
     chars = np.full(49, ".", dtype="<U1")
     for d in range(4):
         chars[((board[d] >> _CELL_BITS) & np.uint64(1)).astype(bool)] = DISTRICTS[d]
@@ -102,7 +124,18 @@ def board_to_string(board: np.ndarray) -> str:
 
 
 def board_from_string(text: str) -> np.ndarray:
-    """49 characters from 'RCPI.' (any case) -> uint64[4] bitboards."""
+    """49 characters from 'RCPI.' (any case) -> uint64[4] bitboards.
+
+    Parameters
+    ----------
+    text : str
+        The board, row-major.
+
+    Returns
+    -------
+    numpy.ndarray
+        uint64, shape ``(4,)``: one bitboard per district R, C, P, I.
+    """
     board = np.zeros(4, dtype=np.uint64)
     for i, ch in enumerate(text.upper()):
         if ch != ".":
@@ -153,17 +186,27 @@ class Game:
     # --- state ----------------------------------------------------------------
     @property
     def done(self) -> bool:
+        """Whether the game is over."""
         return bool(self.st[E.ST_DONE])
 
     @property
     def current(self) -> int:
+        """The seat to move (0-based)."""
         return int(self.st[E.ST_CUR])
 
     @property
     def round(self) -> int:
+        """The current round."""
         return int(self.st[E.ST_ROUND])
 
     def copy(self) -> Game:
+        """An independent copy (boards, state and streams copied; the rules and tables shared, being read-only).
+
+        Returns
+        -------
+        Game
+            The copy.
+        """
         g = object.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.boards = self.boards.copy()
@@ -176,11 +219,28 @@ class Game:
         return self.rules.shapes[s].name if s >= 0 else None
 
     def board_string(self, seat: int) -> str:
-        """The board as 49 characters, row-major, from 'RCPI.'."""
+        """The board as 49 characters, row-major, from 'RCPI.'.
+
+        Parameters
+        ----------
+        seat : int
+            The seat (0-based).
+
+        Returns
+        -------
+        str
+            The board.
+        """
         return board_to_string(self.boards[seat])
 
     def snapshot(self) -> dict:
-        """The observation shared with the reference implementation (docs/games/citywright/engine.md)."""
+        """The observation shared with the reference implementation (docs/games/citywright/engine.md).
+
+        Returns
+        -------
+        dict
+            Plain data (JSON-serialisable).
+        """
         st = self.st
         names = [s.name for s in self.rules.shapes]
 
@@ -210,7 +270,18 @@ class Game:
 
     def observation(self, player: int) -> Observation:
         """What seat `player` may see: every field of snapshot() (the deck as counts per shape), and
-        ``sample(rng)``, a position consistent with it (:meth:`redeal`)."""
+        ``sample(rng)``, a position consistent with it (:meth:`redeal`).
+
+        Parameters
+        ----------
+        player : int
+            The seat (0-based).
+
+        Returns
+        -------
+        boardlab.sim.observation.Observation
+            The seat's view.
+        """
         player = self._check_seat(player)
         return Observation(player, self.snapshot(), self.redeal(player))
 
@@ -218,7 +289,20 @@ class Game:
         """A copy whose hidden part -- the deck's order, i.e. the chance stream's future -- is drawn afresh
         from `rng` (a numpy Generator or a seed; None: both streams zero); the policy stream too, and the
         copy's ``seed`` (:func:`boardlab.sim.observation.copy_seed`: never the true game's).  Depends on the public
-        state and `rng` only."""
+        state and `rng` only.
+
+        Parameters
+        ----------
+        player : int
+            The seat whose view is kept (every seat sees the same here).
+        rng : numpy.random.Generator or int or None
+            Where the new streams are drawn from.
+
+        Returns
+        -------
+        Game
+            The copy.
+        """
         self._check_seat(player)
         g = self.copy()
         g.rng[:] = fresh_streams(rng)
@@ -231,7 +315,13 @@ class Game:
         return int(player)
 
     def scores(self) -> list[dict]:
-        """Per seat: district breakdown, achievements, compensation, total, empty, rank, win share."""
+        """Per seat: district breakdown, achievements, compensation, total, empty, rank, win share.
+
+        Returns
+        -------
+        list of dict
+            One entry per seat.
+        """
         out = np.zeros((self.players, E.SC_LEN), dtype=np.int32)
         tb = self.tables
         E.final_scores(self.boards, self.st, tb.rp, tb.ach, out)
@@ -266,7 +356,18 @@ class Game:
         return int(slot)
 
     def line_tiles(self, slot: int) -> list[str]:
-        """District letters the slot gives now ('' for a tile gone from a depleting market)."""
+        """District letters the slot gives now ('' for a tile gone from a depleting market).
+
+        Parameters
+        ----------
+        slot : int
+            The market slot (0-based).
+
+        Returns
+        -------
+        list of str
+            Four letters (or '') in line order.
+        """
         slot = self._check_slot(slot)
         return [
             DISTRICTS[d] if d >= 0 else "" for d in (int(self.st[E.ST_MARKET + E.line_cell(slot, k)]) for k in range(4))
@@ -284,7 +385,18 @@ class Game:
         return int(self.boards[seat, 0] | self.boards[seat, 1] | self.boards[seat, 2] | self.boards[seat, 3])
 
     def legal_placements(self, slot: int) -> list[int]:
-        """Placement indices (into the tables) legal for the ruler in `slot` on the mover's board."""
+        """Placement indices (into the tables) legal for the ruler in `slot` on the mover's board.
+
+        Parameters
+        ----------
+        slot : int
+            The market slot (0-based).
+
+        Returns
+        -------
+        list of int
+            The placements (none for an empty slot or a finished game).
+        """
         slot = self._check_slot(slot)
         s = int(self.st[E.ST_SLOTS + slot])
         if s < 0 or self.done:
@@ -314,12 +426,29 @@ class Game:
         )
 
     def move_families(self) -> tuple[str, ...]:
-        """The move families restricted play names (``random-prefers:R``): the four districts, R C P I."""
+        """The move families restricted play names (``random-prefers:R``): the four districts, R C P I.
+
+        Returns
+        -------
+        tuple of str
+            The families' names.
+        """
         return DISTRICTS
 
     def move_family(self, move: Move) -> str:
         """The district a move places most (its tiles and free pick; ties in R C P I order), the district a swap
-        puts down; "" for a discard or a pass."""
+        puts down; "" for a discard or a pass.
+
+        Parameters
+        ----------
+        move : Move
+            A move.
+
+        Returns
+        -------
+        str
+            A district letter, or "".
+        """
         if move.kind == "swap":
             return move.district
         placed = [t for t in (*move.tiles, move.free) if t]
@@ -330,9 +459,18 @@ class Game:
     def legal_moves(self, slot: int | None = None, assignments: str = "all") -> list[Move]:
         """Every legal move (optionally from one slot).
 
-        assignments : "all" lists every distinct tile assignment and free pick;
-            "one" lists one move per (slot, placement, free pick) with the tiles
-            in line order (every other assignment of those tiles is legal too).
+        Parameters
+        ----------
+        slot : int or None
+            Only this slot's moves (None: every slot's); with no ruler in any slot the one move is a pass.
+        assignments : str
+            ``"all"`` lists every distinct tile assignment and free pick; ``"one"`` lists one move per (slot,
+            placement, free pick) with the tiles in line order (every other assignment of those tiles is legal too).
+
+        Returns
+        -------
+        list of Move
+            The moves (none once the game is over).
         """
         if self.done:
             return []
@@ -377,12 +515,29 @@ class Game:
         """The moves an agent chooses from (boardlab.sim.observation's generic agents and Python agents): one per
         (slot, placement, free pick) with the tiles in line order, and the swaps and forced discards --
         ``legal_moves(assignments="one")``.  Every other assignment of a listed placement's tiles is legal
-        too; listing them all (``legal_moves()``) multiplies the moves by up to 24."""
+        too; listing them all (``legal_moves()``) multiplies the moves by up to 24.
+
+        Returns
+        -------
+        list of Move
+            The moves.
+        """
         return self.legal_moves(assignments="one")
 
     def parse_move(self, text: str) -> Move:
         """A move's text (``str(move)``) -> the Move, its cells from this rule set's shape; IllegalMove for
-        text that is no move's.  Whether the move is legal here is :meth:`is_legal`'s business."""
+        text that is no move's.  Whether the move is legal here is :meth:`is_legal`'s business.
+
+        Parameters
+        ----------
+        text : str
+            The move's text.
+
+        Returns
+        -------
+        Move
+            The move.
+        """
         text = str(text).strip()
         if text == "pass":
             return Move(kind="pass")
@@ -502,6 +657,18 @@ class Game:
         return mv
 
     def is_legal(self, m: Move) -> bool:
+        """Whether `m` may be played now by the seat to move.
+
+        Parameters
+        ----------
+        m : Move
+            A move.
+
+        Returns
+        -------
+        bool
+            True when it encodes to a legal kernel move.
+        """
         try:
             self._encode(m)
         except IllegalMove:
@@ -509,13 +676,30 @@ class Game:
         return True
 
     def apply(self, m: Move) -> None:
-        """Play a move for the seat to move; raises IllegalMove and leaves the game unchanged."""
+        """Play a move for the seat to move; raises IllegalMove and leaves the game unchanged.
+
+        Parameters
+        ----------
+        m : Move
+            A legal move.
+        """
         mv = self._encode(m)
         tb = self.tables
         E.apply_move(self.boards, self.st, self.rng, mv, tb.rp, tb.shp, tb.pl_info)
 
     def decode(self, mv: np.ndarray) -> Move:
-        """A kernel move array (for the current position) as a readable Move."""
+        """A kernel move array (for the current position) as a readable Move.
+
+        Parameters
+        ----------
+        mv : numpy.ndarray
+            int32, shape ``(MV_LEN,)``: the kernel move.
+
+        Returns
+        -------
+        Move
+            The move.
+        """
         kind = int(mv[E.MV_KIND])
         slot = int(mv[E.MV_SLOT])
         if kind == E.K_PASS:
@@ -537,16 +721,42 @@ class Game:
         return self._placement_move(slot, int(mv[E.MV_PL]), plain, free)
 
     def random_move(self) -> Move:
-        """The uniform-random policy's move (drawn from the game's policy stream)."""
+        """The uniform-random policy's move (drawn from the game's policy stream).
+
+        Returns
+        -------
+        Move
+            The move (the game does not move; its policy stream does).
+        """
         tb = self.tables
         mv = np.zeros(E.MV_LEN, dtype=np.int32)
         E.random_move(self.boards, self.st, self.rng, mv, tb.rp, tb.shp, tb.pl_mask)
         return self.decode(mv)
 
     def compensation(self) -> tuple[int, ...]:
+        """The seats' compensation points under the rules, at this player count.
+
+        Returns
+        -------
+        tuple of int
+            One value per seat.
+        """
         return tuple(int(self.tables.rp[RP_COMP + p]) for p in range(self.players))
 
 
 def placement_bits(tb: Tables, pl: int) -> list[int]:
-    """Board bits of a placement's cells (-1 off the board), for tests and tools."""
+    """Board bits of a placement's cells (-1 off the board), for tests and tools.
+
+    Parameters
+    ----------
+    tb : Tables
+        The rule set's tables.
+    pl : int
+        The placement's index.
+
+    Returns
+    -------
+    list of int
+        Five bit indices.
+    """
     return [int(b) for b in tb.pl_info[pl, PL_BITS : PL_BITS + 5]]

@@ -24,12 +24,28 @@ class BoardError(ValueError):
 
 @dataclass(frozen=True)
 class ParsedBoard:
+    """A board read from text: its source, the line of its first row and its 49 cells (upper case)."""
+
     source: str
     line: int  # 1-based line of the board's first row
     cells: str  # 49 characters, upper case
 
 
 def parse_boards(text: str, source: str = "<stdin>") -> list[ParsedBoard]:
+    """Every board of a text (see the module doc); BoardError on the first mistake.
+
+    Parameters
+    ----------
+    text : str
+        The file's text.
+    source : str
+        The file's name, for messages.
+
+    Returns
+    -------
+    list of ParsedBoard
+        The boards, in order (BoardError, naming the file and line, on the first mistake).
+    """
     boards: list[ParsedBoard] = []
     block: list[tuple[int, str]] = []
 
@@ -61,14 +77,38 @@ def parse_boards(text: str, source: str = "<stdin>") -> list[ParsedBoard]:
 
 
 def to_bitboards(cells: list[str]) -> np.ndarray:
-    """49-character boards -> uint64[n, 4]."""
+    """49-character boards -> uint64[n, 4].
+
+    Parameters
+    ----------
+    cells : list of str
+        Boards of 49 characters from 'RCPI.'.
+
+    Returns
+    -------
+    numpy.ndarray
+        uint64, shape ``(n, 4)``.
+    """
     from .api import board_from_string
 
     return np.array([board_from_string(c) for c in cells], dtype=np.uint64).reshape(len(cells), 4)
 
 
 def score_cells(cells: list[str], rules: Rules) -> list[dict]:
-    """District scores of 49-character boards, with the fast kernel."""
+    """District scores of 49-character boards, with the fast kernel.
+
+    Parameters
+    ----------
+    cells : list of str
+        Boards of 49 characters.
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    list of dict
+        Per board: points per district, ``districts`` (their sum) and ``empty``.
+    """
     from .engine import score_boards
 
     out = np.zeros((len(cells), 5), dtype=np.int32)
@@ -83,7 +123,22 @@ def score_cells(cells: list[str], rules: Rules) -> list[dict]:
 
 
 def format_scored(board: ParsedBoard, result: dict, rules_name: str) -> str:
-    """A board beside its score breakdown, as `citywright score` prints it."""
+    """A board beside its score breakdown, as `citywright score` prints it.
+
+    Parameters
+    ----------
+    board : ParsedBoard
+        The board.
+    result : dict
+        Its scores (:func:`score_cells`).
+    rules_name : str
+        The rule set's name.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     rows = [" ".join(board.cells[7 * i : 7 * i + 7]) for i in range(7)]
     labels = [
         f"residential {result['residential']:4d}",

@@ -171,6 +171,18 @@ _ROW_PADS = np.uint64(0x0080808080808080)  # the padding bit (column 7) of rows 
 
 @njit(cache=True, inline="always")
 def neighbours(b):
+    """The cells next to a bitboard's cells (up, down, left, right), on the board.
+
+    Parameters
+    ----------
+    b : numpy.uint64
+        A uint64 bitboard (7 x 7 cells, row r at bits 8r..8r+6).
+
+    Returns
+    -------
+    numpy.uint64
+        The cells edge-adjacent to a cell of `b`, on the board.
+    """
     return ((b << _ONE) | (b >> _ONE) | (b << np.uint64(8)) | (b >> np.uint64(8))) & _VALID
 
 
@@ -180,6 +192,18 @@ def residential_score(r, rp):
 
     Single tiles and two-tile clusters are counted in bulk with bit tricks;
     only clusters of three or more are flood-filled.
+
+    Parameters
+    ----------
+    r : numpy.uint64
+        The residential bitboard.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters (Tables.rp).
+
+    Returns
+    -------
+    int
+        Residential's points.
     """
     if r == _ZERO:
         return 0
@@ -219,14 +243,40 @@ def residential_score(r, rp):
 
 @njit(cache=True)
 def commercial_score(c, rp):
-    """Tier and extra points by count (a table built from the rule set) + isolated tiles."""
+    """Tier and extra points by count (a table built from the rule set) + isolated tiles.
+
+    Parameters
+    ----------
+    c : numpy.uint64
+        The commercial bitboard.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters (Tables.rp).
+
+    Returns
+    -------
+    int
+        Commercial's points.
+    """
     iso = c & ~neighbours(c)
     return rp[RP_C_TABLE + popcount(c)] + popcount(iso) * rp[RP_C_ISO]
 
 
 @njit(cache=True, inline="always")
 def park_neighbour_source(b0, b1, b2, b3, rp):
-    """Tiles of the districts a park must touch to score adjacency (rule `park.adjacent_to`)."""
+    """Tiles of the districts a park must touch to score adjacency (rule `park.adjacent_to`).
+
+    Parameters
+    ----------
+    b0, b1, b2, b3 : numpy.uint64
+        The board's R, C, P, I bitboards.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters (Tables.rp).
+
+    Returns
+    -------
+    numpy.uint64
+        The union of those districts' bitboards.
+    """
     m = rp[RP_P_ADJ_MASK]
     src = _ZERO
     if m & 1:
@@ -242,14 +292,36 @@ def park_neighbour_source(b0, b1, b2, b3, rp):
 
 @njit(cache=True, inline="always")
 def rows_with(b):
-    """A bit per row holding a tile of b (the row's padding bit, column 7)."""
+    """A bit per row holding a tile of b (the row's padding bit, column 7).
+
+    Parameters
+    ----------
+    b : numpy.uint64
+        A bitboard.
+
+    Returns
+    -------
+    numpy.uint64
+        One bit per row holding a tile.
+    """
     # a row's byte is 0..0x7F; adding 0x7F sets its padding bit exactly when it is non-zero
     return (b + _VALID) & _ROW_PADS
 
 
 @njit(cache=True, inline="always")
 def columns_with(b):
-    """A bit per column holding a tile of b (the column's cell in row 0)."""
+    """A bit per column holding a tile of b (the column's cell in row 0).
+
+    Parameters
+    ----------
+    b : numpy.uint64
+        A bitboard.
+
+    Returns
+    -------
+    numpy.uint64
+        One bit per column holding a tile.
+    """
     cols = b | (b >> np.uint64(8))
     cols |= cols >> np.uint64(16)
     cols |= cols >> np.uint64(32)
@@ -258,6 +330,20 @@ def columns_with(b):
 
 @njit(cache=True)
 def park_score(b0, b1, b2, b3, rp):
+    """Park's points (docs/games/citywright.md, district scoring).
+
+    Parameters
+    ----------
+    b0, b1, b2, b3 : numpy.uint64
+        The board's R, C, P, I bitboards.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters (Tables.rp).
+
+    Returns
+    -------
+    int
+        Park's points: adjacency, columns and rows.
+    """
     p = b2
     if p == _ZERO:
         return 0
@@ -269,12 +355,39 @@ def park_score(b0, b1, b2, b3, rp):
 
 @njit(cache=True)
 def industrial_score(i, rp):
+    """Industrial's points (docs/games/citywright.md, district scoring).
+
+    Parameters
+    ----------
+    i : numpy.uint64
+        The industrial bitboard.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters (Tables.rp).
+
+    Returns
+    -------
+    int
+        Industrial's points: the ring's tiles and pairs.
+    """
     return popcount(i & _RING) * rp[RP_I_RING] + (popcount(i) // 2) * rp[RP_I_PAIR]
 
 
 @njit(cache=True)
 def score_districts(b0, b1, b2, b3, rp):
-    """(R, C, P, I points, empty cells) of one board."""
+    """(R, C, P, I points, empty cells) of one board.
+
+    Parameters
+    ----------
+    b0, b1, b2, b3 : numpy.uint64
+        The board's R, C, P, I bitboards.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters (Tables.rp).
+
+    Returns
+    -------
+    tuple of int
+        (R, C, P, I points, empty cells).
+    """
     return (
         residential_score(b0, rp),
         commercial_score(b1, rp),
@@ -286,7 +399,17 @@ def score_districts(b0, b1, b2, b3, rp):
 
 @njit(cache=True)
 def score_boards(boards, rp, out):
-    """Score many boards: boards uint64[n, 4] -> out int32[n, 5] (R, C, P, I, empty)."""
+    """Score many boards: boards uint64[n, 4] -> out int32[n, 5] (R, C, P, I, empty).
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(n, 4)``.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters (Tables.rp).
+    out : numpy.ndarray
+        int32, shape ``(n, 5)``: filled.
+    """
     for k in range(boards.shape[0]):
         r, c, p, i, e = score_districts(boards[k, 0], boards[k, 1], boards[k, 2], boards[k, 3], rp)
         out[k, 0] = r
@@ -312,7 +435,21 @@ def _full_line(b):
 
 @njit(cache=True)
 def final_scores(boards, st, rp, ach, out):
-    """Fill out int32[players, SC_LEN]: breakdown, achievements, compensation, total, rank."""
+    """Fill out int32[players, SC_LEN]: breakdown, achievements, compensation, total, rank.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters (Tables.rp).
+    ach : numpy.ndarray
+        int32, shape ``(cards, ACH_LEN)``: the achievements in force.
+    out : numpy.ndarray
+        int32, shape ``(players, SC_LEN)``: filled.
+    """
     n = boards.shape[0]
     ns = rp[RP_N_SHAPES]
     for p in range(n):
@@ -394,6 +531,15 @@ def _better(out, q, p, seat_last):
 
 @njit(cache=True)
 def market_fill(st, rng):
+    """Fill the 16-tile market (four of each district) and shuffle it with the chance stream.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    """
     for i in range(MARKET_CELLS):
         st[ST_MARKET + i] = i // _TILES_PER_DISTRICT  # 0,0,0,0, 1,1,1,1, ...
     for i in range(MARKET_CELLS - 1, 0, -1):
@@ -438,7 +584,19 @@ def _draw(st, rng, rp, deck, total):
 
 @njit(cache=True)
 def deal(st, rng, rp, shp):
-    """Deal slots 0..19 in order: edges from the tetromino deck, corners from the pentomino deck."""
+    """Deal slots 0..19 in order: edges from the tetromino deck, corners from the pentomino deck.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters (Tables.rp).
+    shp : numpy.ndarray
+        int32, shape ``(shapes, SHP_LEN)``: the shape table.
+    """
     for deck in range(2):
         total = _deck_total(st, rp, deck)
         lo = 0 if deck == 0 else N_EDGE_SLOTS
@@ -454,7 +612,23 @@ def deal(st, rng, rp, shp):
 
 @njit(cache=True)
 def setup(boards, st, rng, seed, rp, shp):
-    """A new game: boards and st are overwritten, rng seeded from the game seed."""
+    """A new game: boards and st are overwritten, rng seeded from the game seed.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    seed : numpy.uint64
+        The game seed.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters (Tables.rp).
+    shp : numpy.ndarray
+        int32, shape ``(shapes, SHP_LEN)``: the shape table.
+    """
     boards[:, :] = _ZERO
     st[:] = 0
     rng[CHANCE] = np.uint64(seed)
@@ -483,6 +657,19 @@ def _cleanup(st, rng, rp, shp):
 
 @njit(cache=True)
 def end_turn(st, rng, rp, shp):
+    """Count the turn and pass it on: at a round's end clean up and start the next round, or end the game.
+
+    Parameters
+    ----------
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters (Tables.rp).
+    shp : numpy.ndarray
+        int32, shape ``(shapes, SHP_LEN)``: the shape table.
+    """
     n = rp[RP_PLAYERS]
     p = st[ST_CUR]
     st[ST_TURNS + p] += 1
@@ -503,17 +690,62 @@ def end_turn(st, rng, rp, shp):
 
 @njit(cache=True, inline="always")
 def occupied(boards, p):
+    """A seat's filled cells.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    p : int
+        The seat.
+
+    Returns
+    -------
+    numpy.uint64
+        The seat's filled cells.
+    """
     return boards[p, 0] | boards[p, 1] | boards[p, 2] | boards[p, 3]
 
 
 @njit(cache=True)
 def line_cell(slot, k):
-    """Market cell index (4r + c) of the k-th tile of a slot's line (rules.slot_line)."""
+    """Market cell index (4r + c) of the k-th tile of a slot's line (rules.slot_line).
+
+    Parameters
+    ----------
+    slot : int
+        The slot.
+    k : int
+        The tile, 0..3.
+
+    Returns
+    -------
+    int
+        The market cell.
+    """
     return SLOT_CELLS[slot, k]
 
 
 @njit(cache=True)
 def has_placement(occ, shape, shp, pl_mask):
+    """Whether a shape has a free placement on a board.
+
+    Parameters
+    ----------
+    occ : numpy.uint64
+        The board's filled cells.
+    shape : int
+        The shape's index.
+    shp : numpy.ndarray
+        int32, shape ``(shapes, SHP_LEN)``: the shape table.
+    pl_mask : numpy.ndarray
+        uint64, shape ``(placements,)``: each placement's cells.
+
+    Returns
+    -------
+    bool
+        True when some placement of the shape is free.
+    """
     for i in range(shp[shape, SHP_PL_START], shp[shape, SHP_PL_END]):
         if pl_mask[i] & occ == _ZERO:
             return True
@@ -532,7 +764,25 @@ def _rival(st, rp, slot):
 
 @njit(cache=True)
 def apply_move(boards, st, rng, mv, rp, shp, pl_info):
-    """Apply a move (trusted legal: boardlab.sim.citywright.api checks moves from people) and advance the game."""
+    """Apply a move (trusted legal: boardlab.sim.citywright.api checks moves from people) and advance the game.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: a kernel move.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters (Tables.rp).
+    shp : numpy.ndarray
+        int32, shape ``(shapes, SHP_LEN)``: the shape table.
+    pl_info : numpy.ndarray
+        int16, shape ``(placements, PL_LEN)``: each placement's shape, bits and star.
+    """
     p = st[ST_CUR]
     kind = mv[MV_KIND]
     slot = mv[MV_SLOT]
@@ -622,6 +872,23 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
     the legal set); a uniformly random bijection of the line's tiles to the
     plain cells; the free pick uniform over the districts (still) on the market.
     Never swaps.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: filled.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters (Tables.rp).
+    shp : numpy.ndarray
+        int32, shape ``(shapes, SHP_LEN)``: the shape table.
+    pl_mask : numpy.ndarray
+        uint64, shape ``(placements,)``: each placement's cells.
     """
     p = st[ST_CUR]
     n_open = 0
@@ -708,6 +975,27 @@ def random_move(boards, st, rng, mv, rp, shp, pl_mask):
 
 @njit(cache=True)
 def play_random_game(boards, st, rng, seed, rp, shp, pl_mask, pl_info):
+    """Play one whole game of uniform-random moves from `seed` (boards, st and rng overwritten).
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the chance and policy streams, advanced in place.
+    seed : numpy.uint64
+        The game seed.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters (Tables.rp).
+    shp : numpy.ndarray
+        int32, shape ``(shapes, SHP_LEN)``: the shape table.
+    pl_mask : numpy.ndarray
+        uint64, shape ``(placements,)``: each placement's cells.
+    pl_info : numpy.ndarray
+        int16, shape ``(placements, PL_LEN)``: each placement's shape, bits and star.
+    """
     mv = np.zeros(MV_LEN, dtype=np.int32)
     setup(boards, st, rng, seed, rp, shp)
     while st[ST_DONE] == 0:
@@ -721,6 +1009,23 @@ def play_random_games(seeds, rp, shp, pl_mask, pl_info, ach, scores, boards_out,
 
     scores int32[G, players, SC_LEN]; boards_out uint64[G, players, 4];
     stats int32[G, players, STAT_PLACED or more]: tiles taken, waste, forced discards, turns.
+
+    Parameters
+    ----------
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``.
+    rp : numpy.ndarray
+        int32, shape ``(RP_LEN,)``: the rule parameters (Tables.rp).
+    shp : numpy.ndarray
+        int32, shape ``(shapes, SHP_LEN)``: the shape table.
+    pl_mask : numpy.ndarray
+        uint64, shape ``(placements,)``: each placement's cells.
+    pl_info : numpy.ndarray
+        int16, shape ``(placements, PL_LEN)``: each placement's shape, bits and star.
+    ach : numpy.ndarray
+        int32, shape ``(cards, ACH_LEN)``: the achievements in force.
+    scores, boards_out, stats : numpy.ndarray
+        Filled, as above.
     """
     n = rp[RP_PLAYERS]
     boards = np.zeros((n, 4), dtype=np.uint64)

@@ -43,12 +43,44 @@ RESULT_COLUMNS = (
 
 
 def new_game(players: int, rules, seed: int):
+    """GameDef.new_game: a Citywright game of the public API.
+
+    Parameters
+    ----------
+    players : int
+        Number of seats.
+    rules : Rules or str or None
+        A rule set, a preset name or a TOML variant path.
+    seed : int
+        The game seed.
+
+    Returns
+    -------
+    Game
+        A new game of the public API (citywright.api.Game).
+    """
     from .api import Game
 
     return Game(players, rules, seed)
 
 
 def reference_game(players: int, rules, seed: int):
+    """GameDef.reference_game: a Citywright game of the plain-Python reference (the test oracle).
+
+    Parameters
+    ----------
+    players : int
+        Number of seats.
+    rules : Rules or str or None
+        A rule set, a preset name or a TOML variant path.
+    seed : int
+        The game seed.
+
+    Returns
+    -------
+    Game
+        A new game of the plain-Python reference (citywright.reference.RefGame).
+    """
     from .reference import RefGame
 
     return RefGame(players, load_rules(rules), seed)
@@ -62,6 +94,16 @@ def invariants(game) -> list[str]:
     * tiles on a board = tiles taken - waste (a two-player swap puts down one tile it did not take);
     * no seat has more turns than rounds x turns per round; at the end every seat has exactly that many;
     * the market holds only district tiles (holes only where the market depletes).
+
+    Parameters
+    ----------
+    game : Game
+        A position of the public API.
+
+    Returns
+    -------
+    list of str
+        One line per broken invariant; empty when all hold.
     """
     snap = game.snapshot()
     rules = game.rules
@@ -94,7 +136,18 @@ PLACEHOLDER_REASON = "the project's number: the rulebook's achievement text is m
 
 def placeholders(rules) -> dict[str, str]:
     """GameDef.placeholders: every number of every achievement card (``achievements.cards.<name>.points``,
-    ``.threshold``, ``.solo_threshold``, ...), the project's stand-ins for the rulebook's missing text."""
+    ``.threshold``, ``.solo_threshold``, ...), the project's stand-ins for the rulebook's missing text.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    dict of str to str
+        Dotted key -> why its number is a placeholder.
+    """
     cards = rules.data["achievements"]["cards"]
     return {
         f"achievements.cards.{name}.{key}": PLACEHOLDER_REASON
@@ -107,7 +160,18 @@ def placeholders(rules) -> dict[str, str]:
 def unused(rules) -> dict[str, str]:
     """GameDef.unused: the keys another key switches off (docs/games/citywright.md §6 and §7).  Residential's
     largest cluster scores by full pairs or by tiles (``scoring.residential.largest``), reading only that mode's
-    points; a disabled card, or every card when achievements are off, scores nothing."""
+    points; a disabled card, or every card when achievements are off, scores nothing.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    dict of str to str
+        Dotted key -> why it plays no part under `rules`.
+    """
     out = {}
     largest = rules.data["scoring"]["residential"]["largest"]
     other = {"pairs": "largest_tile_points", "tiles": "pair_points"}.get(largest)
@@ -124,14 +188,38 @@ def unused(rules) -> dict[str, str]:
 
 def rules_players(rules) -> tuple[int, ...]:
     """GameDef.rules_players: every count 1..4, but 2 when ``two_player_remove`` takes every copy of every shape
-    (a two-player game's ruler decks would be empty: no turn could take a ruler)."""
+    (a two-player game's ruler decks would be empty: no turn could take a ruler).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    tuple of int
+        The player counts, ascending.
+    """
     two = sum(s.copies - s.two_player_remove for s in rules.shapes) > 0
     return tuple(n for n in range(1, MAX_PLAYERS + 1) if n != 2 or two)
 
 
 def score_boards(sources: list[tuple[str, str]], rules=None) -> list[tuple[dict, str]]:
     """`score` (GameDef.scoring.scorer): every board in the (text, name) sources, scored under `rules` (default: the
-    default preset) -- as a JSON-able dict and as printed text.  BoardError (one line) on a malformed board."""
+    default preset) -- as a JSON-able dict and as printed text.  BoardError (one line) on a malformed board.
+
+    Parameters
+    ----------
+    sources : list of tuple of (str, str)
+        (text, name) of each source (a file's text and its name).
+    rules : Rules or None
+        The rule set (None: the default preset).
+
+    Returns
+    -------
+    list of tuple of (dict, str)
+        Per board: its scores as a JSON-able dict, and as printed text.
+    """
     from .boards import format_scored, parse_boards, score_cells
 
     rules = rules if rules is not None else load_rules()

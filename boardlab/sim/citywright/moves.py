@@ -37,6 +37,7 @@ class Move:
 
     @property
     def slot_name(self) -> str:
+        """The slot's name ("" for a move of no slot)."""
         return SLOT_NAMES[self.slot] if self.slot >= 0 else ""
 
     def __str__(self) -> str:

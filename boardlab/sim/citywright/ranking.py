@@ -24,7 +24,20 @@ def rank_key(columns, two_player_tie: str = "distinct_shapes") -> np.ndarray:
 
     `two_player_tie` is the rule ``game.two_player_tie``: under "second_seat" the last column of a
     2-player game's rows is their seat (``seat`` and ``players`` columns needed), so the second player
-    wins a game tied on total and empty cells.  Keys are compared within one game only."""
+    wins a game tied on total and empty cells.  Keys are compared within one game only.
+
+    Parameters
+    ----------
+    columns : pandas.DataFrame or mapping of str to numpy.ndarray
+        The ranking columns, one value per player.
+    two_player_tie : str
+        The rule ``game.two_player_tie``.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, one key per player.
+    """
     if two_player_tie not in TWO_PLAYER_TIES:
         raise ValueError(f"two_player_tie: expected one of {', '.join(TWO_PLAYER_TIES)}, got {two_player_tie!r}")
     key = None

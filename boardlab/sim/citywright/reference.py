@@ -27,12 +27,25 @@ EMPTY = "."
 
 
 class SplitMix64:
-    """The SplitMix64 generator of docs/games/citywright/engine.md, in Python integers masked to 64 bits."""
+    """The SplitMix64 generator of docs/games/citywright/engine.md, in Python integers masked to 64 bits.
+
+    Parameters
+    ----------
+    seed : int
+        The initial state (taken modulo 2**64).
+    """
 
     def __init__(self, seed: int):
         self.state = seed & MASK64
 
     def next(self) -> int:
+        """Advance the state and return its output.
+
+        Returns
+        -------
+        int
+            The next 64-bit output (the state advanced).
+        """
         self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
         z = self.state
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
@@ -40,7 +53,18 @@ class SplitMix64:
         return z ^ (z >> 31)
 
     def rand(self, n: int) -> int:
-        """An integer in 0..n-1."""
+        """An integer in 0..n-1.
+
+        Parameters
+        ----------
+        n : int
+            The number of values.
+
+        Returns
+        -------
+        int
+            The draw.
+        """
         return ((self.next() >> 32) * n) >> 32
 
 
@@ -53,6 +77,18 @@ def orient_cells(cells, orientation: int) -> tuple[tuple[int, int], ...]:
     Reflect (r, c) -> (r, -c) when orientation >= 4, then turn a quarter clockwise
     (r, c) -> (c, -r) orientation % 4 times, then shift the smallest row and column
     to 0.  Cell k of the result is the image of cell k of the shape.
+
+    Parameters
+    ----------
+    cells : iterable of tuple of int
+        The shape's (row, col) cells.
+    orientation : int
+        0..7.
+
+    Returns
+    -------
+    tuple of tuple of int
+        The cells, in the order given.
     """
     points = [(r, c) for r, c in cells]
     if orientation >= 4:
@@ -69,6 +105,16 @@ def orientations(shape) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
 
     Two indices are the same placement when they give the same set of cells and,
     for a shape with a star, the star on the same cell.
+
+    Parameters
+    ----------
+    shape : Shape
+        A ruler shape of the rules.
+
+    Returns
+    -------
+    list of tuple
+        (orientation index, cells) per distinct placement.
     """
     seen = set()
     out = []
@@ -83,6 +129,18 @@ def orientations(shape) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
 
 
 def on_board(cell) -> bool:
+    """Whether a cell is on the board.
+
+    Parameters
+    ----------
+    cell : tuple of int
+        (row, col).
+
+    Returns
+    -------
+    bool
+        True inside the 7 x 7 board.
+    """
     r, c = cell
     return 0 <= r < BOARD_SIZE and 0 <= c < BOARD_SIZE
 
@@ -107,7 +165,20 @@ def _neighbours(r: int, c: int):
 
 
 def cluster_sizes(grid: list[list[str]], district: str) -> list[int]:
-    """Sizes of the edge-connected groups of `district`, largest first (breadth-first search)."""
+    """Sizes of the edge-connected groups of `district`, largest first (breadth-first search).
+
+    Parameters
+    ----------
+    grid : list of list of str
+        The board.
+    district : str
+        The district's letter.
+
+    Returns
+    -------
+    list of int
+        The groups' sizes.
+    """
     seen = set()
     sizes = []
     for r in range(BOARD_SIZE):
@@ -129,6 +200,20 @@ def cluster_sizes(grid: list[list[str]], district: str) -> list[int]:
 
 
 def score_residential(grid, rules) -> int:
+    """Residential's points on a board (docs/games/citywright.md, district scoring).
+
+    Parameters
+    ----------
+    grid : list of list of str
+        The board, 7 x 7 letters ("." empty).
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    int
+        The points.
+    """
     p = rules.scoring["residential"]
     sizes = cluster_sizes(grid, "R")
     if not sizes:
@@ -144,6 +229,20 @@ def score_residential(grid, rules) -> int:
 
 
 def score_commercial(grid, rules) -> int:
+    """Commercial's points on a board (docs/games/citywright.md, district scoring).
+
+    Parameters
+    ----------
+    grid : list of list of str
+        The board, 7 x 7 letters ("." empty).
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    int
+        The points.
+    """
     p = rules.scoring["commercial"]
     cells = [(r, c) for r in range(BOARD_SIZE) for c in range(BOARD_SIZE) if grid[r][c] == "C"]
     n = len(cells)
@@ -158,6 +257,20 @@ def score_commercial(grid, rules) -> int:
 
 
 def score_park(grid, rules) -> int:
+    """Park's points on a board (docs/games/citywright.md, district scoring).
+
+    Parameters
+    ----------
+    grid : list of list of str
+        The board, 7 x 7 letters ("." empty).
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    int
+        The points.
+    """
     p = rules.scoring["park"]
     partners = set(p["adjacent_to"].upper())
     parks = [(r, c) for r in range(BOARD_SIZE) for c in range(BOARD_SIZE) if grid[r][c] == "P"]
@@ -168,6 +281,20 @@ def score_park(grid, rules) -> int:
 
 
 def score_industrial(grid, rules) -> int:
+    """Industrial's points on a board (docs/games/citywright.md, district scoring).
+
+    Parameters
+    ----------
+    grid : list of list of str
+        The board, 7 x 7 letters ("." empty).
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    int
+        The points.
+    """
     p = rules.scoring["industrial"]
     last = BOARD_SIZE - 1
     cells = [(r, c) for r in range(BOARD_SIZE) for c in range(BOARD_SIZE) if grid[r][c] == "I"]
@@ -176,7 +303,20 @@ def score_industrial(grid, rules) -> int:
 
 
 def score_board(board: str, rules) -> dict:
-    """District scores of one 49-character board (no achievements, no compensation)."""
+    """District scores of one 49-character board (no achievements, no compensation).
+
+    Parameters
+    ----------
+    board : str
+        49 characters from 'RCPI.', row-major.
+    rules : Rules
+        The rule set.
+
+    Returns
+    -------
+    dict
+        Points per district, ``districts`` (their sum) and ``empty``.
+    """
     grid = _grid(board)
     out = {
         "residential": score_residential(grid, rules),
@@ -205,7 +345,26 @@ def _has_full_line(grid, district: str) -> bool:
 
 
 def achievement_earned(card, seat: int, boards: list[str], placed: list[dict], district_scores: list[dict]) -> bool:
-    """Whether `seat` earns one achievement card (a boardlab.sim.citywright.rules.Achievement)."""
+    """Whether `seat` earns one achievement card (a boardlab.sim.citywright.rules.Achievement).
+
+    Parameters
+    ----------
+    card : Achievement
+        The card.
+    seat : int
+        The seat.
+    boards : list of str
+        Every seat's board, 49 characters each.
+    placed : list of dict
+        Per seat, shape name -> rulers placed.
+    district_scores : list of dict
+        Per seat, :func:`score_board`.
+
+    Returns
+    -------
+    bool
+        True when earned.
+    """
     board = boards[seat]
     counts = [n for n in placed[seat].values() if n > 0]
     if card.kind == "distinct_shapes":
@@ -240,6 +399,15 @@ class RefGame:
       slots   : list of 20 shape names or None
       deck, discard, used, removed : {shape name: count}
       boards  : per seat, a 7 x 7 list of lists of letters, "." for empty
+
+    Parameters
+    ----------
+    players : int
+        1..4.
+    rules : Rules
+        The rule set.
+    seed : int
+        The game seed.
     """
 
     def __init__(self, players: int, rules, seed: int):
@@ -334,10 +502,12 @@ class RefGame:
 
     @property
     def done(self) -> bool:
+        """Whether the game is over."""
         return self._done
 
     @property
     def current(self) -> int:
+        """The seat to move (0-based)."""
         if self._done:
             return -1
         return (self.round + self.turn) % self.players
@@ -348,7 +518,18 @@ class RefGame:
         return self.market[r * MARKET_SIZE + c]
 
     def line_tiles(self, slot: int) -> list[str]:
-        """The district letters `slot` gives now, in line order (without the free pick)."""
+        """The district letters `slot` gives now, in line order (without the free pick).
+
+        Parameters
+        ----------
+        slot : int
+            The market slot.
+
+        Returns
+        -------
+        list of str
+            The letters of the tiles still there (a tile gone from a depleting market is left out).
+        """
         self._check_slot_index(slot)
         return [self._market_at(r, c) for r, c in slot_line(slot) if self._market_at(r, c) != EMPTY]
 
@@ -383,6 +564,16 @@ class RefGame:
 
         On the current player's board; only canonical orientation indices; sorted by
         (orientation, anchor).  Empty for an empty slot or a finished game.
+
+        Parameters
+        ----------
+        slot : int
+            The market slot.
+
+        Returns
+        -------
+        list of tuple
+            (orientation, anchor, cells) per placement.
         """
         self._check_slot_index(slot)
         if self._done or self.slots[slot] is None:
@@ -563,6 +754,18 @@ class RefGame:
         return {"kind": "swap", "slot": move.slot, "shape": name, "cell": cell, "district": move.district}
 
     def is_legal(self, move: Move) -> bool:
+        """Whether `move` is among the current player's legal moves.
+
+        Parameters
+        ----------
+        move : Move
+            A move.
+
+        Returns
+        -------
+        bool
+            True when the current player may play it.
+        """
         try:
             self._check(move)
         except ValueError:
@@ -583,7 +786,13 @@ class RefGame:
                 return
 
     def apply(self, move: Move) -> None:
-        """Play `move` for the current player (raises ValueError if it is illegal)."""
+        """Play `move` for the current player (raises ValueError if it is illegal).
+
+        Parameters
+        ----------
+        move : Move
+            A legal move.
+        """
         plan = self._check(move)
         seat = self.current
         kind = plan["kind"]
@@ -631,13 +840,40 @@ class RefGame:
     # --- observation ---------------------------------------------------------------------
 
     def board_string(self, seat: int) -> str:
+        """A seat's board as 49 characters from 'RCPI.'.
+
+        Parameters
+        ----------
+        seat : int
+            The seat.
+
+        Returns
+        -------
+        str
+            49 characters, row-major.
+        """
         return "".join("".join(row) for row in self.boards[seat])
 
     def set_board(self, seat: int, board: str) -> None:
-        """Overwrite a seat's board (for tests and puzzles; bypasses the rules)."""
+        """Overwrite a seat's board (for tests and puzzles; bypasses the rules).
+
+        Parameters
+        ----------
+        seat : int
+            The seat.
+        board : str
+            49 characters from 'RCPI.'.
+        """
         self.boards[seat] = _grid(board)
 
     def snapshot(self) -> dict:
+        """The position as plain data, in the engine's snapshot() format (docs/games/citywright/engine.md).
+
+        Returns
+        -------
+        dict
+            The observation the engine's snapshot() gives too.
+        """
         return {
             "round": self.round,
             "turn": self.turn,
@@ -658,7 +894,13 @@ class RefGame:
         }
 
     def scores(self) -> list[dict]:
-        """Per seat: district scores, achievements, compensation, total, tie-breaks, rank, win share."""
+        """Per seat: district scores, achievements, compensation, total, tie-breaks, rank, win share.
+
+        Returns
+        -------
+        list of dict
+            One entry per seat.
+        """
         boards = [self.board_string(s) for s in range(self.players)]
         district_scores = [score_board(b, self.rules) for b in boards]
         compensation = self.rules.compensation(self.players)

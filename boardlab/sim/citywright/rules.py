@@ -53,7 +53,18 @@ N_EDGE_SLOTS = 16
 
 
 def slot_line(slot: int) -> tuple[tuple[int, int], ...]:
-    """Market cells (r, c) that a slot gives, in line order."""
+    """Market cells (r, c) that a slot gives, in line order.
+
+    Parameters
+    ----------
+    slot : int
+        The slot (0-based).
+
+    Returns
+    -------
+    tuple of tuple of int
+        Four (row, col) cells.
+    """
     if slot < 4:
         return tuple((slot, c) for c in range(4))
     if slot < 8:
@@ -68,7 +79,18 @@ def slot_line(slot: int) -> tuple[tuple[int, int], ...]:
 
 
 def opposite_slot(slot: int) -> int:
-    """The slot at the other end of the same line (the solo rival's target)."""
+    """The slot at the other end of the same line (the solo rival's target).
+
+    Parameters
+    ----------
+    slot : int
+        The slot.
+
+    Returns
+    -------
+    int
+        The opposite slot.
+    """
     if slot < 8:
         return (slot + 4) % 8
     if slot < 16:
@@ -212,6 +234,9 @@ _OPEN_MAPPINGS = frozenset({"shapes", "achievements.cards"})
 
 @dataclass(frozen=True)
 class Shape:
+    """A ruler shape: its name, (row, col) cells, the star's index among them (-1: none), copies, and how many
+    copies a two-player game removes."""
+
     name: str
     cells: tuple[tuple[int, int], ...]
     star: int  # index into cells, or -1
@@ -220,11 +245,15 @@ class Shape:
 
     @property
     def has_star(self) -> bool:
+        """Whether the shape has a star cell."""
         return self.star >= 0
 
 
 @dataclass(frozen=True)
 class Achievement:
+    """An achievement card: name, kind, points, threshold, district, shape and solo threshold
+    (docs/games/citywright.md §7)."""
+
     name: str
     kind: str
     points: int
@@ -243,25 +272,69 @@ class Rules(RuleSet):
 
     # --- convenient views -------------------------------------------------
     def rounds(self, players: int) -> tuple[int, int]:
+        """Rounds and turns per round at a player count.
+
+        Parameters
+        ----------
+        players : int
+            The player count.
+
+        Returns
+        -------
+        tuple of int
+            (rounds, turns per round).
+        """
         r, t = self.data["game"]["rounds"][str(players)]
         return int(r), int(t)
 
     def compensation(self, players: int) -> tuple[int, ...]:
+        """The seats' compensation points at a player count.
+
+        Parameters
+        ----------
+        players : int
+            The player count.
+
+        Returns
+        -------
+        tuple of int
+            Points per seat.
+        """
         return tuple(int(x) for x in self.data["game"]["compensation"][str(players)])
 
     def swap_allowed(self, players: int) -> bool:
+        """Whether the two-player swap is allowed at a player count.
+
+        Parameters
+        ----------
+        players : int
+            The player count.
+
+        Returns
+        -------
+        bool
+            True when the count is among ``game.swap_players``.
+        """
         return players in self.data["game"]["swap_players"]
 
     @property
     def game(self) -> dict:
+        """The ``game`` table."""
         return self.data["game"]
 
     @property
     def scoring(self) -> dict:
+        """The ``scoring`` table."""
         return self.data["scoring"]
 
     def achievements(self) -> tuple[Achievement, ...]:
-        """The achievements in force (empty when switched off)."""
+        """The achievements in force (empty when switched off).
+
+        Returns
+        -------
+        tuple of Achievement
+            The cards, in the rule set's order.
+        """
         a = self.data["achievements"]
         if not a["enabled"]:
             return ()
@@ -273,6 +346,18 @@ class Rules(RuleSet):
         return tuple(out)
 
     def shape_index(self, name: str) -> int:
+        """The index of a shape by name.
+
+        Parameters
+        ----------
+        name : str
+            A shape's name.
+
+        Returns
+        -------
+        int
+            Its index in ``shapes`` (KeyError when there is none).
+        """
         for i, s in enumerate(self.shapes):
             if s.name == name:
                 return i
@@ -280,7 +365,13 @@ class Rules(RuleSet):
 
     def base_preset(self) -> str:
         """The preset this rule set can be written over: every shape and achievement card of the
-        preset, in the preset's order, comes first here (a variant can add those, never remove)."""
+        preset, in the preset's order, comes first here (a variant can add those, never remove).
+
+        Returns
+        -------
+        str
+            The preset's name.
+        """
 
         def prefix(key: str, preset: dict) -> bool:
             mine, theirs = list(dig(self.data, key)), list(dig(preset, key))
@@ -450,14 +541,50 @@ BOOK = RuleBook("Citywright", PRESETS, DEFAULT_PRESET, _check, Rules, open_mappi
 
 
 def from_mapping(mapping: dict[str, Any], base: dict[str, Any] | str | None = None) -> Rules:
-    """Validate a (partial) mapping on top of a base preset or mapping."""
+    """Validate a (partial) mapping on top of a base preset or mapping.
+
+    Parameters
+    ----------
+    mapping : dict of str to object
+        The keys to override (may name its base under ``"base"``).
+    base : dict or str or None
+        A preset name or a full mapping (None: the default preset).
+
+    Returns
+    -------
+    Rules
+        The validated rule set.
+    """
     return BOOK.from_mapping(mapping, base)
 
 
 def preset(name: str = DEFAULT_PRESET) -> Rules:
+    """A preset rule set by name.
+
+    Parameters
+    ----------
+    name : str
+        The preset's name.
+
+    Returns
+    -------
+    Rules
+        The preset.
+    """
     return BOOK.preset(name)
 
 
 def load_rules(spec: str | Path | Rules | None = None) -> Rules:
-    """A preset name (``v1.1``, ``v1.0``), a path to a TOML variant, or a Rules."""
+    """A preset name (``v1.1``, ``v1.0``), a path to a TOML variant, or a Rules.
+
+    Parameters
+    ----------
+    spec : str or pathlib.Path or Rules or None
+        What to load (None: the default preset).
+
+    Returns
+    -------
+    Rules
+        The validated rule set (RulesError, one line, otherwise).
+    """
     return BOOK.load(spec)

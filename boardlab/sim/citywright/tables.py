@@ -38,6 +38,18 @@ NONE_TILE = 4  # "no tile" (only when the market depletes)
 
 
 def bit_of(r: int, c: int) -> int:
+    """A cell's bit on a bitboard (rows padded to 8 bits).
+
+    Parameters
+    ----------
+    r, c : int
+        Row and column (0-based).
+
+    Returns
+    -------
+    int
+        ``8 * r + c``.
+    """
     return 8 * r + c
 
 
@@ -121,6 +133,20 @@ LAYOUTS = (_rp, _shp, _pl, _ach)
 
 
 def distinct_orientations(cells, star: int) -> list[int]:
+    """The orientation indices that give distinct placements of a shape.
+
+    Parameters
+    ----------
+    cells : sequence of tuple of int
+        The shape's cells.
+    star : int
+        The star's index among them (-1: none).
+
+    Returns
+    -------
+    list of int
+        The first orientation index (0..7) of each distinct placement (cells and star cell).
+    """
     seen = set()
     out = []
     for o in range(8):
@@ -134,6 +160,9 @@ def distinct_orientations(cells, star: int) -> list[int]:
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: one object per (rules, players)
 class Tables:
+    """A rule set's arrays at a player count, as the kernels read them: rp, shp, pl_mask, pl_info, ach, and
+    the search agents' placement tables (pl_plain, pl_star_bit, pl_canon)."""
+
     rp: np.ndarray
     shp: np.ndarray
     pl_mask: np.ndarray
@@ -153,6 +182,13 @@ class Tables:
         object.__setattr__(self, "_kernel_args", args)
 
     def args(self):
+        """The engine's tables.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(rp, shp, pl_mask, pl_info, ach)``.
+        """
         return self.rp, self.shp, self.pl_mask, self.pl_info, self.ach
 
     def kernel_args(self) -> tuple:
@@ -160,6 +196,11 @@ class Tables:
 
         ``(rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach)``: a kernel unpacks it as
         ``rp, shp, pl_mask, pl_info, pl_plain, pl_star_bit, pl_canon, ach = tables``.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            The eight arrays, in that order.
         """
         return self._kernel_args
 
@@ -320,6 +361,20 @@ def _placement_keys(pl_mask, pl_info, shp):
 
 
 def tables_for(rules: Rules, players: int) -> Tables:
+    """The kernels' arrays for `rules` at `players`.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set.
+    players : int
+        1..4.
+
+    Returns
+    -------
+    Tables
+        The arrays (cached per rule set and player count).
+    """
     if not 1 <= players <= MAX_PLAYERS:
         raise ValueError(f"players must be 1..{MAX_PLAYERS}, got {players}")
     return _tables(rules, players)
