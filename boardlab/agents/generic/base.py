@@ -204,7 +204,15 @@ def _expand(entropy: np.ndarray) -> np.ndarray:
 class AgentSeedSequence(ISpawnableSeedSequence):
     """The seed sequence of an agent's generator: numpy's ``SeedSequence(entropy)``, its state words computed
     ahead (:func:`agent_rngs`); anything else (``spawn``, ``pool``, another ``generate_state``) is the real one's,
-    made when first asked for."""
+    made when first asked for.
+
+    Parameters
+    ----------
+    entropy : int
+        The agent's seed (a keyed hash of the game seed and seat, never the game seed itself).
+    words : ndarray(uint64, shape (4,))
+        ``SeedSequence(entropy).generate_state(4, np.uint64)``, computed ahead.
+    """
 
     __slots__ = ("_real", "_words", "entropy")
 
@@ -214,19 +222,49 @@ class AgentSeedSequence(ISpawnableSeedSequence):
         self._real: np.random.SeedSequence | None = None
 
     def real(self) -> np.random.SeedSequence:
-        """numpy's SeedSequence of this entropy (the one spawned from)."""
+        """numpy's SeedSequence of this entropy (the one spawned from).
+
+        Returns
+        -------
+        numpy.random.SeedSequence
+            Made on the first call, the same object after.
+        """
         if self._real is None:
             self._real = np.random.SeedSequence(self.entropy)
         return self._real
 
     def generate_state(self, n_words: int, dtype=np.uint32) -> np.ndarray:
-        """As ``SeedSequence.generate_state`` (the words computed ahead when PCG64 asks for them)."""
+        """As ``SeedSequence.generate_state`` (the words computed ahead when PCG64 asks for them).
+
+        Parameters
+        ----------
+        n_words : int
+            How many words.
+        dtype : numpy dtype
+            ``np.uint32`` or ``np.uint64``.
+
+        Returns
+        -------
+        ndarray(dtype, shape (n_words,))
+            The state words, equal to the real sequence's.
+        """
         if n_words == 4 and np.dtype(dtype) == np.uint64:
             return self._words.copy()
         return self.real().generate_state(n_words, dtype)
 
     def spawn(self, n_children: int) -> list:
-        """As ``SeedSequence.spawn``: the same children, in turn."""
+        """As ``SeedSequence.spawn``: the same children, in turn.
+
+        Parameters
+        ----------
+        n_children : int
+            How many children.
+
+        Returns
+        -------
+        list[numpy.random.SeedSequence]
+            The real sequence's children.
+        """
         return self.real().spawn(n_children)
 
     def __getattr__(self, name: str):
