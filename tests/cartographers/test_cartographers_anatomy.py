@@ -1,0 +1,43 @@
+"""Cartographers' running score (``Game.progress``, ``decision_kind``) and its game-anatomy trajectories."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardlab.sim.cartographers.api import Game
+from boardlab.sim.cartographers.reference import RefGame
+from boardlab.sim.cartographers.rules import load_rules
+
+
+@pytest.mark.parametrize(("players", "seed"), [(1, 4), (2, 9), (4, 2)])
+def test_progress_is_seasons_scored_plus_coins_held_and_the_final_total_at_the_end(players, seed):
+    """Against the reference: after every decision, a seat's progress is its scored seasons' totals plus, while a
+    season is under way, the coins it holds; between two scorings it moves exactly as its coins do."""
+    rules = load_rules("base-a")
+    g, ref = Game(players, rules, seed), RefGame(players, rules, seed)
+    kinds = set()
+    scorings = 0
+    while not g.done:
+        kinds.add(g.decision_kind())
+        before = [g.progress(p) for p in range(players)]
+        coins_before, scored_before = list(ref.coins), len(ref.records[0])
+        m = g.random_move()
+        g.apply(m)
+        ref.apply(m)
+        now = [g.progress(p) for p in range(players)]
+        seasons = [sum(r["total"] for r in ref.records[p]) for p in range(players)]
+        assert now == [s + (0 if ref.done else c) for s, c in zip(seasons, ref.coins, strict=True)], f"after {m}"
+        if len(ref.records[0]) == scored_before:  # no season scored: only coins moved the points
+            assert [a - b for a, b in zip(now, before, strict=True)] == [
+                c - d for c, d in zip(ref.coins, coins_before, strict=True)
+            ]
+        else:
+            scorings += 1
+    assert scorings == 4
+    assert [g.progress(p) for p in range(players)] == [s["total"] for s in g.scores()]
+    assert kinds <= {"draw", "monster"} and "draw" in kinds
+
+
+def test_progress_refuses_a_seat_out_of_range():
+    with pytest.raises(ValueError, match="player must be a seat"):
+        Game(2, "base-a", 0).progress(-1)

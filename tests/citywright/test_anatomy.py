@@ -1,0 +1,42 @@
+"""Citywright's running score (``Game.progress``) and its game-anatomy trajectories."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardlab.sim.citywright.api import Game
+from boardlab.sim.citywright.reference import RefGame
+from boardlab.sim.citywright.rules import load_rules
+
+
+@pytest.mark.parametrize(("players", "seed"), [(1, 3), (2, 11), (3, 5), (4, 8)])
+def test_progress_is_the_reference_score_after_every_move_and_the_final_total_at_the_end(players, seed):
+    rules = load_rules("v1.1")
+    g, ref = Game(players, rules, seed), RefGame(players, rules, seed)
+    while not g.done:
+        m = g.random_move()
+        ref.apply(m)
+        g.apply(m)
+        assert [g.progress(p) for p in range(players)] == [s["total"] for s in ref.scores()], f"after {m}"
+    assert [g.progress(p) for p in range(players)] == [s["total"] for s in g.scores()]
+
+
+def test_progress_of_a_planted_position():
+    """Achievements off: a seat's points are its districts' plus its compensation (docs/games/citywright.md,
+    section 6).  One residential cluster of 4 tiles scores 2 full pairs at 5 points each, a fifth tile in it no
+    more, a second cluster of 1 tile 1 point per tile."""
+    from boardlab.sim.citywright.api import board_from_string
+
+    rules = load_rules("v1.1").with_overrides({"achievements.enabled": False})
+    g = Game(2, rules, 0)
+    comp = rules.compensation(2)
+    assert [g.progress(p) for p in range(2)] == list(comp)
+    for board, points in (("RRRR" + "." * 45, 10), ("RRRRR" + "." * 44, 10), ("RRRR.R" + "." * 43, 11)):
+        g.boards[0] = board_from_string(board)
+        assert g.progress(0) == points + comp[0], board
+        assert g.progress(1) == comp[1]
+
+
+def test_progress_refuses_a_seat_out_of_range():
+    with pytest.raises(ValueError, match="player must be a seat"):
+        Game(2, "v1.1", 0).progress(2)
