@@ -41,3 +41,29 @@ def test_progress_is_seasons_scored_plus_coins_held_and_the_final_total_at_the_e
 def test_progress_refuses_a_seat_out_of_range():
     with pytest.raises(ValueError, match="player must be a seat"):
         Game(2, "base-a", 0).progress(-1)
+
+
+@pytest.mark.parametrize(
+    ("players", "specs", "seating"),
+    [(2, ("greedy", "random"), "rotate"), (3, ("planner", "greedy", "random"), "permute"), (1, ("random",), "fixed")],
+)
+def test_the_recorded_loop_gives_the_generic_players_trajectories_and_the_chunk_players_results(
+    players, specs, seating
+):
+    """The built-in agents' recorded loop against the generic chunk player (the same agents, move by move through
+    the public API): the same decisions (seat, kind, legal moves, every seat's progress), and the chunk player's
+    result table exactly."""
+    from boardlab.experiments.cartographers.recorded import trajectory_tables
+    from boardlab.experiments.play import play_tables
+    from boardlab.sim.games import get_game
+
+    game, rules = get_game("cartographers"), load_rules("base-a")
+    reg = game.agents()
+    agents = [reg.parse_agent(s) for s in specs]
+    results, steps = trajectory_tables(rules, players, agents, seating, 5, 2, 6)
+    generic_results, generic_steps = play_tables(game, rules, players, agents, seating, 5, 2, 6)
+    assert steps.equals(generic_steps)
+    assert set(steps.column("kind").to_pylist()) == {"draw", "monster"} or players == 1
+    assert results.equals(game.simulation.chunk_player.get()(rules, players, agents, seating, 5, 2, 6)())
+    core = ["game", "seat", "agent", "total", "rank", "win_share"]
+    assert results.select(core).to_pandas().equals(generic_results.select(core).to_pandas())

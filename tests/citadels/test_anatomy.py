@@ -34,3 +34,35 @@ def test_a_game_ended_at_the_round_cap_says_so():
         g.apply(g.random_move())
     assert g.capped() and g.round == 2
     assert [g.progress(p) for p in range(3)] == [s["total"] for s in g.scores()]
+
+
+@pytest.mark.parametrize(
+    ("players", "specs", "seating", "overrides"),
+    [
+        (2, ("basic", "random"), "rotate", {}),
+        (3, ("strong", "basic", "random"), "permute", {}),
+        (4, ("random",) * 4, "fixed", {"max_rounds": 3}),
+    ],
+)
+def test_the_recorded_loop_gives_the_generic_players_trajectories_and_the_chunk_players_results(
+    players, specs, seating, overrides
+):
+    """The built-in agents' recorded loop against the generic chunk player (the same agents, move by move through
+    the public API): the same decisions (seat, kind, legal moves, every seat's progress, capped), and the chunk
+    player's result table exactly."""
+    from boardlab.experiments.citadels.recorded import trajectory_tables
+    from boardlab.experiments.play import play_tables
+    from boardlab.sim.games import get_game
+
+    game = get_game("citadels")
+    rules = load_rules("official").with_overrides(overrides) if overrides else load_rules("official")
+    reg = game.agents()
+    agents = [reg.parse_agent(s) for s in specs]
+    results, steps = trajectory_tables(rules, players, agents, seating, 3, 1, 5)
+    generic_results, generic_steps = play_tables(game, rules, players, agents, seating, 3, 1, 5)
+    assert steps.equals(generic_steps)
+    assert steps.column("capped").to_numpy().all() == bool(overrides)
+    assert {"select", "turn"} <= set(steps.column("kind").to_pylist())
+    assert results.equals(game.simulation.chunk_player.get()(rules, players, agents, seating, 3, 1, 5)())
+    core = ["game", "seat", "agent", "total", "rank", "win_share"]
+    assert results.select(core).to_pandas().equals(generic_results.select(core).to_pandas())

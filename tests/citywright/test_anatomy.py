@@ -40,3 +40,39 @@ def test_progress_of_a_planted_position():
 def test_progress_refuses_a_seat_out_of_range():
     with pytest.raises(ValueError, match="player must be a seat"):
         Game(2, "v1.1", 0).progress(2)
+
+
+def _agents(*specs):
+    from boardlab.sim.games import get_game
+
+    reg = get_game("citywright").agents()
+    return [reg.parse_agent(s) for s in specs]
+
+
+@pytest.mark.parametrize(
+    ("players", "specs", "seating"),
+    [
+        (2, ("greedy", "random"), "rotate"),
+        (3, ("strong:k=3", "greedy", "random"), "permute"),
+        (1, ("greedy",), "fixed"),
+    ],
+)
+def test_the_recorded_loop_gives_the_generic_players_trajectories_and_the_chunk_players_results(
+    players, specs, seating
+):
+    """The built-in agents' recorded loop against the generic chunk player (the same agents, move by move through
+    the public API): the same decisions (seat, legal moves, every seat's progress), and the chunk player's result
+    table exactly."""
+    from boardlab.experiments.citywright.recorded import trajectory_tables
+    from boardlab.experiments.play import play_tables
+    from boardlab.sim.games import get_game
+
+    game, rules = get_game("citywright"), load_rules("v1.1")
+    agents = _agents(*specs)
+    results, steps = trajectory_tables(rules, players, agents, seating, 7, 3, 9)
+    generic_results, generic_steps = play_tables(game, rules, players, agents, seating, 7, 3, 9)
+    assert steps.equals(generic_steps)
+    assert len(steps) > 6 * players * 8 and steps.column("legal").to_numpy().min() >= 1
+    assert results.equals(game.simulation.chunk_player.get()(rules, players, agents, seating, 7, 3, 9)())
+    core = ["game", "seat", "agent", "total", "rank", "win_share"]
+    assert results.select(core).to_pandas().equals(generic_results.select(core).to_pandas())
