@@ -66,3 +66,46 @@ def test_the_recorded_loop_gives_the_generic_players_trajectories_and_the_chunk_
     assert results.equals(game.simulation.chunk_player.get()(rules, players, agents, seating, 3, 1, 5)())
     core = ["game", "seat", "agent", "total", "rank", "win_share"]
     assert results.select(core).to_pandas().equals(generic_results.select(core).to_pandas())
+
+
+def test_reproduce_anatomy_writes_the_generic_report_through_the_recorded_loop(tmp_path, capsys, monkeypatch):
+    """``reproduce --game citadels --anatomy`` at a tiny size, two cheap tiers: the panel per tier and player count,
+    its trajectories the recorded loop's (the same as the generic chunk player's), a second run reusing every run."""
+    import pandas as pd
+
+    from boardlab.experiments import anatomy_report as AR
+    from boardlab.experiments.play import play_tables
+    from boardlab.sim.games import get_game
+    from tests.cli import cli
+
+    monkeypatch.setattr(AR, "tiers_of", lambda game: {"random": "random", "basic": "basic"})
+    monkeypatch.chdir(tmp_path)
+    args = ["reproduce", "--game", "citadels", "--anatomy", "--games", 20, "--out", tmp_path / "rep", "--work",
+            tmp_path / "w", "--jobs", 1, "--quiet"]  # fmt: skip
+    code, out, err = cli(capsys, *args)
+    assert code == 0, err
+    assert "the generic balance report of citadels" in out
+    panel = pd.read_csv(tmp_path / "rep" / "panel.csv")
+    assert set(zip(panel.tier, panel.players, strict=True)) == {(t, p) for t in ("random", "basic") for p in (2, 3)}
+    kinds = set(panel[panel.figure.str.startswith("legal moves per decision: ")].figure)
+    assert {"legal moves per decision: select", "legal moves per decision: turn"} <= kinds
+    text = (tmp_path / "rep" / "REPORT.md").read_text()
+    assert text.startswith("# Citadels: balance report") and "| basic | random | 2 | 20 |" in text
+    [trj] = (tmp_path / "w").glob("basic-2p-*.trajectory.parquet")
+    game = get_game("citadels")
+    agents = [game.agents().parse_agent("basic")] * 2
+    _, generic = play_tables(game, game.load_rules("official"), 2, agents, "rotate", 0, 0, 2)
+    assert pd.read_parquet(trj).query("game < 2").reset_index(drop=True).equals(generic.to_pandas())
+    before = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "w").iterdir()}
+    code, _out, err = cli(capsys, *args)
+    assert code == 0 and {p.name: p.stat().st_mtime_ns for p in (tmp_path / "w").iterdir()} == before
+
+
+def test_reproduce_refuses_anatomy_with_skill(tmp_path, capsys, monkeypatch):
+    from tests.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli(capsys, "reproduce", "--game", "citadels", "--anatomy", "--skill", "--games", 20)
+    assert code == 2 and out == ""
+    assert err.strip().endswith("error: --anatomy and --skill are two reports: give one")
+    assert list(tmp_path.iterdir()) == []
