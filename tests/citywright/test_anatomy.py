@@ -76,3 +76,22 @@ def test_the_recorded_loop_gives_the_generic_players_trajectories_and_the_chunk_
     assert results.equals(game.simulation.chunk_player.get()(rules, players, agents, seating, 7, 3, 9)())
     core = ["game", "seat", "agent", "total", "rank", "win_share"]
     assert results.select(core).to_pandas().equals(generic_results.select(core).to_pandas())
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{}, {"game.market_depletes": True}, {"game.market_depletes": True, "game.swap_requires_empty_cell": False}],
+)
+def test_legal_count_is_the_length_of_the_listing(overrides):
+    """The recorded loop's count of legal moves is len(Game.legal_moves()) at every decision of random games, at
+    every player count, under a depleting market (free picks and line tiles gone) and a swap without empty cells."""
+    from boardlab.agents.citywright.recorded import legal_count
+
+    rules = load_rules("v1.1").with_overrides(overrides) if overrides else load_rules("v1.1")
+    for players, seed in ((1, 2), (2, 6), (3, 1), (4, 9)):
+        g = Game(players, rules, seed)
+        tb = g.tables
+        while not g.done:
+            assert legal_count(g.boards, g.st, tb.rp, tb.shp, tb.pl_mask) == len(g.legal_moves())
+            g.apply(g.random_move())
+        assert legal_count(g.boards, g.st, tb.rp, tb.shp, tb.pl_mask) == 0
