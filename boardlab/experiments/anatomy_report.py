@@ -422,6 +422,11 @@ def report_text(
                 f"| {r.tier} | {r.family} | {r.players} | {r.games} | {100 * r.win_share:.1f}% [{100 * r.lo:.1f},"
                 f" {100 * r.hi:.1f}] | {100 * r.fair:.1f}% | {verdict} |"
             )
+    elif families_of(game):
+        lines.append(
+            "The game names move families, but neither its first tier nor its last is `random` or `ismcts`, the"
+            " agents with a restricted form: no restricted play."
+        )
     else:
         lines.append("The game names no move families (`move_families()`, `move_family(move)`): no restricted play.")
     lines += [
