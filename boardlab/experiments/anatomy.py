@@ -519,12 +519,22 @@ def panel(games: Sequence[Trajectory], seed: int = 0) -> list[Figure]:
         sums = np.array([t.legal.sum() for t in recorded], float)
         counts = np.array([len(t.legal) for t in recorded], float)
         out.append(bootstrap("branching", "legal moves per decision (mean)", _pooled, [sums, counts], rng))
-        values = np.unique(np.concatenate([t.legal for t in recorded]))
-        hist = np.array([[np.sum(t.legal == v) for v in values] for t in recorded], dtype=np.int64)
+        # the quantiles of the pooled decisions: a resample weighs each decision by its game's draws (no histogram
+        # per game and value: a game of tens of thousands of distinct counts would make it games x values)
+        legal = np.concatenate([t.legal for t in recorded])
+        game_of = np.repeat(np.arange(len(recorded)), [len(t.legal) for t in recorded])
+        by_value = np.argsort(legal, kind="stable")
+        values, owners = legal[by_value], game_of[by_value]
         for q in QUANTILES:
             name = f"legal moves per decision (q{round(100 * q)})"
             out.append(
-                bootstrap("branching", name, lambda h, q=q: histogram_quantile(values, h.sum(axis=0), q), [hist], rng)
+                bootstrap(
+                    "branching",
+                    name,
+                    lambda g, q=q: histogram_quantile(values, np.bincount(g, minlength=len(recorded))[owners], q),
+                    [np.arange(len(recorded))],
+                    rng,
+                )
             )
         kinds = sorted({k for t in recorded for k in t.kinds if k})
         for kind in kinds:

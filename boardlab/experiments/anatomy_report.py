@@ -6,8 +6,9 @@ The tiers are the game's declared skill tiers (``GameDef.ladder.skill_tiers``) o
 (self-play: the outcome, duration, branching and trajectory figures), and for each tier but the first, one seat by
 the tier against the first tier in every other seat, seats rotating (skill: the tier's win share against 1/N).
 Games are played by the generic chunk player with trajectories (:func:`boardlab.experiments.play.play_tables`), so
-the game must declare ``progress(player)``.  A tier's tables after the first are played at a tenth of ``--games``
-(at least 20): search agents in Python are slow.
+the game must declare ``progress(player)``; where every seat is a built-in agent and the game has a recorded game
+loop (``Simulation.trajectory_player``), by that loop: the same games and trajectories, without the public API.
+A tier's tables after the first are played at a tenth of ``--games`` (at least 20): search agents are slow.
 
 Restricted play (Jaffe et al. 2012), for a game that names move families (``move_families()``,
 ``move_family(move)``): for the first tier and the last, where they are ``random`` or ``ismcts``, one seat is
@@ -174,11 +175,15 @@ def plan(game: GameDef, games: int) -> list[Run]:
 
 
 def _chunk(game_id: str, rules, players: int, agents: tuple[str, ...], seating: str, seed: int, lo: int, hi: int):
-    from boardlab.experiments.play import play_tables
+    from boardlab.experiments.play import needs_api, play_tables
 
     g = get_game(game_id)
     reg = g.agents()
-    return play_tables(g, rules, players, [reg.parse_agent(a) for a in agents], seating, seed, lo, hi)
+    parsed = [reg.parse_agent(a) for a in agents]
+    recorded = g.optional("trajectory_player")
+    if recorded is not None and not needs_api(parsed):  # built-in agents only: the game's own recorded loop
+        return recorded(rules, players, parsed, seating, seed, lo, hi)
+    return play_tables(g, rules, players, parsed, seating, seed, lo, hi)
 
 
 def play_run(
@@ -417,6 +422,11 @@ def report_text(
                 f"| {r.tier} | {r.family} | {r.players} | {r.games} | {100 * r.win_share:.1f}% [{100 * r.lo:.1f},"
                 f" {100 * r.hi:.1f}] | {100 * r.fair:.1f}% | {verdict} |"
             )
+    elif families_of(game):
+        lines.append(
+            "The game names move families, but neither its first tier nor its last is `random` or `ismcts`, the"
+            " agents with a restricted form: no restricted play."
+        )
     else:
         lines.append("The game names no move families (`move_families()`, `move_family(move)`): no restricted play.")
     lines += [
@@ -541,13 +551,16 @@ def run_report(
     return {"panel": panel, "skill": skill, "restricted": limited}
 
 
-def generic_report(game: GameDef) -> Report:
-    """The generic balance report of `game` (what ``reproduce`` runs for a game without a report of its own).
+def generic_report(game: GameDef, home: str | None = None) -> Report:
+    """The generic balance report of `game` (what ``reproduce`` runs for a game without a report of its own, and
+    ``reproduce --anatomy`` for any game).
 
     Parameters
     ----------
     game : GameDef
         The game; it must declare ``progress(player)`` (the report's check says so in one line otherwise).
+    home : str, optional
+        The folder of its default --out and --work under runs/ (default: the game's id).
 
     Returns
     -------
@@ -568,6 +581,6 @@ def generic_report(game: GameDef) -> Report:
         return run_report(games, out, work, game=game, **kwargs)
 
     return Report(
-        run=run, title=f"the generic balance report of {game.id}", home=game.id, default_games=DEFAULT_GAMES,
+        run=run, title=f"the generic balance report of {game.id}", home=home or game.id, default_games=DEFAULT_GAMES,
         check=check,
     )  # fmt: skip

@@ -109,6 +109,67 @@ TRAJECTORY_SCHEMA = pa.schema(
 )  # fmt: skip
 
 
+def trajectory_table(
+    start: int,
+    steps: np.ndarray,
+    seat: np.ndarray,
+    legal: np.ndarray,
+    progress: np.ndarray,
+    capped: np.ndarray | None = None,
+    kinds: np.ndarray | None = None,
+    kind_names: tuple[str, ...] = (),
+) -> pa.Table:
+    """A game loop's recorded decisions as the trajectory table (:data:`TRAJECTORY_SCHEMA`): what a game's
+    ``trajectory_player`` (:class:`boardlab.sim.games.Simulation`) returns beside its result table.
+
+    Parameters
+    ----------
+    start : int
+        The first game's number (games start, start + 1, ...).
+    steps : numpy.ndarray
+        int[G]: each game's number of decisions.
+    seat : numpy.ndarray
+        int[G, D]: per decision the seat (0-based) that decided (entries past a game's steps are ignored).
+    legal : numpy.ndarray
+        int[G, D]: per decision its number of legal moves.
+    progress : numpy.ndarray
+        float[G, D, N]: every seat's progress after each decision.
+    capped : numpy.ndarray, optional
+        bool[G]: whether each game ended at a cap (default: none did).
+    kinds : numpy.ndarray, optional
+        int[G, D]: per decision its kind's index into `kind_names` (default: no kinds, "").
+    kind_names : tuple of str
+        The kinds' names.
+
+    Returns
+    -------
+    pyarrow.Table
+        One row per decision, games in order.
+    """
+    steps = np.asarray(steps, dtype=np.int64)
+    g, d = seat.shape[:2]
+    players = progress.shape[2]
+    keep = np.arange(d)[None, :] < steps[:, None]  # [G, D]
+    rows = int(steps.sum())
+    game = np.repeat(np.arange(start, start + g, dtype=np.int64), steps)
+    step = (np.nonzero(keep)[1] + 1).astype(np.int32)
+    if kinds is None:
+        kind = pa.repeat(pa.scalar("", pa.large_string()), rows)
+    else:
+        kind = pa.array(list(kind_names), pa.large_string()).take(np.asarray(kinds, dtype=np.int64)[keep])
+    values = pa.array(np.ascontiguousarray(progress[keep], dtype=np.float64).reshape(-1))
+    offsets = pa.array(np.arange(0, players * (rows + 1), players, dtype=np.int32))
+    flags = np.zeros(g, dtype=bool) if capped is None else np.asarray(capped, dtype=bool)
+    return pa.Table.from_arrays(
+        [
+            pa.array(game), pa.array(step), pa.array(seat[keep].astype(np.int8) + 1),
+            pa.array(legal[keep].astype(np.int32)), kind, pa.ListArray.from_arrays(offsets, values),
+            pa.array(np.repeat(flags, steps)),
+        ],
+        schema=TRAJECTORY_SCHEMA,
+    )  # fmt: skip
+
+
 def has_progress(g) -> bool:
     """Whether a public-API game object declares the running-score capability ``progress(player)``.
 

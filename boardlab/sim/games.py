@@ -133,6 +133,12 @@ class Simulation:
         A finished public-API game -> its own result columns, ``{column: one value per seat}``, for the generic
         chunk player (:mod:`boardlab.experiments.play`, which plays Python agents).  None: no columns but the
         core's.
+    trajectory_player : Lazy or None
+        ``(rules, players, agents, seating, run_seed, start, stop) -> (result table, trajectory table)`` for
+        built-in agents: the games the chunk player plays, with every decision recorded
+        (:data:`boardlab.experiments.play.TRAJECTORY_SCHEMA`), as ``boardlab.experiments.play.play_tables``
+        records them through the public API, without it.  The game-anatomy report plays through it when every
+        seat is a built-in agent.  None: the generic chunk player's trajectories.
     """
 
     chunk_player: Lazy[Callable[..., Any]] = field(metadata=_about("chunk player", "simulate"))
@@ -143,6 +149,9 @@ class Simulation:
     move_log: Lazy[Callable[..., Any]] | None = field(default=None, metadata=_about("move log", "simulate --moves"))
     api_rows: Lazy[Callable[[Any], dict]] | None = field(
         default=None, metadata=_about("reader of result columns from a finished game", "simulate with Python agents")
+    )
+    trajectory_player: Lazy[Callable[..., Any]] | None = field(
+        default=None, metadata=_about("recorded game loop", "reproduce's game-anatomy report")
     )
 
 

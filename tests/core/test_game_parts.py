@@ -248,6 +248,7 @@ FALLBACK = {
     "chunk_size": "simulate's DEFAULT_CHUNK",
     "bench": "the generic bench (boardlab.experiments.generic_bench)",
     "api_rows": "the core columns only",
+    "trajectory_player": "the generic chunk player's trajectories (boardlab.experiments.play.play_tables)",
     "compare_sections": "compare's generic sections only",
     "seat_agent": "the first of the agents",
     "skill_tiers": "no tiers (agents lists none; the generic report uses the generic tiers)",

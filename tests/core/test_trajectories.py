@@ -128,3 +128,25 @@ def test_reproduce_refuses_a_game_without_report_or_progress(tmp_path, capsys, m
         "boardlab: error: --game: silent-pig has no report, and no generic one: its game declares no progress(player)"
     )
     assert not (tmp_path / "runs" / "silent-pig").exists() or not any((tmp_path / "runs" / "silent-pig").rglob("*.*"))
+
+
+def test_trajectory_table_from_a_game_loops_arrays():
+    """A recorded loop's arrays (entries past a game's decisions ignored) as the trajectory table, row by row."""
+    import numpy as np
+
+    from boardlab.experiments.play import TRAJECTORY_SCHEMA, trajectory_table
+
+    seat = np.array([[0, 1, 9], [1, 0, 1]])
+    legal = np.array([[3, 1, 9], [2, 2, 5]])
+    progress = np.arange(18, dtype=float).reshape(2, 3, 3)
+    kinds = np.array([[1, 0, 9], [0, 0, 1]])
+    t = trajectory_table(7, np.array([2, 3]), seat, legal, progress, np.array([False, True]), kinds, ("a", "b"))
+    assert t.schema == TRAJECTORY_SCHEMA
+    assert t.to_pydict() == {
+        "game": [7, 7, 8, 8, 8], "step": [1, 2, 1, 2, 3], "seat": [1, 2, 2, 1, 2], "legal": [3, 1, 2, 2, 5],
+        "kind": ["b", "a", "a", "a", "b"],
+        "progress": [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [9.0, 10.0, 11.0], [12.0, 13.0, 14.0], [15.0, 16.0, 17.0]],
+        "capped": [False, False, True, True, True],
+    }  # fmt: skip
+    plain = trajectory_table(0, np.array([1, 0]), seat, legal, progress)
+    assert plain.to_pydict()["kind"] == [""] and plain.to_pydict()["capped"] == [False] and len(plain) == 1

@@ -68,6 +68,14 @@ def reproduce(
             help="The game's report across its skill tiers, for a game that has one (`boardlab games` says which).",
         ),
     ] = False,
+    anatomy: Annotated[
+        bool,
+        typer.Option(
+            "--anatomy",
+            help="The generic balance report instead of the game's own: the game-anatomy panel per skill tier and"
+            " player count (any game declaring progress(player); runs/<game>-anatomy by default).",
+        ),
+    ] = False,
     rules: Annotated[
         str | None,
         typer.Option(
@@ -90,7 +98,8 @@ def reproduce(
     Cartographers (--game cartographers): its balance report
     (solo calibration, edicts, sides, ambushes, seats; README.md, "Cartographers").
     A game without a report of its own (e.g. --game pig) gets the generic balance report: the game-anatomy panel
-    (outcome, duration, branching, trajectory, skill) per tier and player count, for a game declaring progress()."""
+    (outcome, duration, branching, trajectory, skill) per tier and player count, for a game declaring progress();
+    --anatomy gives that report for a game that has its own (e.g. --game citadels --anatomy)."""
     from boardlab.experiments import simulate as S
     from boardlab.experiments.io import ResultsError
     from boardlab.experiments.report import rules_tag
@@ -98,11 +107,13 @@ def reproduce(
     check_seed(seed)
     check_workers(backend, scheduler)
     g = game_def(game)
+    if anatomy and skill:
+        raise UserError("--anatomy and --skill are two reports: give one")
     try:
-        if not skill and g.reports.report is None:  # the generic balance report: the anatomy panel per tier
+        if anatomy or (not skill and g.reports.report is None):  # the generic balance report: the anatomy panel
             from boardlab.experiments.anatomy_report import generic_report
 
-            report = generic_report(g)
+            report = generic_report(g, f"{g.id}-anatomy" if anatomy else None)
         else:
             report = g.require("skill_report" if skill else "report")
     except GameError as e:

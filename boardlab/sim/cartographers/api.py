@@ -460,6 +460,31 @@ class Game:
             res.append(d)
         return res
 
+    def progress(self, player: int) -> int:
+        """Seat `player`'s points so far: its records of the seasons scored (docs/games/cartographers.md, §7.2)
+        plus, while a season is under way, its coins (each season scores the coins held, and coins never
+        decrease).  At the game's end, its final total.
+
+        Parameters
+        ----------
+        player : int
+            The seat, 0-based.
+
+        Returns
+        -------
+        int
+            Its points so far.
+        """
+        player = self._check_seat(player)
+        scored = 0
+        for s in range(int(self.st[E.ST_SCORED])):
+            scored += int(self.st[E.ST_RECORDS + (player * E.N_SEASONS + s) * E.REC_LEN + E.REC_TOTAL])
+        return scored if self.done else scored + int(self.st[E.ST_COINS + player])
+
+    def decision_kind(self) -> str:
+        """The decision at hand's kind: ``draw`` (a seat draws on its own map) or ``monster`` (on a neighbour's)."""
+        return self.phase
+
     # --- moves ------------------------------------------------------------------------------
     def decode(self, row: np.ndarray) -> Move:
         """A kernel move of the current decision as a readable Move.

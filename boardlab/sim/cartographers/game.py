@@ -28,6 +28,7 @@ KERNEL_SOURCES = (
     "boardlab/agents/cartographers/expert.py",
     "boardlab/agents/cartographers/selfplay.py",
     "boardlab/agents/cartographers/play.py",
+    "boardlab/agents/cartographers/recorded.py",
 )
 
 SEASON_KEYS = ("spring", "summer", "fall", "winter")
@@ -267,6 +268,7 @@ GAME = register(
             schema=Lazy("boardlab.experiments.cartographers.runner:SCHEMA"),
             chunk_size=Lazy("boardlab.experiments.cartographers.runner:chunk_size"),
             api_rows=Lazy("boardlab.experiments.cartographers.api_rows:rows"),
+            trajectory_player=Lazy("boardlab.experiments.cartographers.recorded:trajectory_tables"),
         ),
         reports=Reports(
             report=Lazy("boardlab.experiments.cartographers.report:REPORT"),

@@ -594,6 +594,33 @@ class Game:
             )
         return res
 
+    def progress(self, player: int) -> int:
+        """Seat `player`'s score as the rules count it now (docs/games/citadels.md §6: its city's points, the
+        colour and completion bonuses it holds, its seat points).  At the game's end, its final total.
+
+        Parameters
+        ----------
+        player : int
+            The seat, 0-based.
+
+        Returns
+        -------
+        int
+            Its current score.
+        """
+        player = self._check_seat(player)
+        out = np.zeros((self.players, E.SC_LEN), dtype=np.int32)
+        E.final_scores(self.st, *self.tables.kernel_args(), out)
+        return int(out[player, E.SC_TOTAL])
+
+    def capped(self) -> bool:
+        """Whether the game ended at the round cap (``max_rounds``, §8.4) rather than by a completed city."""
+        return self.done and bool(self.st[E.ST_CAPPED])
+
+    def decision_kind(self) -> str:
+        """The decision at hand's kind: its phase, ``select``, ``discard``, ``turn`` or ``graveyard``."""
+        return self.phase
+
     # --- moves ----------------------------------------------------------------------------------
     move_text = staticmethod(move_text)
     parse_move = staticmethod(parse_move)

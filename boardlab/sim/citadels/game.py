@@ -30,6 +30,7 @@ KERNEL_SOURCES = (
     "boardlab/agents/citadels/kernels.py",
     "boardlab/agents/citadels/selfplay.py",  # strong's self-play (its weights travel in the agent's row, not the code)
     "boardlab/agents/citadels/search.py",
+    "boardlab/agents/citadels/recorded.py",
 )
 
 # One row per (game, seat).
@@ -231,6 +232,7 @@ GAME = register(
             schema=Lazy("boardlab.experiments.citadels.runner:SCHEMA"),
             chunk_size=Lazy("boardlab.experiments.citadels.runner:chunk_size"),
             api_rows=Lazy("boardlab.experiments.citadels.api_rows:rows"),
+            trajectory_player=Lazy("boardlab.experiments.citadels.recorded:trajectory_tables"),
         ),
         reports=Reports(
             report=Lazy("boardlab.experiments.citadels.report:REPORT"),

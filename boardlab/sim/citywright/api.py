@@ -346,6 +346,25 @@ class Game:
             res.append(d)
         return res
 
+    def progress(self, player: int) -> int:
+        """Seat `player`'s points so far: the total :meth:`scores` gives for the boards as they stand (districts,
+        the achievements held now, compensation; docs/games/citywright.md).  At the game's end, its final total.
+
+        Parameters
+        ----------
+        player : int
+            The seat, 0-based.
+
+        Returns
+        -------
+        int
+            Its current total.
+        """
+        player = self._check_seat(player)
+        out = np.zeros((self.players, E.SC_LEN), dtype=np.int32)
+        E.final_scores(self.boards, self.st, self.tables.rp, self.tables.ach, out)
+        return int(out[player, E.SC_TOTAL])
+
     # --- moves -------------------------------------------------------------------
     @staticmethod
     def _check_slot(slot) -> int:

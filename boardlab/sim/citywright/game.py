@@ -30,6 +30,7 @@ KERNEL_SOURCES = (
     "boardlab/agents/citywright/value.py",
     "boardlab/agents/citywright/strong.py",
     "boardlab/agents/citywright/selfplay.py",
+    "boardlab/agents/citywright/recorded.py",
     "boardlab/agents/citywright/weights/strong-v1.json",  # frozen into the game loop as a constant
 )
 
@@ -257,6 +258,7 @@ GAME = register(
             chunk_size=Lazy("boardlab.experiments.citywright.runner:chunk_size"),
             move_log=Lazy("boardlab.experiments.citywright.moves:chunk_tables_with_moves"),
             api_rows=Lazy("boardlab.experiments.citywright.api_rows:rows"),
+            trajectory_player=Lazy("boardlab.experiments.citywright.recorded:trajectory_tables"),
         ),
         reports=Reports(
             report=Lazy("boardlab.experiments.citywright.report:REPORT"),
