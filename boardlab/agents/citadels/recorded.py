@@ -83,7 +83,37 @@ def play_recorded_games(
     st, rng, ev, moves, listed, vals, mv, arng, mem, work, fwork, wrng, swork, now,
 ):  # fmt: skip
     """The loop of :func:`run_recorded_games` (its arrays; the rest scratch, as play_games' loop takes it).  A game
-    of more decisions than the recording holds raises ValueError."""
+    of more decisions than the recording holds raises ValueError.
+
+    Parameters
+    ----------
+    seeds : ndarray(uint64, ndim=1)
+        One seed per game.
+    rp, dt : ndarray(int32)
+        The rule parameters and the district types' table (``Tables.kernel_args()``).
+    rows : ndarray(float64, ndim=2)
+        ``[A, P_LEN]``: the agents.
+    seats : ndarray(int64, ndim=2)
+        ``[G, players]``: the agent index of each seat.
+    scores, info, hist : ndarray(int32, ndim=3)
+        ``[G, players, SC_LEN]``, ``[G, players, IN_LEN]``, ``[HIST_ROUNDS, G, HS_LEN]`` (zeroed): filled.
+    seat, kind, legal : ndarray(int32, ndim=2)
+        ``[G, D]``: filled per decision with the seat that decides, its phase and its number of legal moves.
+    progress : ndarray(float64, ndim=3)
+        ``[G, D, players]``: filled with every seat's score after each decision.
+    steps : ndarray(int64, ndim=1)
+        ``[G]``: filled with each game's number of decisions.
+    st, rng, ev, moves, listed, vals, mv, arng, mem, work, fwork, wrng : ndarray
+        Scratch, as :func:`boardlab.agents.citadels.kernels.run_games` makes it (``listed`` a second move list).
+    swork : tuple of ndarray
+        The expert search's scratch (``SE.make_work()``).
+    now : ndarray(int32, ndim=2)
+        ``[players, SC_LEN]``: scratch for the running scores.
+
+    Returns
+    -------
+    None
+    """
     n = rp[RP_PLAYERS]
     for g in range(seeds.shape[0]):
         seed = seeds[g]

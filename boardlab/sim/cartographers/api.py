@@ -482,7 +482,13 @@ class Game:
         return scored if self.done else scored + int(self.st[E.ST_COINS + player])
 
     def decision_kind(self) -> str:
-        """The decision at hand's kind: ``draw`` (a seat draws on its own map) or ``monster`` (on a neighbour's)."""
+        """The decision at hand's kind.
+
+        Returns
+        -------
+        str
+            ``draw`` (a seat draws on its own map) or ``monster`` (on a neighbour's).
+        """
         return self.phase
 
     # --- moves ------------------------------------------------------------------------------

@@ -614,11 +614,23 @@ class Game:
         return int(out[player, E.SC_TOTAL])
 
     def capped(self) -> bool:
-        """Whether the game ended at the round cap (``max_rounds``, §8.4) rather than by a completed city."""
+        """Whether the game ended at the round cap (``max_rounds``, §8.4) rather than by a completed city.
+
+        Returns
+        -------
+        bool
+            True only for a finished game that hit the cap.
+        """
         return self.done and bool(self.st[E.ST_CAPPED])
 
     def decision_kind(self) -> str:
-        """The decision at hand's kind: its phase, ``select``, ``discard``, ``turn`` or ``graveyard``."""
+        """The decision at hand's kind.
+
+        Returns
+        -------
+        str
+            Its phase: ``select``, ``discard``, ``turn`` or ``graveyard``.
+        """
         return self.phase
 
     # --- moves ----------------------------------------------------------------------------------
