@@ -40,7 +40,7 @@ def test_a_game_ended_at_the_round_cap_says_so():
     ("players", "specs", "seating", "overrides"),
     [
         (2, ("basic", "random"), "rotate", {}),
-        (3, ("strong", "basic", "random"), "permute", {}),
+        pytest.param(3, ("strong", "basic", "random"), "permute", {}, marks=pytest.mark.slow),
         (4, ("random",) * 4, "fixed", {"max_rounds": 3}),
     ],
 )

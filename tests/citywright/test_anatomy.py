@@ -53,7 +53,7 @@ def _agents(*specs):
     ("players", "specs", "seating"),
     [
         (2, ("greedy", "random"), "rotate"),
-        (3, ("strong:k=3", "greedy", "random"), "permute"),
+        pytest.param(3, ("strong:k=3", "greedy", "random"), "permute", marks=pytest.mark.slow),
         (1, ("greedy",), "fixed"),
     ],
 )
@@ -80,7 +80,11 @@ def test_the_recorded_loop_gives_the_generic_players_trajectories_and_the_chunk_
 
 @pytest.mark.parametrize(
     "overrides",
-    [{}, {"game.market_depletes": True}, {"game.market_depletes": True, "game.swap_requires_empty_cell": False}],
+    [
+        {},
+        pytest.param({"game.market_depletes": True}, marks=pytest.mark.slow),
+        pytest.param({"game.market_depletes": True, "game.swap_requires_empty_cell": False}, marks=pytest.mark.slow),
+    ],
 )
 def test_legal_count_is_the_length_of_the_listing(overrides):
     """The recorded loop's count of legal moves is len(Game.legal_moves()) at every decision of random games, at
