@@ -52,7 +52,9 @@ def _agents(*specs):
 @pytest.mark.parametrize(
     ("players", "specs", "seating"),
     [
-        (2, ("greedy", "random"), "rotate"),
+        pytest.param(
+            2, ("greedy", "random"), "rotate", marks=pytest.mark.slow
+        ),  # the listing: ~37,000 moves a decision
         pytest.param(3, ("strong:k=3", "greedy", "random"), "permute", marks=pytest.mark.slow),
         (1, ("greedy",), "fixed"),
     ],
