@@ -83,7 +83,7 @@ def test_the_recorded_loop_gives_the_generic_players_trajectories_and_the_chunk_
 @pytest.mark.parametrize(
     "overrides",
     [
-        {},
+        pytest.param({}, marks=pytest.mark.slow),
         pytest.param({"game.market_depletes": True}, marks=pytest.mark.slow),
         pytest.param({"game.market_depletes": True, "game.swap_requires_empty_cell": False}, marks=pytest.mark.slow),
     ],

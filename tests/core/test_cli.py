@@ -180,6 +180,7 @@ def test_console_script_entry_point_runs():
     assert p.stdout == ""
 
 
+@pytest.mark.slow
 def test_bench_json_reports_every_figure(capsys):
     code, out, _ = run(
         ["bench", "--games", "200", "--boards", "2000", "--json", "--no-subprocess", "--no-agents"], capsys

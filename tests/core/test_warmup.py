@@ -31,6 +31,7 @@ def _cached(cache: Path) -> set[str]:
     return {str(p) for p in cache.rglob("*") if p.suffix in (".nbi", ".nbc")}
 
 
+@pytest.mark.slow  # a cold compile in a private cache
 def test_warmup_compiles_into_an_empty_cache_and_a_second_call_compiles_nothing(tmp_path):
     cache, times = tmp_path / "numba", tmp_path / "times.json"
     env = _env(cache, times)
@@ -47,6 +48,7 @@ def test_warmup_compiles_into_an_empty_cache_and_a_second_call_compiles_nothing(
     assert _cached(cache) == files
 
 
+@pytest.mark.slow  # a cold compile in a private cache
 def test_a_cold_command_says_what_it_compiles_before_the_long_wait(tmp_path):
     cache, times = tmp_path / "numba", tmp_path / "times.json"
     times.write_text(json.dumps({"citadels": 42.0}))
