@@ -7,10 +7,19 @@ one resumable simulation in the run cache (``--work``), played or reused by :fun
 interrupted report continues where it stopped and a finished one is only re-analysed.  The outputs
 are written whole into a temporary directory and moved into place, REPORT.md last
 (:func:`boardlab.experiments.io.staged_directory`).
+
+The report kit: a report's ``REPORT.md`` is a Jinja2 template shipped in the package
+(``boardlab/experiments/templates/*.md.j2``), rendered by :func:`render` from a context of its tables and
+numbers.  The environment (:func:`environment`) is strict (an unknown name is an error, not an empty
+string) and has the number formats of the reports as filters (:data:`FILTERS`: ``ci``, ``pct``, ``signed``,
+``signed_ci``, ``count``, ``fixed``, ``md``); the provenance block every report opens with is the macro
+``provenance`` of ``_kit.md.j2``, fed by :func:`provenance`.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
+import functools
 import hashlib
 import time
 from collections.abc import Callable
@@ -20,6 +29,7 @@ from typing import Protocol
 
 import pandas as pd
 
+from boardlab.experiments import provenance as P
 from boardlab.experiments import simulate as S
 from boardlab.experiments.io import read_results
 
@@ -172,6 +182,96 @@ def run_jobs(
     return frames
 
 
+def fixed(v, digits: int = 1) -> str:
+    """A number with `digits` decimals: ``'12.3'``.
+
+    Parameters
+    ----------
+    v : float
+        The number.
+    digits : int
+        Decimals shown.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    return f"{v:.{digits}f}"
+
+
+def count(v) -> str:
+    """A count with thousands separators: ``'12,345'``.
+
+    Parameters
+    ----------
+    v : int
+        The count.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    return f"{v:,}"
+
+
+def signed(v, digits: int = 1) -> str:
+    """A difference with its sign: ``'+1.2'``, ``'-0.4'``.
+
+    Parameters
+    ----------
+    v : float
+        The difference.
+    digits : int
+        Decimals shown.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    return f"{v:+.{digits}f}"
+
+
+def signed_ci(v, lo, hi, digits: int = 1) -> str:
+    """A difference and its interval, every number signed: ``'+1.2 [+0.3, +2.1]'``.
+
+    Parameters
+    ----------
+    v, lo, hi : float
+        The difference and its interval's bounds.
+    digits : int
+        Decimals shown.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    return f"{v:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+
+
+def pct(v, lo, hi, digits: int = 1, unit: str = "%") -> str:
+    """A share and its interval in percent: ``'12.3% [11.0, 13.6]'`` (``unit=""``: ``'12.3 [11.0, 13.6]'``).
+
+    Parameters
+    ----------
+    v, lo, hi : float
+        The share and its interval's bounds, as fractions.
+    digits : int
+        Decimals shown.
+    unit : str
+        Written after the share.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    return f"{100 * v:.{digits}f}{unit} [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
+
+
 def ci(v, lo, hi, digits: int = 1) -> str:
     """A value and its interval: ``'12.3 [11.0, 13.6]'``.
 
@@ -208,3 +308,104 @@ def md_table(df: pd.DataFrame) -> str:
     for _, r in df.iterrows():
         lines.append("| " + " | ".join(str(r[c]) for c in cols) + " |")
     return "\n".join(lines)
+
+
+FILTERS: dict[str, Callable[..., str]] = {
+    "ci": ci,
+    "count": count,
+    "fixed": fixed,
+    "md": md_table,
+    "pct": pct,
+    "signed": signed,
+    "signed_ci": signed_ci,
+}
+"""The report templates' number formats, by filter name (``{{ x|fixed(2) }}``, ``{{ row|md }}``)."""
+
+
+@functools.cache
+def environment():
+    """The report templates' Jinja2 environment: the package's ``templates`` folder, strict, the :data:`FILTERS`.
+
+    Returns
+    -------
+    jinja2.Environment
+        Undefined names raise (StrictUndefined), nothing is escaped, a template's final newline is kept.
+    """
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("boardlab.experiments", "templates"),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    env.filters.update({name: _strict(f) for name, f in FILTERS.items()})
+    return env
+
+
+def _strict(f: Callable[..., str]) -> Callable[..., str]:
+    """`f` as a filter that raises jinja2.UndefinedError on an undefined argument (str() of a StrictUndefined does),
+    rather than a TypeError from its format."""
+
+    import jinja2
+
+    @functools.wraps(f)
+    def strict(*args, **kwargs):
+        for a in (*args, *kwargs.values()):
+            if isinstance(a, jinja2.StrictUndefined):
+                str(a)  # raises jinja2.UndefinedError naming it
+        return f(*args, **kwargs)
+
+    return strict
+
+
+def render(template: str, **context) -> str:
+    """A report template rendered with `context`.
+
+    Parameters
+    ----------
+    template : str
+        Its file name under ``boardlab/experiments/templates`` (e.g. ``"cartographers_report.md.j2"``).
+    **context
+        The names the template reads.
+
+    Returns
+    -------
+    str
+        The rendered text.
+    """
+    return environment().get_template(template).render(**context)
+
+
+def provenance(command: str, runs: int, games: int, sim_seconds: float, elapsed: float) -> dict:
+    """What the provenance block of a report says (the ``provenance`` macro of ``_kit.md.j2``).
+
+    Parameters
+    ----------
+    command : str
+        The command line, quoted in the report.
+    runs : int
+        Runs in the report.
+    games : int
+        Games over every run.
+    sim_seconds : float
+        Seconds the runs took when they were played.
+    elapsed : float
+        Seconds this command took.
+
+    Returns
+    -------
+    dict
+        ``command``, ``commit``, ``version``, ``now`` (UTC, to the minute), ``runs``, ``games``, ``sim_seconds``,
+        ``elapsed``.
+    """
+    return {
+        "command": command,
+        "commit": P.git_commit(),
+        "version": P.package_version(),
+        "now": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "runs": runs,
+        "games": games,
+        "sim_seconds": sim_seconds,
+        "elapsed": elapsed,
+    }

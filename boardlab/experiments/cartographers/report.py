@@ -5,7 +5,6 @@ Design notes: docs/games/cartographers/usage.md#report-module.
 
 from __future__ import annotations
 
-import datetime as _dt
 import itertools
 import time
 from collections.abc import Callable
@@ -17,12 +16,11 @@ import pandas as pd
 from scipy.stats import chisquare
 
 from boardlab.experiments import charts
-from boardlab.experiments import provenance as P
 from boardlab.experiments.io import staged_directory
 from boardlab.experiments.pipelines import Z95, mean_ci, win_share
-from boardlab.experiments.report import Report, run_jobs
+from boardlab.experiments.report import Report, provenance, render, run_jobs, signed_ci
 from boardlab.experiments.report import ci as _ci
-from boardlab.experiments.report import md_table as _md
+from boardlab.experiments.report import pct as _pct
 from boardlab.sim.cartographers.rules import Rules, load_rules
 from boardlab.sim.stats import wilson
 
@@ -816,10 +814,6 @@ def seats_chart(t: pd.DataFrame, path: Path) -> None:
 # --- the report -----------------------------------------------------------------------
 
 
-def _pct(v, lo, hi, digits=1) -> str:
-    return f"{100 * v:.{digits}f}% [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
-
-
 def _metric(t: pd.DataFrame, metric: str, **where) -> pd.Series:
     m = t["metric"] == metric
     for k, v in where.items():
@@ -827,7 +821,7 @@ def _metric(t: pd.DataFrame, metric: str, **where) -> pd.Series:
     return t[m].iloc[0]
 
 
-def solo_calibration_markdown(tables) -> str:
+def solo_calibration_table(tables) -> pd.DataFrame:
     """The solo calibration table of REPORT.md: side A, planner beside greedy, per card.
 
     Parameters
@@ -837,8 +831,8 @@ def solo_calibration_markdown(tables) -> str:
 
     Returns
     -------
-    str
-        The Markdown table.
+    pandas.DataFrame
+        One row per card, every value text as the report shows it.
     """
     c = tables["solo_cards"]
     c = c[c["side"] == "A"]
@@ -856,11 +850,11 @@ def solo_calibration_markdown(tables) -> str:
                 "greedy points": _ci(*g.loc[card, ["mean", "lo", "hi"]]),
                 "planner excess": f"{r['excess']:+.1f}",
                 "printed number (planner)": r["verdict"],
-                "relative to other cards": f"{r['relative']:+.1f} [{r['rel_lo']:+.1f}, {r['rel_hi']:+.1f}] "
+                "relative to other cards": f"{signed_ci(r['relative'], r['rel_lo'], r['rel_hi'])} "
                 f"{r['relative_verdict']}",
             }
         )
-    return _md(pd.DataFrame(rows))
+    return pd.DataFrame(rows)
 
 
 def report(tables, frames, games, seed, command, elapsed) -> str:
@@ -886,7 +880,6 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
     str
         REPORT.md's Markdown.
     """
-    now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     total_games = sum(len(df) // j.players for j, df in frames.items())
     sim_seconds = sum(df.attrs.get("seconds", 0.0) for df in frames.values())
     runs = pd.DataFrame(
@@ -967,18 +960,16 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
     info = card_info().set_index("card")["name"]
 
     def pair_rows(t):
-        return _md(
-            pd.DataFrame(
-                [
-                    {
-                        "pair": " + ".join(f"{int(r[k])} {info[int(r[k])]}" for k in ("card_x", "card_y")),
-                        "games": int(r["n"]),
-                        "mean total": _ci(r["mean"], r["lo"], r["hi"]),
-                        "interaction": f"{r['interaction']:+.1f} [{r['int_lo']:+.1f}, {r['int_hi']:+.1f}]",
-                    }
-                    for _, r in t.iterrows()
-                ]
-            )
+        return pd.DataFrame(
+            [
+                {
+                    "pair": " + ".join(f"{int(r[k])} {info[int(r[k])]}" for k in ("card_x", "card_y")),
+                    "games": int(r["n"]),
+                    "mean total": _ci(r["mean"], r["lo"], r["hi"]),
+                    "interaction": signed_ci(r["interaction"], r["int_lo"], r["int_hi"]),
+                }
+                for _, r in t.iterrows()
+            ]
         )
 
     n_pairs_out = int(((pa_pairs["int_lo"] > 0) | (pa_pairs["int_hi"] < 0)).sum())
@@ -993,39 +984,35 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
                 row["side A games"] = f"{r['n']:,}"
         side_rows.append(row)
     shares = tables["score_shares"]
-    share_rows = _md(
-        pd.DataFrame(
-            [
-                {
-                    "run": r["run"],
-                    "games": f"{r['n']:,}",
-                    "mean total": f"{r['total']:.1f}",
-                    "edict points": f"{r['edict_points']:.1f}",
-                    "coin points": f"{r['coin_points']:.1f}",
-                    "monster penalty": f"{r['monster_penalty']:.1f}",
-                    "coins / total": _pct(r["coin_share"], r["coin_lo"], r["coin_hi"]),
-                    "monsters / total": _pct(r["monster_share"], r["monster_lo"], r["monster_hi"]),
-                }
-                for _, r in shares.iterrows()
-            ]
-        )
+    share_rows = pd.DataFrame(
+        [
+            {
+                "run": r["run"],
+                "games": f"{r['n']:,}",
+                "mean total": f"{r['total']:.1f}",
+                "edict points": f"{r['edict_points']:.1f}",
+                "coin points": f"{r['coin_points']:.1f}",
+                "monster penalty": f"{r['monster_penalty']:.1f}",
+                "coins / total": _pct(r["coin_share"], r["coin_lo"], r["coin_hi"]),
+                "monsters / total": _pct(r["monster_share"], r["monster_lo"], r["monster_hi"]),
+            }
+            for _, r in shares.iterrows()
+        ]
     )
     amb = tables["ambush"]
-    amb_rows = _md(
-        pd.DataFrame(
-            [
-                {
-                    "table": r["table"],
-                    "placement": r["ambush"],
-                    "games": f"{r['games']:,}",
-                    "monster penalty suffered (n)": _ci(r["monster_penalty"], r["penalty_lo"], r["penalty_hi"])
-                    + f" ({r['n']:,})",
-                    "total": _ci(r["total"], r["total_lo"], r["total_hi"]),
-                    "win share (seats)": f"{_pct(r['win_share'], r['lo'], r['hi'])} ({r['seats']:,})",
-                }
-                for _, r in amb.iterrows()
-            ]
-        )
+    amb_rows = pd.DataFrame(
+        [
+            {
+                "table": r["table"],
+                "placement": r["ambush"],
+                "games": f"{r['games']:,}",
+                "monster penalty suffered (n)": _ci(r["monster_penalty"], r["penalty_lo"], r["penalty_hi"])
+                + f" ({r['n']:,})",
+                "total": _ci(r["total"], r["total_lo"], r["total_hi"]),
+                "win share (seats)": f"{_pct(r['win_share'], r['lo'], r['hi'])} ({r['seats']:,})",
+            }
+            for _, r in amb.iterrows()
+        ]
     )
     seats = tables["seats"]
     seat_rows = []
@@ -1042,156 +1029,42 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         )
     seat_df = pd.DataFrame(seat_rows).fillna("")
     last = ["1/N inside every interval", "p (all seats 1/N)"]
-    seat_md = _md(seat_df[[c for c in seat_df.columns if c not in last] + last])
-    n_seats_out = int((~seats["inside"]).sum())
-    n = sizes(games)
-    out = [
-        "# Cartographers: balance report",
-        "",
-        f"Command: `{command}`  ",
-        f"Commit: `{P.git_commit()}`, {P.package_version()}; written {now}; {len(frames)} runs, "
-        f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
-        f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
-        f"Games per run: solo {n['solo']:,} (planner side B {n['main']:,}); 4 players and seats {n['main']:,}; "
-        f"ambush and pass-direction runs {n['half']:,}. Run seed {seed}; every run uses the same game seeds.",
-        "",
-        "Rules: presets `base-a` / `base-b` (docs/games/cartographers.md); the scoring cards are drawn as the rules "
-        "say (one per category, in random order under edicts A-D), so each card is in play in a quarter of the games. "
-        "Agents (`citywright agents --game cartographers`): `planner` (the strongest: values every scoring still "
-        "ahead), `greedy` (the current season only), `random`; `ambush=` is how the agent draws a monster on its "
-        "neighbour's map (adversarial by default). Intervals are 95%: normal intervals for means, Wilson for "
-        "shares. In multiplayer tables the seats of a game share its cards and deck, so means are over games (n = "
-        "games); win shares are over seats.",
-        "",
-        "## Summary",
-        "",
-        f"- **Solo rating** (planner, side A, {rt['n']:,} games): {_ci(rt['mean'], rt['lo'], rt['hi'])} = card "
-        f"points minus printed numbers {_ci(ex['mean'], ex['lo'], ex['hi'])} + coins minus monster penalty "
-        f"{_ci(cm['mean'], cm['lo'], cm['hi'])}.",
-        f"- **Printed solo numbers vs planner's points** (card by card): generous (planner's interval above the "
-        f"number) {names(gen)}; harsh (below) {names(harsh)}.",
-        f"- **Relative to the other cards** (excess minus the 16 cards' mean excess, i.e. whatever the player's "
-        f"level): generous {names(rgen)}; harsh {names(rharsh)}. Spearman correlation of printed number and "
-        f"planner's mean points over the 16 cards: {rho:.2f}.",
-        f"- **Seats** (identical agents, seating fixed): {n_seats_out} of {len(seats)} seat intervals miss 1/N (about "
-        f"{0.05 * len(seats):.0f} would by chance); the smallest p of the "
-        f"{seats.groupby(['players', 'passes']).ngroups} tables' tests of equal seats is {seats['p_equal'].min():.2f}.",
-        f"- **Card pairs** (side A, pairs seen in at least {MIN_PAIR_GAMES} games): {n_pairs_out} of "
-        f"{len(pa_pairs)} pair interactions have an interval excluding 0 (about {0.05 * len(pa_pairs):.0f} would "
-        "by chance).",
-        "",
-        "## Solo calibration",
-        "",
-        "What is compared: for each scoring card, the **mean points that card scored over a solo game** (the sum "
-        "of its two scorings) in the games where it was in play, **beside its printed solo number**. The printed "
-        "number is the designers' difficulty estimate for the whole game's rating: the rating is the final score "
-        "minus the sum of the four numbers, so with the excess of a card = its points − its number, "
-        "rating = Σ excess of the 4 cards + coin points − monster penalty. A card's excess is its own term of the "
-        "rating. *Printed number (planner)*: 'generous' when planner's interval lies above the number (the card "
-        "gives more than it charges), 'harsh' when below. The planner is one player: its overall level shifts every "
-        "excess, so the last column removes that level (excess minus the mean excess of the 16 cards) and judges "
-        "the numbers **against each other**. Side A, cards drawn at random (each card in about a quarter of the "
-        "games).",
-        "",
-        solo_calibration_markdown(tables),
-        "",
-        "![solo cards](solo_cards.png)",
-        "",
-        "**Rating and its parts** (means per game):",
-        "",
-        _md(pd.DataFrame(rating_rows)),
-        "",
-        "`par` = sum of the four printed numbers; `excess` = edict points − par; rating = excess + coin points − "
-        "monster penalty.",
-        "",
-        "**Titles** (side A): share of games whose rating reaches the title's threshold (at least), and exactly that "
-        "title:",
-        "",
-        _md(pd.DataFrame(title_rows)),
-        "",
-        "![titles](solo_titles.png)",
-        "",
-        "## Edict difficulty in multiplayer (4 players, every seat planner)",
-        "",
-        "Mean points per player of all the cards in each edict slot (slot A scores in Spring and Winter, B in "
-        "Spring and Summer, C in Summer and Fall, D in Fall and Winter):",
-        "",
-        _md(pd.DataFrame(slot_rows)),
-        "",
-        "Each card's mean points per player over the game (both scorings), every slot:",
-        "",
-        _md(pd.DataFrame(card_rows)),
-        "",
-        "![edict cards](edict_cards.png)",
-        "",
-        f"Per card and slot: `edict_cards.csv` (slot A-D rows; about {n['main'] // 16:,} games each). The largest "
-        f"spread between a card's best and worst slot on side A: {slot_spread.max():.1f} points (card "
-        f"{int(slot_spread.idxmax())} {info[int(slot_spread.idxmax())]}).",
-        "",
-        "### Card pairs (side A)",
-        "",
-        "Mean total per player in games where both cards are in play; interaction = that mean − (mean with the "
-        "first card + mean with the second − the grand mean), with the pair's interval (the cards' own means are "
-        "far more precise). Highest and lowest five among the pairs seen in at least "
-        f"{MIN_PAIR_GAMES} games:",
-        "",
-        pair_rows(pa_pairs.iloc[::-1].head(5)),
-        "",
-        pair_rows(pa_pairs.head(5)),
-        "",
-        "All pairs, both sides: `card_pairs.csv`.",
-        "",
-        "## Map side A vs B (planner)",
-        "",
-        "Means per game (solo: one player; 4 players: the seats' mean); both sides' runs share their game seeds and "
-        "so their card deals, and B − A is the mean difference over the paired games (games in brackets).",
-        "",
-        _md(pd.DataFrame(side_rows)),
-        "",
-        "Per card by side: the multiplayer card table above and `edict_cards.csv`; solo per card on side B: "
-        "`solo_cards.csv` (side B rows).",
-        "",
-        "## Coins' and monsters' share of the final score",
-        "",
-        share_rows,
-        "",
-        "Shares are ratios of means over games (delta-method intervals); the monster penalty is subtracted, so "
-        "edict points + coin points − monster penalty = total.",
-        "",
-        "## Adversarial vs random ambush placement (4 players, planner, side A)",
-        "",
-        amb_rows,
-        "",
-        "'placement' is how the seat's agent draws monsters on its neighbour's map; the penalty is what the seat "
-        "*suffered*. In the all-one-policy tables every monster comes from that policy (means over games); in the "
-        "mixed table (agents alternate round the table, seats rotated) every adversarial seat receives the random "
-        "seats' monsters and the reverse (means over seats). A fair win share is 25%.",
-        "",
-        "## Seats and pass direction (identical agents, seating fixed, side A)",
-        "",
-        seat_md,
-        "",
-        "![seats](seats.png)",
-        "",
-        "Every seat plays the same agent (planner, adversarial ambush). Cartographers has no first player (everyone "
-        "draws at once from the same card) and every seat has a neighbour on each side, so the table is the same "
-        "from every seat: the rules themselves give no seat an edge, and a seat effect here would be an engine or "
-        "agent asymmetry (a tie broken by seat, a seat's random stream). The arrow's direction: 'next' is the "
-        "preset (clockwise = the next seat), 'previous' reverses it (`ambush.pass_clockwise_to`). p = chi-square "
-        "test that every seat wins 1/N (on summed win shares). The 4-player 'next' row is the multiplayer run "
-        "above.",
-        "",
-        "## Runs",
-        "",
-        _md(runs),
-        "",
-        "## Files",
-        "",
-        "CSV tables (long format): " + ", ".join(f"`{t}.csv`" for t in TABLES) + "; charts: `solo_cards.png`, "
-        "`solo_titles.png`, `edict_cards.png`, `seats.png`.",
-        "",
-    ]
-    return "\n".join(out)
+    return render(
+        "cartographers_report.md.j2",
+        p=provenance(command, len(frames), total_games, sim_seconds, elapsed),
+        n=sizes(games),
+        seed=seed,
+        rt=rt.to_dict(),
+        ex=ex.to_dict(),
+        cm=cm.to_dict(),
+        generous=names(gen),
+        harsh=names(harsh),
+        relative_generous=names(rgen),
+        relative_harsh=names(rharsh),
+        rho=rho,
+        seats_out=int((~seats["inside"]).sum()),
+        seat_intervals=len(seats),
+        seat_tables=seats.groupby(["players", "passes"]).ngroups,
+        seat_min_p=seats["p_equal"].min(),
+        min_pair_games=MIN_PAIR_GAMES,
+        pairs_out=n_pairs_out,
+        pairs_seen=len(pa_pairs),
+        solo_calibration=solo_calibration_table(tables),
+        rating_rows=pd.DataFrame(rating_rows),
+        title_rows=pd.DataFrame(title_rows),
+        slot_rows=pd.DataFrame(slot_rows),
+        card_rows=pd.DataFrame(card_rows),
+        slot_spread=slot_spread.max(),
+        slot_spread_card=f"{int(slot_spread.idxmax())} {info[int(slot_spread.idxmax())]}",
+        pairs_highest=pair_rows(pa_pairs.iloc[::-1].head(5)),
+        pairs_lowest=pair_rows(pa_pairs.head(5)),
+        side_rows=pd.DataFrame(side_rows),
+        share_rows=share_rows,
+        ambush_rows=amb_rows,
+        seat_rows=seat_df[[c for c in seat_df.columns if c not in last] + last],
+        runs=runs,
+        tables=TABLES,
+    )
 
 
 REPORT = Report(

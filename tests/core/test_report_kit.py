@@ -1,0 +1,129 @@
+"""The report kit (boardlab.experiments.report): its number filters, the shared provenance block, and every
+report template rendered from a small hand-made context, so a template's typo fails here without a game."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+import jinja2
+import pandas as pd
+import pytest
+
+from boardlab.experiments import report as K
+
+
+def _table(tag: str) -> pd.DataFrame:
+    return pd.DataFrame({"column": [f"{tag} row 1", f"{tag} row 2"], "value": ["1.0", "2.0"]})
+
+
+def _provenance() -> dict:
+    return {
+        "command": "boardlab reproduce --games 20",
+        "commit": "0123abc",
+        "version": "boardlab 0.1.0",
+        "now": "2026-01-02 03:04 UTC",
+        "runs": 3,
+        "games": 12345,
+        "sim_seconds": 90.0,
+        "elapsed": 30.0,
+    }
+
+
+def _cartographers_report() -> dict:
+    metric = {"n": 1200, "mean": 10.0, "lo": 9.0, "hi": 11.0}
+    return {
+        "p": _provenance(),
+        "n": {"solo": 1000, "main": 1600, "half": 800},
+        "seed": 7,
+        "rt": metric,
+        "ex": metric,
+        "cm": metric,
+        "generous": "1 Sentinel Wood",
+        "harsh": "none",
+        "relative_generous": "none",
+        "relative_harsh": "2 Greenbough",
+        "rho": 0.5,
+        "seats_out": 1,
+        "seat_intervals": 28,
+        "seat_tables": 8,
+        "seat_min_p": 0.04,
+        "min_pair_games": 20,
+        "pairs_out": 3,
+        "pairs_seen": 96,
+        "solo_calibration": _table("calibration"),
+        "rating_rows": _table("ratings"),
+        "title_rows": _table("titles"),
+        "slot_rows": _table("slots"),
+        "card_rows": _table("cards"),
+        "slot_spread": 2.25,
+        "slot_spread_card": "3 Treetower",
+        "pairs_highest": _table("highest"),
+        "pairs_lowest": _table("lowest"),
+        "side_rows": _table("sides"),
+        "share_rows": _table("shares"),
+        "ambush_rows": _table("ambush"),
+        "seat_rows": _table("seats"),
+        "runs": _table("runs"),
+        "tables": ("solo_cards", "seats"),
+    }
+
+
+CONTEXTS = {
+    "cartographers_report.md.j2": _cartographers_report,
+}
+
+
+def test_filters_format_as_the_reports_did():
+    assert K.ci(12.34, 11.0, 13.66) == "12.3 [11.0, 13.7]"
+    assert K.ci(0.5, 0.25, 0.75, 2) == "0.50 [0.25, 0.75]"
+    assert K.pct(0.1234, 0.11, 0.1367) == "12.3% [11.0, 13.7]"
+    assert K.pct(0.1234, 0.11, 0.1367, unit="") == "12.3 [11.0, 13.7]"
+    assert K.pct(0.5, 0.25, 0.75, digits=0) == "50% [25, 75]"
+    assert K.signed(1.25, 2) == "+1.25" and K.signed(-0.04) == "-0.0"
+    assert K.signed_ci(1.0, -0.5, 2.5) == "+1.0 [-0.5, +2.5]"
+    assert K.count(1234567) == "1,234,567"
+    assert K.fixed(2 / 3, 2) == "0.67"
+    assert set(K.FILTERS) <= set(K.environment().filters)
+
+
+def test_provenance_block_keeps_its_markdown_line_breaks():
+    env = K.environment()
+    text = env.from_string('{% import "_kit.md.j2" as kit %}{{ kit.provenance(p) }}|').render(p=_provenance())
+    command, commit = text.split("\n")
+    assert command == "Command: `boardlab reproduce --games 20`  "
+    assert commit.startswith("Commit: `0123abc`, boardlab 0.1.0; written 2026-01-02 03:04 UTC; 3 runs, 12,345 games;")
+    assert "took 1.5 min of wall time when played, this command 0.5 min" in commit
+    assert commit.endswith("run cache).  |")
+
+
+def test_provenance_is_filled_from_this_checkout():
+    p = K.provenance("cmd", 2, 40, 60.0, 6.0)
+    assert p["command"] == "cmd" and p["runs"] == 2 and p["games"] == 40
+    assert p["now"].endswith(" UTC") and p["commit"] and p["version"]
+
+
+def test_every_shipped_template_has_a_context_here():
+    shipped = {f.name for f in (files("boardlab.experiments") / "templates").iterdir() if f.name.endswith(".md.j2")}
+    assert "_kit.md.j2" in shipped
+    assert shipped - {"_kit.md.j2"} == set(CONTEXTS)
+
+
+@pytest.mark.parametrize("name", sorted(CONTEXTS))
+def test_template_renders_every_table_and_the_header(name):
+    context = CONTEXTS[name]()
+    text = K.render(name, **context)
+    assert text.startswith("# ") and text.endswith("\n") and not text.endswith("\n\n")
+    assert "Command: `boardlab reproduce --games 20`  \n" in text or "boardlab reproduce --games 20" in text
+    for key, value in context.items():
+        if isinstance(value, pd.DataFrame):
+            assert K.md_table(value) in text, key
+    assert "Undefined" not in text and "{{" not in text and "{%" not in text
+
+
+@pytest.mark.parametrize("name", sorted(CONTEXTS))
+def test_template_refuses_a_missing_name(name):
+    context = CONTEXTS[name]()
+    for key in context:
+        partial = {k: v for k, v in context.items() if k != key}
+        with pytest.raises(jinja2.UndefinedError):
+            K.render(name, **partial)
