@@ -290,19 +290,21 @@ def ci(v, lo, hi, digits: int = 1) -> str:
     return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
-def md_table(df: pd.DataFrame) -> str:
+def md_table(df: pd.DataFrame | list[dict]) -> str:
     """A DataFrame as a Markdown table (every value as str() gives it).
 
     Parameters
     ----------
-    df : pandas.DataFrame
-        The table.
+    df : pandas.DataFrame or list of dict
+        The table, or its rows (a dict each, the columns in the first-seen order of their keys).
 
     Returns
     -------
     str
         The Markdown lines.
     """
+    if isinstance(df, list):
+        df = pd.DataFrame(df)
     cols = list(df.columns)
     lines = ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
     for _, r in df.iterrows():

@@ -68,8 +68,55 @@ def _cartographers_report() -> dict:
     }
 
 
+def _cartographers_skill() -> dict:
+    tiers = ["greedy", "expert"]
+    sizes = {"solo": 1000, "main": 1600, "half": 800}
+    spread = {"tier": "greedy", "spread of card excess, today": "9.0", "spread under the numbers": "3.5"}
+    pairs = {"tier": "greedy", "pairs tested": 96, "survive Benjamini-Hochberg at 5%": 2}
+    return {
+        "p": _provenance(),
+        "tiers": tiers,
+        "n": {"greedy": sizes, "expert": sizes},
+        "seed": 7,
+        "fresh_seed": 8,
+        "rating": {t: {"mean": 5.0, "lo": 4.0, "hi": 6.0} for t in tiers},
+        "absolute": {"generous": "1 Sentinel Wood", "harsh": "none", "depends": "2 Greenbough"},
+        "absolute_depends": 1,
+        "relative": {"generous": "none", "harsh": "none", "depends": "none"},
+        "rho": {t: {"spearman": 0.5, "lo": 0.25, "hi": 0.75} for t in tiers},
+        "proposal_rows": [spread],
+        "recommended_rows": [spread],
+        "player_range": ("planner", "strong", "expert"),
+        "changed": 5,
+        "disagree": 1,
+        "disagree_names": "3 Treetower",
+        "pair_rows": [pairs],
+        "fdr_column": "survive Benjamini-Hochberg at 5%",
+        "min_pair_games": 20,
+        "seat_tables": 16,
+        "small_p": ["greedy 3p next"],
+        "calibration_rows": _table("calibration"),
+        "rating_rows": _table("ratings"),
+        "bootstrap": 4000,
+        "spearman_rows": _table("spearman"),
+        "recalibrated": _table("recalibrated"),
+        "proposal_title_rows": _table("proposal titles").to_dict("records"),
+        "title_rows": _table("titles"),
+        "slot_rows": _table("slots"),
+        "edict_rows": _table("edicts"),
+        "rank_spread": 3.0,
+        "rank_spread_card": 4,
+        "side_rows": _table("sides"),
+        "ambush_rows": _table("ambush"),
+        "seat_rows": _table("seats"),
+        "runs": _table("runs"),
+        "tables": ("excess_by_tier", "seats"),
+    }
+
+
 CONTEXTS = {
     "cartographers_report.md.j2": _cartographers_report,
+    "cartographers_skill.md.j2": _cartographers_skill,
 }
 
 
@@ -115,7 +162,7 @@ def test_template_renders_every_table_and_the_header(name):
     assert text.startswith("# ") and text.endswith("\n") and not text.endswith("\n\n")
     assert "Command: `boardlab reproduce --games 20`  \n" in text or "boardlab reproduce --games 20" in text
     for key, value in context.items():
-        if isinstance(value, pd.DataFrame):
+        if isinstance(value, pd.DataFrame) or (isinstance(value, list) and value and isinstance(value[0], dict)):
             assert K.md_table(value) in text, key
     assert "Undefined" not in text and "{{" not in text and "{%" not in text
 

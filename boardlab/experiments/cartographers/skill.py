@@ -5,7 +5,6 @@ Design notes: docs/games/cartographers/usage.md#skill-report-module.
 
 from __future__ import annotations
 
-import datetime as _dt
 import hashlib
 import time
 from collections.abc import Callable
@@ -17,11 +16,10 @@ from scipy.stats import norm, rankdata
 from statsmodels.stats.multitest import multipletests
 
 from boardlab.experiments import charts
-from boardlab.experiments import provenance as P
 from boardlab.experiments.io import staged_directory
-from boardlab.experiments.report import Report, run_jobs
+from boardlab.experiments.report import Report, provenance, render, run_jobs
 from boardlab.experiments.report import ci as _ci
-from boardlab.experiments.report import md_table as _md
+from boardlab.experiments.report import pct as _pct
 
 from . import report as R
 from .report import GAME, MIN_PAIR_GAMES, Job, card_info
@@ -662,10 +660,6 @@ def seats_chart(t: pd.DataFrame, path: Path) -> None:
 # --- the report -----------------------------------------------------------------------
 
 
-def _pct(v, lo, hi, digits=1) -> str:
-    return f"{100 * v:.{digits}f}% [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
-
-
 def _names(ids) -> str:
     info = card_info().set_index("card")["name"]
     return ", ".join(f"{i} {info[i]}" for i in ids) or "none"
@@ -751,7 +745,6 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
     str
         REPORT.md's Markdown.
     """
-    now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     tiers = list(frames)
     all_frames = [(t, j, df) for t in tiers for j, df in frames[t].items()]
     all_frames += [(t, j, df) for t in tiers for j, df in proposal_frames.get(t, {}).items()]
@@ -916,194 +909,59 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
     changed = rec[rec["recommended"] != rec["solo"]]
     disagree = rec[rec["spread"] >= 2]  # among the PLAYER_RANGE tiers
 
-    out = [
-        "# Cartographers across skill: every verdict per tier",
-        "",
-        f"Command: `{command}`  ",
-        f"Commit: `{P.git_commit()}`, {P.package_version()}; written {now}; {len(all_frames)} runs, "
-        f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
-        f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
-        f"Tiers (`boardlab agents --game cartographers`): {', '.join(f'`{t}`' for t in tiers)}, each in every seat "
-        "of its tables (monsters placed adversarially unless a table says random). Games per run: greedy, planner "
-        f"and strong solo {n[tiers[0]]['solo']:,} (side B {n[tiers[0]]['main']:,}), 4 players and seats "
-        f"{n[tiers[0]]['main']:,}, ambush and pass direction {n[tiers[0]]['half']:,}"
-        + (
-            f"; expert solo {n['expert']['solo']:,} (side B {n['expert']['main']:,}), 4 players and seats "
-            f"{n['expert']['main']:,}, ambush and pass direction {n['expert']['half']:,}"
-            if "expert" in n
-            else ""
-        )
-        + f". Run seed {seed} (every run shares its game seeds); the recalibrated numbers are re-simulated on "
-        f"fresh seeds (run seed {(seed + 1) % 2**64}). Intervals are 95% (normal for means, Wilson for shares). The "
-        "tables are those of the balance report (`results/cartographers/`, planner only) computed per tier.",
-        "",
-        "## Summary",
-        "",
-        "- **Solo rating per tier** (side A): "
-        + "; ".join(f"{t} {_ci(*rating_of(t)[['mean', 'lo', 'hi']])}" for t in tiers)
-        + ". The tiers are ordered as their names say, and the overall level of every card's excess moves with "
-        "them, so a verdict on a printed number *alone* ('generous', 'harsh') is mostly a verdict on the player.",
-        f"- **Printed numbers generous at every tier** (each tier's interval above the number): "
-        f"{_names(absolute['generous'])}; **harsh at every tier**: {_names(absolute['harsh'])}; verdict changes "
-        f"with skill ({len(absolute['depends'])} cards): {_names(absolute['depends'])}.",
-        f"- **Against the other cards** (excess minus the 16 cards' mean at that tier): generous at every tier "
-        f"{_names(relative['generous'])}; harsh at every tier {_names(relative['harsh'])}; verdict depends on skill: "
-        f"{_names(relative['depends'])}.",
-        "- **Spearman agreement** of printed numbers and points: "
-        + "; ".join(f"{t} {_ci(rho.at[t, 'spearman'], rho.at[t, 'lo'], rho.at[t, 'hi'], 2)}" for t in tiers)
-        + ".",
-        "- **Recalibrated numbers**: each tier's own (`recalibrated-<tier>.toml`) take the spread of the card "
-        "excesses on fresh seeds from "
-        + "; ".join(
-            f"{r['tier']} {r['spread of card excess, today']} to {r['spread under the numbers']} points"
-            for r in prop_rows
-        )
-        + f". For a player between planner and expert print `recalibrated.toml` (per card the median of the "
-        f"{', '.join(PLAYER_RANGE)} numbers): {len(changed)} of 16 numbers change; those three tiers' own numbers "
-        f"differ by 2 or more on {len(disagree)} cards ({_names(disagree.index.tolist())}), where the median "
-        "decides. Under it the spread falls to "
-        + "; ".join(f"{r['tier']} {r['spread under the numbers']}" for r in rec_rows)
-        + " points (fresh seeds).",
-        "- **Card pairs** (side A, Benjamini-Hochberg at 5%): "
-        + (
-            "; ".join(
-                f"{r['tier']} {r[f'survive Benjamini-Hochberg at {FDR:.0%}']} of {r['pairs tested']}" for r in pair_rows
-            )
-            + " interactions survive."
-            if pair_rows
-            else f"no pair seen in {MIN_PAIR_GAMES} games at this size."
-        ),
-        f"- **Seats** (identical agents, seats fixed, 2-5 players, both arrow directions): {n_seat_tables} tables; "
-        f"{len(small_p)} reject 'every seat wins 1/N' at 5% after a Bonferroni correction over the tables"
-        + (f" ({', '.join(f'{t} {p}p {d}' for t, p, d in small_p.index)})" if len(small_p) else "")
-        + ".",
-        "",
-        "## Solo calibration per tier",
-        "",
-        "Mean points of each scoring card over a solo game (its two scorings, side A, the games where it is in "
-        "play) per tier, then its excess relative to the 16 cards' mean excess at that tier (▲ generous, ▼ harsh: "
-        "the interval excludes 0). Absolute verdicts and every interval: `excess_by_tier.csv`.",
-        "",
-        _md(pd.DataFrame(cal_rows)),
-        "",
-        "![excess by tier](excess_by_tier.png)",
-        "",
-        "**Rating and its parts** (side A; means per game):",
-        "",
-        _md(pd.DataFrame(rating_rows)),
-        "",
-        "**Spearman agreement** of the 16 printed numbers and the cards' mean points (interval: parametric "
-        f"bootstrap, {BOOTSTRAP:,} draws of the card means):",
-        "",
-        _md(pd.DataFrame(sp_rows)),
-        "",
-        "## Recalibrated solo numbers",
-        "",
-        "Per tier, `round(points − the tier's mean excess)`: the number that gives every card the same expected "
-        "excess, the numbers' mean unchanged (so the par and the title thresholds keep their meaning). "
-        f"`recommended` is per card the median of the {', '.join(PLAYER_RANGE)} tiers' unrounded numbers, rounded "
-        "(a player between planner and expert; the median is robust to one agent's quirk on one card); `spread` is "
-        f"the largest difference between those {len(PLAYER_RANGE)} tiers' numbers (greedy's aside). Each tier's "
-        "column is a variant file, `recalibrated-<tier>.toml`, and `recommended` is `recalibrated.toml` "
-        "(`boardlab rules --game cartographers results/cartographers-skill/recalibrated.toml`).",
-        "",
-        _md(recal_md),
-        "",
-        "**Re-simulated on fresh seeds** (solo, side A), each tier under its own numbers:",
-        "",
-        _md(pd.DataFrame(prop_rows)) if prop_rows else "(not run)",
-        "",
-        "and under `recalibrated.toml`:",
-        "",
-        _md(pd.DataFrame(rec_rows)) if rec_rows else "(not run)",
-        "",
-        "Title shares (games reaching each title): today's numbers (the calibration runs) beside the tier's own "
-        "recalibrated numbers and `recalibrated.toml` (fresh seeds); the title thresholds are unchanged:",
-        "",
-        _md(pd.DataFrame(title_rows)) if title_rows else "(not run)",
-        "",
-        "## Titles per tier (today's numbers)",
-        "",
-        "Share of solo games whose rating reaches each title's threshold:",
-        "",
-        _md(pd.DataFrame(titles_rows)),
-        "",
-        "![titles](titles.png)",
-        "",
-        "## Edict difficulty in multiplayer (4 players, every seat the tier)",
-        "",
-        "Mean points per player of all the cards in each edict slot:",
-        "",
-        _md(pd.DataFrame(slot_rows)),
-        "",
-        "Each card's mean points per player over the game, side A:",
-        "",
-        _md(pd.DataFrame(edict_rows)),
-        "",
-        f"Cards' difficulty ranks (1 = most points) move by at most {rank_spread.max():.0f} places between tiers "
-        f"(card {int(rank_spread.idxmax())}); per slot and side: `edict_cards.csv`.",
-        "",
-        "## Card pairs (side A)",
-        "",
-        "Interaction = the pair's mean total − (mean with the first card + mean with the second − the grand "
-        "mean); p two-sided from its normal interval; q = Benjamini-Hochberg over the tier's pairs seen in at "
-        f"least {MIN_PAIR_GAMES} games (`card_pairs.csv`: every pair, p, q).",
-        "",
-        _md(pd.DataFrame(pair_rows)) if pair_rows else f"(no pair seen in {MIN_PAIR_GAMES} games at this size)",
-        "",
-        "## Map side A vs B",
-        "",
-        "Paired over the games both sides played (same seeds, same cards): B − A, solo (rating, total) and 4 "
-        "players (the seats' mean total):",
-        "",
-        _md(pd.DataFrame(side_rows)),
-        "",
-        "## Adversarial vs random ambush placement (4 players, side A)",
-        "",
-        _md(pd.DataFrame(amb_rows)),
-        "",
-        "The penalty is what the seat *suffered*; in the mixed table adversarial and random seats alternate.",
-        "",
-        "## Seats and pass direction (identical agents, seating fixed, side A)",
-        "",
-        _md(seat_df),
-        "",
-        "![seats](seats.png)",
-        "",
-        "Every seat of a table plays the tier; the rules give no seat an edge (everyone draws at once), so a seat "
-        "effect would be an engine or agent asymmetry. Every seat's share: `seats.csv`.",
-        "",
-        "## Runs",
-        "",
-        _md(
-            pd.DataFrame(
-                [
-                    {
-                        "tier": t,
-                        "run": j.key,
-                        "players": j.players,
-                        "rules": j.rules
-                        + (f" ({j.passes})" if j.passes != "next" else "")
-                        + {"own": " recalibrated (the tier's)", "recommended": " recalibrated.toml"}.get(j.label, ""),
-                        "agents": ", ".join(dict.fromkeys(j.agents)),
-                        "games": f"{j.games:,}",
-                        "played in (s)": round(df.attrs.get("seconds", 0.0), 1),
-                    }
-                    for t, j, df in all_frames
-                ]
-            )
-        ),
-        "",
-        "## Files",
-        "",
-        "CSV tables: "
-        + ", ".join(f"`{t}.csv`" for t in TABLES)
-        + "; variants: `recalibrated.toml`, "
-        + ", ".join(f"`recalibrated-{t}.toml`" for t in tiers)
-        + "; charts: `excess_by_tier.png`, `titles.png`, `seats.png`.",
-        "",
-    ]
-    return "\n".join(out)
+    return render(
+        "cartographers_skill.md.j2",
+        p=provenance(command, len(all_frames), total_games, sim_seconds, elapsed),
+        tiers=tiers,
+        n=n,
+        seed=seed,
+        fresh_seed=(seed + 1) % 2**64,
+        rating={t: rating_of(t).to_dict() for t in tiers},
+        absolute={k: _names(v) for k, v in absolute.items()},
+        absolute_depends=len(absolute["depends"]),
+        relative={k: _names(v) for k, v in relative.items()},
+        rho={t: rho.loc[t].to_dict() for t in tiers},
+        proposal_rows=prop_rows,
+        recommended_rows=rec_rows,
+        player_range=PLAYER_RANGE,
+        changed=len(changed),
+        disagree=len(disagree),
+        disagree_names=_names(disagree.index.tolist()),
+        pair_rows=pair_rows,
+        fdr_column=f"survive Benjamini-Hochberg at {FDR:.0%}",
+        min_pair_games=MIN_PAIR_GAMES,
+        seat_tables=n_seat_tables,
+        small_p=[f"{t} {p}p {d}" for t, p, d in small_p.index],
+        calibration_rows=cal_rows,
+        rating_rows=rating_rows,
+        bootstrap=BOOTSTRAP,
+        spearman_rows=sp_rows,
+        recalibrated=recal_md,
+        proposal_title_rows=title_rows,
+        title_rows=titles_rows,
+        slot_rows=slot_rows,
+        edict_rows=edict_rows,
+        rank_spread=rank_spread.max(),
+        rank_spread_card=int(rank_spread.idxmax()),
+        side_rows=side_rows,
+        ambush_rows=amb_rows,
+        seat_rows=seat_df,
+        runs=[
+            {
+                "tier": t,
+                "run": j.key,
+                "players": j.players,
+                "rules": j.rules
+                + (f" ({j.passes})" if j.passes != "next" else "")
+                + {"own": " recalibrated (the tier's)", "recommended": " recalibrated.toml"}.get(j.label, ""),
+                "agents": ", ".join(dict.fromkeys(j.agents)),
+                "games": f"{j.games:,}",
+                "played in (s)": round(df.attrs.get("seconds", 0.0), 1),
+            }
+            for t, j, df in all_frames
+        ],
+        tables=TABLES,
+    )
 
 
 def note(games: int) -> str:
