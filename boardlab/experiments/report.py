@@ -398,12 +398,13 @@ def provenance(command: str, runs: int, games: int, sim_seconds: float, elapsed:
     Returns
     -------
     dict
-        ``command``, ``commit``, ``version``, ``now`` (UTC, to the minute), ``runs``, ``games``, ``sim_seconds``,
-        ``elapsed``.
+        ``command``, ``commit`` (and ``commit_short``), ``version``, ``now`` (UTC, to the minute), ``runs``,
+        ``games``, ``sim_seconds``, ``elapsed``.
     """
     return {
         "command": command,
         "commit": P.git_commit(),
+        "commit_short": P.git_commit(short=True),
         "version": P.package_version(),
         "now": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "runs": runs,

@@ -5,7 +5,6 @@ Design notes: docs/games/citadels/usage.md#report-module.
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 import time
 from collections.abc import Callable
@@ -18,10 +17,8 @@ import pandas as pd
 from boardlab.experiments.citadels.columns import PURPLE_COLUMNS, PURPLES
 from boardlab.experiments.io import staged_directory
 from boardlab.experiments.pipelines import Z95, mean_ci
-from boardlab.experiments.provenance import git_commit, package_version
-from boardlab.experiments.report import Report, run_jobs
+from boardlab.experiments.report import Report, pct, provenance, render, run_jobs, signed_ci
 from boardlab.experiments.report import ci as _ci
-from boardlab.experiments.report import md_table as _md
 from boardlab.sim.citadels.rules import N_RANKS, Rules, load_rules
 from boardlab.sim.stats import wilson
 
@@ -917,7 +914,7 @@ def _text(v) -> str:
 
 
 def _pct(v, lo, hi) -> str:
-    return f"{100 * v:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+    return pct(v, lo, hi, unit="")
 
 
 def report(tables, frames, games, seed, command, elapsed) -> str:
@@ -943,7 +940,6 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
     str
         REPORT.md's Markdown.
     """
-    now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     total_games = sum(len(df) // j.players for j, df in frames.items())
     specs = {j.tier: j.agents[-1] for j in frames}
     runs = pd.DataFrame(
@@ -961,262 +957,134 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         ]
     )
     sp, ch, seats = tables["specialists"], tables["characters"], tables["seats"]
-    out = [
-        "# Citadels' balance report",
-        "",
-        f"Produced by `{command or 'boardlab reproduce --game citadels'}` at commit {git_commit(short=True)}"
-        f" ({package_version()}), {now};"
-        f" {total_games:,} games in {elapsed / 60:.1f} minutes (seed {seed}, size {games:,}).",
-        "",
-        "Tiers (every table is given per tier; the spec each played is in the runs list below): "
-        + ", ".join(f"**{t}** = `{s}`" for t, s in specs.items())
-        + ".",
-        "",
-        "## Summary",
-        "",
-    ]
-    strong = sp[sp["verdict"] == "too strong"]
-    weak = sp[sp["verdict"] == "weak"]
-    for tier in specs:
-        s, w = strong[strong["tier"] == tier], weak[weak["tier"] == tier]
-        out.append(
-            f"- **{tier}**: specialists above 1/4 with a separated interval: "
-            + (", ".join(f"{r.character} {_pct(r.win_share, r.lo, r.hi)}" for r in s.itertuples()) or "none")
-            + "; below: "
-            + (", ".join(f"{r.character} {_pct(r.win_share, r.lo, r.hi)}" for r in w.itertuples()) or "none")
-            + "."
-        )
-    sep = seats[(seats["separated"] != "") & seats["run"].str.startswith("seats_")]
-    out.append(
-        "- Seats (official, every seat the same tier): seats whose win share is separated from 1/N: "
-        + (
-            ", ".join(f"{r.tier} {r.players}p seat {r.seat} {_pct(r.win_share, r.lo, r.hi)}" for r in sep.itertuples())
-            or "none"
-        )
-        + "."
-    )
-    pur = tables["purples"]
-    if "odds_ratio" in pur:
-        good = pur[pur["or_lo"] > 1]
-        bad = pur[pur["or_hi"] < 1]
-        out.append(
-            "- Purple districts whose builders win more, adjusted for build round and city size (odds ratio's interval"
-            " above 1): "
-            + (", ".join(f"{r.tier} {r.district} {r.odds_ratio:.2f}" for r in good.itertuples()) or "none")
-            + "; below 1: "
-            + (", ".join(f"{r.tier} {r.district} {r.odds_ratio:.2f}" for r in bad.itertuples()) or "none")
-            + " (an association: who builds what is chosen by the players)."
-        )
-    pp = tables["plain_purples"]
-    for tier, t in pp.groupby("tier", sort=False):
-        out.append(
-            f"- Paired removal at {tier} (4 players; each card swapped for a plain district of its cost, same seeds):"
-            " the wins per game its builders gain from its text: "
-            + ", ".join(
-                f"{r.district} {100 * r.wins_diff:+.1f} [{100 * r.wins_lo:+.1f}, {100 * r.wins_hi:+.1f}]"
-                for r in t.sort_values("wins_diff", ascending=False).itertuples()
-            )
-            + " points of win share."
-        )
-    pk = tables["pick_positions"]
+    pur, pp, pk = tables["purples"], tables["plain_purples"], tables["pick_positions"]
+    hr, sg = tables["house_rules"], tables["short_game"]
+    odds_ratios = "odds_ratio" in pur
     first = pk[(pk["round"] == 1) & (pk["players"] == 4)]
-    for tier, t in first.groupby("tier", sort=False):
-        out.append(
-            f"- Choosing order, round 1 at {tier} (4 players; place 1 holds the crown): "
-            + ", ".join(f"place {r.place} {_pct(r.win_share, r.lo, r.hi)}" for r in t.itertuples())
-            + "."
+
+    def pct_column(t: pd.DataFrame, v: str, lo: str, hi: str) -> list[str]:
+        return [_pct(a, b, c) for a, b, c in zip(t[v], t[lo], t[hi], strict=True)]
+
+    def wide(t: pd.DataFrame, index: list[str], columns: str, label: str) -> pd.DataFrame:
+        w = t.assign(v=pct_column(t, "win_share", "lo", "hi")).pivot_table(
+            index=index, columns=columns, values="v", aggfunc="first"
         )
-    hr = tables["house_rules"]
-    for tier, t in hr.groupby("tier", sort=False):
-        if len(t) == 2:
-            a, b = t.iloc[0], t.iloc[1]
-            out.append(
-                f"- The seed's house rules at {tier} (4 players): rounds {a['rounds']} -> {b['rounds']}; largest seat"
-                f" deviation {100 * a['largest_seat_deviation']:.1f} -> {100 * b['largest_seat_deviation']:.1f} points."
-            )
-    sg = tables["short_game"]
-    for tier, t in sg.groupby("tier", sort=False):
-        if len(t) == 2:
-            a, b = t.iloc[0], t.iloc[1]
-            out.append(f"- The short game at {tier} (4 players): rounds {a['rounds']} -> {b['rounds']}.")
-    out += [
-        "",
-        "## Characters",
-        "",
-        "### Restricted-play specialists (4 players, one specialist and three of its tier)",
-        "",
-    ]
-    t = sp.assign(
+        w.columns = [f"{label} {c}" for c in w.columns]
+        return w.reset_index().fillna("")
+
+    def pairs(t: pd.DataFrame) -> list[tuple]:
+        return [(tier, g.iloc[0], g.iloc[1]) for tier, g in t.groupby("tier", sort=False) if len(g) == 2]
+
+    specialists = sp.assign(
         **{
-            "win share %": [_pct(r.win_share, r.lo, r.hi) for r in sp.itertuples()],
+            "win share %": pct_column(sp, "win_share", "lo", "hi"),
             "rounds holding it %": (100 * sp["held_share"]).round(1),
         }
     )
-    out += [_md(t[["tier", "character", "n", "win share %", "rounds holding it %", "verdict"]]), ""]
-    out += [
-        "### Taken when offered, and the holders' win share",
-        "",
-        "Final round: the win share of the players who held the rank in the game's last round; over the game: of"
-        " the (player, round) pairs holding it. Taken: the share of offers (open selection, 4+ players) in which"
-        " the chooser took it.",
-        "",
-    ]
     c = ch.copy()
     c["taken %"] = [
         _pct(r.taken, r.taken_lo, r.taken_hi) if "taken" in c and pd.notna(r.taken) else "" for r in c.itertuples()
     ]
-    c["final round win %"] = [_pct(r.final_win, r.final_lo, r.final_hi) for r in c.itertuples()]
-    c["over the game win %"] = [_pct(r.rounds_win, r.rounds_lo, r.rounds_hi) for r in c.itertuples()]
-    out += [_md(c[c["players"] == 4][["tier", "character", "taken %", "final round win %", "over the game win %"]]), ""]
-    out += ["Every player count: `characters.csv`.", "", "### The Assassin and the Thief", ""]
+    c["final round win %"] = pct_column(c, "final_win", "final_lo", "final_hi")
+    c["over the game win %"] = pct_column(c, "rounds_win", "rounds_lo", "rounds_hi")
     at = tables["assassin_thief"]
     at = at.assign(
         **{
             "named per game": at["named_per_game"].round(2),
-            "hit %": [_pct(r.hit_rate, r.hit_lo, r.hit_hi) for r in at.itertuples()],
-            "victim was the leader %": [_pct(r.victim_share, r.victim_lo, r.victim_hi) for r in at.itertuples()],
+            "hit %": pct_column(at, "hit_rate", "hit_lo", "hit_hi"),
+            "victim was the leader %": pct_column(at, "victim_share", "victim_lo", "victim_hi"),
         }
     )
-    out += [
-        _md(at[["tier", "players", "character", "named per game", "hit %", "victim_is", "victim was the leader %"]]),
-        "",
-    ]
-    out += [
-        "## Seats",
-        "",
-        "Win share by seat (seat 1 holds the crown in round 1), every seat the same tier, official rules.",
-        "",
-    ]
-    s = seats[seats["run"].str.startswith("seats_")]
-    wide = s.assign(v=[_pct(r.win_share, r.lo, r.hi) for r in s.itertuples()]).pivot_table(
-        index=["tier", "players"], columns="seat", values="v", aggfunc="first"
-    )
-    wide.columns = [f"seat {c}" for c in wide.columns]
-    out += [_md(wide.reset_index().fillna("")), ""]
-    fp = tables["final_positions"]
-    wide = fp.assign(v=[_pct(r.win_share, r.lo, r.hi) for r in fp.itertuples()]).pivot_table(
-        index=["tier", "players"], columns="position", values="v", aggfunc="first"
-    )
-    wide.columns = [f"place {c}" for c in wide.columns]
-    out += [
-        "By the place in the choosing order of the final round (1: the crown):",
-        "",
-        _md(wide.reset_index().fillna("")),
-        "",
-    ]
     pk4 = pk[pk["players"] == 4]
-    if len(pk4):
-        wide = pk4.assign(v=[_pct(r.win_share, r.lo, r.hi) for r in pk4.itertuples()]).pivot_table(
-            index=["tier", "round"], columns="place", values="v", aggfunc="first"
-        )
-        wide.columns = [f"place {c}" for c in wide.columns]
-        out += [
-            f"By the place in the choosing order, round by round (4 players, rounds 1-{PICK_ROUNDS}; the win share of"
-            " the players who chose at that place in that round; every player count: `pick_positions.csv`):",
-            "",
-            _md(wide.reset_index().fillna("")),
-            "",
-        ]
-    out += ["## Game length and score composition", ""]
     ln = tables["length"]
-    wide = ln.assign(v=[f"{r.mean:.2f}" for r in ln.itertuples()]).pivot_table(
+    length = ln.assign(v=[f"{r.mean:.2f}" for r in ln.itertuples()]).pivot_table(
         index=["tier", "rules", "players"], columns="metric", values="v", aggfunc="first"
     )
-    out += [_md(wide.reset_index()), "", "Intervals: `length.csv`.", ""]
     cp = tables["completion"]
-    out += [
-        "Win share by completion order:",
-        "",
-        _md(
-            cp.assign(v=[_pct(r.win_share, r.lo, r.hi) for r in cp.itertuples()])[
-                ["tier", "players", "completion", "n", "v"]
-            ]
-        ),
-        "",
-    ]
-    out += ["## Purple districts (4 players)", ""]
+    purples = None
     if len(pur):
-        p = pur.assign(
+        purples = pur.assign(
             **{
                 "built %": (100 * pur["built_share"]).round(1),
-                "builders win %": [_pct(r.builders_win_share, r.builders_lo, r.builders_hi) for r in pur.itertuples()],
-                "others win %": [_pct(r.others_win_share, r.others_lo, r.others_hi) for r in pur.itertuples()],
+                "builders win %": pct_column(pur, "builders_win_share", "builders_lo", "builders_hi"),
+                "others win %": pct_column(pur, "others_win_share", "others_lo", "others_hi"),
             }
         )
-        if "odds_ratio" in p:
-            p["adjusted odds ratio"] = [
+        if odds_ratios:
+            purples["adjusted odds ratio"] = [
                 f"{r.odds_ratio:.2f} [{r.or_lo:.2f}, {r.or_hi:.2f}]" if pd.notna(r.odds_ratio) else ""
-                for r in p.itertuples()
+                for r in purples.itertuples()
             ]
         cols = ["tier", "district", "cost", "built %", "builders win %", "others win %"]
-        out += [_md(p[cols + (["adjusted odds ratio"] if "adjusted odds ratio" in p else [])]), ""]
+        purples = purples[cols + (["adjusted odds ratio"] if "adjusted odds ratio" in purples else [])]
+    plain = None
     if len(pp):
-        t = pp.assign(
+        plain = pp.assign(
             **{
                 "built (text / plain) %": [
                     f"{100 * r.built_text:.1f} / {100 * r.built_plain:.1f}" for r in pp.itertuples()
                 ],
-                "builders win, text %": [_pct(r.builders_win_text, r.lo_text, r.hi_text) for r in pp.itertuples()],
-                "builders win, plain %": [_pct(r.builders_win_plain, r.lo_plain, r.hi_plain) for r in pp.itertuples()],
+                "builders win, text %": pct_column(pp, "builders_win_text", "lo_text", "hi_text"),
+                "builders win, plain %": pct_column(pp, "builders_win_plain", "lo_plain", "hi_plain"),
                 "wins from the text per game": [
-                    f"{100 * r.wins_diff:+.1f} [{100 * r.wins_lo:+.1f}, {100 * r.wins_hi:+.1f}]"
-                    for r in pp.itertuples()
+                    signed_ci(100 * r.wins_diff, 100 * r.wins_lo, 100 * r.wins_hi) for r in pp.itertuples()
                 ],
                 "builders' score from the text": [
-                    f"{r.score_diff:+.2f} [{r.score_lo:+.2f}, {r.score_hi:+.2f}]" for r in pp.itertuples()
+                    signed_ci(r.score_diff, r.score_lo, r.score_hi, 2) for r in pp.itertuples()
                 ],
-                "rounds": [f"{r.rounds_diff:+.2f} [{r.rounds_lo:+.2f}, {r.rounds_hi:+.2f}]" for r in pp.itertuples()],
+                "rounds": [signed_ci(r.rounds_diff, r.rounds_lo, r.rounds_hi, 2) for r in pp.itertuples()],
             }
-        )
-        out += [
-            "### Paired removal: each card against a plain district of the same cost",
-            "",
-            "Each purple district played without its text (`plain_purples`, docs/games/citadels.md §2.3: it stays a"
-            " purple card of its cost, worth its cost) on the seeds of the tier's official 4-player table, game k"
-            " against game k. *Wins from the text*: the per-game difference in the win share that went to the card's"
-            " builders (points of win share, paired 95% interval); *builders' score*: the difference in their mean"
-            " total, over games where it was built in both runs; *rounds*: the difference in game length. Unlike the"
-            " regression above this is causal for the text, the players' choice to build it included.",
-            "",
-            _md(
-                t[
-                    [
-                        "tier",
-                        "district",
-                        "games",
-                        "built (text / plain) %",
-                        "builders win, text %",
-                        "builders win, plain %",
-                        "wins from the text per game",
-                        "builders' score from the text",
-                        "rounds",
-                        "verdict",
-                    ]
-                ]
-            ),
-            "",
+        )[
+            [
+                "tier",
+                "district",
+                "games",
+                "built (text / plain) %",
+                "builders win, text %",
+                "builders win, plain %",
+                "wins from the text per game",
+                "builders' score from the text",
+                "rounds",
+                "verdict",
+            ]
         ]
-    out += [
-        "## The seed's house rules (`seed-summary`) against `official`, 4 players",
-        "",
-        _md(hr.drop(columns=["rounds_mean"])),
-        "",
-    ]
-    out += [
-        "## The short game (`complete_size = 7`) against 8, 4 players",
-        "",
-        _md(sg.drop(columns=["rounds_mean"])),
-        "",
-    ]
-    out += [
-        "## Runs",
-        "",
-        _md(runs),
-        "",
-        "Charts: `characters.png`, `seats.png`. Tables: " + ", ".join(f"`{n}.csv`" for n in TABLES) + ".",
-        "",
-    ]
-    return "\n".join(out)
+    return render(
+        "citadels_report.md.j2",
+        p=provenance(command or "boardlab reproduce --game citadels", len(frames), total_games, 0.0, elapsed),
+        seed=seed,
+        games=games,
+        specs=specs,
+        too_strong=sp[sp["verdict"] == "too strong"].to_dict("records"),
+        weak=sp[sp["verdict"] == "weak"].to_dict("records"),
+        separated_seats=seats[(seats["separated"] != "") & seats["run"].str.startswith("seats_")].to_dict("records"),
+        odds_ratios=odds_ratios,
+        purples_above=pur[pur["or_lo"] > 1].to_dict("records") if odds_ratios else [],
+        purples_below=pur[pur["or_hi"] < 1].to_dict("records") if odds_ratios else [],
+        plain_purples_by_tier=[
+            (tier, t.sort_values("wins_diff", ascending=False).to_dict("records"))
+            for tier, t in pp.groupby("tier", sort=False)
+        ],
+        first_round_by_tier=[(tier, t.to_dict("records")) for tier, t in first.groupby("tier", sort=False)],
+        house_rules_pairs=pairs(hr),
+        short_game_pairs=pairs(sg),
+        specialists=specialists[["tier", "character", "n", "win share %", "rounds holding it %", "verdict"]],
+        characters=c[c["players"] == 4][["tier", "character", "taken %", "final round win %", "over the game win %"]],
+        assassin_thief=at[
+            ["tier", "players", "character", "named per game", "hit %", "victim_is", "victim was the leader %"]
+        ],
+        seats=wide(seats[seats["run"].str.startswith("seats_")], ["tier", "players"], "seat", "seat"),
+        final_positions=wide(tables["final_positions"], ["tier", "players"], "position", "place"),
+        pick_positions=wide(pk4, ["tier", "round"], "place", "place") if len(pk4) else None,
+        pick_rounds=PICK_ROUNDS,
+        length=length.reset_index(),
+        completion=cp.assign(v=pct_column(cp, "win_share", "lo", "hi"))[["tier", "players", "completion", "n", "v"]],
+        purples=purples,
+        plain_purples=plain,
+        house_rules=hr.drop(columns=["rounds_mean"]),
+        short_game=sg.drop(columns=["rounds_mean"]),
+        runs=runs,
+        tables=TABLES,
+    )
 
 
 REPORT = Report(
