@@ -151,7 +151,29 @@ def _citadels_report() -> dict:
     }
 
 
+def _citywright_report() -> dict:
+    return {
+        "p": _provenance(),
+        "n": {"main": 2000, "variant": 1000, "calibration": 500, "mcts": 200, "verify": 1000},
+        "seed": 7,
+        "summary": ["- **Specialists, v1.1**: a sentence.", "- **Claims** (each claim x family): holds 3."],
+        "claims": _table("claims"),
+        "specialists": [("v1.0", _table("v1.0 specialists")), ("v1.1", _table("v1.1 specialists"))],
+        "calibration": _table("calibration"),
+        "waste": _table("waste"),
+        "seats": [(3, {"before": [30, 33, 37], "after": [33, 33, 34]}, _table("3 seats"))],
+        "solver": _table("solver"),
+        "strongest": "mcts-200",
+        "solo": _table("solo"),
+        "solo_ratings": _table("solo ratings"),
+        "agents": _table("agents"),
+        "assumptions": ["One assumption.", "Another."],
+        "tables": ("specialists", "seats"),
+    }
+
+
 CONTEXTS = {
+    "citywright_report.md.j2": _citywright_report,
     "citadels_report.md.j2": _citadels_report,
     "cartographers_report.md.j2": _cartographers_report,
     "cartographers_skill.md.j2": _cartographers_skill,

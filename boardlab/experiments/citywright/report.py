@@ -11,20 +11,17 @@ so a failed run never leaves a half-written report.
 
 from __future__ import annotations
 
-import datetime as _dt
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 
-from boardlab.experiments import provenance as P
 from boardlab.experiments.citywright import appendix as A
 from boardlab.experiments.citywright import charts
 from boardlab.experiments.io import staged_directory
-from boardlab.experiments.report import Progress, Report, run_jobs
+from boardlab.experiments.report import Progress, Report, provenance, render, run_jobs
 from boardlab.experiments.report import ci as _ci
-from boardlab.experiments.report import md_table as _md
 from boardlab.sim.citywright.game import GAME
 
 TABLES = ("specialists", "calibration", "waste", "seats", "solver", "claims", "solo", "solo_ratings")
@@ -278,43 +275,7 @@ def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs
     """
     spec, waste, seats, solver, claims = (tables[k] for k in ("specialists", "waste", "seats", "solver", "claims"))
     calib = tables["calibration"]
-    n = A.sizes(games)
-    now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    out = [
-        "# Citywright: the rulebook's appendix (docs/games/citywright.md §10), reproduced",
-        "",
-        f"Command: `{command}`  ",
-        f"Commit: `{P.git_commit()}`, {P.package_version()}; written {now}; {n_runs} runs, "
-        f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
-        f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
-        f"Games per run: main tables {n['main']:,}; specialist weight variants {n['variant']:,}; calibration points "
-        f"{n['calibration']:,}; mcts families {n['mcts']:,}; solver verification {n['verify']:,}. Run seed {seed}; "
-        "every run uses the same game seeds (common random numbers).",
-        "",
-        "Intervals are 95%: Wilson score intervals for win shares (a k-way shared win counts 1/k), normal intervals "
-        "for means. 'Reproduced' = the rulebook's figure lies inside our interval.",
-        "",
-        "Agent families: `greedy` (every seat greedy); `spec-mix` (every seat draws one of the four specialists "
-        "with default weights); `mcts-B` (every seat mcts with B iterations, random rollouts, win reward); the "
-        "specialist table uses the four specialists under three objective weights. See `citywright agents`.",
-        "",
-        "## Summary",
-        "",
-        *summary(tables),
-        "",
-        "## Verdicts on the rulebook's claims",
-        "",
-        _md(claims[["claim", "family", "verdict", "evidence"]]),
-        "",
-        "'holds': the ordering (or direction) is right and the intervals separate; 'unclear': it is right but the "
-        "intervals overlap (for waste: the cut is real but under half); 'does not hold': it is wrong. For "
-        "compensation, 'holds' also needs every seat to move toward 1/N or end within its interval of it.",
-        "",
-        "## Specialist win shares, 4 players (percent)",
-        "",
-        "![specialists](specialists.png)",
-        "",
-    ]
+    specialists = []
     for rules, t in spec.groupby("rules", sort=True):
         piv = []
         for d in A.DISTRICTS:
@@ -325,39 +286,8 @@ def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs
                     " ✓" if r["reproduced"] else ""
                 )
             piv.append(row)
-        out += [f"**{rules}**", "", _md(pd.DataFrame(piv)), ""]
-    out += ["✓ = the rulebook's figure is inside our interval.", ""]
-    best = calib.sort_values("rms_pts").groupby("rules", sort=True).head(3)
-    out += [
-        "### Calibration: which specialist objective comes closest to the rulebook's table?",
-        "",
-        "A grid over the specialists' weight on their own district and progress bonus; distance = RMS of the four "
-        "differences to the rulebook (percentage points). Best three per version:",
-        "",
-        _md(
-            best[
-                ["rules", "weight", "progress", "games", "R", "C", "P", "I", "rms_pts", "max_gap_pts", "reproduced"]
-            ].round(2)
-        ),
-        "",
-        "![calibration](calibration.png)",
-        "",
-        "## Two-player waste (tiles per player)",
-        "",
-        _md(
-            waste.assign(
-                ours=[_ci(r["waste"], r["lo"], r["hi"], 2) for _, r in waste.iterrows()],
-                reproduced=waste["reproduced"].map(_mark),
-            )[["rules", "family", "games", "rulebook", "ours", "reproduced", "empty", "forced_discards"]].round(2)
-        ),
-        "",
-        "![waste](waste.png)",
-        "",
-        "## Seat win shares (percent)",
-        "",
-        "![seats](seats.png)",
-        "",
-    ]
+        specialists.append((rules, pd.DataFrame(piv)))
+    seat_tables = []
     for p, t in seats.groupby("players", sort=True):
         rows = []
         for (fam, comp), f in t.groupby(["family", "compensation"], sort=False):
@@ -374,52 +304,35 @@ def report(tables, games, seed, command, elapsed, strongest, total_games, n_runs
                     "max dev (pts)": round(f["max_deviation_pts"].iloc[0], 1),
                 }
             )
-        book = A.RULEBOOK_SEATS[p]
-        out += [
-            f"**{p} players** (rulebook before {' / '.join(map(str, book['before']))}, after "
-            f"{' / '.join(map(str, book['after']))})",
-            "",
-            _md(pd.DataFrame(rows)),
-            "",
-        ]
+        seat_tables.append((p, A.RULEBOOK_SEATS[p], pd.DataFrame(rows)))
+    best = calib.sort_values("rms_pts").groupby("rules", sort=True).head(3)
     top = solver[solver["choice"] == 1]
-    out += [
-        "### The solver's compensation vectors (v1.1 games re-ranked; 0..5 points per seat)",
-        "",
-        _md(
-            top[["players", "family", "compensation", "max_deviation", "games"]].assign(
-                max_deviation=lambda d: (100 * d["max_deviation"]).round(1)
-            )
+    return render(
+        "citywright_report.md.j2",
+        p=provenance(command, n_runs, total_games, sim_seconds, elapsed),
+        n=A.sizes(games),
+        seed=seed,
+        summary=summary(tables),
+        claims=claims[["claim", "family", "verdict", "evidence"]],
+        specialists=specialists,
+        calibration=best[
+            ["rules", "weight", "progress", "games", "R", "C", "P", "I", "rms_pts", "max_gap_pts", "reproduced"]
+        ].round(2),
+        waste=waste.assign(
+            ours=[_ci(r["waste"], r["lo"], r["hi"], 2) for _, r in waste.iterrows()],
+            reproduced=waste["reproduced"].map(_mark),
+        )[["rules", "family", "games", "rulebook", "ours", "reproduced", "empty", "forced_discards"]].round(2),
+        seats=seat_tables,
+        solver=top[["players", "family", "compensation", "max_deviation", "games"]].assign(
+            max_deviation=lambda d: (100 * d["max_deviation"]).round(1)
         ),
-        "",
-        "max_deviation in points. 'solver (re-simulated)' rows in the tables above play the greedy family's best "
-        "vector afresh (verification).",
-        "",
-        "## Solo",
-        "",
-        f"Score distribution per family; rating tiers from the strongest family ({strongest}).",
-        "",
-        _md(tables["solo"].drop(columns="agents").round(1)),
-        "",
-        _md(tables["solo_ratings"].round(3)),
-        "",
-        "![solo](solo.png)",
-        "",
-        "## Agents of each family",
-        "",
-        _md(agents_table(tables)),
-        "",
-        "## Assumptions",
-        "",
-        *[f"- {a}" for a in ASSUMPTIONS],
-        "",
-        "## Files",
-        "",
-        "CSV tables (long format): " + ", ".join(f"`{t}.csv`" for t in TABLES) + ". The notebook "
-        "`notebooks/appendix.ipynb` loads them.",
-        "",
-    ]
-    return "\n".join(out)
+        strongest=strongest,
+        solo=tables["solo"].drop(columns="agents").round(1),
+        solo_ratings=tables["solo_ratings"].round(3),
+        agents=agents_table(tables),
+        assumptions=ASSUMPTIONS,
+        tables=TABLES,
+    )
 
 
 REPORT = Report(reproduce, title="docs/games/citywright.md section 10", home="appendix", default_games=2000)
