@@ -172,7 +172,54 @@ def _citywright_report() -> dict:
     }
 
 
+def _citywright_shared() -> dict:
+    return {
+        "questions": ["- **Does commercial's dominance shrink with skill? (v1.1)** An answer."],
+        "dominance": _table("dominance"),
+        "seat_effects": _table("seat effects"),
+        "compensation": _table("compensation"),
+        "top": "expert",
+        "solo": _table("solo"),
+        "solo_ratings": _table("solo ratings"),
+        "seat_shares": _table("seat shares"),
+        "per_tier": _table("per tier"),
+    }
+
+
+def _citywright_skill() -> dict:
+    return {
+        "p": _provenance(),
+        "n": {"big": 2000, "expert": 500, "verify_big": 1000, "verify_expert": 250},
+        "seed": 7,
+        "tiers": [("greedy", "greedy", "specialist:X"), ("expert", "mcts", "mcts:X")],
+        "s": _citywright_shared(),
+        "claims": _table("claims"),
+        "waste": _table("waste"),
+        "tables": ("seats", "solo"),
+    }
+
+
+def _citywright_variant() -> dict:
+    context = _citywright_skill()
+    del context["claims"], context["waste"]
+    return {
+        **context,
+        "rules": "my-variant",
+        "source": "variant.toml",
+        "rules_hash": "abc123",
+        "rules_tag": "r0123456789",
+        "weights": _table("weights"),
+        "target_tiers": ("strong", "expert"),
+        "judged": 4,
+        "short": [("specialists within 25 +- 5", "expert")],
+        "targets": _table("targets"),
+        "means": _table("means"),
+    }
+
+
 CONTEXTS = {
+    "citywright_skill.md.j2": _citywright_skill,
+    "citywright_variant.md.j2": _citywright_variant,
     "citywright_report.md.j2": _citywright_report,
     "citadels_report.md.j2": _citadels_report,
     "cartographers_report.md.j2": _cartographers_report,
@@ -212,7 +259,7 @@ def test_provenance_is_filled_from_this_checkout():
 def test_every_shipped_template_has_a_context_here():
     shipped = {f.name for f in (files("boardlab.experiments") / "templates").iterdir() if f.name.endswith(".md.j2")}
     assert "_kit.md.j2" in shipped
-    assert shipped - {"_kit.md.j2"} == set(CONTEXTS)
+    assert {name for name in shipped if not name.startswith("_")} == set(CONTEXTS)
 
 
 @pytest.mark.parametrize("name", sorted(CONTEXTS))
@@ -221,7 +268,7 @@ def test_template_renders_every_table_and_the_header(name):
     text = K.render(name, **context)
     assert text.startswith("# ") and text.endswith("\n") and not text.endswith("\n\n")
     assert "`boardlab reproduce --games 20`" in text and "0123abc" in text
-    for key, value in context.items():
+    for key, value in [*context.items(), *context.get("s", {}).items()]:
         if isinstance(value, pd.DataFrame):
             assert K.md_table(value) in text, key
     assert "Undefined" not in text and "{{" not in text and "{%" not in text

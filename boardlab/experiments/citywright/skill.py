@@ -5,7 +5,6 @@ Design notes: docs/games/citywright/usage.md#skill-report-module.
 
 from __future__ import annotations
 
-import datetime as _dt
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,15 +21,13 @@ from boardlab.agents.citywright.registry import (
     rules_hash,
     weights_name,
 )
-from boardlab.experiments import provenance as P
 from boardlab.experiments import simulate as S
 from boardlab.experiments.citywright import appendix as A
 from boardlab.experiments.citywright import charts
 from boardlab.experiments.io import staged_directory
 from boardlab.experiments.pipelines import mean_ci
-from boardlab.experiments.report import Report, rules_tag, run_jobs
+from boardlab.experiments.report import Report, provenance, render, rules_tag, run_jobs
 from boardlab.experiments.report import ci as _ci
-from boardlab.experiments.report import md_table as _md
 from boardlab.sim.citywright.game import GAME
 from boardlab.sim.citywright.rules import Rules, load_rules
 
@@ -760,8 +757,6 @@ def variant_report(tables, frames, rules: Rules, source, games, seed, command, e
     str
         REPORT.md's Markdown.
     """
-    n = sizes(games)
-    now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     total_games = sum(len(df) // j.players for j, df in frames.items())
     sim_seconds = sum(df.attrs.get("seconds", 0.0) for df in frames.values())
     runs = pd.DataFrame(
@@ -776,142 +771,57 @@ def variant_report(tables, frames, rules: Rules, source, games, seed, command, e
     req = targets[targets["required"] == "yes"]
     judged = req[req["verdict"] != "compare"]
     short = judged[judged["verdict"] == "not met"]
-    out = [
-        f"# Citywright under `{rules.name}`: the balance targets across skill tiers",
-        "",
-        f"Rules: `{source}` (name `{rules.name}`, rules hash `{rules_hash(rules)}`; run files keyed by its content,"
-        f" `{rules_tag(rules)}`)  ",
-        f"Command: `{command}`  ",
-        *_run_lines(now, len(frames), total_games, sim_seconds, elapsed, n, seed),
-        "",
-        "Tiers: "
-        + "; ".join(f"`{t.name}` = every seat `{t.agent}`, specialists `{t.specialist.format(d='X')}`" for t in tiers)
-        + f". Every table is played under `{rules.name}` with its own seat compensation; no tier's play sees "
-        "compensation, so 'before' is the same games re-ranked without it (a compensation-aware tier gets games "
-        "of its own). Intervals are 95% (Wilson for win shares, normal for means).",
-        "",
-        "Weights each tier played (`weights=auto` resolved under these rules: `strong-v1` is v1.1's committed "
-        "weights, a rules hash the weights `train --rules` fitted under these rules, from the weight cache "
-        "$BOARDLAB_WEIGHTS):",
-        "",
-        _md(tables["weights"]),
-        "",
-        "## The balance targets, per tier",
-        "",
-        f"Required at {' and '.join(TARGET_TIERS)} (greedy's verdicts are context): "
-        + (
-            f"{len(judged) - len(short)} of {len(judged)} judged targets met or met by the estimates"
-            + (
-                ": not met — " + "; ".join(f"{r['target']} ({r['tier']})" for _, r in short.iterrows())
-                if len(short)
-                else ""
-            )
-            if len(judged)
-            else "no required tier in this report"
-        )
-        + ".",
-        "",
-        _md(targets[["target", "tier", "required", "verdict", "evidence"]]),
-        "",
-        "'met': every interval inside the band; 'met by the estimates': every estimate inside, some interval "
-        "crosses an edge; 'not met': some estimate outside. The mean total's ±15% against v1.1 is `compare`'s "
-        f"(`boardlab compare v1.1 {source}` with each tier's agents); its row gives this rule set's means.",
-        "",
-        "## Summary",
-        "",
-        *skill_questions(tables, rules.name),
-        "",
-        "![skill](skill.png)",
-        "",
-        "## Mean total and waste per table (per player)",
-        "",
-        _md(
-            pd.DataFrame(
-                {
-                    "tier": means["tier"],
-                    "table": means["table"],
-                    "players": means["players"],
-                    "games": means["games"],
-                    "total": [_ci(r["total"], r["total_lo"], r["total_hi"]) for _, r in means.iterrows()],
-                    "waste": [_ci(r["waste"], r["waste_lo"], r["waste_hi"], 2) for _, r in means.iterrows()],
-                }
-            )
+    return render(
+        "citywright_variant.md.j2",
+        rules=rules.name,
+        source=source,
+        rules_hash=rules_hash(rules),
+        rules_tag=rules_tag(rules),
+        p=provenance(command, len(frames), total_games, sim_seconds, elapsed),
+        n=sizes(games),
+        seed=seed,
+        tiers=_tier_specs(tiers),
+        weights=tables["weights"],
+        target_tiers=TARGET_TIERS,
+        judged=len(judged),
+        short=[(r["target"], r["tier"]) for _, r in short.iterrows()],
+        targets=targets[["target", "tier", "required", "verdict", "evidence"]],
+        s=_shared(tables, skill_questions(tables, rules.name), seats, per_tier, top),
+        means=pd.DataFrame(
+            {
+                "tier": means["tier"],
+                "table": means["table"],
+                "players": means["players"],
+                "games": means["games"],
+                "total": [_ci(r["total"], r["total_lo"], r["total_hi"]) for _, r in means.iterrows()],
+                "waste": [_ci(r["waste"], r["waste_lo"], r["waste_hi"], 2) for _, r in means.iterrows()],
+            }
         ),
-        "",
-        *_tier_sections(tables),
-        f"The solver re-ranks the tier's `{rules.name}` games under every vector of 0..5 points per seat; the "
-        "re-simulation plays the best vector afresh.",
-        "",
-        "![seats](seats.png)",
-        "",
-        *_solo_seats_time(tables, seats, per_tier, top),
-        "## Files",
-        "",
-        "CSV tables (long format): " + ", ".join(f"`{t}.csv`" for t in VARIANT_TABLES) + ". No two-player waste "
-        "table (the rulebook's is v1.0 against v1.1): the means table gives each table's waste under these rules.",
-        "",
-    ]
-    return "\n".join(out)
+        tables=VARIANT_TABLES,
+    )
 
 
-def _run_lines(now: str, runs: int, total_games: int, sim_seconds: float, elapsed: float, n: dict, seed: int):
-    """Both reports' head lines after the command: the commit, the runs and their time, the table sizes."""
-    return [
-        f"Commit: `{P.git_commit()}`, {P.package_version()}; written {now}; {runs} runs, "
-        f"{total_games:,} games; the runs took {sim_seconds / 60:.1f} min of wall time when played, this command "
-        f"{elapsed / 60:.1f} min (finished runs are reused from the run cache).  ",
-        f"Games per table: greedy and strong {n['big']:,}, expert {n['expert']:,}; the solver's re-simulations "
-        f"half that ({n['verify_big']:,} and {n['verify_expert']:,}). Run seed {seed}; every run uses the same "
-        "game seeds (common random numbers).",
-    ]
+def _tier_specs(tiers) -> list[tuple[str, str, str]]:
+    """Each tier's name, its agent and its specialists' spec (district X), for the reports' tiers line."""
+    return [(t.name, t.agent, t.specialist.format(d="X")) for t in tiers]
 
 
-def _tier_sections(tables) -> list[str]:
-    """The sections both reports share before their compensation note: specialists, seat effects, compensation."""
-    return [
-        "## Specialists across tiers (4 players, seats rotated; percent)",
-        "",
-        _md(tables["dominance"]),
-        "",
-        "![specialists](specialists.png)",
-        "",
-        "## Seat effects without compensation",
-        "",
-        _md(tables["seat_effects"]),
-        "",
-        "## Compensation per tier",
-        "",
-        _md(tables["compensation"]),
-        "",
-    ]
-
-
-def _solo_seats_time(tables, seats: pd.DataFrame, per_tier: pd.DataFrame, top: str) -> list[str]:
-    """The sections both reports end with: solo, every seat table, time per tier."""
-    return [
-        "## Solo",
-        "",
-        f"Score distribution per tier; rating tiers from `{top}`.",
-        "",
-        _md(tables["solo"].drop(columns="agents").round(1)),
-        "",
-        _md(tables["solo_ratings"].round(3)),
-        "",
-        "![solo](solo.png)",
-        "",
-        "## Seat win shares, every table (percent)",
-        "",
-        _md(
-            seats.assign(share=[_ci(r["win_pct"], r["lo"], r["hi"]) for _, r in seats.iterrows()])[
-                ["players", "family", "compensation", "vector", "seat", "games", "share"]
-            ]
-        ),
-        "",
-        "## Time per tier",
-        "",
-        _md(per_tier),
-        "",
-    ]
+def _shared(tables, questions: list[str], seats: pd.DataFrame, per_tier: pd.DataFrame, top: str) -> dict:
+    """What the blocks both skill reports share read (``_citywright_skill.md.j2``): the summary's answers, the
+    specialists, seat effects and compensation per tier, solo, every seat table and the time per tier."""
+    return {
+        "questions": questions,
+        "dominance": tables["dominance"],
+        "seat_effects": tables["seat_effects"],
+        "compensation": tables["compensation"],
+        "top": top,
+        "solo": tables["solo"].drop(columns="agents").round(1),
+        "solo_ratings": tables["solo_ratings"].round(3),
+        "seat_shares": seats.assign(share=[_ci(r["win_pct"], r["lo"], r["hi"]) for _, r in seats.iterrows()])[
+            ["players", "family", "compensation", "vector", "seat", "games", "share"]
+        ],
+        "per_tier": per_tier,
+    }
 
 
 # --- the report -----------------------------------------------------------------------------
@@ -1004,8 +914,6 @@ def report(tables, frames, games, seed, command, elapsed, top, total_games, sim_
     str
         REPORT.md's Markdown.
     """
-    n = sizes(games)
-    now = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     runs = pd.DataFrame(
         [
             {
@@ -1020,57 +928,20 @@ def report(tables, frames, games, seed, command, elapsed, top, total_games, sim_
     )
     per_tier = runs.groupby("tier", sort=False)[["games", "minutes"]].sum().reset_index()
     claims = tables["claims"].rename(columns={"family": "tier"})
-    seats = tables["seats"]
-    out = [
-        "# Citywright: the balance figures across skill tiers",
-        "",
-        f"Command: `{command}`  ",
-        *_run_lines(now, len(frames), total_games, sim_seconds, elapsed, n, seed),
-        "",
-        "Tiers (`citywright agents`): "
-        + "; ".join(f"`{t.name}` = every seat `{t.agent}`, specialists `{t.specialist.format(d='X')}`" for t in TIERS)
-        + ". Intervals are 95% (Wilson for win shares, normal for means). The experiments module's docstring "
-        "(`experiments/skill.py`) says how compensation enters each tier's play.",
-        "",
-        "## Summary",
-        "",
-        *skill_questions(tables),
-        "",
-        "![skill](skill.png)",
-        "",
-        "## The rulebook's claims, per tier",
-        "",
-        _md(claims[["claim", "tier", "verdict", "evidence"]]),
-        "",
-        "'holds': the ordering (or direction) is right and the intervals separate; 'unclear': right but the "
-        "intervals overlap; 'does not hold': wrong (definitions as in `results/appendix/REPORT.md`).",
-        "",
-        *_tier_sections(tables),
-        "The solver re-ranks the tier's v1.1 games under every vector of 0..5 points per seat; the re-simulation "
-        "plays the best vector afresh (no tier's play sees compensation, so the two agree up to chance; the "
-        "re-simulation is of other games).",
-        "",
-        "![seats](seats.png)",
-        "",
-        "## Two-player waste (tiles per player)",
-        "",
-        _md(
-            tables["waste"]
-            .assign(ours=[_ci(r["waste"], r["lo"], r["hi"], 2) for _, r in tables["waste"].iterrows()])[
-                ["rules", "family", "games", "rulebook", "ours", "empty", "forced_discards"]
-            ]
-            .round(2)
-        ),
-        "",
-        "![waste](waste.png)",
-        "",
-        *_solo_seats_time(tables, seats, per_tier, top),
-        "## Files",
-        "",
-        "CSV tables (long format): " + ", ".join(f"`{t}.csv`" for t in TABLES) + ".",
-        "",
-    ]
-    return "\n".join(out)
+    waste = tables["waste"]
+    return render(
+        "citywright_skill.md.j2",
+        p=provenance(command, len(frames), total_games, sim_seconds, elapsed),
+        n=sizes(games),
+        seed=seed,
+        tiers=_tier_specs(TIERS),
+        s=_shared(tables, skill_questions(tables), tables["seats"], per_tier, top),
+        claims=claims[["claim", "tier", "verdict", "evidence"]],
+        waste=waste.assign(ours=[_ci(r["waste"], r["lo"], r["hi"], 2) for _, r in waste.iterrows()])[
+            ["rules", "family", "games", "rulebook", "ours", "empty", "forced_discards"]
+        ].round(2),
+        tables=TABLES,
+    )
 
 
 REPORT = Report(
