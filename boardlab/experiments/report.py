@@ -11,8 +11,8 @@ are written whole into a temporary directory and moved into place, REPORT.md las
 The report kit: a report's ``REPORT.md`` is a Jinja2 template shipped in the package
 (``boardlab/experiments/templates/*.md.j2``), rendered by :func:`render` from a context of its tables and
 numbers.  The environment (:func:`environment`) is strict (an unknown name is an error, not an empty
-string) and has the number formats of the reports as filters (:data:`FILTERS`: ``ci``, ``pct``, ``signed``,
-``signed_ci``, ``count``, ``fixed``, ``md``); the provenance block every report opens with is the macro
+string) and has the number formats of the reports as filters (:data:`FILTERS`: ``ci``, ``pct``, ``count``, ``fixed``,
+``md``); the provenance block every report opens with is the macro
 ``provenance`` of ``_kit.md.j2``, fed by :func:`provenance`.
 """
 
@@ -182,8 +182,8 @@ def run_jobs(
     return frames
 
 
-def fixed(v, digits: int = 1) -> str:
-    """A number with `digits` decimals: ``'12.3'``.
+def fixed(v, digits: int = 1, sign: bool = False) -> str:
+    """A number with `digits` decimals: ``'12.3'`` (``sign=True``: ``'+12.3'``).
 
     Parameters
     ----------
@@ -191,13 +191,15 @@ def fixed(v, digits: int = 1) -> str:
         The number.
     digits : int
         Decimals shown.
+    sign : bool
+        Whether a positive number is written with its ``+``.
 
     Returns
     -------
     str
         The text.
     """
-    return f"{v:.{digits}f}"
+    return f"{v:{'+' if sign else ''}.{digits}f}"
 
 
 def count(v) -> str:
@@ -214,42 +216,6 @@ def count(v) -> str:
         The text.
     """
     return f"{v:,}"
-
-
-def signed(v, digits: int = 1) -> str:
-    """A difference with its sign: ``'+1.2'``, ``'-0.4'``.
-
-    Parameters
-    ----------
-    v : float
-        The difference.
-    digits : int
-        Decimals shown.
-
-    Returns
-    -------
-    str
-        The text.
-    """
-    return f"{v:+.{digits}f}"
-
-
-def signed_ci(v, lo, hi, digits: int = 1) -> str:
-    """A difference and its interval, every number signed: ``'+1.2 [+0.3, +2.1]'``.
-
-    Parameters
-    ----------
-    v, lo, hi : float
-        The difference and its interval's bounds.
-    digits : int
-        Decimals shown.
-
-    Returns
-    -------
-    str
-        The text.
-    """
-    return f"{v:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
 
 
 def pct(v, lo, hi, digits: int = 1, unit: str = "%") -> str:
@@ -272,8 +238,8 @@ def pct(v, lo, hi, digits: int = 1, unit: str = "%") -> str:
     return f"{100 * v:.{digits}f}{unit} [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
 
 
-def ci(v, lo, hi, digits: int = 1) -> str:
-    """A value and its interval: ``'12.3 [11.0, 13.6]'``.
+def ci(v, lo, hi, digits: int = 1, sign: bool = False) -> str:
+    """A value and its interval: ``'12.3 [11.0, 13.6]'`` (``sign=True``: ``'+1.2 [-0.3, +2.1]'``).
 
     Parameters
     ----------
@@ -281,13 +247,16 @@ def ci(v, lo, hi, digits: int = 1) -> str:
         The value and its interval's bounds.
     digits : int
         Decimals shown.
+    sign : bool
+        Whether positive numbers are written with their ``+`` (a difference).
 
     Returns
     -------
     str
         The text.
     """
-    return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+    f = f"{'+' if sign else ''}.{digits}f"
+    return f"{v:{f}} [{lo:{f}}, {hi:{f}}]"
 
 
 def md_table(df: pd.DataFrame | list[dict]) -> str:
@@ -318,8 +287,6 @@ FILTERS: dict[str, Callable[..., str]] = {
     "fixed": fixed,
     "md": md_table,
     "pct": pct,
-    "signed": signed,
-    "signed_ci": signed_ci,
 }
 """The report templates' number formats, by filter name (``{{ x|fixed(2) }}``, ``{{ row|md }}``)."""
 

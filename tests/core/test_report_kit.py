@@ -233,8 +233,8 @@ def test_filters_format_as_the_reports_did():
     assert K.pct(0.1234, 0.11, 0.1367) == "12.3% [11.0, 13.7]"
     assert K.pct(0.1234, 0.11, 0.1367, unit="") == "12.3 [11.0, 13.7]"
     assert K.pct(0.5, 0.25, 0.75, digits=0) == "50% [25, 75]"
-    assert K.signed(1.25, 2) == "+1.25" and K.signed(-0.04) == "-0.0"
-    assert K.signed_ci(1.0, -0.5, 2.5) == "+1.0 [-0.5, +2.5]"
+    assert K.fixed(1.25, 2, sign=True) == "+1.25" and K.fixed(-0.04, sign=True) == "-0.0"
+    assert K.ci(1.0, -0.5, 2.5, sign=True) == "+1.0 [-0.5, +2.5]"
     assert K.count(1234567) == "1,234,567"
     assert K.fixed(2 / 3, 2) == "0.67"
     assert set(K.FILTERS) <= set(K.environment().filters)

@@ -18,7 +18,7 @@ from scipy.stats import chisquare
 from boardlab.experiments import charts
 from boardlab.experiments.io import staged_directory
 from boardlab.experiments.pipelines import Z95, mean_ci, win_share
-from boardlab.experiments.report import Report, provenance, render, run_jobs, signed_ci
+from boardlab.experiments.report import Report, provenance, render, run_jobs
 from boardlab.experiments.report import ci as _ci
 from boardlab.experiments.report import pct as _pct
 from boardlab.sim.cartographers.rules import Rules, load_rules
@@ -850,7 +850,7 @@ def solo_calibration_table(tables) -> pd.DataFrame:
                 "greedy points": _ci(*g.loc[card, ["mean", "lo", "hi"]]),
                 "planner excess": f"{r['excess']:+.1f}",
                 "printed number (planner)": r["verdict"],
-                "relative to other cards": f"{signed_ci(r['relative'], r['rel_lo'], r['rel_hi'])} "
+                "relative to other cards": f"{_ci(r['relative'], r['rel_lo'], r['rel_hi'], sign=True)} "
                 f"{r['relative_verdict']}",
             }
         )
@@ -966,7 +966,7 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
                     "pair": " + ".join(f"{int(r[k])} {info[int(r[k])]}" for k in ("card_x", "card_y")),
                     "games": int(r["n"]),
                     "mean total": _ci(r["mean"], r["lo"], r["hi"]),
-                    "interaction": signed_ci(r["interaction"], r["int_lo"], r["int_hi"]),
+                    "interaction": _ci(r["interaction"], r["int_lo"], r["int_hi"], sign=True),
                 }
                 for _, r in t.iterrows()
             ]

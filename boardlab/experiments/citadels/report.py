@@ -17,7 +17,7 @@ import pandas as pd
 from boardlab.experiments.citadels.columns import PURPLE_COLUMNS, PURPLES
 from boardlab.experiments.io import staged_directory
 from boardlab.experiments.pipelines import Z95, mean_ci
-from boardlab.experiments.report import Report, pct, provenance, render, run_jobs, signed_ci
+from boardlab.experiments.report import Report, pct, provenance, render, run_jobs
 from boardlab.experiments.report import ci as _ci
 from boardlab.sim.citadels.rules import N_RANKS, Rules, load_rules
 from boardlab.sim.stats import wilson
@@ -1027,12 +1027,12 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
                 "builders win, text %": pct_column(pp, "builders_win_text", "lo_text", "hi_text"),
                 "builders win, plain %": pct_column(pp, "builders_win_plain", "lo_plain", "hi_plain"),
                 "wins from the text per game": [
-                    signed_ci(100 * r.wins_diff, 100 * r.wins_lo, 100 * r.wins_hi) for r in pp.itertuples()
+                    _ci(100 * r.wins_diff, 100 * r.wins_lo, 100 * r.wins_hi, sign=True) for r in pp.itertuples()
                 ],
                 "builders' score from the text": [
-                    signed_ci(r.score_diff, r.score_lo, r.score_hi, 2) for r in pp.itertuples()
+                    _ci(r.score_diff, r.score_lo, r.score_hi, 2, sign=True) for r in pp.itertuples()
                 ],
-                "rounds": [signed_ci(r.rounds_diff, r.rounds_lo, r.rounds_hi, 2) for r in pp.itertuples()],
+                "rounds": [_ci(r.rounds_diff, r.rounds_lo, r.rounds_hi, 2, sign=True) for r in pp.itertuples()],
             }
         )[
             [
