@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from boardlab.experiments.io import GAME_KEYS, atomic_write_text, open_runs, read_runs, staged_directory
+from boardlab.experiments.report import pct as _pct
 from boardlab.experiments.schema import CORE_COLUMNS
 from boardlab.sim.stats import wilson
 
@@ -300,10 +301,6 @@ def read_summary(paths: Iterable[str | Path], game: str | None = None) -> tuple[
 
 
 # --- output ---------------------------------------------------------------------------------------
-
-
-def _pct(v: float, lo: float, hi: float) -> str:
-    return f"{100 * v:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def _num(v) -> str:
