@@ -182,6 +182,22 @@ def run_jobs(
     return frames
 
 
+def write_tables(folder: Path, tables: dict[str, pd.DataFrame], names=None) -> None:
+    """A report's tables as CSV files, ``<name>.csv`` each (no index, floats to 4 significant digits).
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        Where they are written (a report's staging directory).
+    tables : dict of str to pandas.DataFrame
+        The tables by name.
+    names : iterable of str or None
+        The names written (None: every table).
+    """
+    for name in tables if names is None else names:
+        tables[name].to_csv(folder / f"{name}.csv", index=False, float_format="%.4g")
+
+
 def fixed(v, digits: int = 1, sign: bool = False) -> str:
     """A number with `digits` decimals: ``'12.3'`` (``sign=True``: ``'+12.3'``).
 

@@ -250,6 +250,15 @@ def test_provenance_block_keeps_its_markdown_line_breaks():
     assert commit.endswith("run cache).  |")
 
 
+def test_tables_are_written_as_csv_by_name(tmp_path):
+    tables = {"a": pd.DataFrame({"x": [1 / 3, 2.0]}), "b": pd.DataFrame({"y": ["z"]})}
+    K.write_tables(tmp_path, tables, ["a"])
+    assert [f.name for f in tmp_path.iterdir()] == ["a.csv"]
+    assert (tmp_path / "a.csv").read_text() == "x\n0.3333\n2\n"
+    K.write_tables(tmp_path, tables)
+    assert pd.read_csv(tmp_path / "b.csv")["y"].tolist() == ["z"]
+
+
 def test_provenance_is_filled_from_this_checkout():
     p = K.provenance("cmd", 2, 40, 60.0, 6.0)
     assert p["command"] == "cmd" and p["runs"] == 2 and p["games"] == 40

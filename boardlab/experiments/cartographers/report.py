@@ -18,7 +18,7 @@ from scipy.stats import chisquare
 from boardlab.experiments import charts
 from boardlab.experiments.io import staged_directory
 from boardlab.experiments.pipelines import Z95, mean_ci, win_share
-from boardlab.experiments.report import Report, provenance, render, run_jobs
+from boardlab.experiments.report import Report, provenance, render, run_jobs, write_tables
 from boardlab.experiments.report import ci as _ci
 from boardlab.experiments.report import pct as _pct
 from boardlab.sim.cartographers.rules import Rules, load_rules
@@ -693,8 +693,7 @@ def write_outputs(tables, frames, out: Path, games, seed, command, elapsed) -> N
         Seconds the runs took.
     """
     with staged_directory(out) as tmp:
-        for name, t in tables.items():
-            t.to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
+        write_tables(tmp, tables)
         solo_cards_chart(tables["solo_cards"], tmp / "solo_cards.png")
         titles_chart(tables["solo_titles"], tmp / "solo_titles.png")
         edict_chart(tables["edict_cards"], tmp / "edict_cards.png")

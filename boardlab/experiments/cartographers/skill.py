@@ -17,7 +17,7 @@ from statsmodels.stats.multitest import multipletests
 
 from boardlab.experiments import charts
 from boardlab.experiments.io import staged_directory
-from boardlab.experiments.report import Report, provenance, render, run_jobs
+from boardlab.experiments.report import Report, provenance, render, run_jobs, write_tables
 from boardlab.experiments.report import ci as _ci
 from boardlab.experiments.report import pct as _pct
 
@@ -545,8 +545,7 @@ def write_outputs(tables, frames, proposal_frames, numbers, out: Path, games, se
         Seconds the runs took.
     """
     with staged_directory(out) as tmp:
-        for name, t in tables.items():
-            t.to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
+        write_tables(tmp, tables)
         for tier, nums in numbers.items():
             (tmp / f"recalibrated-{tier}.toml").write_text(variant_toml(nums, tier, command), encoding="utf-8")
         chosen = dict(zip(tables["recalibrated"]["card"], tables["recalibrated"]["recommended"], strict=True))

@@ -17,7 +17,7 @@ import pandas as pd
 from boardlab.experiments.citadels.columns import PURPLE_COLUMNS, PURPLES
 from boardlab.experiments.io import staged_directory
 from boardlab.experiments.pipelines import Z95, mean_ci
-from boardlab.experiments.report import Report, pct, provenance, render, run_jobs
+from boardlab.experiments.report import Report, pct, provenance, render, run_jobs, write_tables
 from boardlab.experiments.report import ci as _ci
 from boardlab.sim.citadels.rules import N_RANKS, Rules, load_rules
 from boardlab.sim.stats import wilson
@@ -811,8 +811,7 @@ def write_outputs(tables, frames, out: Path, games, seed, command, elapsed) -> N
         Seconds the runs took.
     """
     with staged_directory(out) as tmp:
-        for name, t in tables.items():
-            t.to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
+        write_tables(tmp, tables)
         characters_chart(tables, tmp / "characters.png")
         seats_chart(tables["seats"], tmp / "seats.png")
         (tmp / "REPORT.md").write_text(report(tables, frames, games, seed, command, elapsed), encoding="utf-8")

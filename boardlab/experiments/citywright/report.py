@@ -20,7 +20,7 @@ import pandas as pd
 from boardlab.experiments.citywright import appendix as A
 from boardlab.experiments.citywright import charts
 from boardlab.experiments.io import staged_directory
-from boardlab.experiments.report import Progress, Report, provenance, render, run_jobs
+from boardlab.experiments.report import Progress, Report, provenance, render, run_jobs, write_tables
 from boardlab.experiments.report import ci as _ci
 from boardlab.sim.citywright.game import GAME
 
@@ -118,8 +118,7 @@ def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, stro
         Its solo games.
     """
     with staged_directory(out) as tmp:
-        for name, t in tables.items():
-            t.to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
+        write_tables(tmp, tables)
         charts.specialists_chart(tables["specialists"], tmp / "specialists.png")
         charts.seats_chart(tables["seats"], tmp / "seats.png")
         charts.waste_chart(tables["waste"], tmp / "waste.png")

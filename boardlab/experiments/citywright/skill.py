@@ -26,7 +26,7 @@ from boardlab.experiments.citywright import appendix as A
 from boardlab.experiments.citywright import charts
 from boardlab.experiments.io import staged_directory
 from boardlab.experiments.pipelines import mean_ci
-from boardlab.experiments.report import Report, provenance, render, rules_tag, run_jobs
+from boardlab.experiments.report import Report, provenance, render, rules_tag, run_jobs, write_tables
 from boardlab.experiments.report import ci as _ci
 from boardlab.sim.citywright.game import GAME
 from boardlab.sim.citywright.rules import Rules, load_rules
@@ -428,8 +428,7 @@ def write_outputs(tables, frames, out: Path, games, seed, command, elapsed, top,
         The strongest tier's solo games.
     """
     with staged_directory(out) as tmp:
-        for name in TABLES:
-            tables[name].to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
+        write_tables(tmp, tables, TABLES)
         charts.skill_chart(tables["specialists"], tables["seats"], tmp / "skill.png")
         charts.specialists_chart(tables["specialists"], tmp / "specialists.png")
         charts.seats_chart(tables["seats"], tmp / "seats.png")
@@ -715,8 +714,7 @@ def variant_reproduce(
     tables["solo_ratings"] = A.rating_table(solo_frame)
     elapsed = time.perf_counter() - t0
     with staged_directory(out) as tmp:
-        for name in VARIANT_TABLES:
-            tables[name].to_csv(tmp / f"{name}.csv", index=False, float_format="%.4g")
+        write_tables(tmp, tables, VARIANT_TABLES)
         charts.skill_chart(tables["specialists"], seats, tmp / "skill.png")
         charts.specialists_chart(tables["specialists"], tmp / "specialists.png", book=False)
         charts.seats_chart(seats, tmp / "seats.png", book=False)
