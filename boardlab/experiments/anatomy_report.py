@@ -33,7 +33,7 @@ import pyarrow.parquet as pq
 
 from boardlab.experiments import anatomy as A
 from boardlab.experiments.io import atomic_write_parquet, atomic_write_text, staged_directory
-from boardlab.experiments.report import Report, rules_tag
+from boardlab.experiments.report import Report, ci, pct, render, rules_tag
 from boardlab.sim.games import GameDef, get_game
 from boardlab.sim.stats import wilson
 
@@ -328,10 +328,10 @@ HEADLINES = (
 
 def _fmt(r) -> str:
     if r["interval"] == "wilson":
-        return f"{100 * r['value']:.1f}% [{100 * r['lo']:.1f}, {100 * r['hi']:.1f}]"
+        return pct(r["value"], r["lo"], r["hi"])
     if r["interval"] == "":
         return "n/a"
-    return f"{r['value']:.2f} [{r['lo']:.2f}, {r['hi']:.2f}]"
+    return ci(r["value"], r["lo"], r["hi"], 2)
 
 
 def report_text(
@@ -369,78 +369,30 @@ def report_text(
         The Markdown text.
     """
     tiers = list(dict.fromkeys(panel["tier"]))
-    counts = sorted(set(panel["players"]))
-    lines = [
-        f"# {game.title}: balance report (the game-anatomy panel)",
-        "",
-        f"Written by `{command}` (rules `{rules.name}`, {games:,} games per table of the first tier, a tenth per"
-        f" other tier; {game.score_direction} score wins).  Every figure carries its 95% interval: Wilson for a share"
-        " of games (shown in %), else a percentile bootstrap over games.  Tiers: "
-        + ", ".join(f"`{t}` = `{s}`" for t, s in tiers_of(game).items())
-        + ".  Definitions: `boardlab.experiments.anatomy` (steps are decisions).",
-        "",
-        "## Headline figures per tier",
-        "",
-    ]
-    for p in counts:
+    headlines = []
+    for p in sorted(set(panel["players"])):
         sub = panel[panel["players"] == p]
-        head = ["figure", *tiers]
-        lines += [f"### {p} players", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        rows = []
         for fig in HEADLINES:
-            cells = []
+            row = {"figure": fig}
             for t in tiers:
                 r = sub[(sub["tier"] == t) & (sub["figure"] == fig)]
-                cells.append(_fmt(r.iloc[0]) if len(r) else "")
-            lines.append("| " + " | ".join([fig, *cells]) + " |")
-        lines.append("")
-    if len(skill):
-        lines += [
-            "## Skill: one seat of a tier against the first tier in every other seat",
-            "",
-            "| tier | against | players | games | win share | 1/N | gain over 1/N |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        for r in skill.itertuples():
-            lines.append(
-                f"| {r.tier} | {r.against} | {r.players} | {r.games} | {100 * r.win_share:.1f}% [{100 * r.lo:.1f},"
-                f" {100 * r.hi:.1f}] | {100 * r.fair:.1f}% | {100 * r.gain:+.1f} points |"
-            )
-        lines.append("")
-    lines += ["## Restricted play: one seat taking a move family whenever it can", ""]
-    if restricted is not None and len(restricted):
-        lines += [
-            "One seat plays the tier restricted to a family (it takes a move of that family whenever one is listed),"
-            " every other seat the tier unrestricted, seats rotating.  A family whose specialist wins more than 1/N"
-            " (interval above it) is **too strong**: the rules reward it beyond the alternatives.",
-            "",
-            "| tier | family | players | games | win share | 1/N | verdict |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        for r in restricted.itertuples():
-            verdict = f"**{r.verdict}**" if r.verdict == "too strong" else r.verdict
-            lines.append(
-                f"| {r.tier} | {r.family} | {r.players} | {r.games} | {100 * r.win_share:.1f}% [{100 * r.lo:.1f},"
-                f" {100 * r.hi:.1f}] | {100 * r.fair:.1f}% | {verdict} |"
-            )
-    elif families_of(game):
-        lines.append(
-            "The game names move families, but neither its first tier nor its last is `random` or `ismcts`, the"
-            " agents with a restricted form: no restricted play."
-        )
-    else:
-        lines.append("The game names no move families (`move_families()`, `move_family(move)`): no restricted play.")
-    lines += [
-        "",
-        "## The full panel",
-        "",
-        "Every figure per tier and player count: `panel.csv` (section, figure, value, lo, hi, n games, interval).",
-        "",
-        "![winner = leader](leader.png)",
-        "",
-        "![seat win shares](seats.png)",
-        "",
-    ]
-    return "\n".join(lines)
+                row[t] = _fmt(r.iloc[0]) if len(r) else ""
+            rows.append(row)
+        headlines.append((p, pd.DataFrame(rows, columns=["figure", *tiers])))
+    return render(
+        "anatomy_report.md.j2",
+        title=game.title,
+        command=command,
+        rules=rules.name,
+        games=games,
+        score_direction=game.score_direction,
+        tier_specs=tiers_of(game),
+        headlines=headlines,
+        skill=skill.to_dict("records"),
+        restricted=[] if restricted is None else restricted.to_dict("records"),
+        has_families=bool(families_of(game)),
+    )
 
 
 def charts(panel: pd.DataFrame, out: Path) -> None:

@@ -217,7 +217,24 @@ def _citywright_variant() -> dict:
     }
 
 
+def _anatomy_report() -> dict:
+    row = {"tier": "random", "players": 2, "games": 100, "win_share": 0.55, "lo": 0.45, "hi": 0.65, "fair": 0.5}
+    return {
+        "title": "Pig",
+        "command": "boardlab reproduce --games 20",
+        "rules": "standard",
+        "games": 2000,
+        "score_direction": "highest",
+        "tier_specs": {"random": "random", "greedy": "greedy"},
+        "headlines": [(2, _table("2 players")), (3, _table("3 players"))],
+        "skill": [{**row, "against": "random", "gain": 0.05}],
+        "restricted": [{**row, "family": "hold", "verdict": "too strong"}],
+        "has_families": True,
+    }
+
+
 CONTEXTS = {
+    "anatomy_report.md.j2": _anatomy_report,
     "citywright_skill.md.j2": _citywright_skill,
     "citywright_variant.md.j2": _citywright_variant,
     "citywright_report.md.j2": _citywright_report,
@@ -276,17 +293,28 @@ def test_template_renders_every_table_and_the_header(name):
     context = CONTEXTS[name]()
     text = K.render(name, **context)
     assert text.startswith("# ") and text.endswith("\n") and not text.endswith("\n\n")
-    assert "`boardlab reproduce --games 20`" in text and "0123abc" in text
+    assert "`boardlab reproduce --games 20`" in text
     for key, value in [*context.items(), *context.get("s", {}).items()]:
         if isinstance(value, pd.DataFrame):
             assert K.md_table(value) in text, key
     assert "Undefined" not in text and "{{" not in text and "{%" not in text
 
 
+# contexts taking a template's other branches (the names only those branches read)
+OTHER_BRANCHES = {
+    "anatomy_report.md.j2": lambda: {**_anatomy_report(), "skill": [], "restricted": []},
+}
+
+
 @pytest.mark.parametrize("name", sorted(CONTEXTS))
 def test_template_refuses_a_missing_name(name):
-    context = CONTEXTS[name]()
-    for key in context:
-        partial = {k: v for k, v in context.items() if k != key}
-        with pytest.raises(jinja2.UndefinedError):
-            K.render(name, **partial)
+    contexts = [CONTEXTS[name]()] + ([OTHER_BRANCHES[name]()] if name in OTHER_BRANCHES else [])
+    for key in contexts[0]:
+        refused = 0
+        for context in contexts:
+            partial = {k: v for k, v in context.items() if k != key}
+            try:
+                K.render(name, **partial)
+            except jinja2.UndefinedError:
+                refused += 1
+        assert refused, f"{name} renders without {key!r}"
