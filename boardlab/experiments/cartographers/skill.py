@@ -721,105 +721,24 @@ def verdict_lists(excess: pd.DataFrame, column: str, tiers) -> dict[str, list[in
     }
 
 
-def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> str:
-    """REPORT.md of the skill axis: per tier, the cards' excesses, the titles, seats and the recalibration.
+def multiplayer_rows(tables) -> dict:
+    """The multiplayer tables of REPORT.md across skill, as the template reads them: edicts per slot and card,
+    card pairs, sides, ambush placement and seats, per tier.
 
     Parameters
     ----------
     tables : dict of str to pandas.DataFrame
         The report's tables.
-    frames, proposal_frames : dict of str to dict
-        Tier -> its runs (and its proposal's runs) and their rows.
-    games : int
-        The report's size.
-    seed : int
-        The run seed.
-    command : str
-        The command line.
-    elapsed : float
-        Seconds the runs took.
 
     Returns
     -------
-    str
-        REPORT.md's Markdown.
+    dict
+        ``slot_rows``, ``edict_rows``, ``pair_rows``, ``side_rows``, ``ambush_rows`` (lists of row dicts),
+        ``seat_rows`` (pandas.DataFrame), ``rank_spread`` and ``rank_spread_card`` (the card whose difficulty
+        rank moves most between tiers), ``seat_tables`` and ``small_p`` (the seat tables rejecting equal seats
+        after a Bonferroni correction).
     """
-    tiers = list(frames)
-    all_frames = [(t, j, df) for t in tiers for j, df in frames[t].items()]
-    all_frames += [(t, j, df) for t in tiers for j, df in proposal_frames.get(t, {}).items()]
-    total_games = sum(len(df) // j.players for _, j, df in all_frames)
-    sim_seconds = sum(df.attrs.get("seconds", 0.0) for _, _, df in all_frames)
-    ex = tables["excess_by_tier"]
-    ratings = tables["solo_ratings"]
-    absolute = verdict_lists(ex, "verdict", tiers)
-    relative = verdict_lists(ex, "relative_verdict", tiers)
-    sp = tables["spearman"]
-    recal = tables["recalibrated"]
-    pairs = tables["card_pairs"]
-    seats = tables["seats"]
-    n = {t: tier_sizes(games, t) for t in tiers}
-
-    def rating_of(tier, metric="rating"):
-        r = ratings[(ratings["tier"] == tier) & (ratings["side"] == "A") & (ratings["metric"] == metric)].iloc[0]
-        return r
-
-    rating_rows = []
-    for tier in tiers:
-        row = {"tier": tier, "games": f"{rating_of(tier)['n']:,}"}
-        for m in ("total", "rating", "excess", "coin_points", "monster_penalty"):
-            r = rating_of(tier, m)
-            row[m] = _ci(r["mean"], r["lo"], r["hi"])
-        rating_rows.append(row)
-    # card x tier: points, excess and relative verdict
-    cal_rows = []
-    for card, t in ex.groupby("card"):
-        t = t.set_index("tier")
-        row = {"card": card, "name": t["name"].iloc[0], "printed": int(t["solo"].iloc[0])}
-        for tier in tiers:
-            r = t.loc[tier]
-            row[f"{tier} points"] = _ci(r["mean"], r["lo"], r["hi"])
-        for tier in tiers:
-            r = t.loc[tier]
-            mark = {"generous": " ▲", "harsh": " ▼"}.get(r["relative_verdict"], "")
-            row[f"{tier} rel."] = f"{r['relative']:+.1f}{mark}"
-        cal_rows.append(row)
-    sp_rows = [
-        {"tier": r.tier, "Spearman (printed number, points)": _ci(r.spearman, r.lo, r.hi, 2)} for r in sp.itertuples()
-    ]
-    recal_md = recal.rename(columns={"solo": "today"}).astype(str)
-    prop_rows = spread_rows(tables.get("proposal_cards"))
-    rec_rows = spread_rows(tables.get("recommended_cards"))
-    title_rows = []
-    pt, rt = tables.get("proposal_titles"), tables.get("recommended_titles")
-    if pt is not None:
-        rec = rt.set_index(["tier", "title"]) if rt is not None else pd.DataFrame()
-        for (tier, title), r in pt.set_index(["tier", "title"]).iterrows():
-            if pd.isna(r["rating_at_least"]):
-                continue
-            row = {
-                "tier": tier,
-                "title": title,
-                "rating ≥": int(r["rating_at_least"]),
-                "today": _pct(r["reaching_today"], r["lo_today"], r["hi_today"]),
-                "the tier's numbers": _pct(r["reaching_proposal"], r["lo_proposal"], r["hi_proposal"]),
-                "recalibrated.toml": "",
-            }
-            if (tier, title) in rec.index:
-                q = rec.loc[(tier, title)]
-                row["recalibrated.toml"] = _pct(q["reaching_proposal"], q["lo_proposal"], q["hi_proposal"])
-            title_rows.append(row)
-    # titles per tier
-    ti = tables["solo_titles"]
-    ti = ti[ti["side"] == "A"]
-    titles_rows = []
-    for title, t in ti.groupby("title", sort=False):
-        row = {
-            "title": title,
-            "rating ≥": "" if pd.isna(t["rating_at_least"].iloc[0]) else int(t["rating_at_least"].iloc[0]),
-        }
-        for r in t.itertuples():
-            row[r.tier] = f"{100 * r.exact:.1f}%" if pd.isna(r.reaching) else _pct(r.reaching, r.lo, r.hi)
-        titles_rows.append(row)
+    pairs, seats = tables["card_pairs"], tables["seats"]
     # edicts per tier and slot
     ed = tables["edict_cards"]
     slot_rows = []
@@ -903,6 +822,117 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
     n_seat_tables = len(seat_df)
     min_p = seats.groupby(["tier", "players", "passes"])["p_equal"].first()
     small_p = min_p[min_p < 0.05 / n_seat_tables]
+    return {
+        "slot_rows": slot_rows,
+        "edict_rows": edict_rows,
+        "rank_spread": rank_spread.max(),
+        "rank_spread_card": int(rank_spread.idxmax()),
+        "pair_rows": pair_rows,
+        "side_rows": side_rows,
+        "ambush_rows": amb_rows,
+        "seat_rows": seat_df,
+        "seat_tables": n_seat_tables,
+        "small_p": [f"{t} {p}p {d}" for t, p, d in small_p.index],
+    }
+
+
+def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> str:
+    """REPORT.md of the skill axis: per tier, the cards' excesses, the titles, seats and the recalibration.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+    frames, proposal_frames : dict of str to dict
+        Tier -> its runs (and its proposal's runs) and their rows.
+    games : int
+        The report's size.
+    seed : int
+        The run seed.
+    command : str
+        The command line.
+    elapsed : float
+        Seconds the runs took.
+
+    Returns
+    -------
+    str
+        REPORT.md's Markdown.
+    """
+    tiers = list(frames)
+    all_frames = [(t, j, df) for t in tiers for j, df in frames[t].items()]
+    all_frames += [(t, j, df) for t in tiers for j, df in proposal_frames.get(t, {}).items()]
+    total_games = sum(len(df) // j.players for _, j, df in all_frames)
+    sim_seconds = sum(df.attrs.get("seconds", 0.0) for _, _, df in all_frames)
+    ex = tables["excess_by_tier"]
+    ratings = tables["solo_ratings"]
+    absolute = verdict_lists(ex, "verdict", tiers)
+    relative = verdict_lists(ex, "relative_verdict", tiers)
+    sp = tables["spearman"]
+    recal = tables["recalibrated"]
+    n = {t: tier_sizes(games, t) for t in tiers}
+
+    def rating_of(tier, metric="rating"):
+        r = ratings[(ratings["tier"] == tier) & (ratings["side"] == "A") & (ratings["metric"] == metric)].iloc[0]
+        return r
+
+    rating_rows = []
+    for tier in tiers:
+        row = {"tier": tier, "games": f"{rating_of(tier)['n']:,}"}
+        for m in ("total", "rating", "excess", "coin_points", "monster_penalty"):
+            r = rating_of(tier, m)
+            row[m] = _ci(r["mean"], r["lo"], r["hi"])
+        rating_rows.append(row)
+    # card x tier: points, excess and relative verdict
+    cal_rows = []
+    for card, t in ex.groupby("card"):
+        t = t.set_index("tier")
+        row = {"card": card, "name": t["name"].iloc[0], "printed": int(t["solo"].iloc[0])}
+        for tier in tiers:
+            r = t.loc[tier]
+            row[f"{tier} points"] = _ci(r["mean"], r["lo"], r["hi"])
+        for tier in tiers:
+            r = t.loc[tier]
+            mark = {"generous": " ▲", "harsh": " ▼"}.get(r["relative_verdict"], "")
+            row[f"{tier} rel."] = f"{r['relative']:+.1f}{mark}"
+        cal_rows.append(row)
+    sp_rows = [
+        {"tier": r.tier, "Spearman (printed number, points)": _ci(r.spearman, r.lo, r.hi, 2)} for r in sp.itertuples()
+    ]
+    recal_md = recal.rename(columns={"solo": "today"}).astype(str)
+    prop_rows = spread_rows(tables.get("proposal_cards"))
+    rec_rows = spread_rows(tables.get("recommended_cards"))
+    title_rows = []
+    pt, rt = tables.get("proposal_titles"), tables.get("recommended_titles")
+    if pt is not None:
+        rec = rt.set_index(["tier", "title"]) if rt is not None else pd.DataFrame()
+        for (tier, title), r in pt.set_index(["tier", "title"]).iterrows():
+            if pd.isna(r["rating_at_least"]):
+                continue
+            row = {
+                "tier": tier,
+                "title": title,
+                "rating ≥": int(r["rating_at_least"]),
+                "today": _pct(r["reaching_today"], r["lo_today"], r["hi_today"]),
+                "the tier's numbers": _pct(r["reaching_proposal"], r["lo_proposal"], r["hi_proposal"]),
+                "recalibrated.toml": "",
+            }
+            if (tier, title) in rec.index:
+                q = rec.loc[(tier, title)]
+                row["recalibrated.toml"] = _pct(q["reaching_proposal"], q["lo_proposal"], q["hi_proposal"])
+            title_rows.append(row)
+    # titles per tier
+    ti = tables["solo_titles"]
+    ti = ti[ti["side"] == "A"]
+    titles_rows = []
+    for title, t in ti.groupby("title", sort=False):
+        row = {
+            "title": title,
+            "rating ≥": "" if pd.isna(t["rating_at_least"].iloc[0]) else int(t["rating_at_least"].iloc[0]),
+        }
+        for r in t.itertuples():
+            row[r.tier] = f"{100 * r.exact:.1f}%" if pd.isna(r.reaching) else _pct(r.reaching, r.lo, r.hi)
+        titles_rows.append(row)
     rho = sp.set_index("tier")
     rec = recal.set_index("card")
     changed = rec[rec["recommended"] != rec["solo"]]
@@ -926,11 +956,8 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
         changed=len(changed),
         disagree=len(disagree),
         disagree_names=_names(disagree.index.tolist()),
-        pair_rows=pair_rows,
         fdr_column=f"survive Benjamini-Hochberg at {FDR:.0%}",
         min_pair_games=MIN_PAIR_GAMES,
-        seat_tables=n_seat_tables,
-        small_p=[f"{t} {p}p {d}" for t, p, d in small_p.index],
         calibration_rows=cal_rows,
         rating_rows=rating_rows,
         bootstrap=BOOTSTRAP,
@@ -938,13 +965,6 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
         recalibrated=recal_md,
         proposal_title_rows=title_rows,
         title_rows=titles_rows,
-        slot_rows=slot_rows,
-        edict_rows=edict_rows,
-        rank_spread=rank_spread.max(),
-        rank_spread_card=int(rank_spread.idxmax()),
-        side_rows=side_rows,
-        ambush_rows=amb_rows,
-        seat_rows=seat_df,
         runs=[
             {
                 "tier": t,
@@ -960,6 +980,7 @@ def report(tables, frames, proposal_frames, games, seed, command, elapsed) -> st
             for t, j, df in all_frames
         ],
         tables=TABLES,
+        **multiplayer_rows(tables),
     )
 
 
