@@ -856,85 +856,21 @@ def solo_calibration_table(tables) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def report(tables, frames, games, seed, command, elapsed) -> str:
-    """REPORT.md: the plan, every table with what it says, and the charts.
+def multiplayer_rows(tables) -> dict:
+    """The multiplayer tables of REPORT.md as the template reads them: edict slots and cards, card pairs, map
+    sides, score shares, ambush placement and seats, with the numbers the summary quotes of them.
 
     Parameters
     ----------
     tables : dict of str to pandas.DataFrame
-        The report's tables.
-    frames : dict of Job to pandas.DataFrame
-        Each run and its rows.
-    games : int
-        The report's size.
-    seed : int
-        The run seed.
-    command : str
-        The command line, quoted in the report.
-    elapsed : float
-        Seconds the runs took.
+        The report's tables (:func:`build_tables`).
 
     Returns
     -------
-    str
-        REPORT.md's Markdown.
+    dict
+        Each table (pandas.DataFrame, values as the report shows them) and number, by its name in
+        ``cartographers_report.md.j2``.
     """
-    total_games = sum(len(df) // j.players for j, df in frames.items())
-    sim_seconds = sum(df.attrs.get("seconds", 0.0) for df in frames.values())
-    runs = pd.DataFrame(
-        [
-            {
-                "run": j.key,
-                "players": j.players,
-                "rules": j.rules + (f" ({j.passes})" if j.passes != "next" else ""),
-                "seating": j.seating,
-                "agents": ", ".join(j.agents),
-                "games": f"{j.games:,}",
-                "played in (s)": round(df.attrs.get("seconds", 0.0), 1),
-            }
-            for j, df in frames.items()
-        ]
-    )
-    cards = tables["solo_cards"]
-    ratings = tables["solo_ratings"]
-    pa = cards[(cards["agent"] == STRONGEST) & (cards["side"] == "A")]
-    gen = pa[pa["verdict"] == "generous"]["card"].tolist()
-    harsh = pa[pa["verdict"] == "harsh"]["card"].tolist()
-    rgen = pa[pa["relative_verdict"] == "generous"]["card"].tolist()
-    rharsh = pa[pa["relative_verdict"] == "harsh"]["card"].tolist()
-    rho = pa[["mean", "solo"]].corr(method="spearman").iloc[0, 1]
-    rt = _metric(ratings, "rating", agent=STRONGEST, side="A")
-    ex = _metric(ratings, "excess", agent=STRONGEST, side="A")
-    cm = _metric(ratings, "coins_minus_monsters", agent=STRONGEST, side="A")
-
-    def names(ids):
-        info = card_info().set_index("card")["name"]
-        return ", ".join(f"{i} {info[i]}" for i in ids) or "none"
-
-    rating_rows = []
-    for (agent, side), t in ratings.groupby(["agent", "side"], sort=False):
-        rating_rows.append(
-            {
-                "agent": agent,
-                "side": side,
-                "games": f"{t['n'].iloc[0]:,}",
-                **{
-                    m: _ci(*_metric(t, m)[["mean", "lo", "hi"]])
-                    for m in ("total", "par", "rating", "excess", "coin_points", "monster_penalty")
-                },
-            }
-        )
-    titles = tables["solo_titles"]
-    title_rows = []
-    for title, t in titles[titles["side"] == "A"].groupby("title", sort=False):
-        row = {
-            "title": title,
-            "rating ≥": "" if pd.isna(t["rating_at_least"].iloc[0]) else int(t["rating_at_least"].iloc[0]),
-        }
-        for _, r in t.iterrows():
-            row[f"{r['agent']} reaching"] = "" if pd.isna(r["reaching"]) else _pct(r["reaching"], r["lo"], r["hi"])
-            row[f"{r['agent']} exactly"] = f"{100 * r['exact']:.1f}%"
-        title_rows.append(row)
     ed = tables["edict_cards"]
     slot_rows = []
     for side, t in ed[ed["card"] == 0].groupby("side"):
@@ -1028,6 +964,106 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         )
     seat_df = pd.DataFrame(seat_rows).fillna("")
     last = ["1/N inside every interval", "p (all seats 1/N)"]
+    seats = tables["seats"]
+    return {
+        "seats_out": int((~seats["inside"]).sum()),
+        "seat_intervals": len(seats),
+        "seat_tables": seats.groupby(["players", "passes"]).ngroups,
+        "seat_min_p": seats["p_equal"].min(),
+        "pairs_out": n_pairs_out,
+        "pairs_seen": len(pa_pairs),
+        "slot_rows": pd.DataFrame(slot_rows),
+        "card_rows": pd.DataFrame(card_rows),
+        "slot_spread": slot_spread.max(),
+        "slot_spread_card": f"{int(slot_spread.idxmax())} {info[int(slot_spread.idxmax())]}",
+        "pairs_highest": pair_rows(pa_pairs.iloc[::-1].head(5)),
+        "pairs_lowest": pair_rows(pa_pairs.head(5)),
+        "side_rows": pd.DataFrame(side_rows),
+        "share_rows": share_rows,
+        "ambush_rows": amb_rows,
+        "seat_rows": seat_df[[c for c in seat_df.columns if c not in last] + last],
+    }
+
+
+def report(tables, frames, games, seed, command, elapsed) -> str:
+    """REPORT.md: the plan, every table with what it says, and the charts.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The report's tables.
+    frames : dict of Job to pandas.DataFrame
+        Each run and its rows.
+    games : int
+        The report's size.
+    seed : int
+        The run seed.
+    command : str
+        The command line, quoted in the report.
+    elapsed : float
+        Seconds the runs took.
+
+    Returns
+    -------
+    str
+        REPORT.md's Markdown.
+    """
+    total_games = sum(len(df) // j.players for j, df in frames.items())
+    sim_seconds = sum(df.attrs.get("seconds", 0.0) for df in frames.values())
+    runs = pd.DataFrame(
+        [
+            {
+                "run": j.key,
+                "players": j.players,
+                "rules": j.rules + (f" ({j.passes})" if j.passes != "next" else ""),
+                "seating": j.seating,
+                "agents": ", ".join(j.agents),
+                "games": f"{j.games:,}",
+                "played in (s)": round(df.attrs.get("seconds", 0.0), 1),
+            }
+            for j, df in frames.items()
+        ]
+    )
+    cards = tables["solo_cards"]
+    ratings = tables["solo_ratings"]
+    pa = cards[(cards["agent"] == STRONGEST) & (cards["side"] == "A")]
+    gen = pa[pa["verdict"] == "generous"]["card"].tolist()
+    harsh = pa[pa["verdict"] == "harsh"]["card"].tolist()
+    rgen = pa[pa["relative_verdict"] == "generous"]["card"].tolist()
+    rharsh = pa[pa["relative_verdict"] == "harsh"]["card"].tolist()
+    rho = pa[["mean", "solo"]].corr(method="spearman").iloc[0, 1]
+    rt = _metric(ratings, "rating", agent=STRONGEST, side="A")
+    ex = _metric(ratings, "excess", agent=STRONGEST, side="A")
+    cm = _metric(ratings, "coins_minus_monsters", agent=STRONGEST, side="A")
+
+    def names(ids):
+        info = card_info().set_index("card")["name"]
+        return ", ".join(f"{i} {info[i]}" for i in ids) or "none"
+
+    rating_rows = []
+    for (agent, side), t in ratings.groupby(["agent", "side"], sort=False):
+        rating_rows.append(
+            {
+                "agent": agent,
+                "side": side,
+                "games": f"{t['n'].iloc[0]:,}",
+                **{
+                    m: _ci(*_metric(t, m)[["mean", "lo", "hi"]])
+                    for m in ("total", "par", "rating", "excess", "coin_points", "monster_penalty")
+                },
+            }
+        )
+    titles = tables["solo_titles"]
+    title_rows = []
+    for title, t in titles[titles["side"] == "A"].groupby("title", sort=False):
+        row = {
+            "title": title,
+            "rating ≥": "" if pd.isna(t["rating_at_least"].iloc[0]) else int(t["rating_at_least"].iloc[0]),
+        }
+        for _, r in t.iterrows():
+            row[f"{r['agent']} reaching"] = "" if pd.isna(r["reaching"]) else _pct(r["reaching"], r["lo"], r["hi"])
+            row[f"{r['agent']} exactly"] = f"{100 * r['exact']:.1f}%"
+        title_rows.append(row)
     return render(
         "cartographers_report.md.j2",
         p=provenance(command, len(frames), total_games, sim_seconds, elapsed),
@@ -1041,28 +1077,13 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         relative_generous=names(rgen),
         relative_harsh=names(rharsh),
         rho=rho,
-        seats_out=int((~seats["inside"]).sum()),
-        seat_intervals=len(seats),
-        seat_tables=seats.groupby(["players", "passes"]).ngroups,
-        seat_min_p=seats["p_equal"].min(),
         min_pair_games=MIN_PAIR_GAMES,
-        pairs_out=n_pairs_out,
-        pairs_seen=len(pa_pairs),
         solo_calibration=solo_calibration_table(tables),
         rating_rows=pd.DataFrame(rating_rows),
         title_rows=pd.DataFrame(title_rows),
-        slot_rows=pd.DataFrame(slot_rows),
-        card_rows=pd.DataFrame(card_rows),
-        slot_spread=slot_spread.max(),
-        slot_spread_card=f"{int(slot_spread.idxmax())} {info[int(slot_spread.idxmax())]}",
-        pairs_highest=pair_rows(pa_pairs.iloc[::-1].head(5)),
-        pairs_lowest=pair_rows(pa_pairs.head(5)),
-        side_rows=pd.DataFrame(side_rows),
-        share_rows=share_rows,
-        ambush_rows=amb_rows,
-        seat_rows=seat_df[[c for c in seat_df.columns if c not in last] + last],
         runs=runs,
         tables=TABLES,
+        **multiplayer_rows(tables),
     )
 
 
