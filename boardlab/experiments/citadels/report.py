@@ -916,6 +916,85 @@ def _pct(v, lo, hi) -> str:
     return pct(v, lo, hi, unit="")
 
 
+def _pct_column(t: pd.DataFrame, v: str, lo: str, hi: str) -> list[str]:
+    return [_pct(a, b, c) for a, b, c in zip(t[v], t[lo], t[hi], strict=True)]
+
+
+def _wide(t: pd.DataFrame, index: list[str], columns: str, label: str) -> pd.DataFrame:
+    w = t.assign(v=_pct_column(t, "win_share", "lo", "hi")).pivot_table(
+        index=index, columns=columns, values="v", aggfunc="first"
+    )
+    w.columns = [f"{label} {c}" for c in w.columns]
+    return w.reset_index().fillna("")
+
+
+def purple_rows(pur: pd.DataFrame, pp: pd.DataFrame) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
+    """The purple districts' two tables of REPORT.md, values as the report shows them.
+
+    Parameters
+    ----------
+    pur : pandas.DataFrame
+        The purples table (:func:`purple_table`).
+    pp : pandas.DataFrame
+        The paired-removal table (:func:`plain_purple_table`).
+
+    Returns
+    -------
+    tuple of (pandas.DataFrame or None, pandas.DataFrame or None)
+        Builders' win shares (with the adjusted odds ratios when fitted), and the paired removal; None for a
+        table without rows.
+    """
+    odds_ratios = "odds_ratio" in pur
+    purples = None
+    if len(pur):
+        purples = pur.assign(
+            **{
+                "built %": (100 * pur["built_share"]).round(1),
+                "builders win %": _pct_column(pur, "builders_win_share", "builders_lo", "builders_hi"),
+                "others win %": _pct_column(pur, "others_win_share", "others_lo", "others_hi"),
+            }
+        )
+        if odds_ratios:
+            purples["adjusted odds ratio"] = [
+                f"{r.odds_ratio:.2f} [{r.or_lo:.2f}, {r.or_hi:.2f}]" if pd.notna(r.odds_ratio) else ""
+                for r in purples.itertuples()
+            ]
+        cols = ["tier", "district", "cost", "built %", "builders win %", "others win %"]
+        purples = purples[cols + (["adjusted odds ratio"] if "adjusted odds ratio" in purples else [])]
+    plain = None
+    if len(pp):
+        plain = pp.assign(
+            **{
+                "built (text / plain) %": [
+                    f"{100 * r.built_text:.1f} / {100 * r.built_plain:.1f}" for r in pp.itertuples()
+                ],
+                "builders win, text %": _pct_column(pp, "builders_win_text", "lo_text", "hi_text"),
+                "builders win, plain %": _pct_column(pp, "builders_win_plain", "lo_plain", "hi_plain"),
+                "wins from the text per game": [
+                    _ci(100 * r.wins_diff, 100 * r.wins_lo, 100 * r.wins_hi, sign=True) for r in pp.itertuples()
+                ],
+                "builders' score from the text": [
+                    _ci(r.score_diff, r.score_lo, r.score_hi, 2, sign=True) for r in pp.itertuples()
+                ],
+                "rounds": [_ci(r.rounds_diff, r.rounds_lo, r.rounds_hi, 2, sign=True) for r in pp.itertuples()],
+            }
+        )[
+            [
+                "tier",
+                "district",
+                "games",
+                "built (text / plain) %",
+                "builders win, text %",
+                "builders win, plain %",
+                "wins from the text per game",
+                "builders' score from the text",
+                "rounds",
+                "verdict",
+            ]
+        ]
+    return purples, plain
+
+
 def report(tables, frames, games, seed, command, elapsed) -> str:
     """REPORT.md: the plan, every table with what it says, and the charts.
 
@@ -961,22 +1040,12 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
     odds_ratios = "odds_ratio" in pur
     first = pk[(pk["round"] == 1) & (pk["players"] == 4)]
 
-    def pct_column(t: pd.DataFrame, v: str, lo: str, hi: str) -> list[str]:
-        return [_pct(a, b, c) for a, b, c in zip(t[v], t[lo], t[hi], strict=True)]
-
-    def wide(t: pd.DataFrame, index: list[str], columns: str, label: str) -> pd.DataFrame:
-        w = t.assign(v=pct_column(t, "win_share", "lo", "hi")).pivot_table(
-            index=index, columns=columns, values="v", aggfunc="first"
-        )
-        w.columns = [f"{label} {c}" for c in w.columns]
-        return w.reset_index().fillna("")
-
     def pairs(t: pd.DataFrame) -> list[tuple]:
         return [(tier, g.iloc[0], g.iloc[1]) for tier, g in t.groupby("tier", sort=False) if len(g) == 2]
 
     specialists = sp.assign(
         **{
-            "win share %": pct_column(sp, "win_share", "lo", "hi"),
+            "win share %": _pct_column(sp, "win_share", "lo", "hi"),
             "rounds holding it %": (100 * sp["held_share"]).round(1),
         }
     )
@@ -984,14 +1053,14 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
     c["taken %"] = [
         _pct(r.taken, r.taken_lo, r.taken_hi) if "taken" in c and pd.notna(r.taken) else "" for r in c.itertuples()
     ]
-    c["final round win %"] = pct_column(c, "final_win", "final_lo", "final_hi")
-    c["over the game win %"] = pct_column(c, "rounds_win", "rounds_lo", "rounds_hi")
+    c["final round win %"] = _pct_column(c, "final_win", "final_lo", "final_hi")
+    c["over the game win %"] = _pct_column(c, "rounds_win", "rounds_lo", "rounds_hi")
     at = tables["assassin_thief"]
     at = at.assign(
         **{
             "named per game": at["named_per_game"].round(2),
-            "hit %": pct_column(at, "hit_rate", "hit_lo", "hit_hi"),
-            "victim was the leader %": pct_column(at, "victim_share", "victim_lo", "victim_hi"),
+            "hit %": _pct_column(at, "hit_rate", "hit_lo", "hit_hi"),
+            "victim was the leader %": _pct_column(at, "victim_share", "victim_lo", "victim_hi"),
         }
     )
     pk4 = pk[pk["players"] == 4]
@@ -1000,53 +1069,7 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         index=["tier", "rules", "players"], columns="metric", values="v", aggfunc="first"
     )
     cp = tables["completion"]
-    purples = None
-    if len(pur):
-        purples = pur.assign(
-            **{
-                "built %": (100 * pur["built_share"]).round(1),
-                "builders win %": pct_column(pur, "builders_win_share", "builders_lo", "builders_hi"),
-                "others win %": pct_column(pur, "others_win_share", "others_lo", "others_hi"),
-            }
-        )
-        if odds_ratios:
-            purples["adjusted odds ratio"] = [
-                f"{r.odds_ratio:.2f} [{r.or_lo:.2f}, {r.or_hi:.2f}]" if pd.notna(r.odds_ratio) else ""
-                for r in purples.itertuples()
-            ]
-        cols = ["tier", "district", "cost", "built %", "builders win %", "others win %"]
-        purples = purples[cols + (["adjusted odds ratio"] if "adjusted odds ratio" in purples else [])]
-    plain = None
-    if len(pp):
-        plain = pp.assign(
-            **{
-                "built (text / plain) %": [
-                    f"{100 * r.built_text:.1f} / {100 * r.built_plain:.1f}" for r in pp.itertuples()
-                ],
-                "builders win, text %": pct_column(pp, "builders_win_text", "lo_text", "hi_text"),
-                "builders win, plain %": pct_column(pp, "builders_win_plain", "lo_plain", "hi_plain"),
-                "wins from the text per game": [
-                    _ci(100 * r.wins_diff, 100 * r.wins_lo, 100 * r.wins_hi, sign=True) for r in pp.itertuples()
-                ],
-                "builders' score from the text": [
-                    _ci(r.score_diff, r.score_lo, r.score_hi, 2, sign=True) for r in pp.itertuples()
-                ],
-                "rounds": [_ci(r.rounds_diff, r.rounds_lo, r.rounds_hi, 2, sign=True) for r in pp.itertuples()],
-            }
-        )[
-            [
-                "tier",
-                "district",
-                "games",
-                "built (text / plain) %",
-                "builders win, text %",
-                "builders win, plain %",
-                "wins from the text per game",
-                "builders' score from the text",
-                "rounds",
-                "verdict",
-            ]
-        ]
+    purples, plain = purple_rows(pur, pp)
     return render(
         "citadels_report.md.j2",
         p=provenance(command or "boardlab reproduce --game citadels", len(frames), total_games, 0.0, elapsed),
@@ -1071,12 +1094,12 @@ def report(tables, frames, games, seed, command, elapsed) -> str:
         assassin_thief=at[
             ["tier", "players", "character", "named per game", "hit %", "victim_is", "victim was the leader %"]
         ],
-        seats=wide(seats[seats["run"].str.startswith("seats_")], ["tier", "players"], "seat", "seat"),
-        final_positions=wide(tables["final_positions"], ["tier", "players"], "position", "place"),
-        pick_positions=wide(pk4, ["tier", "round"], "place", "place") if len(pk4) else None,
+        seats=_wide(seats[seats["run"].str.startswith("seats_")], ["tier", "players"], "seat", "seat"),
+        final_positions=_wide(tables["final_positions"], ["tier", "players"], "position", "place"),
+        pick_positions=_wide(pk4, ["tier", "round"], "place", "place") if len(pk4) else None,
         pick_rounds=PICK_ROUNDS,
         length=length.reset_index(),
-        completion=cp.assign(v=pct_column(cp, "win_share", "lo", "hi"))[["tier", "players", "completion", "n", "v"]],
+        completion=cp.assign(v=_pct_column(cp, "win_share", "lo", "hi"))[["tier", "players", "completion", "n", "v"]],
         purples=purples,
         plain_purples=plain,
         house_rules=hr.drop(columns=["rounds_mean"]),
