@@ -11,10 +11,13 @@ loop (``Simulation.trajectory_player``), by that loop: the same games and trajec
 A tier's tables after the first are played at a tenth of ``--games`` (at least 20): search agents are slow.
 
 Restricted play (Jaffe et al. 2012), for a game that names move families (``move_families()``,
-``move_family(move)``): for the first tier and the last, where they are ``random`` or ``ismcts``, one seat is
-played by the tier restricted to a family (``random-prefers:FAMILY``, ``ismcts-prefers:FAMILY``:
-:mod:`boardlab.agents.generic.prefers`) against the unrestricted tier in every other seat, seats rotating, at the
-smallest player count reported; a family whose specialist wins more than 1/N (its interval above) is "too strong".
+``move_family(move)``): for the first tier and the last, one seat is played by the tier restricted to a family --
+the game's own specialist at that tier where its agent registry names one (``Registry.restricted``: Citadels'
+``prefers``, Citywright's specialists), else ``random-prefers:FAMILY`` / ``ismcts-prefers:FAMILY`` for a
+``random`` or ``ismcts`` tier (:mod:`boardlab.agents.generic.prefers`); when neither tier has a restricted form,
+``random-prefers:FAMILY`` against ``random`` -- against the unrestricted tier in every other seat, seats rotating,
+at the smallest player count reported; a family whose specialist wins more than 1/N (its interval above) is "too
+strong".
 
 Each run is kept in the run cache (``--work``) as ``<key>.results.parquet`` and ``<key>.trajectory.parquet``, and
 reused when present; the outputs (``REPORT.md``, ``panel.csv``, ``skill.csv``, two charts) are written whole.
@@ -76,9 +79,11 @@ def families_of(game: GameDef) -> tuple[str, ...]:
     return tuple(names()) if callable(names) and callable(getattr(g, "move_family", None)) else ()
 
 
-def restricted_spec(spec: str, family: str) -> str | None:
-    """The restricted form of a tier's agent spec (``random`` -> ``random-prefers:F``, ``ismcts:iters=16`` ->
-    ``ismcts-prefers:F,iters=16``), or None for an agent with no restricted form.
+def restricted_spec(spec: str, family: str, game: GameDef | None = None) -> str | None:
+    """The restricted form of a tier's agent spec: the game's own specialist where its agent registry names one
+    (``Registry.restricted``: Citadels' ``basic:...,prefers=0`` -> ``...,prefers=4`` for the king), else the
+    generic one (``random`` -> ``random-prefers:F``, ``ismcts:iters=16`` -> ``ismcts-prefers:F,iters=16``), or None
+    for an agent with no restricted form.
 
     Parameters
     ----------
@@ -86,6 +91,8 @@ def restricted_spec(spec: str, family: str) -> str | None:
         A tier's agent spec.
     family : str
         A move family.
+    game : GameDef or None
+        The game, whose registry may name its own specialist (None: the generic forms only).
 
     Returns
     -------
@@ -93,9 +100,13 @@ def restricted_spec(spec: str, family: str) -> str | None:
         The restricted spec.
     """
     name, _, args = spec.partition(":")
-    if name not in ("random", "ismcts"):
-        return None
-    return f"{name}-prefers:{family}" + (f",{args}" if args else "")
+    if name in ("random", "ismcts"):
+        return f"{name}-prefers:{family}" + (f",{args}" if args else "")
+    if game is not None:
+        reg = game.agents()
+        if reg.restricted is not None:
+            return reg.restricted(reg.parse_agent(spec), family)
+    return None
 
 
 def tiers_of(game: GameDef) -> dict[str, str]:
@@ -164,12 +175,19 @@ def plan(game: GameDef, games: int) -> list[Run]:
             runs.append(Run(f"{name}-vs-{first}-{p}p", name, "skill", p, agents, small, "rotate"))
     names = list(tiers)
     p = player_counts(game)[0]
-    for name in dict.fromkeys([names[0], names[-1]]):
-        n = games if name == first else small
-        for family in families_of(game) if p > 1 else ():
-            restricted = restricted_spec(tiers[name], family)
+    families = families_of(game) if p > 1 else ()
+    restricted_tiers = [
+        (name, tiers[name], games if name == first else small)
+        for name in dict.fromkeys([names[0], names[-1]])
+        if families and restricted_spec(tiers[name], families[0], game) is not None
+    ]
+    if families and not restricted_tiers:  # no tier has a restricted form: the floor, random against random
+        restricted_tiers = [("random", "random", games)]
+    for name, spec, n in restricted_tiers:
+        for family in families:
+            restricted = restricted_spec(spec, family, game)
             if restricted is not None:
-                agents = (restricted, *[tiers[name]] * (p - 1))
+                agents = (restricted, *[spec] * (p - 1))
                 runs.append(Run(f"{name}-prefers-{family}-{p}p", name, "restricted", p, agents, n, "rotate", family))
     return runs
 

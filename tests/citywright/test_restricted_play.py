@@ -1,0 +1,38 @@
+"""Citywright's own specialists in restricted play: a tier's agent as the specialist of a district at its strength."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardlab.experiments import anatomy_report as AR
+from boardlab.sim.games import get_game
+
+GAME = get_game("citywright")
+REG = GAME.agents()
+
+
+@pytest.mark.parametrize(
+    ("agent", "specialist"),
+    [("greedy", "specialist"), ("strong", "strong-specialist"), ("expert", "expert-specialist")],
+)
+def test_a_tiers_specialist_keeps_the_agents_parameters_and_takes_the_district(agent, specialist):
+    given = REG.tiers[agent][0] if agent in REG.tiers else agent
+    base = REG.parse_agent(given)
+    for district in "RCPI":
+        parsed = REG.parse_agent(AR.restricted_spec(given, district, GAME))
+        assert parsed.name == specialist
+        assert parsed.params["district"] == "RCPI".index(district)  # the district as its index
+        assert all(parsed.params[k] == v for k, v in base.params.items())
+
+
+def test_agents_without_a_specialist_get_none():
+    assert AR.restricted_spec("mcts:iters=10", "R", GAME) is None
+    assert REG.restricted(REG.parse_agent("greedy"), "X") is None
+
+
+def test_the_plan_plays_the_strong_and_expert_specialists():
+    runs = [r for r in AR.plan(GAME, 200) if r.kind == "restricted"]
+    assert [(r.tier, r.family, REG.parse_agent(r.agents[0]).name) for r in runs] == [
+        *[("strong", d, "strong-specialist") for d in "RCPI"],
+        *[("expert", d, "expert-specialist") for d in "RCPI"],
+    ]
