@@ -129,7 +129,8 @@ def tiers_of(game: GameDef) -> dict[str, str]:
 
 
 def player_counts(game: GameDef) -> list[int]:
-    """The player counts reported: 2 and 3 where the game allows them, else its smallest count.
+    """The player counts reported: the game's two smallest counts of two players or more (2 and 3 for most games,
+    3 and 4 for a 3-4-player game), or its one count; a solo-only game: 1.
 
     Parameters
     ----------
@@ -142,7 +143,7 @@ def player_counts(game: GameDef) -> list[int]:
         Ascending.
     """
     lo, hi = game.players
-    counts = [n for n in (2, 3) if lo <= n <= hi]
+    counts = list(range(max(lo, 2), hi + 1))[:2]
     return counts or [lo]
 
 
