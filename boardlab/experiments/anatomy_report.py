@@ -603,3 +603,74 @@ def generic_report(game: GameDef, home: str | None = None) -> Report:
         run=run, title=f"the generic balance report of {game.id}", home=home or game.id, default_games=DEFAULT_GAMES,
         check=check,
     )  # fmt: skip
+
+
+ANATOMY_GAMES = 2000  # the panel's first-tier games in a game's own report (its --games when fewer)
+
+
+def section_games(games: int) -> int:
+    """The panel's size inside a game's own report of size `games`: ``--games``, at most :data:`ANATOMY_GAMES`
+    (its other tiers at a tenth of that, at least 20).
+
+    Parameters
+    ----------
+    games : int
+        The own report's ``--games``.
+
+    Returns
+    -------
+    int
+        Games per table of the panel's first tier.
+    """
+    return max(20, min(games, ANATOMY_GAMES))
+
+
+def anatomy_section(game: GameDef, games: int, out: Path, work: Path, **kwargs) -> str:
+    """The game-anatomy panel as a section of a game's own report: the generic report played into
+    ``out/anatomy/`` (its runs cached in ``work/anatomy/``), and its headline, skill and restricted-play tables
+    as Markdown, headed ``## Game anatomy``, for the own report's REPORT.md.
+
+    Parameters
+    ----------
+    game : GameDef
+        The game (it declares ``progress(player)``).
+    games : int
+        Games per table of the panel's first tier (:func:`section_games`).
+    out, work : Path
+        The own report's folder and run cache.
+    **kwargs
+        What :func:`run_report` takes besides (seed, n_jobs, log, command, progress).
+
+    Returns
+    -------
+    str
+        The section, ending in a newline.
+    """
+    sub_out, sub_work = Path(out) / "anatomy", Path(work) / "anatomy"
+    sub_work.mkdir(parents=True, exist_ok=True)
+    run_report(games, sub_out, sub_work, game=game, **kwargs)
+    text = (sub_out / "REPORT.md").read_text()
+    body = text[text.index("## Headline figures per tier") : text.index("## The full panel")].strip()
+    body = "\n".join(
+        "#" + line if line.startswith("## ") or line.startswith("### ") else line for line in body.splitlines()
+    )
+    intro = (
+        f"The generic balance report's panel (`boardlab reproduce --anatomy`), played here at {games:,} games per"
+        f" table of the first tier and a tenth per other tier: [anatomy/REPORT.md](anatomy/REPORT.md), every figure in"
+        " [anatomy/panel.csv](anatomy/panel.csv)."
+    )
+    return f"## Game anatomy\n\n{intro}\n\n{body}\n"
+
+
+def add_section(report: Path, section: str) -> None:
+    """Append `section` to a report's REPORT.md, atomically (the file is replaced whole).
+
+    Parameters
+    ----------
+    report : Path
+        The REPORT.md.
+    section : str
+        Markdown.
+    """
+    text = Path(report).read_text().rstrip("\n")
+    atomic_write_text(f"{text}\n\n{section}", Path(report))
