@@ -109,6 +109,29 @@ def restricted_spec(spec: str, family: str, game: GameDef | None = None) -> str 
     return None
 
 
+def stored_spec(game: GameDef, spec: str, rules) -> str:
+    """An agent's spec as result rows store it (their ``agent`` column): the registry's full spec, as it plays
+    under `rules` (Citywright's ``weights=auto`` made the weights those rules play).
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    spec : str
+        An agent spec.
+    rules :
+        The rule set played.
+
+    Returns
+    -------
+    str
+        The stored spec.
+    """
+    reg = game.agents()
+    parsed = reg.parse_agent(spec)
+    return str(reg.for_rules(parsed, rules) if reg.for_rules is not None else parsed)
+
+
 def tiers_of(game: GameDef) -> dict[str, str]:
     """The report's tiers: the game's skill tiers (name -> spec), or GENERIC_TIERS.
 
@@ -539,10 +562,10 @@ def run_report(
     """
     g = get_game(game)
     rules = g.load_rules(g.default_preset)
-    reg = g.agents()
     tiers = tiers_of(g)
     first = next(iter(tiers))
     runs = plan(g, games)
+
     work.mkdir(parents=True, exist_ok=True)
     panels, skills, restricted = [], [], []
     for i, run in enumerate(runs, 1):
@@ -554,9 +577,9 @@ def run_report(
         if run.kind == "self":
             panels.append(panel_rows(g, run, results, steps, seed))
         elif run.kind == "skill":
-            skills.append(skill_row(run, results, first, str(reg.parse_agent(tiers[run.tier]))))
+            skills.append(skill_row(run, results, first, stored_spec(g, tiers[run.tier], rules)))
         else:
-            restricted.append(restricted_row(run, results, str(reg.parse_agent(run.agents[0]))))
+            restricted.append(restricted_row(run, results, stored_spec(g, run.agents[0], rules)))
     panel = pd.concat(panels, ignore_index=True)
     skill = pd.DataFrame(skills)
     limited = pd.DataFrame(restricted)

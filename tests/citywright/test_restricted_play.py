@@ -36,3 +36,15 @@ def test_the_plan_plays_the_strong_and_expert_specialists():
         *[("strong", d, "strong-specialist") for d in "RCPI"],
         *[("expert", d, "expert-specialist") for d in "RCPI"],
     ]
+
+
+def test_the_report_finds_a_specialists_rows_under_the_spec_results_store(tmp_path):
+    """strong-specialist's weights=auto is stored as the weights it played: the report looks its rows up so."""
+    from boardlab.experiments import simulate as S
+
+    rules = GAME.load_rules(GAME.default_preset)
+    spec = AR.restricted_spec(REG.tiers["strong"][0], "P", GAME)
+    run = S.make_spec(2, [spec, REG.tiers["strong"][0]], 4, 0, rules, chunk_size=4, game=GAME)
+    _, table, _ = S.run_chunk(run, 0)
+    agents = set(table.column("agent").to_pylist())
+    assert AR.stored_spec(GAME, spec, rules) in agents and spec not in agents  # auto is not what is stored
