@@ -376,6 +376,37 @@ def _fmt(r) -> str:
     return f"{r['value']:.2f} [{r['lo']:.2f}, {r['hi']:.2f}]"
 
 
+def own_specialists(game: GameDef, restricted: pd.DataFrame) -> str:
+    """A sentence naming the game's own specialists among a restricted-play table's tiers ("" when every tier's is
+    the generic restricted agent).
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    restricted : pandas.DataFrame
+        :func:`restricted_row` rows (``tier``, ``family``).
+
+    Returns
+    -------
+    str
+        The sentence, with a leading space, or "".
+    """
+    tiers = tiers_of(game)
+    own = []
+    for tier in dict.fromkeys(restricted["tier"]):
+        family = restricted.loc[restricted["tier"] == tier, "family"].iloc[0]
+        spec = restricted_spec(tiers.get(tier, tier), family, game)
+        if spec is not None and not spec.startswith(("random-prefers:", "ismcts-prefers:")):
+            own.append(f"{tier}: `{spec.split(':')[0]}`")
+    if not own:
+        return ""
+    return (
+        "  Where the game has its own specialist of a family at a tier's strength, that agent plays the restricted"
+        f" seat instead ({', '.join(own)}): it favours its family by its own rule rather than always taking it."
+    )
+
+
 def report_text(
     game: GameDef,
     rules,
@@ -453,7 +484,8 @@ def report_text(
         lines += [
             "One seat plays the tier restricted to a family (it takes a move of that family whenever one is listed),"
             " every other seat the tier unrestricted, seats rotating.  A family whose specialist wins more than 1/N"
-            " (interval above it) is **too strong**: the rules reward it beyond the alternatives.",
+            " (interval above it) is **too strong**: the rules reward it beyond the alternatives."
+            + own_specialists(game, restricted),
             "",
             "| tier | family | players | games | win share | 1/N | verdict |",
             "|---|---|---|---|---|---|---|",
@@ -465,10 +497,7 @@ def report_text(
                 f" {100 * r.hi:.1f}] | {100 * r.fair:.1f}% | {verdict} |"
             )
     elif families_of(game):
-        lines.append(
-            "The game names move families, but neither its first tier nor its last is `random` or `ismcts`, the"
-            " agents with a restricted form: no restricted play."
-        )
+        lines.append("The game names move families, but no tier has a restricted form: no restricted play.")
     else:
         lines.append("The game names no move families (`move_families()`, `move_family(move)`): no restricted play.")
     lines += [

@@ -48,3 +48,12 @@ def test_the_report_finds_a_specialists_rows_under_the_spec_results_store(tmp_pa
     _, table, _ = S.run_chunk(run, 0)
     agents = set(table.column("agent").to_pylist())
     assert AR.stored_spec(GAME, spec, rules) in agents and spec not in agents  # auto is not what is stored
+
+
+def test_the_report_says_which_tiers_play_the_games_own_specialists():
+    import pandas as pd
+
+    table = pd.DataFrame({"tier": ["strong", "expert"], "family": ["R", "R"]})
+    said = AR.own_specialists(GAME, table)
+    assert "strong: `strong-specialist`" in said and "expert: `expert-specialist`" in said
+    assert AR.own_specialists(get_game("pig"), pd.DataFrame({"tier": ["random"], "family": ["hold"]})) == ""
