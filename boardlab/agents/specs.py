@@ -309,6 +309,11 @@ class Registry:
         The spec as it plays under a rule set (Citywright: its learned weights made explicit).
     pin_rules : callable(spec, rules) -> spec, or None
         The spec that plays under any rules as it plays under these (``tune scoring``'s agents).
+    restricted : callable(spec, family) -> str or None, or None
+        The game's own specialist of a move family at a tier's strength: the spec string of the agent that
+        plays as `spec` but takes a move of `family` (a name of the game's ``move_families()``) whenever it
+        can, or None where `spec` has no such form.  Restricted play (the generic report) uses it before the
+        generic ``random-prefers`` / ``ismcts-prefers``.
     """
 
     AgentError = AgentError  # what parse_agent and split_specs raise, as ``reg.AgentError``
@@ -327,6 +332,7 @@ class Registry:
         self.player: Callable[[AgentSpec], Callable[[Any], None]] | None = None
         self.for_rules: Callable[[Any, Any], Any] | None = None
         self.pin_rules: Callable[[Any, Any], Any] | None = None
+        self.restricted: Callable[[Any, str], str | None] | None = None
 
     def builtin_player(self, spec: AgentSpec) -> Callable[[Any], None]:
         """A built-in agent as a per-move player: ``play(game)`` makes the seat's move in place.

@@ -11,10 +11,13 @@ loop (``Simulation.trajectory_player``), by that loop: the same games and trajec
 A tier's tables after the first are played at a tenth of ``--games`` (at least 20): search agents are slow.
 
 Restricted play (Jaffe et al. 2012), for a game that names move families (``move_families()``,
-``move_family(move)``): for the first tier and the last, where they are ``random`` or ``ismcts``, one seat is
-played by the tier restricted to a family (``random-prefers:FAMILY``, ``ismcts-prefers:FAMILY``:
-:mod:`boardlab.agents.generic.prefers`) against the unrestricted tier in every other seat, seats rotating, at the
-smallest player count reported; a family whose specialist wins more than 1/N (its interval above) is "too strong".
+``move_family(move)``): for the first tier and the last, one seat is played by the tier restricted to a family --
+the game's own specialist at that tier where its agent registry names one (``Registry.restricted``: Citadels'
+``prefers``, Citywright's specialists), else ``random-prefers:FAMILY`` / ``ismcts-prefers:FAMILY`` for a
+``random`` or ``ismcts`` tier (:mod:`boardlab.agents.generic.prefers`); when neither tier has a restricted form,
+``random-prefers:FAMILY`` against ``random`` -- against the unrestricted tier in every other seat, seats rotating,
+at the smallest player count reported; a family whose specialist wins more than 1/N (its interval above) is "too
+strong".
 
 Each run is kept in the run cache (``--work``) as ``<key>.results.parquet`` and ``<key>.trajectory.parquet``, and
 reused when present; the outputs (``REPORT.md``, ``panel.csv``, ``skill.csv``, two charts) are written whole.
@@ -76,9 +79,11 @@ def families_of(game: GameDef) -> tuple[str, ...]:
     return tuple(names()) if callable(names) and callable(getattr(g, "move_family", None)) else ()
 
 
-def restricted_spec(spec: str, family: str) -> str | None:
-    """The restricted form of a tier's agent spec (``random`` -> ``random-prefers:F``, ``ismcts:iters=16`` ->
-    ``ismcts-prefers:F,iters=16``), or None for an agent with no restricted form.
+def restricted_spec(spec: str, family: str, game: GameDef | None = None) -> str | None:
+    """The restricted form of a tier's agent spec: the game's own specialist where its agent registry names one
+    (``Registry.restricted``: Citadels' ``basic:...,prefers=0`` -> ``...,prefers=4`` for the king), else the
+    generic one (``random`` -> ``random-prefers:F``, ``ismcts:iters=16`` -> ``ismcts-prefers:F,iters=16``), or None
+    for an agent with no restricted form.
 
     Parameters
     ----------
@@ -86,6 +91,8 @@ def restricted_spec(spec: str, family: str) -> str | None:
         A tier's agent spec.
     family : str
         A move family.
+    game : GameDef or None
+        The game, whose registry may name its own specialist (None: the generic forms only).
 
     Returns
     -------
@@ -93,9 +100,36 @@ def restricted_spec(spec: str, family: str) -> str | None:
         The restricted spec.
     """
     name, _, args = spec.partition(":")
-    if name not in ("random", "ismcts"):
-        return None
-    return f"{name}-prefers:{family}" + (f",{args}" if args else "")
+    if name in ("random", "ismcts"):
+        return f"{name}-prefers:{family}" + (f",{args}" if args else "")
+    if game is not None:
+        reg = game.agents()
+        if reg.restricted is not None:
+            return reg.restricted(reg.parse_agent(spec), family)
+    return None
+
+
+def stored_spec(game: GameDef, spec: str, rules) -> str:
+    """An agent's spec as result rows store it (their ``agent`` column): the registry's full spec, as it plays
+    under `rules` (Citywright's ``weights=auto`` made the weights those rules play).
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    spec : str
+        An agent spec.
+    rules :
+        The rule set played.
+
+    Returns
+    -------
+    str
+        The stored spec.
+    """
+    reg = game.agents()
+    parsed = reg.parse_agent(spec)
+    return str(reg.for_rules(parsed, rules) if reg.for_rules is not None else parsed)
 
 
 def tiers_of(game: GameDef) -> dict[str, str]:
@@ -118,7 +152,8 @@ def tiers_of(game: GameDef) -> dict[str, str]:
 
 
 def player_counts(game: GameDef) -> list[int]:
-    """The player counts reported: 2 and 3 where the game allows them, else its smallest count.
+    """The player counts reported: the game's two smallest counts of two players or more (2 and 3 for most games,
+    3 and 4 for a 3-4-player game), or its one count; a solo-only game: 1.
 
     Parameters
     ----------
@@ -131,7 +166,7 @@ def player_counts(game: GameDef) -> list[int]:
         Ascending.
     """
     lo, hi = game.players
-    counts = [n for n in (2, 3) if lo <= n <= hi]
+    counts = list(range(max(lo, 2), hi + 1))[:2]
     return counts or [lo]
 
 
@@ -164,12 +199,19 @@ def plan(game: GameDef, games: int) -> list[Run]:
             runs.append(Run(f"{name}-vs-{first}-{p}p", name, "skill", p, agents, small, "rotate"))
     names = list(tiers)
     p = player_counts(game)[0]
-    for name in dict.fromkeys([names[0], names[-1]]):
-        n = games if name == first else small
-        for family in families_of(game) if p > 1 else ():
-            restricted = restricted_spec(tiers[name], family)
+    families = families_of(game) if p > 1 else ()
+    restricted_tiers = [
+        (name, tiers[name], games if name == first else small)
+        for name in dict.fromkeys([names[0], names[-1]])
+        if families and restricted_spec(tiers[name], families[0], game) is not None
+    ]
+    if families and not restricted_tiers:  # no tier has a restricted form: the floor, random against random
+        restricted_tiers = [("random", "random", games)]
+    for name, spec, n in restricted_tiers:
+        for family in families:
+            restricted = restricted_spec(spec, family, game)
             if restricted is not None:
-                agents = (restricted, *[tiers[name]] * (p - 1))
+                agents = (restricted, *[spec] * (p - 1))
                 runs.append(Run(f"{name}-prefers-{family}-{p}p", name, "restricted", p, agents, n, "rotate", family))
     return runs
 
@@ -334,6 +376,37 @@ def _fmt(r) -> str:
     return ci(r["value"], r["lo"], r["hi"], 2)
 
 
+def own_specialists(game: GameDef, restricted: pd.DataFrame) -> str:
+    """A sentence naming the game's own specialists among a restricted-play table's tiers ("" when every tier's is
+    the generic restricted agent).
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+    restricted : pandas.DataFrame
+        :func:`restricted_row` rows (``tier``, ``family``).
+
+    Returns
+    -------
+    str
+        The sentence, with a leading space, or "".
+    """
+    tiers = tiers_of(game)
+    own = []
+    for tier in dict.fromkeys(restricted["tier"]):
+        family = restricted.loc[restricted["tier"] == tier, "family"].iloc[0]
+        spec = restricted_spec(tiers.get(tier, tier), family, game)
+        if spec is not None and not spec.startswith(("random-prefers:", "ismcts-prefers:")):
+            own.append(f"{tier}: `{spec.split(':')[0]}`")
+    if not own:
+        return ""
+    return (
+        "  Where the game has its own specialist of a family at a tier's strength, that agent plays the restricted"
+        f" seat instead ({', '.join(own)}): it favours its family by its own rule rather than always taking it."
+    )
+
+
 def report_text(
     game: GameDef,
     rules,
@@ -391,6 +464,7 @@ def report_text(
         headlines=headlines,
         skill=skill.to_dict("records"),
         restricted=[] if restricted is None else restricted.to_dict("records"),
+        own_specialists="" if restricted is None or not len(restricted) else own_specialists(game, restricted),
         has_families=bool(families_of(game)),
     )
 
@@ -472,10 +546,10 @@ def run_report(
     """
     g = get_game(game)
     rules = g.load_rules(g.default_preset)
-    reg = g.agents()
     tiers = tiers_of(g)
     first = next(iter(tiers))
     runs = plan(g, games)
+
     work.mkdir(parents=True, exist_ok=True)
     panels, skills, restricted = [], [], []
     for i, run in enumerate(runs, 1):
@@ -487,9 +561,9 @@ def run_report(
         if run.kind == "self":
             panels.append(panel_rows(g, run, results, steps, seed))
         elif run.kind == "skill":
-            skills.append(skill_row(run, results, first, str(reg.parse_agent(tiers[run.tier]))))
+            skills.append(skill_row(run, results, first, stored_spec(g, tiers[run.tier], rules)))
         else:
-            restricted.append(restricted_row(run, results, str(reg.parse_agent(run.agents[0]))))
+            restricted.append(restricted_row(run, results, stored_spec(g, run.agents[0], rules)))
     panel = pd.concat(panels, ignore_index=True)
     skill = pd.DataFrame(skills)
     limited = pd.DataFrame(restricted)
@@ -536,3 +610,74 @@ def generic_report(game: GameDef, home: str | None = None) -> Report:
         run=run, title=f"the generic balance report of {game.id}", home=home or game.id, default_games=DEFAULT_GAMES,
         check=check,
     )  # fmt: skip
+
+
+ANATOMY_GAMES = 2000  # the panel's first-tier games in a game's own report (its --games when fewer)
+
+
+def section_games(games: int) -> int:
+    """The panel's size inside a game's own report of size `games`: ``--games``, at most :data:`ANATOMY_GAMES`
+    (its other tiers at a tenth of that, at least 20).
+
+    Parameters
+    ----------
+    games : int
+        The own report's ``--games``.
+
+    Returns
+    -------
+    int
+        Games per table of the panel's first tier.
+    """
+    return max(20, min(games, ANATOMY_GAMES))
+
+
+def anatomy_section(game: GameDef, games: int, out: Path, work: Path, **kwargs) -> str:
+    """The game-anatomy panel as a section of a game's own report: the generic report played into
+    ``out/anatomy/`` (its runs cached in ``work/anatomy/``), and its headline, skill and restricted-play tables
+    as Markdown, headed ``## Game anatomy``, for the own report's REPORT.md.
+
+    Parameters
+    ----------
+    game : GameDef
+        The game (it declares ``progress(player)``).
+    games : int
+        Games per table of the panel's first tier (:func:`section_games`).
+    out, work : Path
+        The own report's folder and run cache.
+    **kwargs
+        What :func:`run_report` takes besides (seed, n_jobs, log, command, progress).
+
+    Returns
+    -------
+    str
+        The section, ending in a newline.
+    """
+    sub_out, sub_work = Path(out) / "anatomy", Path(work) / "anatomy"
+    sub_work.mkdir(parents=True, exist_ok=True)
+    run_report(games, sub_out, sub_work, game=game, **kwargs)
+    text = (sub_out / "REPORT.md").read_text()
+    body = text[text.index("## Headline figures per tier") : text.index("## The full panel")].strip()
+    body = "\n".join(
+        "#" + line if line.startswith("## ") or line.startswith("### ") else line for line in body.splitlines()
+    )
+    intro = (
+        f"The generic balance report's panel (`boardlab reproduce --anatomy`), played here at {games:,} games per"
+        f" table of the first tier and a tenth per other tier: [anatomy/REPORT.md](anatomy/REPORT.md), every figure in"
+        " [anatomy/panel.csv](anatomy/panel.csv)."
+    )
+    return f"## Game anatomy\n\n{intro}\n\n{body}\n"
+
+
+def add_section(report: Path, section: str) -> None:
+    """Append `section` to a report's REPORT.md, atomically (the file is replaced whole).
+
+    Parameters
+    ----------
+    report : Path
+        The REPORT.md.
+    section : str
+        Markdown.
+    """
+    text = Path(report).read_text().rstrip("\n")
+    atomic_write_text(f"{text}\n\n{section}", Path(report))

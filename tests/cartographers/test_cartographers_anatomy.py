@@ -71,3 +71,14 @@ def test_the_recorded_loop_gives_the_generic_players_trajectories_and_the_chunk_
     assert results.equals(game.simulation.chunk_player.get()(rules, players, agents, seating, 5, 2, 6)())
     core = ["game", "seat", "agent", "total", "rank", "win_share"]
     assert results.select(core).to_pandas().equals(generic_results.select(core).to_pandas())
+
+
+def test_restricted_play_falls_back_to_random_when_no_tier_has_a_specialist():
+    from boardlab.experiments import anatomy_report as AR
+    from boardlab.sim.games import get_game
+
+    g = get_game("cartographers")
+    runs = [r for r in AR.plan(g, 200) if r.kind == "restricted"]
+    assert [(r.tier, r.family, r.agents, r.games) for r in runs] == [
+        ("random", f, (f"random-prefers:{f}", "random"), 200) for f in ("forest", "village", "farm", "water")
+    ]

@@ -159,7 +159,8 @@ def test_parse_values():
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     d = tmp_path_factory.mktemp("appendix")
-    r = cli("reproduce", "--games", 20, "--jobs", 1, "--out", d / "out", "--work", d / "work")
+    # the panel section is tested on a small game (tests/core/test_anatomy_section.py)
+    r = cli("reproduce", "--games", 20, "--jobs", 1, "--anatomy-games", 0, "--out", d / "out", "--work", d / "work")
     assert r.returncode == 0, r.stderr
     return d, r.stdout
 
@@ -200,7 +201,7 @@ def test_reproduce_writes_every_table_chart_and_section(tiny):
 
 def test_reproduce_again_reuses_runs_and_gives_the_same_tables(tiny):
     d, _ = tiny
-    r = cli("reproduce", "--games", 20, "--jobs", 2, "--out", d / "again", "--work", d / "work")
+    r = cli("reproduce", "--games", 20, "--jobs", 2, "--anatomy-games", 0, "--out", d / "again", "--work", d / "work")
     assert r.returncode == 0, r.stderr
     assert "played" not in r.stdout and r.stdout.count("reused") >= 60
     for name in ("specialists", "seats", "waste", "claims"):

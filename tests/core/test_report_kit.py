@@ -229,6 +229,7 @@ def _anatomy_report() -> dict:
         "headlines": [(2, _table("2 players")), (3, _table("3 players"))],
         "skill": [{**row, "against": "random", "gain": 0.05}],
         "restricted": [{**row, "family": "hold", "verdict": "too strong"}],
+        "own_specialists": "  Where the game has its own specialist of a family (greedy: `prefers`).",
         "has_families": True,
     }
 

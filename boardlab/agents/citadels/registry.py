@@ -6,13 +6,14 @@ Design notes: docs/games/citadels/agents.md#registry-module.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from boardlab.agents.generic.registry import GENERIC
 from boardlab.agents.specs import AgentDef, AgentError, Param, Registry, merged
 from boardlab.agents.specs import AgentSpec as _Spec
+from boardlab.sim.citadels.rules import CHARACTERS
 
 from . import kernels as K
 from . import strong as S
@@ -240,7 +241,30 @@ def _weights(version: str) -> np.ndarray:
     return w
 
 
+def restricted(spec: AgentSpec, family: str) -> str | None:
+    """The specialist of a character at `spec`'s strength: `spec` with ``prefers`` set to the character's rank
+    (it takes that character whenever offered), for an agent that has the parameter (basic, strong, expert).
+
+    Parameters
+    ----------
+    spec : AgentSpec
+        A parsed agent (a tier's).
+    family : str
+        A character's name, lower case (the API's ``move_families()``).
+
+    Returns
+    -------
+    str or None
+        The specialist's spec, or None for an agent without ``prefers`` or an unknown name.
+    """
+    names = [c.name.lower() for c in CHARACTERS]
+    if "prefers" not in spec.params or family not in names:
+        return None
+    return str(replace(spec, params={**spec.params, "prefers": names.index(family) + 1}, tier=None))
+
+
 REGISTRY = Registry(AGENTS, AgentSpec, TIERS, examples=SPEC_EXAMPLES)
+REGISTRY.restricted = restricted
 available_agents = REGISTRY.available_agents
 available_tiers = REGISTRY.available_tiers
 parse_agent = REGISTRY.parse_agent

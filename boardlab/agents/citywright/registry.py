@@ -407,7 +407,35 @@ class AgentSpec(_Spec):
         return r
 
 
+# an agent -> its specialist of a district at the same strength (restricted play)
+_SPECIALIST_OF = {"greedy": "specialist", "strong": "strong-specialist", "flatmc": "expert-specialist"}
+
+
+def restricted(spec: AgentSpec, family: str) -> str | None:
+    """The specialist of a district at `spec`'s strength: greedy -> ``specialist:D``, strong ->
+    ``strong-specialist:D`` and flatmc (the expert) -> ``expert-specialist:D`` with the agent's own parameters
+    (the specialist tilt at its defaults).
+
+    Parameters
+    ----------
+    spec : AgentSpec
+        A parsed agent (a tier's).
+    family : str
+        A district letter, R C P I (the API's ``move_families()``).
+
+    Returns
+    -------
+    str or None
+        The specialist's spec, or None for an agent without one or an unknown district.
+    """
+    if spec.name not in _SPECIALIST_OF or family not in DISTRICTS:
+        return None
+    _, _, args = str(replace(spec, tier=None)).partition(":")
+    return f"{_SPECIALIST_OF[spec.name]}:{family}" + (f",{args}" if args else "")
+
+
 REGISTRY = Registry(AGENTS, AgentSpec, TIERS, examples=SPEC_EXAMPLES)
+REGISTRY.restricted = restricted
 available_agents = REGISTRY.available_agents
 available_tiers = REGISTRY.available_tiers
 parse_agent = REGISTRY.parse_agent

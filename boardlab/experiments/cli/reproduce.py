@@ -76,6 +76,17 @@ def reproduce(
             " player count (any game declaring progress(player); runs/<game>-anatomy by default).",
         ),
     ] = False,
+    anatomy_games: Annotated[
+        int | None,
+        typer.Option(
+            "--anatomy-games",
+            help="A game's own report ends with the game-anatomy panel (a game declaring progress(player)) played at"
+            " this many games per table of its first tier, a tenth per other tier; 0: no panel (default: --games,"
+            " at most 2000).",
+            min=0,
+            show_default=False,
+        ),
+    ] = None,
     rules: Annotated[
         str | None,
         typer.Option(
@@ -120,6 +131,9 @@ def reproduce(
         raise UserError(f"{'--skill' if skill else '--game'}: {e}") from None
     if rules is not None and not skill:
         raise UserError("--rules needs --skill (the report is of the game's own rule sets)")
+    own = not (anatomy or skill) and g.reports.report is not None  # a game's own report: the panel as a section
+    if anatomy_games is not None and not own:
+        raise UserError("--anatomy-games: only a game's own report ends with the panel (not --skill or --anatomy)")
     if rules is not None and not report.takes_rules:
         raise UserError(f"--rules: the skill report of {g.id} plays its own rule sets only")
     rule_set = load_rules(rules, g) if rules is not None else None
@@ -134,6 +148,15 @@ def reproduce(
             report.check(games, **under)  # e.g. an agent's missing weights: before any run
         except S.SimulateError as e:
             raise UserError(str(e).splitlines()[0]) from None
+    if own and anatomy_games != 0:
+        from boardlab.experiments.anatomy_report import section_games
+        from boardlab.experiments.play import has_progress
+
+        rs = g.load_rules(g.default_preset)
+        declared = has_progress(g.new_game(max(2, g.players[0]) if g.players[1] > 1 else 1, rs, 0))
+        if anatomy_games is not None and not declared:
+            raise UserError(f"--anatomy-games: {g.id} declares no progress(player): no game-anatomy panel")
+        anatomy_games = (section_games(games) if anatomy_games is None else anatomy_games) if declared else 0
     jobs = check_jobs(jobs, backend)
     t = time.perf_counter()
     under_name = f" under {rule_set.name}" if rule_set is not None else ""
@@ -144,6 +167,8 @@ def reproduce(
     note = report.note(games) if report.note else None
     if note:
         print(note)
+    if own and anatomy_games:
+        print(f"Then the game-anatomy panel at {anatomy_games:,} games per table of its first tier (--anatomy-games)")
     bar, update = progress_bar(quiet, "reproduce")
 
     def progress(job, done: int, total: int, rate: float) -> None:
@@ -158,6 +183,16 @@ def reproduce(
                 games, out, work, seed=seed, n_jobs=jobs, command=command_line(), backend=backend,
                 scheduler=scheduler, log=logger(bar), progress=progress, **under,
             )  # fmt: skip
+            if own and anatomy_games:
+                from boardlab.experiments.anatomy_report import add_section, anatomy_section
+
+                log = logger(bar)
+                log(f"the game-anatomy panel at {anatomy_games:,} games per table of the first tier: {out}/anatomy")
+                section = anatomy_section(
+                    g, anatomy_games, out, work, seed=seed, n_jobs=jobs, command=command_line(), log=log,
+                    progress=progress,
+                )  # fmt: skip
+                add_section(out / "REPORT.md", section)
         except (S.SimulateError, ResultsError, OSError) as e:
             raise UserError(str(e).splitlines()[0]) from None
     print(f"wrote {out}/REPORT.md, tables (*.csv) and charts (*.png) in {time.perf_counter() - t:.0f} s")
