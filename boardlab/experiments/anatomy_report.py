@@ -398,7 +398,13 @@ def own_specialists(game: GameDef, restricted: pd.DataFrame) -> str:
         family = restricted.loc[restricted["tier"] == tier, "family"].iloc[0]
         spec = restricted_spec(tiers.get(tier, tier), family, game)
         if spec is not None and not spec.startswith(("random-prefers:", "ismcts-prefers:")):
-            own.append(f"{tier}: `{spec.split(':')[0]}`")
+            reg = game.agents()
+            base, special = reg.parse_agent(tiers.get(tier, tier)), reg.parse_agent(spec)
+            if special.name != base.name:
+                own.append(f"{tier}: `{special.name}`")
+            else:  # the tier's agent with a parameter set: name it, for the table's first family
+                changed = ", ".join(f"{k}={v}" for k, v in special.params.items() if base.params.get(k) != v)
+                own.append(f"{tier}: `{base.name}` with {changed} for {family}")
     if not own:
         return ""
     return (

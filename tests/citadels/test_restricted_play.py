@@ -40,3 +40,10 @@ def test_the_plan_plays_the_first_and_last_tiers_specialists_of_every_character(
     assert {r.games for r in runs if r.tier == "basic"} == {200} and {r.games for r in runs if r.tier == "expert"} == {
         20
     }
+
+
+def test_the_report_names_the_preference_the_specialists_play():
+    import pandas as pd
+
+    said = AR.own_specialists(GAME, pd.DataFrame({"tier": ["basic", "expert"], "family": ["king", "king"]}))
+    assert "basic: `basic` with prefers=4 for king" in said and "expert: `expert` with prefers=4 for king" in said
