@@ -15,6 +15,7 @@ from boardlab.experiments import play as P
 from boardlab.sim.citywright.moves import Move as CityMove
 from boardlab.sim.games import get_game
 from tests.cli import cli, said
+from tests.per_game import game_ids
 
 
 def _families_seen(game_id: str, players: int, games: int) -> set[str]:
@@ -30,10 +31,13 @@ def _families_seen(game_id: str, players: int, games: int) -> set[str]:
     return seen
 
 
-@pytest.mark.parametrize(
-    ("game_id", "players", "games"), [("pig", 2, 3), ("citywright", 2, 1), ("cartographers", 1, 1)]
-)
-def test_every_family_a_game_names_is_listed_in_play_and_no_other(game_id, players, games):
+# (players, games) of each game: Pig here, the built-in games in their folders (tests/per_game.py)
+FAMILY_PLAY = {"pig": (2, 3), "citywright": (2, 1), "cartographers": (1, 1)}
+game_id = game_ids(["pig"])
+
+
+def test_every_family_a_game_names_is_listed_in_play_and_no_other(game_id):
+    players, games = FAMILY_PLAY[game_id]
     game = get_game(game_id)
     families = game.new_game(players, game.load_rules(game.default_preset), 0).move_families()
     assert len(families) >= 2
