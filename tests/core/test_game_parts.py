@@ -13,7 +13,6 @@ import time
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 import boardlab.sim.games as G
@@ -161,19 +160,6 @@ def test_chunk_tables_have_the_schema_at_every_player_count_and_in_every_chunk(g
             assert t.schema.equals(schema) and t.num_rows == (stop - start) * players
         df = g.play_chunk(rules, players, agents, "rotate", 5, 0, 3)
         assert tuple(df.columns) == g.result_columns
-
-
-def test_cartographers_rating_is_int16_with_nulls_where_there_is_none(tmp_path):
-    g = get_game("cartographers")
-    rules = g.load_rules(g.default_preset)
-    for players in (1, 3):
-        spec = S.make_spec(players, ["random"], 6, 1, rules, chunk_size=4, game=g)
-        S.run(spec, tmp_path / f"{players}.parquet")
-        t = pq.read_table(tmp_path / f"{players}.parquet")
-        assert t.schema.remove_metadata().equals(schema_of(g).remove_metadata())
-        assert t.schema.field("rating").type == pa.int16()
-        assert (t["rating"].null_count == 0) == (players == 1)
-        assert t["title"].null_count == 0
 
 
 def test_result_schema_refuses_what_is_not_a_result():
