@@ -6,17 +6,22 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from boardlab.agents.cartographers.play import run_games
 from boardlab.agents.cartographers.registry import AgentError, parse_agent, split_specs
 from boardlab.agents.cartographers.registry import rows as agent_rows
+from boardlab.experiments import simulate as S
 from boardlab.experiments.cartographers.runner import grid_strings, play_chunk
+from boardlab.experiments.schema import schema_of
 from boardlab.sim.cartographers import engine as E
 from boardlab.sim.cartographers.api import STATE_LETTERS, Game, codes_to_strings, grid_to_planes, planes_to_codes
 from boardlab.sim.cartographers.game import EDICT_KEYS, RESULT_COLUMNS, SEASON_KEYS
 from boardlab.sim.cartographers.rules import load_rules
 from boardlab.sim.cartographers.tables import tables_for
+from boardlab.sim.games import get_game
 
 
 @pytest.mark.parametrize(("players", "side"), [(1, "base-a"), (2, "base-b"), (5, "base-a")])
@@ -105,3 +110,16 @@ def test_map_codes_and_strings_match_their_cell_by_cell_oracle():
         == list(codes_to_strings(codes))
         == ["".join(STATE_LETTERS[c] for c in row) for row in codes]
     )
+
+
+def test_cartographers_rating_is_int16_with_nulls_where_there_is_none(tmp_path):
+    g = get_game("cartographers")
+    rules = g.load_rules(g.default_preset)
+    for players in (1, 3):
+        spec = S.make_spec(players, ["random"], 6, 1, rules, chunk_size=4, game=g)
+        S.run(spec, tmp_path / f"{players}.parquet")
+        t = pq.read_table(tmp_path / f"{players}.parquet")
+        assert t.schema.remove_metadata().equals(schema_of(g).remove_metadata())
+        assert t.schema.field("rating").type == pa.int16()
+        assert (t["rating"].null_count == 0) == (players == 1)
+        assert t["title"].null_count == 0

@@ -37,28 +37,6 @@ def test_compare_two_rule_sets_pairs_the_same_games(tmp_path, capsys):
     assert code == 2 and err.count("\n") == 1 and not (tmp_path / "cmp2").exists()
 
 
-def test_compare_serves_another_game_with_its_own_summary(tmp_path, capsys):
-    from boardlab.sim.games import get_game
-
-    g = get_game("cartographers")
-    code, _, err = cli(capsys, "compare", "base-a", "base-b", "--game", "cartographers", "--players", 2,
-                         "--games", 6, "--out", tmp_path / "cmp", "--quiet")  # fmt: skip
-    assert code == 0, err
-    t = pd.read_csv(tmp_path / "cmp" / "compare.csv")
-    own = t[t["section"] == "card points"]  # its own sections (compare_sections); no titles at 2 players
-    t = t[t["section"] != "card points"]
-    assert set(t["section"]) == {"win share", *(s for s, _, _ in g.reports.summary)}
-    assert set(t["metric"]) == {"win_share", *(c for _, _, cols in g.reports.summary for c in cols)}
-    default = str(g.agents().parse_agent(g.ladder.default_agents))
-    assert set(t[t["by"] == "agent"]["group"]) == {default}  # the game's balance agents by default
-    assert len(own) > 0 and set(own["by"]) == {"card"} and (own["n"] <= 6).all()
-    text = (tmp_path / "cmp" / "REPORT.md").read_text()
-    assert "| mean points, B − A | points_a |" in text and '`setup.side` "A" → "B"' in text
-    import json
-
-    assert json.loads((tmp_path / "cmp" / "compare.json").read_text())["game"] == "cartographers"
-
-
 def test_the_default_output_folders_are_made(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no runs/ here: a default location is created, a given one must exist
     code, _, err = cli(capsys, "compare", "v1.1", "v1.1", "--games", 4, "--quiet")

@@ -13,7 +13,6 @@ import time
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 import boardlab.sim.games as G
@@ -29,8 +28,9 @@ from boardlab.experiments.schema import (
     table,
 )
 from boardlab.sim.games import CAPABILITIES, NEEDS, GameDef, GameError, Lazy, Simulation, available_games, get_game
+from tests.per_game import PLUGIN_GAMES, game_ids
 
-GAMES = [g.id for g in available_games()]
+game_id = game_ids(PLUGIN_GAMES)  # the built-in games run these in their own folders (tests/per_game.py)
 
 
 def without(game: GameDef, gid: str, keep) -> GameDef:
@@ -71,7 +71,6 @@ def run_cli(args, capsys):
     return code, out, err
 
 
-@pytest.mark.parametrize("game_id", GAMES)
 def test_every_named_part_resolves(game_id):
     g = get_game(game_id)
     for name, need in NEEDS.items():
@@ -130,7 +129,6 @@ def test_a_missing_part_is_one_line_naming_game_and_part(bare):
         bare.require("no-such-part")
 
 
-@pytest.mark.parametrize("game_id", GAMES)
 def test_result_schema_is_the_core_plus_the_games_own(game_id):
     g = get_game(game_id)
     schema = schema_of(g)
@@ -140,7 +138,6 @@ def test_result_schema_is_the_core_plus_the_games_own(game_id):
     assert {"game", "game_seed"} <= set(plain_columns(schema))
 
 
-@pytest.mark.parametrize("game_id", GAMES)
 def test_chunk_tables_have_the_schema_at_every_player_count_and_in_every_chunk(game_id):
     """Typed Arrow arrays, not pandas' guesses: the same types in every chunk (a column all null or all equal
     in one chunk included) and at every player count."""
@@ -163,19 +160,6 @@ def test_chunk_tables_have_the_schema_at_every_player_count_and_in_every_chunk(g
             assert t.schema.equals(schema) and t.num_rows == (stop - start) * players
         df = g.play_chunk(rules, players, agents, "rotate", 5, 0, 3)
         assert tuple(df.columns) == g.result_columns
-
-
-def test_cartographers_rating_is_int16_with_nulls_where_there_is_none(tmp_path):
-    g = get_game("cartographers")
-    rules = g.load_rules(g.default_preset)
-    for players in (1, 3):
-        spec = S.make_spec(players, ["random"], 6, 1, rules, chunk_size=4, game=g)
-        S.run(spec, tmp_path / f"{players}.parquet")
-        t = pq.read_table(tmp_path / f"{players}.parquet")
-        assert t.schema.remove_metadata().equals(schema_of(g).remove_metadata())
-        assert t.schema.field("rating").type == pa.int16()
-        assert (t["rating"].null_count == 0) == (players == 1)
-        assert t["title"].null_count == 0
 
 
 def test_result_schema_refuses_what_is_not_a_result():

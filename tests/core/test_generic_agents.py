@@ -14,6 +14,7 @@ from boardlab.agents.generic.uniform import RandomAgent
 from boardlab.experiments import play as P
 from boardlab.sim.games import get_game
 from tests.core.user_agents import FirstMove
+from tests.per_game import game_ids
 
 
 def _pig(players=2, seed=3):
@@ -37,7 +38,10 @@ def test_random_is_uniform_over_the_listed_moves_and_reproducible():
     assert all(850 < c < 1150 for c in counts.values()), counts
 
 
-@pytest.mark.parametrize("game_id", ["citywright", "cartographers", "pig"])
+# Pig here; Citywright and Cartographers in their folders (tests/per_game.py)
+game_id = game_ids(["pig"])
+
+
 def test_ismcts_plays_a_legal_move_reproducibly(game_id):
     game = get_game(game_id)
     g = game.new_game(2, game.load_rules(game.default_preset), 11)

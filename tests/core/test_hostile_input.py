@@ -249,9 +249,9 @@ PAIRING: list[Case] = [
 
 # --- Python agents: exceptions, illegal moves, exits, hangs --------------------------------------
 def _agent_run(agent: str, *more) -> Callable[[Path], list]:
-    """simulate of Citywright, seat 1 greedy and seat 2 the test agent `agent` (tests.core.user_agents)."""
-    spec = f"greedy,py:tests.core.user_agents:{agent}"
-    return lambda d: ["simulate", "--players", 2, "--agents", spec, "--games", 4, "--seating", "fixed",
+    """simulate of Pig, seat 1 random and seat 2 the test agent `agent` (tests.core.user_agents)."""
+    spec = f"random,py:tests.core.user_agents:{agent}"
+    return lambda d: ["simulate", "--game", "pig", "--players", 2, "--agents", spec, "--games", 4, "--seating", "fixed",
                       "--chunk-size", 2, "--out", d / "r.parquet", "--quiet", *more]  # fmt: skip
 
 
@@ -270,7 +270,10 @@ _FAILED = (
     r"agent py:tests\.core\.user_agents:{} failed \(game {}, game seed \d+, seat 2\): {}; "
     r"traceback in \S*r\.parquet\.error\.log; finished work is kept"
 )
-_REFUSED = r"returned a move the game refuses \(not a move\): IllegalMove: not a Move: 'not a move'"
+_REFUSED = (
+    r"returned a move the game refuses \(not a move\): "
+    r"IllegalMove: 'not a move' is not legal now \(\[Move\(kind='roll'\)\]\)"
+)
 
 _BROKE = r"ValueError: the agent broke down \(\.\.\.\)"  # (its message has two lines)
 
@@ -454,9 +457,7 @@ _PLAYERS: list[Case] = [
     Case("tune scoring: Citadels seat players 8 under official", lambda d: [
         "tune", "scoring", "--game", "citadels", "--param", "bank_gold=20:40:int", "--objective", "both",
         "--seat-players", "4,8", "--out", d / "t"], 2, "--seat-" + _EIGHT[2:], _nothing_written),
-    Case("simulate: Citadels at 8 under seed-summary plays", lambda d: [
-        "simulate", "--game", "citadels", "--players", 8, "--agents", "random", "--games", 2, "--out",
-        d / "r.parquet", "--rules", "seed-summary", "--quiet"], 0, r"^wrote .*r\.parquet: 2 games x 8 seats"),
+    # (Citadels at 8 under seed-summary plays: tests/citadels/test_player_counts.py, where its kernels compile)
 ]  # fmt: skip
 
 # (command, its command line around a seed S): every command taking a run seed
@@ -489,8 +490,8 @@ _SEEDS: list[Case] = [
     for g in GAMES
 ] + [
     Case("simulate: seed 2**64 - 1 plays", lambda d: [
-        "simulate", "--players", 2, "--agents", "random", "--games", 2, "--out", d / "r.parquet", "--seed",
-        2**64 - 1, "--quiet"], 0, r"^wrote .*r\.parquet: 2 games"),
+        "simulate", "--game", "pig", "--players", 2, "--agents", "random", "--games", 2, "--out", d / "r.parquet",
+        "--seed", 2**64 - 1, "--quiet"], 0, r"^wrote .*r\.parquet: 2 games"),
 ]  # fmt: skip
 
 # (command, its command line around a --jobs J): every command taking --jobs

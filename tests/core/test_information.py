@@ -21,17 +21,18 @@ import types
 from collections.abc import Callable
 
 import numpy as np
-import pytest
 
 from boardlab.agents.generic.base import agent_moves, agent_rng
 from boardlab.experiments import play as P
 from boardlab.sim.games import available_games, get_game
+from tests.per_game import PLUGIN_GAMES, game_ids
 
 SEED = 0x9E3779B97F4A7C15 ^ 0x1234_5678_9ABC  # a 64-bit seed: no small number of a table equals it by chance
 # Every registered game (the example plugins when installed: make installs them), with the players of its spied-on game.
 GAMES = sorted(g.id for g in available_games())
 BUILT_IN = sorted(g.id for g in available_games() if g.new_game.__module__.startswith("boardlab.sim."))
 PLAYERS = {gid: max(get_game(gid).players[0], min(4, get_game(gid).players[1])) for gid in GAMES}
+game_id = game_ids(PLUGIN_GAMES)  # the built-in games run the spies in their own folders (tests/per_game.py)
 SPY_RULES: dict[str, str] = {}  # a game's rules for its spied-on game, where not its default
 _SKIP = (types.ModuleType, type, types.BuiltinFunctionType, types.BuiltinMethodType, types.CodeType, types.FrameType)
 _LEAF = (int, float, complex, str, bytes, bytearray, bool, type(None), np.generic)
@@ -367,7 +368,6 @@ def test_every_game_is_spied_on():
     assert {"pig", "heartslite"} <= set(GAMES), "the example games are not installed (make installs them)"
 
 
-@pytest.mark.parametrize("game_id", GAMES)
 def test_nothing_an_agent_is_given_leads_to_the_seed_or_the_hidden_state(game_id):
     log = spy_game(game_id, twins=False)
     found = [f for kind, fs in log for f in fs]
@@ -375,14 +375,12 @@ def test_nothing_an_agent_is_given_leads_to_the_seed_or_the_hidden_state(game_id
     assert not found, sorted(set(found))[:10]
 
 
-@pytest.mark.parametrize("game_id", GAMES)
 def test_positions_a_seat_cannot_tell_apart_give_it_the_same_arguments_and_redeals(game_id):
     log = spy_game(game_id, twins=True)
     found = [f for kind, fs in log if kind == "twin" for f in fs]
     assert not found, sorted(set(found))
 
 
-@pytest.mark.parametrize("game_id", GAMES)
 def test_the_spy_finds_the_seed_and_the_hidden_state_in_the_true_game(game_id):
     """The detectors work: rooted at the true game (or its seed's generator), the walk finds what it hides."""
     game = get_game(game_id)

@@ -257,16 +257,6 @@ def test_the_default_table_size_is_one_every_rule_set_allows():
     assert _app.table_players(None, c, c.load_rules("official").with_overrides({"players_allowed": [5, 6]})) == 5
 
 
-def test_demo_plays_only_the_counts_the_rules_allow(tmp_path, capsys, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    code, out, err = cli(capsys, "demo", "--game", "citadels", "--games", 2)
-    assert code == 0, err
-    assert [line.split()[0] for line in out.splitlines() if "player(s):" in line] == ["2", "3", "4", "5", "6", "7"]
-    code, out, err = cli(capsys, "demo", "--game", "citadels", "--games", 2, "--rules", "seed-summary")
-    assert code == 0, err
-    assert "8 player(s): 2 games" in out
-
-
 # --- seeds -----------------------------------------------------------------------------------------
 
 

@@ -12,9 +12,9 @@ from boardlab.agents.generic.prefers import ISMCTSPrefers, RandomPrefers, check_
 from boardlab.agents.generic.uniform import RandomAgent
 from boardlab.experiments import anatomy_report as AR
 from boardlab.experiments import play as P
-from boardlab.sim.citywright.moves import Move as CityMove
 from boardlab.sim.games import get_game
 from tests.cli import cli, said
+from tests.per_game import game_ids
 
 
 def _families_seen(game_id: str, players: int, games: int) -> set[str]:
@@ -30,35 +30,17 @@ def _families_seen(game_id: str, players: int, games: int) -> set[str]:
     return seen
 
 
-@pytest.mark.parametrize(
-    ("game_id", "players", "games"), [("pig", 2, 3), ("citywright", 2, 1), ("cartographers", 1, 1)]
-)
-def test_every_family_a_game_names_is_listed_in_play_and_no_other(game_id, players, games):
+# (players, games) of each game: Pig here, the built-in games in their folders (tests/per_game.py)
+FAMILY_PLAY = {"pig": (2, 3), "citywright": (2, 1), "cartographers": (1, 1)}
+game_id = game_ids(["pig"])
+
+
+def test_every_family_a_game_names_is_listed_in_play_and_no_other(game_id):
+    players, games = FAMILY_PLAY[game_id]
     game = get_game(game_id)
     families = game.new_game(players, game.load_rules(game.default_preset), 0).move_families()
     assert len(families) >= 2
     assert _families_seen(game_id, players, games) - {""} == set(families)
-
-
-def test_citadels_families_are_the_characters_picked():
-    game = get_game("citadels")
-    g = game.new_game(4, game.load_rules("official"), 5)
-    assert g.move_families()[:2] == ("assassin", "thief") and len(g.move_families()) == 8
-    picks = [m for m in g.legal_moves() if m[0] == 0]
-    assert picks and {g.move_family(m) for m in picks} <= set(g.move_families())
-    assert [g.move_family(m) for m in picks] == [g.move_families()[m[1] - 1] for m in picks]
-    assert g.move_family((2,)) == "" and g.move_family((12, 5)) == ""
-
-
-def test_citywright_family_is_the_district_placed_most():
-    g = get_game("citywright")
-    api = g.new_game(2, g.load_rules(g.default_preset), 0)
-    place = lambda *tiles, free="": CityMove("place", tiles=tiles, free=free)  # noqa: E731
-    assert api.move_family(place("C", "C", "R")) == "C"
-    assert api.move_family(place("C", "R")) == "R"  # a tie goes to the first in R C P I
-    assert api.move_family(place("I", "", "P", free="P")) == "P"  # the free pick counts, an empty cell does not
-    assert api.move_family(CityMove("swap", district="I")) == "I"
-    assert api.move_family(CityMove("discard")) == "" and api.move_family(CityMove("pass")) == ""
 
 
 def test_restrict_offers_the_family_when_listed_else_everything():

@@ -19,6 +19,8 @@ import pytest
 
 from boardlab.experiments import simulate as S
 from boardlab.experiments.io import run_identity
+from boardlab.sim.games import get_game
+from tests.per_game import PLUGIN_GAMES, game_ids
 
 
 def _citywright_rules():
@@ -426,8 +428,12 @@ def test_parts_ready_in_any_order_give_the_assembled_file_byte_for_byte(tmp_path
 # --- 7. the bench reports simulate against the kernels ---------------------------------------------------
 
 
-@pytest.mark.parametrize("game", ["citywright", "cartographers"])
-def test_bench_reports_simulate_ratios_of_the_games_asked_for(capsys, game):
+# the games with a bench of simulate figures: the built-in ones run this in their folders (tests/per_game.py)
+game_id = game_ids([g for g in PLUGIN_GAMES if get_game(g).bench is not None])
+
+
+def test_bench_reports_simulate_ratios_of_the_games_asked_for(capsys, game_id):
+    game = game_id
     from tests.cli import cli
 
     args = ["bench", "--game", game, "--games", "200", "--boards", "1000", "--json", "--no-subprocess",

@@ -1,4 +1,7 @@
-"""`boardlab simulate`: reproducibility across jobs and backends, resume after interruption, bad input."""
+"""`boardlab simulate`: reproducibility across jobs and backends, resume after interruption, bad input.
+
+The runs are of Pig (examples/pig: pure Python, nothing to compile) where the game is not the point; Citywright's
+own columns and move log are tested in tests/citywright/test_results.py."""
 
 from __future__ import annotations
 
@@ -8,145 +11,66 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 from boardlab.experiments import simulate as S
-from boardlab.experiments.citywright.moves import MOVE_COLUMNS, moves_table
-from boardlab.experiments.citywright.runner import COLUMNS, SCHEMA, board_strings, seat_orders, shapes_placed_strings
 from boardlab.experiments.cli import main
-from boardlab.sim.citywright.rules import load_rules
+from boardlab.experiments.schema import schema_of
+from boardlab.experiments.seating import seat_orders
+from boardlab.sim.games import get_game
 from tests.cli import said
+from tests.core.conftest import ResultFiles
 
-AGENTS = ["greedy", "random", "specialist:P"]
+GAME = get_game("pig")
+AGENTS = ["random", "random-prefers:hold", "random-prefers:roll"]  # three agents: the seat order shows
 
 
 def _spec(games=120, chunk=20, moves=False, agents=AGENTS, players=3, seating="rotate"):
-    return S.make_spec(players, agents, games, 11, load_rules("v1.1"), seating, chunk, moves)
+    """A run of Pig's default rules, seed 11."""
+    return S.make_spec(
+        players, agents, games, 11, GAME.load_rules(GAME.default_preset), seating, chunk, moves, game=GAME
+    )
 
 
 def _read(path: Path) -> pd.DataFrame:
     return pd.read_parquet(path)
 
 
-def test_schema_and_metadata(tmp_path):
+def test_run_metadata_is_in_the_file_and_its_sidecar(tmp_path):
     out = tmp_path / "run.parquet"
-    meta = S.run(_spec(games=40, moves=True), out)
+    meta = S.run(_spec(games=40), out)
     df = _read(out)
-    assert list(df.columns) == COLUMNS
-    assert len(df) == 40 * 3
+    assert list(df.columns) == schema_of(GAME).names
+    assert len(df) == 40 * 3 and sorted(df["game"].unique()) == list(range(40))
     assert df.groupby("game")["win_share"].sum().round(9).eq(1.0).all()
-    assert (df["board"].str.len() == 49).all()
-    assert ((49 - df["empty"]) == df["board"].str.count("[RCPI]")).all()
-    assert (df["tiles_taken"] - df["waste"] <= 49 - df["empty"]).all()
     side = json.loads((tmp_path / "run.parquet.json").read_text())
     assert side == S.read_metadata(out) == meta
     for key in ("rules", "agents", "seed", "games", "seating", "package_version", "git_commit", "started", "finished"):
         assert key in side
-    moves = _read(tmp_path / "run.moves.parquet")
-    assert list(moves.columns) == MOVE_COLUMNS
-    assert len(moves) == 40 * 3 * 12
-    # the move log adds up to the boards: score changes sum to the district points
-    per_seat = moves.groupby(["game", "seat"])["score_change"].sum().reset_index()
-    merged = per_seat.merge(df, on=["game", "seat"])
-    districts = merged[["residential", "commercial", "park", "industrial"]].sum(axis=1)
-    assert (merged["score_change"] == districts).all()
-    assert (
-        moves.groupby(["game", "seat"])["waste"].sum().values == df.sort_values(["game", "seat"])["waste"].values
-    ).all()
+    assert not (tmp_path / "run.moves.parquet").exists()
 
 
 def test_file_schema_and_pandas_types(tmp_path):
-    """The Parquet file holds SCHEMA (strings as large_string) plus the run's metadata, nothing else;
-    pandas reads the strings as str."""
+    """The Parquet file holds the game's schema plus the run's metadata, nothing else; a row group per chunk,
+    zstd-compressed; pandas reads the strings as str."""
     out = tmp_path / "run.parquet"
     S.run(_spec(games=30, chunk=7), out)
     schema = pq.read_schema(out)
-    assert schema.remove_metadata().equals(SCHEMA)
+    assert schema.remove_metadata().equals(schema_of(GAME).remove_metadata())
     assert list(schema.metadata) == [S.METADATA_KEY]
     f = pq.ParquetFile(out)
     assert [f.metadata.row_group(i).num_rows for i in range(f.num_row_groups)] == [21, 21, 21, 21, 6]
-    assert {f.metadata.row_group(0).column(i).compression for i in range(len(COLUMNS))} == {"ZSTD"}
+    assert {f.metadata.row_group(0).column(i).compression for i in range(len(schema))} == {"ZSTD"}
     dtypes = _read(out).dtypes
-    assert [c for c in COLUMNS if dtypes[c] == "str"] == ["rules", "agent", "board", "shapes_placed"]
-
-
-def _naive_board(districts) -> str:
-    """The obvious reading: cell (r, c) is bit 8r+c of each district's bitboard."""
-    cells = []
-    for r in range(7):
-        for c in range(7):
-            on = [letter for letter, b in zip("RCPI", districts, strict=True) if (int(b) >> (8 * r + c)) & 1]
-            cells.append(on[0] if on else ".")
-    return "".join(cells)
-
-
-def test_board_strings_equal_the_naive_reading():
-    from boardlab.experiments.citywright.bench import uniform_random_boards
-    from boardlab.sim.citywright.tables import VALID
-
-    boards = uniform_random_boards(400, seed=3)
-    full = np.zeros((4, 4), dtype=np.uint64)
-    full[np.arange(4), np.arange(4)] = VALID  # a board all of one district, each district
-    boards = np.concatenate([np.zeros((1, 4), dtype=np.uint64), full, boards])
-    junk = np.random.default_rng(4).integers(0, 2**63, size=boards.shape, dtype=np.uint64) & ~VALID
-    for b in (boards, boards | junk):  # bits outside the 7x7 board are not cells
-        assert board_strings(b).to_pylist() == [_naive_board(row) for row in boards]
-    assert board_strings(boards).type == pa.large_string()
-    assert len(board_strings(np.zeros((0, 4), dtype=np.uint64))) == 0
-
-
-def test_shapes_placed_strings_equal_the_naive_join():
-    rules = load_rules("v1.1")
-    names = [s.name for s in rules.shapes]
-    rng = np.random.default_rng(6)
-    counts = rng.integers(0, 4, size=(500, len(names))) * (rng.random((500, len(names))) < 0.4)
-    counts[0] = 0  # nothing placed: an empty string
-    counts[1, -1] = 12  # two digits
-    want = [" ".join(f"{n}:{c}" for n, c in zip(names, row, strict=True) if c) for row in counts]
-    got = shapes_placed_strings(counts.astype(np.int32), rules)
-    assert got.to_pylist() == want and got.type == pa.large_string()
-    assert got[0].as_py() == "" and got[1].as_py().endswith(f"{names[-1]}:12")
-    assert shapes_placed_strings(np.zeros((0, len(names)), dtype=np.int32), rules).to_pylist() == []
-
-
-def test_move_log_strings_equal_a_per_turn_reading():
-    """tiles and anchor, built from byte matrices and look-ups, against the log read one turn at a time."""
-    from boardlab.agents.citywright import play as P
-    from boardlab.agents.citywright.registry import parse_agent
-    from boardlab.experiments.citywright.runner import play_chunk_table
-    from boardlab.sim.citywright.tables import PL_AC, PL_AR, SHP_PLAIN, SHP_STAR, tables_for
-
-    rules = load_rules("v1.1")
-    agents = [parse_agent("greedy"), parse_agent("random")]  # greedy swaps at two players
-    _, log = play_chunk_table(rules, 2, agents, "rotate", 5, 0, 30, log_moves=True)
-    tb = tables_for(rules, 2)
-
-    def letter(x):
-        return "RCPI-"[min(max(int(x), 0), 4)]
-
-    want = []
-    for rec in log.reshape(-1, log.shape[-1]):
-        kind, sh, pl = rec[P.LOG_KIND], rec[P.LOG_SHAPE], rec[P.LOG_PL]
-        if kind == 0:
-            cells = [""] * 5
-            for m in range(4):
-                cells[tb.shp[sh, SHP_PLAIN + m]] = letter(rec[P.LOG_TILES + m])
-            if tb.shp[sh, SHP_STAR] >= 0:
-                cells[tb.shp[sh, SHP_STAR]] = letter(rec[P.LOG_FREE])
-            want.append(("".join(cells), f"{tb.pl_info[pl, PL_AR]},{tb.pl_info[pl, PL_AC]}"))
-        elif kind == 2:
-            want.append((letter(rec[P.LOG_TILES]), f"{pl // 8},{pl % 8}"))
-        else:
-            want.append(("", ""))
-    moves = moves_table(log, rules, 2, 0)
-    assert "swap" in moves["kind"].to_pylist()
-    assert list(zip(moves["tiles"].to_pylist(), moves["anchor"].to_pylist(), strict=True)) == want
+    strings = [c.name for c in schema if c.type == pa.large_string()]
+    assert strings == ["rules", "agent"]
+    assert [c for c in schema.names if dtypes[c] == "str"] == strings
 
 
 def test_same_table_for_any_jobs_and_chunking(tmp_path):
@@ -382,38 +306,13 @@ def test_chunks_are_written_atomically(tmp_path, pig_spec):
     assert S._read_part(paths.chunk(1)).num_rows == 20 * 3
 
 
-def test_rules_survive_the_run_spec_round_trip_in_order():
-    """Shapes are dealt in rule-set order: a run's stored rules must keep that order exactly."""
-    from boardlab.sim.citywright.tables import tables_for
-
-    rules = load_rules("v1.1")
-    back = _spec().rule_set()
-    assert [s.name for s in back.shapes] == [s.name for s in rules.shapes]
-    assert back == rules
-    a, b = tables_for(rules, 3), tables_for(back.with_overrides({}), 3)
-    assert (a.rp == b.rp).all() and (a.shp == b.shp).all()
-
-
-def test_bench_reports_simulate_beside_the_kernel():
-    from boardlab.experiments.citywright import bench as B
-
-    lines = []
-    res = B.run(games=200, boards=2000, subprocesses=False, agents=False, log=lines.append)
-    assert res["simulate_games"] == 800
-    assert res["simulate_random_games_per_s_4p"] > 0 and res["random_agent_games_per_s_4p"] > 0
-    ratio = res["simulate_random_games_per_s_4p"] / res["random_games_per_s_4p"]
-    assert res["simulate_vs_kernel_4p"] == round(ratio, 2)
-    # each figure is reported as it is measured (a full bench is minutes long)
-    assert [line.split()[0] for line in lines] == [k for k in res if k not in ("rules", "games_per_player_count")]
-
-
-@pytest.mark.parametrize("moves", [False, True])
-def test_streamed_file_is_the_assembled_file_byte_for_byte(tmp_path, moves):
+def assert_streamed_file_is_the_assembled_file(spec: S.RunSpec, tmp_path: Path) -> None:
     """--jobs 1 encodes the final file while the chunks play (boardlab.experiments.simulate._StreamedAssembly);
     other runs encode it from the parts at the end (_assemble).  Same metadata, same bytes: the
     metadata set at the end, the row groups, dictionaries and values; also when an earlier session
-    left some chunks as parts (read back in their turn) and the parts are there at the end only."""
-    spec = _spec(games=100, chunk=20, moves=moves)
+    left some chunks as parts (read back in their turn) and the parts are there at the end only.  With a move log
+    (``spec.moves``: the seed games' kernels write one) its file too."""
+    moves = spec.moves
     meta = {"finished": "then", "note": "the same metadata for every file"}
     ref = S.RunPaths(tmp_path / "ref.parquet")
     S.prepare(spec, ref, resume=False, force=False)
@@ -442,6 +341,10 @@ def test_streamed_file_is_the_assembled_file_byte_for_byte(tmp_path, moves):
         assert json.loads(paths.sidecar.read_text()) == meta
     assert pq.ParquetFile(ref.out).metadata.num_row_groups == spec.n_chunks
     assert S.read_metadata(ref.out) == meta
+
+
+def test_streamed_file_is_the_assembled_file_byte_for_byte(tmp_path):
+    assert_streamed_file_is_the_assembled_file(_spec(games=100, chunk=20), tmp_path)
 
 
 def test_streamed_run_interrupted_leaves_parts_and_no_output(tmp_path, monkeypatch):
@@ -473,20 +376,6 @@ def test_streamed_run_interrupted_leaves_parts_and_no_output(tmp_path, monkeypat
     assert sorted(f.name for f in tmp_path.iterdir()) == sorted(
         ["cut.parquet", "cut.parquet.json", "full.parquet", "full.parquet.json"]
     )
-
-
-def test_searching_agents_get_small_chunks():
-    """A run of slow searches is cut into many chunks (progress, both processes busy, little lost on a stop)."""
-    from boardlab.agents.citywright.registry import parse_agent
-    from boardlab.experiments.simulate import default_chunk_size
-    from boardlab.sim.games import get_game
-
-    game = get_game("citywright")
-    for spec in ("expert", "expert-specialist:C", "mcts"):
-        assert default_chunk_size(game, [parse_agent(spec), parse_agent("greedy")], 2000) == 20
-    assert default_chunk_size(game, [parse_agent("greedy")], 2000) == 1000
-    assert default_chunk_size(game, [parse_agent("random")], 200_000) == 10_000
-    assert S.make_spec(2, ["expert"], 30, 0, load_rules()).chunk_size == 20  # the game's rule, by default
 
 
 def test_python_agents_chunks_follow_their_cost_and_a_pure_python_game_s_own_rule(monkeypatch):
@@ -563,12 +452,9 @@ def test_an_unreachable_scheduler_is_one_line_and_the_rerun_works(tmp_path, caps
 
 
 def _corrupt(path: Path, to: Path) -> None:
-    """`path` with bytes of its first board column chunk zeroed (its zstd frames no longer decode) at `to`."""
-    col = pq.ParquetFile(path).metadata.row_group(0).column(COLUMNS.index("board"))
-    data = bytearray(path.read_bytes())
-    start = col.data_page_offset + 40
-    data[start : start + min(300, col.total_compressed_size - 60)] = bytes(min(300, col.total_compressed_size - 60))
-    to.write_bytes(bytes(data))
+    """`path` with bytes of its largest column chunk zeroed (its zstd frames no longer decode) at `to`."""
+    to.write_bytes(path.read_bytes())
+    ResultFiles.corrupt(to)
 
 
 def test_a_corrupted_result_file_is_named(tmp_path):
@@ -590,17 +476,30 @@ def test_a_corrupted_result_file_is_named(tmp_path):
         S.read_metadata(tmp_path / "short.parquet")
 
 
+@dataclass(frozen=True)
+class _Job:
+    """A report's run (boardlab.experiments.report.Job) of Pig."""
+
+    key: str
+    players: int
+    agents: tuple[str, ...]
+    games: int
+    seating: str = "rotate"
+
+    def rule_set(self):
+        return GAME.load_rules(GAME.default_preset)
+
+
 def test_a_report_names_a_corrupted_run_of_its_cache(tmp_path):
-    from boardlab.experiments.citywright.appendix import Job
     from boardlab.experiments.io import ResultsError
     from boardlab.experiments.report import run_jobs
 
-    job = Job("tiny", "seats", "greedy", 2, ("random",), "rotate", "v1.1", games=20)
-    assert len(run_jobs("citywright", [job], tmp_path, 0, 1, log=lambda line: None)[job]) == 40
+    job = _Job("tiny", 2, ("random", "random-prefers:hold"), 20)
+    assert len(run_jobs("pig", [job], tmp_path, 0, 1, log=lambda line: None)[job]) == 40
     path = tmp_path / "tiny.parquet"
     _corrupt(path, path)
     with pytest.raises(ResultsError, match=r"tiny\.parquet: cannot read it as a result file"):
-        run_jobs("citywright", [job], tmp_path, 0, 1, log=lambda line: None)
+        run_jobs("pig", [job], tmp_path, 0, 1, log=lambda line: None)
 
 
 def test_metadata_key_is_the_toolkits_and_the_old_one_is_read(tmp_path):

@@ -34,7 +34,7 @@ class Paths:
     here: Path  # the working directory: defaults (runs/...) land here
     locked: Path  # a place no output can go (a read-only folder, or a regular file where a folder should be)
     cw: Path  # a Citywright result of simulate (2 players)
-    cg: Path  # a Cartographers result of simulate (2 players)
+    pig: Path  # a Pig result of simulate (2 players): another game's, of a game without optional parts
     no_board: Path  # the Citywright result without its board column
     bad_board: Path  # the Citywright result with one board corrupted
     no_comp: Path  # the Citywright result without its compensation column
@@ -58,7 +58,7 @@ def locked(flag: str) -> str:
 
 MISSING = "--out: directory .* does not exist"
 UNKNOWN = "--game: unknown game 'nosuch'"
-OTHER_RESULTS = "a result of cartographers, not citywright"
+OTHER_RESULTS = "a result of pig, not citywright"
 
 # command -> case -> (what stderr says, a regular expression; the arguments).  The coverage test looks for
 # case names starting with "unwritable --out", "missing --out folder", "NaN in --agents", "unknown --game", ...
@@ -143,11 +143,11 @@ COMMANDS = {
         "unknown --game": (UNKNOWN, lambda p: [*COMPARE, *RANDOM, "--game", "nosuch"]),
     },
     "tune seats": {
-        "another game's results": (OTHER_RESULTS, lambda p: ["tune", "seats", p.cg]),
-        "another game's results (mixed with its own)": (OTHER_RESULTS, lambda p: ["tune", "seats", p.cw, p.cg]),
+        "another game's results": (OTHER_RESULTS, lambda p: ["tune", "seats", p.pig]),
+        "another game's results (mixed with its own)": (OTHER_RESULTS, lambda p: ["tune", "seats", p.cw, p.pig]),
         "a game without seat compensation": (
-            "cartographers has no seat compensation",
-            lambda p: ["tune", "seats", p.cg, "--game", "cartographers"],
+            "pig has no seat compensation",
+            lambda p: ["tune", "seats", p.pig, "--game", "pig"],
         ),
         "a table missing what it needs": (
             "the table has no compensation column",
@@ -218,17 +218,17 @@ COMMANDS = {
         "unwritable --out": (locked("--out"), lambda p: ["rescore", p.cw, "--rules", "v1.0", "--out", p.locked / "r"]),
         "existing --out without --force": (
             "exists; use --force",
-            lambda p: ["rescore", p.cw, "--rules", "v1.0", "--out", p.cg],
+            lambda p: ["rescore", p.cw, "--rules", "v1.0", "--out", p.pig],
         ),
         "missing --out folder": (MISSING, lambda p: ["rescore", p.cw, "--rules", "v1.0", "--out", p.here / "no" / "r"]),
-        "another game's results": (OTHER_RESULTS, lambda p: ["rescore", p.cg, "--rules", "v1.0"]),
+        "another game's results": (OTHER_RESULTS, lambda p: ["rescore", p.pig, "--rules", "v1.0"]),
         "another game's results (mixed with its own)": (
             OTHER_RESULTS,
-            lambda p: ["rescore", p.cw, p.cg, "--rules", "v1.0"],
+            lambda p: ["rescore", p.cw, p.pig, "--rules", "v1.0"],
         ),
         "a game without a rescorer": (
-            "cartographers has no rescorer",
-            lambda p: ["rescore", p.cg, "--rules", "base-a", "--game", "cartographers"],
+            "pig has no rescorer",
+            lambda p: ["rescore", p.pig, "--rules", "standard", "--game", "pig"],
         ),
         "a table missing what it needs": (
             "no_board.parquet: the table has no board column",
@@ -286,10 +286,10 @@ COMMANDS = {
     "games": {"an unknown option": ("No such option: --bogus", lambda p: ["games", "--bogus"])},
     "summary": {
         "unknown --game": (UNKNOWN, lambda p: ["summary", p.cw, "--game", "nosuch"]),
-        "another game's results": (OTHER_RESULTS, lambda p: ["summary", p.cg, "--game", "citywright"]),
+        "another game's results": (OTHER_RESULTS, lambda p: ["summary", p.pig, "--game", "citywright"]),
         "another game's results (mixed with its own)": (
-            "a result of cartographers, .* one of citywright: give one game's files",
-            lambda p: ["summary", p.cw, p.cg],
+            "a result of pig, .* one of citywright: give one game's files",
+            lambda p: ["summary", p.cw, p.pig],
         ),
         "unwritable --csv": (
             "--csv: .*(is not writable|is a file, not a directory)",
@@ -378,13 +378,13 @@ def test_the_table_covers_every_command_and_option():
 
 @pytest.fixture(scope="module")
 def stored(tmp_path_factory):
-    """Result files of both games, damaged copies and a playtest board (made once; read-only to the cases)."""
+    """Result files of Citywright and Pig, damaged copies and a playtest board (made once; read-only to the cases)."""
     from boardlab.experiments import simulate as S
     from boardlab.sim.games import get_game
 
     d = tmp_path_factory.mktemp("stored")
     paths = {}
-    for name, game, preset in (("cw", "citywright", "v1.1"), ("cg", "cartographers", "base-a")):
+    for name, game, preset in (("cw", "citywright", "v1.1"), ("pig", "pig", "standard")):
         rules = get_game(game).load_rules(preset)
         paths[name] = d / f"{name}.parquet"
         S.run(S.make_spec(2, ["random"], 6, 1, rules, "rotate", game=game), paths[name])
