@@ -408,7 +408,7 @@ WF_LEN = _wf.size
 LAYOUTS = (_p, _wu, _wi, _wf)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # a wrapper: inlined into its callers, which call evaluator_search directly
 def evaluator_move(boards, st, rng, mv, prm, tables):
     """Fill mv with the move of greatest worth (ties broken by the policy stream); return the worth.
 
@@ -563,7 +563,7 @@ def search_offer(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, ba
     _order_by_bound(c_ub, nc, order)
     best = _NEG
     nbest = 0
-    ncand = 0
+    ncand = np.int64(0)  # typed, not a literal: _offer compiles for one type of count
     for oi in range(nc):
         ci = order[oi]
         slot = c_slot[ci]
@@ -1253,7 +1253,7 @@ def _evaluate_discard(slot, tiles, rng, mv, cand, cand_val, best, nbest, ncand):
     """The forced discard of a ruler with no legal placement (worth 0); returns the k-best bookkeeping."""
     v = 0.0
     if cand.shape[0] > 0:
-        ncand = _offer(v, E.K_DISCARD, slot, 0, tiles, PERM4[0], -1, cand, cand_val, ncand)
+        ncand = _offer(v, E.K_DISCARD, slot, np.int64(0), tiles, PERM4[0], np.int64(-1), cand, cand_val, ncand)
     take, best, nbest = _consider(v, best, nbest, rng)
     if take:
         mv[E.MV_KIND] = E.K_DISCARD

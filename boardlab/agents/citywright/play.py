@@ -26,7 +26,7 @@ from .strong import STRONG_WEIGHTS, new_ruler_memo, readonly_weights, strong_mov
 N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed count per shape (E.STAT_*)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # a dispatch: inlined into its callers, no machine code of its own to compile
 def evaluator_policy_move(boards, st, rng, mv, prm, tables):
     """policy_move for the agents that search nothing ahead (random, greedy, the specialists): the loop for a
     table of them compiles this alone, not every agent (play_games' bank None).
@@ -57,7 +57,7 @@ def evaluator_policy_move(boards, st, rng, mv, prm, tables):
 EVALUATOR_CODES = (A_RANDOM, A_GREEDY, A_SPECIALIST)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # a dispatch: inlined into the game loops, which call the agents directly
 def policy_move(boards, st, rng, mv, prm, tables, vw=None):
     """Dispatch on the agent code of the seat to move (prm is that seat's row; tables is Tables.kernel_args();
     vw the learned value's weights float64[TURN_BUCKETS, N_FEATURES] of strong and flatmc, None: the committed).
