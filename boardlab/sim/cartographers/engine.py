@@ -156,7 +156,8 @@ _DIAGONALS = B_DIAGONALS.copy()
 
 # Argument types of the kernels given them up front: each compiles once, for these types, and callers' int32,
 # int64 and literal arguments convert to them (docs/architecture/compile-time.md#why-a-kernel-compiles-once);
-# adjacent and flood are called from every scoring card, so each is compiled once rather than inlined.
+# flood (a loop) is compiled once rather than inlined at every scoring card's cluster walk; adjacent, a few
+# shifts on the placement checks' hot path, stays inlined.
 _U = types.uint64
 _I = types.int64
 _BB = types.uint64[:, :, ::1]  # the maps' planes
@@ -225,7 +226,7 @@ def count(lo, hi):
     return popcount(lo) + popcount(hi)
 
 
-@njit((_U, _U), cache=True)
+@njit(cache=True, inline="always")
 def adjacent(lo, hi):
     """The cells with at least one 4-neighbour in the board (the board's own cells only if they have one).
 
