@@ -115,6 +115,17 @@ def redeal(st, rng, cards, pool):
 
 
 @njit(cache=True)
+def _copy(bb2, bb, st2, st):
+    """bb2[:] = bb and st2[:] = st, element by element (an array assignment compiles numba's shape checks)."""
+    for p in range(bb.shape[0]):
+        for k in range(bb.shape[1]):
+            for w in range(bb.shape[2]):
+                bb2[p, k, w] = bb[p, k, w]
+    for i in range(st.shape[0]):
+        st2[i] = st[i]
+
+
+@njit(cache=True)
 def candidates(bb, st, rng, prm, rp, cards, forms, form_anchors, masks, vw, ws, cmv, ctot):
     """The k = cmv.shape[0] best draws by strong's value, best first (ties in listing order), into cmv
     int32[k, MV_LEN] and their values into ctot; returns how many.  strong's shortlist (its k best by planner
@@ -183,7 +194,8 @@ def candidates(bb, st, rng, prm, rp, cards, forms, form_anchors, masks, vw, ws, 
         while at > 0 and ctot[at - 1] < tot:
             if at < m:
                 ctot[at] = ctot[at - 1]
-                cmv[at] = cmv[at - 1]
+                for j in range(E.MV_LEN):
+                    cmv[at, j] = cmv[at - 1, j]
             at -= 1
         ctot[at] = tot
         for j in range(E.MV_LEN):
@@ -338,7 +350,8 @@ def expert_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, mask
     ctot = np.zeros(k, dtype=np.float64)
     ncand = candidates(bb, st, rng, prm, rp, cards, forms, form_anchors, masks, vw, ws, cmv, ctot)
     if ncand <= 1:
-        mv[:] = cmv[0]
+        for j in range(E.MV_LEN):
+            mv[j] = cmv[0, j]
         return 0
     budget = min(max(1, int(prm[P_BUDGET])), MAX_BUDGET)
     horizon = min(max(0, int(prm[P_HORIZON])), MAX_HORIZON)
@@ -377,8 +390,7 @@ def expert_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, mask
                     ndrawn += 1
                 rng2[CHANCE] = seeds[j, 0]
                 rng2[POLICY] = seeds[j, 1]
-                bb2[:] = bb
-                st2[:] = st
+                _copy(bb2, bb, st2, st)
                 redeal(st2, rng2, cards, pool)
                 E.apply_move(bb2, st2, rng2, cmv[a], rp, cards, forms, form_anchors, walk, masks)
                 playout(bb2, st2, rng2, me, season, prow, horizon, every_seat,
@@ -395,5 +407,6 @@ def expert_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, mask
                 j -= 1
             alive[j] = a
         nalive = (nalive + 1) // 2
-    mv[:] = cmv[alive[0]]
+    for j in range(E.MV_LEN):
+        mv[j] = cmv[alive[0], j]
     return played

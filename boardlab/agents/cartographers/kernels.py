@@ -6,7 +6,7 @@ Design notes: docs/games/cartographers/agents.md#evaluator-agents.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from boardlab.sim.cartographers import engine as E
 from boardlab.sim.cartographers.rules import EMPTY
@@ -56,7 +56,10 @@ W_LEN = N_EDICTS + 2
 _Z = np.uint64(0)
 
 
-@njit(cache=True)
+@njit(
+    (types.int32[::1], types.Array(types.int32, 1, "C", readonly=True), types.int64, types.int64[::1]),
+    cache=True,
+)  # its argument types given: compiled once, whatever int types or literals its callers pass
 def objective_weights(st, rp, code, w):
     """Fill w int64[W_LEN] with the weights of agent `code` in the current season (see the module doc).
 

@@ -6,7 +6,7 @@ Design notes: docs/games/cartographers/agents.md#strong-module.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from boardlab.sim.cartographers import engine as E
 from boardlab.sim.cartographers.rules import EMPTY
@@ -124,7 +124,18 @@ def _fill(pl, i, terrain):
     pl[terrain, w] |= bit
 
 
-@njit(cache=True)
+@njit(
+    (
+        types.uint64[::1],
+        types.float64[::1],
+        types.int64[::1],
+        types.int64,
+        types.int64,
+        types.int64[::1],
+        types.int64[::1],
+    ),
+    cache=True,
+)  # its argument types given: compiled once, whatever int types or literals its callers pass
 def shortlist(rng, prm, vals, n, best, cand, hist):
     """strong's shortlist: the indices of the k = prm[P_K] best of the n values vals[:n] (best their maximum)
     within margin = prm[P_MARGIN] points of the best, into cand; returns how many.  Every move above a level L

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from boardlab.sim.bits import popcount
 from boardlab.sim.cartographers import engine as E
@@ -76,7 +76,7 @@ def _neighbours(lo, hi):
     return rlo, rhi, llo, lhi, dlo & _ALL_LO, dhi & _ALL_HI, ulo & _ALL_LO, uhi
 
 
-@njit(cache=True, inline="always")
+@njit((types.uint64, types.uint64), cache=True)  # compiled once, not inlined at its ten call sites
 def _beside(lo, hi):
     """Cells with at least one 4-neighbour in the board."""
     rlo, rhi, llo, lhi, dlo, dhi, ulo, uhi = _neighbours(lo, hi)

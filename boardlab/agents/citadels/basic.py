@@ -8,7 +8,7 @@ The game loop that dispatches to every agent is boardlab.agents.citadels.kernels
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from boardlab.agents.citadels import strong as S
 from boardlab.sim.citadels import engine as E
@@ -106,6 +106,13 @@ M_PICKS = _m.add("picks recorded this round")
 M_OFFER = _m.add("ranks offered at each pick, a mask (bit r: rank r)", 2)
 M_LEN = _m.size
 
+# The helpers' argument types, given up front: each compiles once, for these types, and callers' int32, int64
+# and literal arguments convert to them (docs/architecture/compile-time.md#why-a-kernel-compiles-once).
+_S = types.int32[::1]  # st, rp
+_EV = types.int32[:, ::1]  # dt, a move list
+_F = types.float64[::1]  # an agent's parameter row
+_I = types.int64
+
 _NEG = -1.0e18
 _SMALL = 0.5  # the worth of an ability with nothing particular to aim at (below one gold of income)
 _EXTRA_COPY = 0.25  # the worth of a second copy of a hand card: Laboratory / redraw fodder
@@ -162,7 +169,7 @@ def _colour_count(st, q, c):
     return st[E.ST_CITY_COLOUR + q * E.N_COLOURS + c]
 
 
-@njit(cache=True, _nrt=False)
+@njit((_S, _EV, _I), cache=True, _nrt=False)
 def city_points(st, dt, q):
     """The points of q's city (public).
 
@@ -182,7 +189,7 @@ def city_points(st, dt, q):
     return s
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _I), cache=True, _nrt=False)
 def _faceup(st, r):
     for i in range(st[E.ST_FU_N]):
         if st[E.ST_FU + i] == r:
@@ -190,7 +197,7 @@ def _faceup(st, r):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit((_S, _I, _I), cache=True, _nrt=False)
 def _max_other(st, off, q):
     """max over seats s != q of st[off + s] (a public per-seat number)."""
     best = 0
@@ -200,7 +207,7 @@ def _max_other(st, off, q):
     return best
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _S), cache=True, _nrt=False)
 def _final_stretch(st, rp):
     """The last round, or a city within 2 districts of completing."""
     if st[E.ST_FINAL] == 1:
@@ -211,7 +218,7 @@ def _final_stretch(st, rp):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit((_S, _EV, _I), cache=True, _nrt=False)
 def _leads(st, dt, q):
     """Whether q has the most city points (ties included) and some."""
     mine = city_points(st, dt, q)
@@ -223,7 +230,7 @@ def _leads(st, dt, q):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit((_S, _S, _I, _I), cache=True, _nrt=False)
 def _rival_within(st, rp, q, k):
     """Whether a seat other than q is k or fewer districts from completing."""
     return _max_other(st, E.ST_CITY_N, q) >= rp[RP_COMPLETE] - k
@@ -272,7 +279,7 @@ def _argmax(vals, n, arng):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_EV, _I, _I, _I), cache=True, _nrt=False)
 def _find(moves, n, kind, a):
     """The index of the listed move (kind, a) (a = -1: the first of that kind), -1 if not listed."""
     for i in range(n):
@@ -282,7 +289,7 @@ def _find(moves, n, kind, a):
 
 
 # --- worth of characters and cards --------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit((_S, _S, _EV, _F, _I, _I, _I), cache=True, _nrt=False)
 def rank_worth(st, rp, dt, prm, p, q, r):
     """What rank r would bring seat q this round, in gold, as seat p judges it (the selection rule of the
     module docstring).  For q != p only q's public position is read: its hand size stands for its
@@ -338,7 +345,7 @@ def rank_worth(st, rp, dt, prm, p, q, r):
     return 0.0
 
 
-@njit(cache=True, _nrt=False)
+@njit((_S, _S, _EV, _F, _I, _I, _I), cache=True, _nrt=False)
 def card_worth(st, rp, dt, prm, p, t, extra):
     """What card t is worth to p's hand, with `extra` copies of it kept beside the hand (module docstring).
 
@@ -375,7 +382,7 @@ def card_worth(st, rp, dt, prm, p, t, extra):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@njit((_S, _S, _EV, _F, _I, _I), cache=True, _nrt=False)
 def build_worth(st, rp, dt, prm, p, t):
     """The worth of building t now: its points, + purple, + 2 x new_colour for a missing colour in the
     final stretch.
@@ -404,7 +411,7 @@ def build_worth(st, rp, dt, prm, p, t):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@njit((_S, _S, _EV, _F, _I, _I), cache=True, _nrt=False)
 def _best_build_worth(st, rp, dt, prm, p, gold):
     """The worth of the best district p could build with `gold` (_NEG if none), and its colour."""
     best = _NEG
@@ -419,7 +426,7 @@ def _best_build_worth(st, rp, dt, prm, p, gold):
     return best, colour
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _I, _I), cache=True, _nrt=False)
 def _spare_copies(st, p, t):
     """Copies of t in p's hand that can never be built: all of them if its city has t, else all but one."""
     h = _hand(st, p, t)
@@ -570,7 +577,7 @@ def _lab_spare(st, moves, n, p):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit((_S, _S, _EV, _F, _I, _EV, _I, _I), cache=True, _nrt=False)
 def _lab_worst(st, rp, dt, prm, p, moves, n, keep):
     """LAB on the least worth hand card other than type `keep`, or -1."""
     best = -1

@@ -7,7 +7,7 @@ Design notes: docs/games/citadels/agents.md#expert-module.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from boardlab.sim.citadels import engine as E
 from boardlab.sim.citadels import infoset as I
@@ -15,6 +15,10 @@ from boardlab.sim.citadels.rules import MAX_PLAYERS
 from boardlab.sim.rng import GOLDEN_GAMMA, rng_next
 
 from . import basic as K
+
+_F2 = types.float64[:, ::1]  # _sort_alive's argument types, given up front: it compiles once
+_I1 = types.int64[::1]
+_I = types.int64
 
 GOLD_VALUE = 0.5  # a cut playout's worth of one gold and of one card in hand, in city points
 CARD_VALUE = 0.5
@@ -220,7 +224,7 @@ def _prior(rp, dt, p, work, m):
         wf[F_PRIOR, c] = position_value(w, dt, p)
 
 
-@njit(cache=True, _nrt=False)
+@njit((_F2, _I1, _I, _I), cache=True, _nrt=False)
 def _sort_alive(wf, alive, count, row_key):
     """Sort alive[:count] by wf[row_key] (F_PRIOR: the score; F_SUM: the mean) descending, stable."""
     for i in range(1, count):
@@ -337,7 +341,7 @@ def expert_move(st, rng, rp, dt, p, row, arng, mem, moves, vals, mv, work):
         return  # basic_prefers_move took it
     for x in range(E.MV_LEN):
         cand[0, x] = mv[x]
-    m = 1
+    m = np.int64(1)  # (not a literal 1: one compilation of _prior)
     for i in range(n):
         same = True
         for x in range(E.MV_LEN):

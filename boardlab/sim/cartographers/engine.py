@@ -6,7 +6,7 @@ Design notes: docs/games/cartographers/engine.md#kernels-module.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from boardlab.sim.bits import lowest_bit_index, popcount
 from boardlab.sim.layout import Layout
@@ -154,6 +154,18 @@ _COLS = B_COLS.copy()
 _DIAGONALS = B_DIAGONALS.copy()
 
 
+# Argument types of the kernels given them up front: each compiles once, for these types, and callers' int32,
+# int64 and literal arguments convert to them (docs/architecture/compile-time.md#why-a-kernel-compiles-once);
+# flood (a loop) is compiled once rather than inlined at every scoring card's cluster walk; adjacent, a few
+# shifts on the placement checks' hot path, stays inlined.
+_U = types.uint64
+_I = types.int64
+_BB = types.uint64[:, :, ::1]  # the maps' planes
+_ST = types.int32[::1]
+_RP = types.Array(types.int32, 1, "C", readonly=True)  # read-only arrays: writable ones convert to them
+_MK = types.Array(types.uint64, 2, "C", readonly=True)
+
+
 # --- 128-bit boards as (lo, hi) -------------------------------------------------------------------
 
 
@@ -238,7 +250,7 @@ def adjacent(lo, hi):
     )
 
 
-@njit(cache=True, inline="always")
+@njit((_U, _U, _U, _U), cache=True)
 def flood(slo, shi, set_lo, set_hi):
     """The cluster of `set` grown from the seed cells s (4-connected).
 
@@ -713,7 +725,7 @@ def _gain(st, rp, seat):
     st[ST_COINS + seat] = c if c < cap else cap
 
 
-@njit(cache=True)
+@njit((_BB, _ST, _RP, _MK, _I, _I), cache=True)
 def _mountain_coins(bb, st, rp, masks, target, mover):
     """§5.4.2: pay every unpaid mountain of map `target` whose 4 neighbours are all filled."""
     elo = bb[target, EMPTY, 0]
@@ -1450,7 +1462,9 @@ def record_game(bb, st, rp, scores, records, coins, edicts, planes):
         for s in range(N_SEASONS):
             for j in range(REC_LEN):
                 records[p, s, j] = st[ST_RECORDS + (p * N_SEASONS + s) * REC_LEN + j]
-        planes[p] = bb[p]
+        for k in range(N_PLANES):  # element by element: an array assignment compiles numba's shape checks
+            planes[p, k, 0] = bb[p, k, 0]
+            planes[p, k, 1] = bb[p, k, 1]
 
 
 @njit(cache=True, nogil=True)  # releases the GIL: simulate --jobs 1 builds the previous chunk's table meanwhile

@@ -270,9 +270,17 @@ IN_LEN = IN_BUILT + MAX_TYPES  # (0: not in the city at the end)
 
 _U1 = np.uint64(1)
 
+# The small helpers' argument types, given up front: each compiles once, for these types, and callers' int32,
+# int64 and literal arguments convert to them (docs/architecture/compile-time.md#why-a-kernel-compiles-once).
+_S = types.int32[::1]  # st, rp
+_EV = types.int32[:, ::1]  # ev, dt, a move list
+_RNG = types.uint64[::1]
+_I = types.int64
+_B = types.boolean
+
 
 # --- chance (§1) -------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_RNG, _I, _I), cache=True, _nrt=False)
 def rand_mod(rng, stream, k):
     """§1's rand_below(k) = next() mod k on stream `stream`.
 
@@ -293,7 +301,7 @@ def rand_mod(rng, stream, k):
     return np.int64(rng_next(rng, stream) % np.uint64(k))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _I, _I, _RNG), cache=True, _nrt=False)
 def _shuffle(st, off, length, rng):
     """§1's shuffle of st[off : off + length]: for i = len-1 down to 1, swap a[i], a[rand_below(i+1)]."""
     for i in range(length - 1, 0, -1):
@@ -317,7 +325,7 @@ def _lowest_bit(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _EV, _I, _I, _I, _I, _I, _I), cache=True, _nrt=False)
 def _log(st, ev, vis, kind, a, b, c, d):
     if st[ST_LOG] == 0:
         return
@@ -334,12 +342,12 @@ def _log(st, ev, vis, kind, a, b, c, d):
     st[ST_N_EVENTS] = i + 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _EV, _I, _I), cache=True, _nrt=False)
 def _item(st, ev, vis, value):
     _log(st, ev, vis, E_ITEM, value, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _EV, _I, _I), cache=True, _nrt=False)
 def _log_hand(st, ev, kind, p):
     """An event carrying p's whole hand, sorted (hand, received), private to p."""
     _log(st, ev, p, kind, st[ST_HAND_N + p], 0, 0, 0)
@@ -348,7 +356,7 @@ def _log_hand(st, ev, kind, p):
             _item(st, ev, p, t)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _S, _I, _I), cache=True, _nrt=False)
 def _gain(st, rp, p, g):
     """Gain g from the bank: min(g, bank) (I1, partial), or g with an unlimited bank."""
     amt = g
@@ -359,13 +367,13 @@ def _gain(st, rp, p, g):
     return amt
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _I, _I), cache=True, _nrt=False)
 def _pay(st, p, g):
     st[ST_GOLD + p] -= g
     st[ST_BANK] += g
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _S), cache=True, _nrt=False)
 def _deck_draw(st, rp):
     """The top card of the deck (the caller checks the deck is not empty)."""
     top = st[ST_DECK_TOP]
@@ -375,20 +383,20 @@ def _deck_draw(st, rp):
     return t
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _S, _I), cache=True, _nrt=False)
 def _deck_bottom(st, rp, t):
     st[ST_DECK + (st[ST_DECK_TOP] + st[ST_DECK_LEN]) % rp[RP_N_CARDS]] = t
     st[ST_DECK_LEN] += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _I, _I), cache=True, _nrt=False)
 def _hand_add(st, p, t):
     st[ST_HAND + p * MAX_TYPES + t] += 1
     st[ST_HAND_N + p] += 1
     st[ST_HAND_MASK + p] |= 1 << t
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _I, _I), cache=True, _nrt=False)
 def _hand_remove(st, p, t):
     i = ST_HAND + p * MAX_TYPES + t
     st[i] -= 1
@@ -397,7 +405,7 @@ def _hand_remove(st, p, t):
         st[ST_HAND_MASK + p] &= ~(1 << t)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _EV, _S, _I, _I, _B), cache=True, _nrt=False)
 def _draw_to_hand(st, ev, rp, p, wanted, log):
     """Draw min(wanted, deck) cards into p's hand (§5.4), with their ("drawn", cards) if log; returns how many."""
     m = min(wanted, st[ST_DECK_LEN])
@@ -411,13 +419,13 @@ def _draw_to_hand(st, ev, rp, p, wanted, log):
     return m
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _I, _I), cache=True, _nrt=False)
 def _has(st, p, t):
     """Whether type t (-1: not in the deck) stands in p's city."""
     return t >= 0 and (st[ST_CITY_MASK + p] >> t) & 1 == 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _EV, _I, _I, _I), cache=True, _nrt=False)
 def _city_add(st, dt, p, t, rnd):
     i = st[ST_CITY_N + p]
     st[ST_CITY + p * MAX_TYPES + i] = t
@@ -427,7 +435,7 @@ def _city_add(st, dt, p, t, rnd):
     st[ST_CITY_COLOUR + p * N_COLOURS + dt[t, DT_COLOUR]] += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _EV, _I, _I), cache=True, _nrt=False)
 def _city_remove(st, dt, p, t):
     n = st[ST_CITY_N + p]
     base = p * MAX_TYPES
@@ -443,7 +451,7 @@ def _city_remove(st, dt, p, t):
     st[ST_CITY_COLOUR + p * N_COLOURS + dt[t, DT_COLOUR]] -= 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _I), cache=True, _nrt=False)
 def _hist(st, field):
     """Offset of this round's history field (-1 beyond HIST_ROUNDS)."""
     r = st[ST_ROUND]
@@ -452,7 +460,7 @@ def _hist(st, field):
     return ST_HIST + (r - 1) * HS_LEN + field
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S,), cache=True, _nrt=False)
 def _pile_pop(st):
     c = st[ST_PILE]
     n = st[ST_PILE_N]
@@ -462,7 +470,7 @@ def _pile_pop(st):
     return c
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _I), cache=True, _nrt=False)
 def _pile_remove(st, r):
     """Take rank r out of the pile; False if it is not there."""
     n = st[ST_PILE_N]
@@ -477,7 +485,7 @@ def _pile_remove(st, r):
     return found
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _I), cache=True, _nrt=False)
 def _fd_remove(st, r):
     n = st[ST_FD_N]
     found = False
@@ -705,7 +713,7 @@ def _selection_steps(n):
     return n if n >= 4 else 6
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _S, _I), cache=True, _nrt=False)
 def _step_seat(st, rp, step):
     """The chooser of selection step `step` (§4.2): crown, crown+1, ...; 3p A B C A B C (I17); 2p A B B A A B."""
     n = st[ST_PLAYERS]
@@ -727,7 +735,7 @@ def _is_discard_step(st, step):
     return st[ST_PLAYERS] == 2 and (step == 2 or step == 4)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S,), cache=True, _nrt=False)
 def _sort_offer(st):
     n = st[ST_OFFER_N]
     for i in range(1, n):
@@ -888,7 +896,7 @@ def _end_round(st, ev, rp):
 
 
 # --- a turn (§5) -----------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _I, _I), cache=True, _nrt=False)
 def _start_turn(st, p, c):
     st[ST_PHASE] = PH_TURN
     st[ST_CURRENT] = p
@@ -907,6 +915,18 @@ def _start_turn(st, p, c):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _char_colour(c):
+    """The income colour of King, Bishop, Merchant and Warlord (§2.1)."""
+    if c == KING:
+        return YELLOW
+    if c == BISHOP:
+        return BLUE
+    if c == MERCHANT:
+        return GREEN
+    return RED
+
+
+@njit((_S, _S, _EV, _I, _I), cache=True, _nrt=False)
 def income_amount(st, rp, dt, p, c):
     """§5.2 INCOME: districts of the character's colour, plus the School of Magic (I16); 0 without income.
 
@@ -937,19 +957,7 @@ def income_amount(st, rp, dt, p, c):
     return 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _char_colour(c):
-    """The income colour of King, Bishop, Merchant and Warlord (§2.1)."""
-    if c == KING:
-        return YELLOW
-    if c == BISHOP:
-        return BLUE
-    if c == MERCHANT:
-        return GREEN
-    return RED
-
-
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _S, _EV, _I), cache=True, _nrt=False)
 def price(st, rp, dt, t):
     """§5.2: cost, less architect_discount for the Architect.
 
@@ -975,7 +983,7 @@ def price(st, rp, dt, t):
     return max(0, x)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _S, _EV, _I, _I), cache=True, _nrt=False)
 def destroy_cost(st, rp, dt, q, t):
     """§5.3 dcost: cost - 1 (min 0), +1 where a Great Wall stands and t is another district (I10).
 
@@ -1005,7 +1013,7 @@ def destroy_cost(st, rp, dt, q, t):
     return x
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _S, _I, _I), cache=True, _nrt=False)
 def _city_targetable(st, rp, p, q):
     """§5.3: whether the Warlord p may destroy in q's city at all."""
     if st[ST_CITY_N + q] >= rp[RP_COMPLETE]:
@@ -1023,7 +1031,7 @@ def _deck_allows_draw(st, rp):
     return st[ST_DECK_LEN] >= 1 or rp[RP_EMPTY_DRAW] == 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _EV, _S, _I, _I), cache=True, _nrt=False)
 def _after_action(st, ev, rp, p, c):
     """The action is complete: post-action effects (I6)."""
     st[ST_ACTED] = 1
@@ -1035,13 +1043,13 @@ def _after_action(st, ev, rp, p, c):
         _draw_to_hand(st, ev, rp, p, 2, True)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _EV), cache=True, _nrt=False)
 def _end_turn(st, ev):
     _log(st, ev, -1, E_END, st[ST_TURN_SEAT], 0, 0, 0)
     st[ST_NEXT] = NX_CALL
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _S, _I), cache=True, _nrt=False)
 def _destroyed_card_away(st, rp, t):
     if rp[RP_REMOVE_DESTROYED] == 1:
         st[ST_OUT + t] += 1
@@ -1081,7 +1089,7 @@ def _graveyard_owner(st, rp, q, t):
 
 
 # --- legal moves (§5.2, §8) ---------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_EV, _I, _I, _I, _I), cache=True, _nrt=False)
 def _put(out, n, kind, a, b):
     out[n, MV_KIND] = kind
     out[n, MV_A] = a
@@ -1181,7 +1189,7 @@ def legal_moves(st, rp, dt, out):
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit((_S, _S, _I, _I), cache=True, _nrt=False)
 def _may_target(st, rp, p, r):
     """I14: any rank (target_any_rank), or not a face-up removed rank nor one of p's own."""
     if rp[RP_TARGET_ANY] == 1:

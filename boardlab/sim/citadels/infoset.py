@@ -6,7 +6,7 @@ Design notes: docs/games/citadels/engine.md#information-sets.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from boardlab.sim.layout import Layout
 from boardlab.sim.rng import CHANCE, POLICY, rng_next
@@ -34,6 +34,12 @@ ERR_NO_DEAL = 2  # no deal is consistent (the truth always is: a state the kerne
 
 # The places a rank can be in (the order of the deal).
 PL_REMOVED, PL_PICK, PL_DISCARD, PL_PILE, PL_LEFTOVER, PL_OFFER, PL_SEVENTH_FD = range(7)
+
+
+# _confine's and _offer_after's argument types, given up front: each compiles once
+_S = types.int32[::1]  # st, rp, scratch
+_I = types.int64
+_B = types.boolean
 
 
 @njit(cache=True, _nrt=False)
@@ -187,7 +193,7 @@ def _add_place(scratch, m, kind, seat, step):
     return m + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit((_S, _I, _I, _I), cache=True, _nrt=False)
 def _confine(scratch, m, inside, ranks):
     """Places whose bit is set in `inside` hold exactly `ranks` of the dealt ranks: confine both ways."""
     for i in range(m):
@@ -207,7 +213,7 @@ def _pick_steps_side(st, rp, q, s, done):
     return side
 
 
-@njit(cache=True, _nrt=False)
+@njit((_S, _S, _I, _I, _I, _B, _I, _I), cache=True, _nrt=False)
 def _offer_after(st, rp, p, s, hidden, special, seat7, leftover):
     """The dealt ranks that p's open offer at step s held and p did not take (bits), or -1 when the
     state does not determine them (module docstring)."""
