@@ -583,6 +583,24 @@ def run_report(
     return {"panel": panel, "skill": skill, "restricted": limited}
 
 
+def declares_progress(game: GameDef) -> bool:
+    """Whether the game declares a running score (``progress(player)``), which the panel needs.
+
+    Parameters
+    ----------
+    game : GameDef
+        The game.
+
+    Returns
+    -------
+    bool
+        True when its public API's game has ``progress``.
+    """
+    from boardlab.experiments.play import has_progress
+
+    return has_progress(game.new_game(player_counts(game)[0], game.load_rules(game.default_preset), 0))
+
+
 def generic_report(game: GameDef, home: str | None = None) -> Report:
     """The generic balance report of `game` (what ``reproduce`` runs for a game without a report of its own, and
     ``reproduce --anatomy`` for any game).
@@ -599,12 +617,10 @@ def generic_report(game: GameDef, home: str | None = None) -> Report:
     Report
         Its plan's runner and what the command needs to know of it.
     """
-    from boardlab.experiments.play import has_progress
     from boardlab.experiments.simulate import SimulateError
 
     def check(games: int, **_) -> None:
-        rules = game.load_rules(game.default_preset)
-        if not has_progress(game.new_game(player_counts(game)[0], rules, 0)):
+        if not declares_progress(game):
             raise SimulateError(
                 f"--game: {game.id} has no report, and no generic one: its game declares no progress(player)"
             )

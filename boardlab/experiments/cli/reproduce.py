@@ -149,11 +149,9 @@ def reproduce(
         except S.SimulateError as e:
             raise UserError(str(e).splitlines()[0]) from None
     if own and anatomy_games != 0:
-        from boardlab.experiments.anatomy_report import section_games
-        from boardlab.experiments.play import has_progress
+        from boardlab.experiments.anatomy_report import declares_progress, section_games
 
-        rs = g.load_rules(g.default_preset)
-        declared = has_progress(g.new_game(max(2, g.players[0]) if g.players[1] > 1 else 1, rs, 0))
+        declared = declares_progress(g)
         if anatomy_games is not None and not declared:
             raise UserError(f"--anatomy-games: {g.id} declares no progress(player): no game-anatomy panel")
         anatomy_games = (section_games(games) if anatomy_games is None else anatomy_games) if declared else 0
