@@ -3,6 +3,7 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+JOBS ?= 2
 
 .PHONY: run reproduce-full docs test test-slow test-all smoke-wheel bench lint format clean clean-cache
 
@@ -13,13 +14,13 @@ $(STAMP): pyproject.toml examples/pig/pyproject.toml examples/hearts-lite/pyproj
 	$(PY) -m pip install --quiet -e '.[dev,docs]'
 	$(PY) -m pip install --quiet -e examples/pig  # the example game, found through its entry point (docs/your-own-game.md)
 	$(PY) -m pip install --quiet -e examples/hearts-lite  # the hidden-information example game (docs/games/heartslite.md)
+	$(VENV)/bin/boardlab warmup --jobs $(JOBS)  # every game's kernels compiled, a step of its own (cached after)
 	@touch $(STAMP)
 
 ## run: the main job, the rulebook appendix's reproduction, at its quick size (a few minutes on 2 cores)
 GAMES ?= 2000
-JOBS ?= 2
 run: $(STAMP)
-	$(VENV)/bin/boardlab warmup --game citywright --jobs $(JOBS)  # compilation as its own step (cached after)
+	$(VENV)/bin/boardlab warmup --game citywright --jobs $(JOBS)  # compiled at install; again if a kernel changed
 	$(VENV)/bin/citywright reproduce --games $(GAMES) --jobs $(JOBS)
 
 ## reproduce-full: the committed results/appendix (about 1.6 million games; see results/appendix/REPORT.md)

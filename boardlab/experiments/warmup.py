@@ -20,6 +20,9 @@ from pathlib import Path
 from boardlab.sim import _cache
 from boardlab.sim.games import GameDef, get_game
 
+#: one warm-up task: (game id, tier or None, agent specs or None)
+Task = tuple[str, str | None, list[str] | None]
+
 SHIPPED = Path(__file__).resolve().parents[1] / "sim" / "compile_times.json"
 
 
@@ -320,7 +323,7 @@ def ensure_compiled(
     return {"compiled": compiled, "cold": cold, "seconds": seconds}
 
 
-def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[tuple[str, str | None, list[str] | None]]:
+def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[Task]:
     """The warm-up's units of work: (game id, tier or None, agent specs) for each game and tier (or `agents`).
 
     Parameters
@@ -343,6 +346,92 @@ def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[tuple[s
         tiers = g.tiers()
         out.append((g.id, None, None))
         out.extend((g.id, name, [spec]) for name, (spec, _desc) in tiers.items())
+    return out
+
+
+def batches(todo: list[Task], jobs: int) -> list[list[Task]]:
+    """The warm-up's tasks shared out over `jobs` processes, each batch run in order in one process.
+
+    A game's tiers share most of their kernels (the engine, the cheaper agents a search plays out with), so two
+    processes compiling tiers of one game at once compile those twice. With at least as many games as
+    processes, each game's tasks therefore stay together, and the games go to the processes largest first by
+    their estimated compile time (the sum of their tiers' estimates, :func:`compile_times`), each to the process
+    with the least work so far. With fewer games than processes (one game on two processes), every task is a
+    batch of its own, as the processes free up.
+
+    Parameters
+    ----------
+    todo : list of (game id, tier or None, agent specs or None)
+        The tasks, as :func:`tasks` gives them.
+    jobs : int
+        Processes.
+
+    Returns
+    -------
+    list of list of (game id, tier or None, agent specs or None)
+        The batches, at most `jobs` of them when whole games are kept together; every task exactly once.
+    """
+    by_game: dict[str, list[Task]] = {}
+    for t in todo:
+        by_game.setdefault(t[0], []).append(t)
+    if jobs <= 1:
+        return [list(todo)] if todo else []
+    if len(by_game) < jobs:
+        return [[t] for t in todo]
+
+    def cost(game_id: str) -> float:
+        return sum(estimate(f"{g}/{tier}" if tier else g, g) or 1.0 for g, tier, _ in by_game[game_id])
+
+    bins: list[list[Task]] = [[] for _ in range(jobs)]
+    load = [0.0] * jobs
+    for game_id in sorted(by_game, key=lambda g: (-cost(g), g)):
+        k = min(range(jobs), key=lambda j: (load[j], j))
+        bins[k].extend(by_game[game_id])
+        load[k] += cost(game_id)
+    return [b for b in bins if b]
+
+
+def task_line(result: dict, elapsed: float) -> str:
+    """The line ``boardlab warmup`` prints for a finished task.
+
+    Parameters
+    ----------
+    result : dict
+        :func:`run_task`'s result.
+    elapsed : float
+        Seconds since the warm-up started.
+
+    Returns
+    -------
+    str
+        E.g. ``  citadels/strong: compiled in 21.7 s (elapsed 40 s)``.
+    """
+    name = result["game"] + (f"/{result['tier']}" if result["tier"] else "")
+    what = "compiled" if result["compiled"] else "already cached"
+    return f"  {name}: {what} in {result['seconds']:.1f} s (elapsed {elapsed:.0f} s)"
+
+
+def run_batch(batch: list[Task], started: float | None = None) -> list[dict]:
+    """The tasks of one batch, in order, in this process (:func:`run_task` each), each one's line printed on
+    stderr as it finishes when `started` is given (a worker process shares the command's stderr).
+
+    Parameters
+    ----------
+    batch : list of (game id, tier or None, agent specs or None)
+        The tasks.
+    started : float, optional
+        When the warm-up started (``time.time()``), for the lines' elapsed time; None: no lines.
+
+    Returns
+    -------
+    list of dict
+        :func:`run_task`'s result per task, in order.
+    """
+    out = []
+    for t in batch:
+        out.append(run_task(*t))
+        if started is not None:
+            print(task_line(out[-1], time.time() - started), file=sys.stderr, flush=True)
     return out
 
 

@@ -120,6 +120,22 @@ def test_tasks_are_each_game_and_tier_or_the_agents_given():
     assert W.tasks([g], ["random"]) == [("citadels", None, ["random"])]
 
 
+def test_batches_keep_each_game_whole_and_give_the_largest_games_out_first(monkeypatch):
+    times = {"big/a": 50.0, "big/b": 40.0, "mid": 60.0, "small": 10.0, "tiny": 5.0}
+    monkeypatch.setattr(W, "compile_times", lambda: times)
+    todo = [("big", None, None), ("big", "a", ["x"]), ("big", "b", ["y"]), ("mid", None, None),
+            ("small", None, None), ("tiny", None, None)]  # fmt: skip
+    two = W.batches(todo, 2)
+    # big (50 + 40 + its default, estimated as 1 s) first, then mid beside it, small and tiny onto the lighter one
+    assert two == [todo[:3], [todo[3], todo[4], todo[5]]]
+    assert sorted(map(repr, (t for b in W.batches(todo, 3) for t in b))) == sorted(map(repr, todo))  # each once
+    assert [[t[0] for t in b] for b in W.batches(todo, 3)] == [["big"] * 3, ["mid"], ["small", "tiny"]]
+    assert W.batches(todo, 1) == [todo]
+    one_game = todo[:3]
+    assert W.batches(one_game, 2) == [[t] for t in one_game]  # fewer games than processes: tiers spread
+    assert W.batches([], 2) == []
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [

@@ -19,7 +19,12 @@ def warmup(
     agents: Annotated[
         str | None, typer.Option("--agents", help="Compile only these agents' kernels (default: every tier).")
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", help="Processes compiling at once (games and tiers spread).")] = 1,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs", help="Processes compiling at once: whole games per process (one game: its tiers spread)."
+        ),
+    ] = 1,
 ):
     """Compile the numba kernels of each game and tier into the cache, so a first run plays at once.
 
@@ -47,24 +52,28 @@ def warmup(
             raise UserError(f"--agents: {e}") from None
     todo = W.tasks(games, specs)
     jobs = check_jobs(jobs, "loky", len(todo))
+    parts = W.batches(todo, jobs)
+    jobs = min(jobs, len(parts))
 
     def log(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
     log(f"warmup: {len(todo)} game/tier compile task(s) on {jobs} process(es)")
-    t0 = time.perf_counter()
+    if jobs > 1 and len(parts) == jobs and any(len(b) > 1 for b in parts):
+        for b in parts:  # whole games per process: which games each compiles, in order
+            log(f"  one process: {', '.join(dict.fromkeys(t[0] for t in b))}")
+    t0, started = time.perf_counter(), time.time()
     if jobs == 1:
-        results = (W.run_task(*t) for t in todo)
-    else:
+        results = []
+        for t in todo:
+            results.append(W.run_task(*t))
+            log(W.task_line(results[-1], time.perf_counter() - t0))
+    else:  # each process prints its tasks' lines as they finish (loky's workers share this stderr)
         from joblib import Parallel, delayed
 
-        results = Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(W.run_task)(*t) for t in todo)
-    compiled = 0
-    for r in results:
-        name = r["game"] + (f"/{r['tier']}" if r["tier"] else "")
-        what = "compiled" if r["compiled"] else "already cached"
-        compiled += r["compiled"]
-        log(f"  {name}: {what} in {r['seconds']:.1f} s (elapsed {time.perf_counter() - t0:.0f} s)")
+        runs = Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(W.run_batch)(b, started) for b in parts)
+        results = [r for batch in runs for r in batch]
+    compiled = sum(r["compiled"] for r in results)
     total = time.perf_counter() - t0
     if compiled:
         print(f"warmup: compiled {compiled} of {len(todo)} game/tier kernel sets in {total:.1f} s")
