@@ -1029,7 +1029,9 @@ def run(
     isolation : boardlab.experiments.isolation.Isolation or None
         How Python agents play (it changes no row); None: in process.
     before : callable or None
-        Called once every check has passed, before the first write (the command compiles the kernels there).
+        Called once every check has passed, before the first write (the command compiles the kernels there);
+        the seconds it returns, when a number, are the session's compile time (``this_session.compile_seconds``
+        in the metadata), apart from its play.
 
     Returns
     -------
@@ -1062,17 +1064,22 @@ def _run_locked(
     """run, its output's lock held."""
     check_output(paths, resume, force)
     manifest = check_resume(spec, paths) if resume else None
-    if before is not None:
-        before()
+    compiled = before() if before is not None else None
     client = connect(scheduler) if backend == "dask" else None
     try:
-        return _run(spec, paths, jobs, backend, client, resume, force, progress, isolation, manifest)
+        return _run(spec, paths, jobs, backend, client, resume, force, progress, isolation, manifest,
+                    compile_seconds=_seconds(compiled))  # fmt: skip
     except AgentFailure as e:
         e.write_log(paths.error_log)
         raise
     finally:
         if client is not None:
             client.close()
+
+
+def _seconds(value: object) -> float | None:
+    """`value` as seconds when it is a number (not a bool), else None."""
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def _run(
@@ -1086,6 +1093,7 @@ def _run(
     progress,
     isolation,
     manifest: dict | None = None,
+    compile_seconds: float | None = None,
 ):
     manifest = prepare(spec, paths, resume, force, manifest)
     run_id = manifest[RUN_ID]
@@ -1119,7 +1127,7 @@ def _run(
                 progress(done_games, spec.games, new_games / max(time.perf_counter() - t0, 1e-9))
         stream.wait()  # every chunk's parts are written
         elapsed = time.perf_counter() - t0
-        meta = _metadata(spec, manifest, new_games, elapsed)
+        meta = _metadata(spec, manifest, new_games, elapsed, compile_seconds)
         stream.finish(meta, replacing=force)
     except BaseException:
         # the workers stop before the lock is released (closing joblib's generator ends its worker processes):
@@ -1132,7 +1140,12 @@ def _run(
     return meta
 
 
-def _metadata(spec: RunSpec, manifest: dict, new_games: int, elapsed: float) -> dict:
+def _metadata(
+    spec: RunSpec, manifest: dict, new_games: int, elapsed: float, compile_seconds: float | None = None
+) -> dict:
+    session: dict = {"games": new_games, "seconds": round(elapsed, 2)}  # play only: compilation is apart
+    if compile_seconds is not None:
+        session["compile_seconds"] = round(float(compile_seconds), 2)
     meta = {
         **manifest,
         "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
@@ -1145,7 +1158,7 @@ def _metadata(spec: RunSpec, manifest: dict, new_games: int, elapsed: float) -> 
         "seed": spec.seed,
         "seating": spec.seating,
         "rows": spec.games * spec.players,
-        "this_session": {"games": new_games, "seconds": round(elapsed, 2)},
+        "this_session": session,
     }
     return meta
 

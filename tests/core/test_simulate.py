@@ -552,3 +552,13 @@ def test_tune_scoring_takes_a_chunk_size_and_reuses_runs_of_another(tmp_path, ca
     assert code == 0, err
     assert {r: r.stat().st_mtime_ns for r in runs} == stamps  # reused, not played again
     assert (tmp_path / "a" / "best.toml").read_text() == (tmp_path / "b" / "best.toml").read_text()
+
+
+def test_the_compile_time_a_command_reports_is_kept_apart_from_play_in_the_metadata(tmp_path, pig_spec):
+    spec = pig_spec(games=20, chunk=10)
+    meta = S.run(spec, tmp_path / "a.parquet", before=lambda: 1.25)
+    assert meta["this_session"]["compile_seconds"] == 1.25 and meta["this_session"]["games"] == 20
+    assert S.read_metadata(tmp_path / "a.parquet")["this_session"]["compile_seconds"] == 1.25
+    for before in (None, lambda: None, lambda: True):  # nothing compiled ahead (or no number): no compile time
+        meta = S.run(spec, tmp_path / "b.parquet", before=before, force=True)
+        assert "compile_seconds" not in meta["this_session"]

@@ -65,9 +65,13 @@ def test_a_cold_command_says_what_it_compiles_before_the_long_wait(tmp_path):
     # the run's clock starts after compilation: the warm play of 4 games is counted, not the compile
     meta = json.loads(Path(f"{out}.json").read_text())
     assert meta["this_session"]["seconds"] < json.loads(times.read_text()).get("citadels", 42.0)
+    # the compile time is kept apart, in the metadata and in the closing line
+    assert meta["this_session"]["compile_seconds"] > meta["this_session"]["seconds"]
+    assert f"(compile {meta['this_session']['compile_seconds']:.1f} s; 4 games played now in" in proc.stdout
 
     again = _boardlab(env, *args, "--out", tmp_path / "s.parquet")
-    assert again.returncode == 0 and "compiling" not in again.stderr
+    assert again.returncode == 0 and "compiling" not in again.stderr and "(compile " not in again.stdout
+    assert "compile_seconds" not in json.loads((tmp_path / "s.parquet.json").read_text())["this_session"]
 
 
 @pytest.fixture

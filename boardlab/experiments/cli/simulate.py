@@ -113,9 +113,10 @@ def simulate(
 
     bar = _LateBar()
 
-    def start() -> None:  # once the output is checked and locked: compile, then show the bar
-        ensure_compiled(g, specs, players, rs)
+    def start() -> float | None:  # once the output is checked and locked: compile, then show the bar
+        compiled = ensure_compiled(g, specs, players, rs)
         bar.bar, bar.update = progress_bar(quiet, "simulate", games)
+        return compiled["seconds"] if compiled["compiled"] else None  # the session's compile time, if any
 
     argv = [a for a in sys.argv[1:] if a not in ("--force", "--resume")]
     prog = prog_name()
@@ -131,7 +132,9 @@ def simulate(
             raise UserError(str(e)) from None
     sess = meta["this_session"]
     rate = sess["games"] / sess["seconds"] if sess["seconds"] else 0.0
+    compiled = f"compile {sess['compile_seconds']:.1f} s; " if sess.get("compile_seconds") else ""
     print(
         f"wrote {out}: {meta['games']:,} games x {meta['players']} seats = {meta['rows']:,} rows"
-        f" ({sess['games']:,} games played now in {sess['seconds']:.1f} s, {rate:,.0f} games/s); metadata in {out}.json"
+        f" ({compiled}{sess['games']:,} games played now in {sess['seconds']:.1f} s, {rate:,.0f} games/s);"
+        f" metadata in {out}.json"
     )
