@@ -168,11 +168,11 @@ def run_jobs(
         if reused:
             tick(job.games, job.games, 0.0)
         done += job.games
-        how = (
-            "reused"
-            if reused
-            else f"played in {dt:.1f} s, {meta['this_session']['games'] / max(dt, 1e-9):,.0f} games/s"
-        )
+        sess = meta["this_session"]
+        compile_s = sess.get("compile_seconds") or 0.0  # compiled first, announced on stderr: not play
+        play, compiled = dt - compile_s, f"; compiled first in {compile_s:.1f} s" if compile_s else ""
+        rate = sess["games"] / max(play, 1e-9)
+        how = "reused" if reused else f"played in {play:.1f} s, {rate:,.0f} games/s{compiled}"
         log(
             f"[{i}/{len(jobs)}] {job.key}: {job.games:,} games, {job.players}p ({how});"
             f" {100 * done / total:.0f}% of games"

@@ -33,6 +33,7 @@ import json
 import os
 import secrets
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -1371,6 +1372,36 @@ def read_metadata(path: Path) -> dict:
     return json.loads(md[key])
 
 
+def compile_first(spec: RunSpec) -> Callable[[], float | None]:
+    """What a command runs once a run's checks have passed and before it plays: the kernels its agents use,
+    compiled when the cache lacks them, announced on stderr first (:func:`boardlab.experiments.warmup.ensure_compiled`).
+
+    Parameters
+    ----------
+    spec : RunSpec
+        The run.
+
+    Returns
+    -------
+    callable
+        ``before()`` for :func:`run`: the seconds it compiled, or None when everything was cached.
+    """
+
+    def before() -> float | None:
+        from boardlab.experiments.warmup import ensure_compiled
+
+        def say(line: str) -> None:  # plain lines: a command's own progress display may be live on stderr
+            print(line, file=sys.stderr, flush=True)
+
+        g = spec.game_def()
+        done = ensure_compiled(g, list(spec.agents), spec.players, spec.rule_set(), log=say)
+        if done["compiled"]:
+            say(f"compiled the {g.id} kernels in {done['seconds']:.1f} s")
+        return done["seconds"] if done["compiled"] else None
+
+    return before
+
+
 def run_or_reuse(spec: RunSpec, out: Path, **kwargs) -> tuple[dict, bool]:
     """The run at `out` for `spec`: reused when complete with the same spec, resumed when
     interrupted with the same spec, played afresh otherwise (a stale file of another spec, or an
@@ -1385,7 +1416,8 @@ def run_or_reuse(spec: RunSpec, out: Path, **kwargs) -> tuple[dict, bool]:
     out : Path
         Its result file.
     **kwargs
-        As :func:`run` takes them (jobs, backend, scheduler, progress, isolation, before).
+        As :func:`run` takes them (jobs, backend, scheduler, progress, isolation, before); `before` defaults to
+        :func:`compile_first` (a run reused compiles nothing).
 
     Returns
     -------
@@ -1399,6 +1431,8 @@ def run_or_reuse(spec: RunSpec, out: Path, **kwargs) -> tuple[dict, bool]:
     if unknown:
         raise TypeError(f"run_or_reuse: unexpected arguments {sorted(unknown)}")
     opts.update(kwargs)
+    if opts["before"] is None:
+        opts["before"] = compile_first(spec)
     if opts["backend"] not in BACKENDS:
         raise SimulateError(f"--backend must be loky or dask, got {opts['backend']!r}")
     check_place(paths, spec.moves)

@@ -138,10 +138,10 @@ def _stamp() -> str:
 def cold_modules(game: GameDef, agents: list[str] | None = None) -> list[str]:
     """The kernel modules a run of `game` with `agents` would compile: empty when its kernels are cached.
 
-    A run's kernels count as cached when a warm-up of the same game and agents left its marker beside the
-    cache under the current kernel stamp (:mod:`boardlab.sim._cache`) and every module that then held
-    cached kernels still holds them; otherwise the game's modules without cached kernels are named (every
-    kernel module when the cache is warm but was never warmed up for these agents).
+    A run's kernels count as cached when a warm-up of the same game and agents (together, or each agent on its
+    own) left its marker beside the cache under the current kernel stamp (:mod:`boardlab.sim._cache`) and every
+    module that then held cached kernels still holds them; otherwise the game's modules without cached kernels
+    are named (every kernel module when the cache is warm but was never warmed up for these agents).
 
     Parameters
     ----------
@@ -157,12 +157,18 @@ def cold_modules(game: GameDef, agents: list[str] | None = None) -> list[str]:
     """
     _cache.ensure_fresh_cache()  # a stale cache is dropped first, so it counts as cold
     indexed = indexed_modules(game)
-    try:
-        mark = json.loads(_marker(game, agents or game.agents().split_specs(game.ladder.default_agents)).read_text())
-        if mark["stamp"] == _stamp() and all(indexed.get(m, 0) for m in mark["modules"]):
-            return []
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
+    specs = agents or game.agents().split_specs(game.ladder.default_agents)
+
+    def warm(group: list[str]) -> bool:
+        try:
+            mark = json.loads(_marker(game, group).read_text())
+            return mark["stamp"] == _stamp() and all(indexed.get(m, 0) for m in mark["modules"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return False
+
+    # these agents together, or each on its own (as `boardlab warmup` leaves a marker per tier)
+    if warm(specs) or all(warm([s]) for s in dict.fromkeys(specs)):
+        return []
     return [m for m, n in indexed.items() if not n] or list(indexed)
 
 

@@ -562,3 +562,27 @@ def test_the_compile_time_a_command_reports_is_kept_apart_from_play_in_the_metad
     for before in (None, lambda: None, lambda: True):  # nothing compiled ahead (or no number): no compile time
         meta = S.run(spec, tmp_path / "b.parquet", before=before, force=True)
         assert "compile_seconds" not in meta["this_session"]
+
+
+def test_a_run_a_command_plays_through_its_run_cache_is_compiled_first_and_a_reused_one_is_not(
+    tmp_path, pig_spec, monkeypatch, capsys
+):
+    from boardlab.experiments import warmup as W
+
+    calls = []
+
+    def ensure_compiled(game, agents, players, rules, log):
+        log(f"compiling the {game.id} kernels")
+        calls.append((game.id, agents, players))
+        return {"compiled": True, "cold": ["k.py"], "seconds": 2.5}
+
+    monkeypatch.setattr(W, "ensure_compiled", ensure_compiled)
+    spec = pig_spec(games=20, players=3, chunk=10)
+    meta, reused = S.run_or_reuse(spec, tmp_path / "r.parquet")
+    assert not reused and calls == [("pig", list(spec.agents), 3)]
+    assert meta["this_session"]["compile_seconds"] == 2.5
+    assert capsys.readouterr().err.splitlines() == ["compiling the pig kernels", "compiled the pig kernels in 2.5 s"]
+    _, reused = S.run_or_reuse(spec, tmp_path / "r.parquet")
+    assert reused and len(calls) == 1  # nothing played, nothing compiled
+    S.run_or_reuse(spec, tmp_path / "s.parquet", before=lambda: None)  # a command's own step replaces it
+    assert len(calls) == 1

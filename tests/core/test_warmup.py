@@ -98,6 +98,9 @@ def test_a_warm_marker_holds_only_under_the_same_stamp_and_cached_modules(privat
     W._mark_warm(g, ["random"])
     assert W.cold_modules(g, ["random"]) == []
     assert W.cold_modules(g, ["strong"])  # other agents: their own marker
+    assert W.cold_modules(g, ["random", "strong"])  # a table of both: strong was never warmed up
+    W._mark_warm(g, ["strong"])
+    assert W.cold_modules(g, ["strong", "random", "random"]) == []  # each warmed up on its own: warm together
     engine = next(private_cache.rglob("engine.*.nbi"))
     engine.unlink()
     assert W.cold_modules(g, ["random"]) == ["boardlab/sim/citadels/engine.py"]
