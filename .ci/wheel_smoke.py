@@ -1,8 +1,9 @@
 """The installed wheel, tried from outside the checkout: run by `make smoke-wheel` with a fresh venv's Python.
 
-For every registered game: `simulate` with every skill tier at a few games, `rules`, and `score` where the game
-has a scorer (on a board it writes itself); then the public API from Python.  The old top-level packages must
-not be importable.  Exits non-zero, naming the step, on the first failure.
+`warmup` of every game (a second one compiles nothing); for every registered game: `simulate` with every skill
+tier at a few games, `rules`, and `score` where the game has a scorer (on a board it writes itself); then the
+public API from Python.  The old top-level packages must not be importable.  Exits non-zero, naming the step, on
+the first failure.
 """
 
 from __future__ import annotations
@@ -41,6 +42,12 @@ import boardlab  # noqa: E402
 BOARDS = {
     "citywright": "RRCC...\nRRCC...\n..PPI..\n..PPI..\n.......\n.......\n.......\n",
 }
+
+# every game's kernels compiled first, in the wheel's own cache, as the Makefile's install step does; then nothing
+run("warmup", "--jobs", "2")
+again = run("warmup")
+if "nothing to compile" not in again:
+    sys.exit(f"FAILED: a second warmup compiled again\n{again}")
 
 for game in boardlab.games():
     if game.id == "pig":
