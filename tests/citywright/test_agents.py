@@ -290,3 +290,10 @@ def test_a_table_of_evaluators_plays_the_same_games_in_the_loop_compiled_without
         assert all(np.array_equal(a, b) for a, b in zip(*out, strict=True))
         assert out[0][3].any()  # the move log was written
     assert not PL.evaluators_only(rows([parse_agent("greedy"), parse_agent("strong")]))
+
+
+def test_citywright_play_game_takes_generic_and_user_specs():
+    user = "py:tests.core.user_agents:Shuffler"
+    a = play_game(["ismcts:iters=2", user, "greedy"], "v1.1", seed=3)
+    b = play_game(["ismcts:iters=2", user, "greedy"], "v1.1", seed=3)
+    assert a.done and a.snapshot() == b.snapshot()
