@@ -113,13 +113,6 @@ def test_the_compile_line_quotes_the_measured_time(private_cache, tmp_path):
     assert W.announce("citadels", "", None).endswith("kernels changed")
 
 
-def test_tasks_are_each_game_and_tier_or_the_agents_given():
-    g = get_game("citadels")
-    tiers = g.require("skill_tiers")()
-    assert W.tasks([g]) == [("citadels", None, None)] + [("citadels", t, [s]) for t, (s, _) in tiers.items()]
-    assert W.tasks([g], ["random"]) == [("citadels", None, ["random"])]
-
-
 def test_batches_keep_each_game_whole_and_give_the_largest_games_out_first(monkeypatch):
     times = {"big/a": 50.0, "big/b": 40.0, "mid": 60.0, "small": 10.0, "tiny": 5.0}
     monkeypatch.setattr(W, "compile_times", lambda: times)
