@@ -11,12 +11,10 @@ import dataclasses
 import time
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pytest
 
 import boardlab.sim.games as G
-from boardlab.experiments import simulate as S
 from boardlab.experiments.cli import main
 from boardlab.experiments.schema import (
     CORE_COLUMNS,
@@ -187,18 +185,6 @@ def test_conform_names_the_column_of_another_type():
         conform(good.to_pandas(), s, "chunk")
     with pytest.raises(pa.ArrowInvalid):  # a value that does not fit its type is refused, not wrapped
         table({**cols, "x": np.array([1, 70_000])}, s)
-
-
-def test_a_game_with_only_a_chunk_player_and_schema_runs(bare, tmp_path):
-    """simulate needs nothing else: the chunk size comes from the core's default."""
-    rules = bare.load_rules(bare.default_preset)
-    spec = S.make_spec(2, ["random"], 250, 3, rules, game=bare)
-    assert spec.game == "bare" and spec.chunk_size == S.DEFAULT_CHUNK
-    S.run(spec, tmp_path / "bare.parquet")
-    ours = pd.read_parquet(tmp_path / "bare.parquet")
-    cw = S.make_spec(2, ["random"], 250, 3, rules, chunk_size=S.DEFAULT_CHUNK, game="citywright")
-    S.run(cw, tmp_path / "cw.parquet")
-    pd.testing.assert_frame_equal(ours, pd.read_parquet(tmp_path / "cw.parquet"))
 
 
 SIMULATE = ["simulate", "--players", "2", "--agents", "random", "--games", "3"]

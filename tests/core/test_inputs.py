@@ -321,8 +321,8 @@ def test_a_run_records_the_toolkits_commit_from_another_repository(tmp_path, cap
     _git("init", "-q", cwd=other)
     _git("commit", "-q", "--allow-empty", "-m", "x", cwd=other)
     monkeypatch.chdir(other)
-    code, _, err = cli(capsys, "simulate", "--players", 2, "--agents", "random", "--games", 2, "--out",
-                       "r.parquet", "--quiet")  # fmt: skip
+    code, _, err = cli(capsys, "simulate", "--game", "pig", "--players", 2, "--agents", "random", "--games", 2,
+                       "--out", "r.parquet", "--quiet")  # fmt: skip
     assert code == 0, err
     meta = S.read_metadata(other / "r.parquet")
     assert meta["git_commit"] == P.git_commit() != _git("rev-parse", "HEAD", cwd=other)

@@ -135,7 +135,7 @@ def test_batches_keep_each_game_whole_and_give_the_largest_games_out_first(monke
         (["--jobs", "0"], "--jobs must be at least 1"),
         (["--game", "nope"], "--game: unknown game"),
         (["--agents", "random"], "--agents: name one --game"),
-        (["--game", "citadels", "--agents", "nosuchagent"], "--agents:"),
+        (["--game", "pig", "--agents", "nosuchagent"], "--agents:"),  # a built-in game's: in its folder
     ],
 )
 def test_warmup_user_errors_are_one_line(capsys, private_cache, args, says):
