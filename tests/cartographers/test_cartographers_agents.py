@@ -209,3 +209,18 @@ def test_registry_lists_and_parses():
         with pytest.raises(AgentError) as e:
             parse_agent(bad)
         assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_bad_value_is_a_one_line_error_naming_the_parameter():
+    with pytest.raises(AgentError) as e:
+        parse_agent("ismcts:c=NaN")
+    assert "ismcts: c must be a finite number" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_stored_spec_strings_print_as_they_always_have():
+    assert str(parse_agent("greedy")) == "greedy:ambush=adversarial"
+
+
+def test_a_trailing_comma_after_a_cartographers_agent_is_refused():
+    with pytest.raises(AgentError, match="empty agent spec in 'greedy,'"):
+        split_specs("greedy,")

@@ -123,3 +123,12 @@ def test_cli_refuses_an_unknown_game_and_a_report_the_game_has_not(tmp_path):
     assert r.returncode == 2
     assert r.stderr.strip().splitlines() == ["boardlab: error: --skill: citadels has no skill report"]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_generic_report_plays_the_two_smallest_counts_with_rivals():
+    from boardlab.experiments import anatomy_report as AR
+    from boardlab.sim.games import get_game
+
+    g = get_game("cartographers")
+    assert AR.player_counts(g) == [2, 3]
+    assert sorted({r.players for r in AR.plan(g, 100) if r.kind == "self"}) == [2, 3]

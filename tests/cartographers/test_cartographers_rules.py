@@ -283,3 +283,16 @@ def test_load_rules_toml_errors_name_file_and_key(tmp_path):
         load_rules(not_toml)
     with pytest.raises(RulesError, match="cannot read"):
         load_rules(tmp_path / "missing.toml")
+
+
+def test_cartographers_needs_time_on_its_explore_cards():
+    from boardlab.sim.cartographers.rules import load_rules
+    from boardlab.sim.rulesets import RulesError
+
+    base = load_rules("base-a")
+    explore = base.data["cards"]["explore"]
+    with pytest.raises(RulesError, match=r"^cards\.explore: every explore card has time 0"):
+        base.with_overrides({f"cards.explore.{k}.time": 0 for k in explore})
+    total = sum(c["time"] for c in explore.values())
+    with pytest.raises(RulesError, match=rf"^seasons\.spring\.threshold: must be <= {total}"):
+        base.with_overrides({"seasons.spring.threshold": total + 1})

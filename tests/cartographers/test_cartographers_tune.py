@@ -50,3 +50,12 @@ def test_tune_scoring_refuses_keys_cartographers_lacks_in_one_line(tmp_path, cap
                              "--out", tmp_path / "t", "--quiet")  # fmt: skip
         assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err
         assert not (tmp_path / "t").exists()
+
+
+def test_without_a_seat_agent_part_the_seat_games_play_the_first_agent():
+    from boardlab.sim.games import get_game
+    from tests.core.test_tune import tune_spec
+
+    base = get_game("cartographers").load_rules("base-a")
+    spec = tune_spec(base, [], "seats", 2, ["greedy", "random"], 8, 2, 0, game="cartographers")
+    assert spec.seat_agent.startswith("greedy") and spec.tables()[0].agents == (spec.agents[0],)  # no part: the first

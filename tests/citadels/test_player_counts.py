@@ -1,11 +1,17 @@
-"""The player counts a Citadels rule set allows, through the command line: the seed summary's eighth player plays,
-and demo plays only the counts the rules allow (the official rules' refusal of 8 is in
+"""The player counts a Citadels rule set allows: at the command line the seed summary's eighth player plays,
+and demo plays only the counts the rules allow; the counts of each rule set, checked by make_spec and the default
+table size (the official rules' refusal of 8 at the command line is in
 tests/core/test_hostile_input.py)."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
+
+from boardlab.experiments import simulate as S
+from boardlab.experiments.cli import _app
+from boardlab.sim.games import get_game
 from tests.cli import cli
 
 
@@ -24,3 +30,24 @@ def test_demo_plays_only_the_counts_the_rules_allow(tmp_path, capsys, monkeypatc
     code, out, err = cli(capsys, "demo", "--game", "citadels", "--games", 2, "--rules", "seed-summary")
     assert code == 0, err
     assert "8 player(s): 2 games" in out
+
+
+def test_citadels_players_follow_the_rule_set():
+    g = get_game("citadels")
+    official, summary = g.load_rules("official"), g.load_rules("seed-summary")
+    assert g.players_for(official) == (2, 3, 4, 5, 6, 7)
+    assert g.players_for(summary) == (2, 3, 4, 5, 6, 7, 8)
+    assert g.players_error(8, official) == "rules 'official' of citadels allow 2..7 players, got 8"
+    assert g.players_error(8, summary) is None
+
+
+def test_make_spec_checks_the_count_against_the_rules():
+    g = get_game("citadels")
+    with pytest.raises(S.SimulateError, match=r"^--players: rules 'official' of citadels allow 2\.\.7 players, got 8$"):
+        S.make_spec(8, ["random"], 2, 0, g.load_rules("official"), game=g)
+    assert S.make_spec(8, ["random"], 2, 0, g.load_rules("seed-summary"), game=g).players == 8
+
+
+def test_the_default_table_size_is_one_the_rule_set_allows():
+    c = get_game("citadels")
+    assert _app.table_players(None, c, c.load_rules("official").with_overrides({"players_allowed": [5, 6]})) == 5

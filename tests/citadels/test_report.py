@@ -239,3 +239,12 @@ def test_the_charts_draw_intervals_that_miss_their_estimate(tiny, tmp_path):
     R.seats_chart(seats, tmp_path / "seats.png")
     for name in ("characters", "seats"):
         assert (tmp_path / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_generic_report_plays_the_two_smallest_counts_with_rivals():
+    from boardlab.experiments import anatomy_report as AR
+    from boardlab.sim.games import get_game
+
+    g = get_game("citadels")
+    assert AR.player_counts(g) == [2, 3]
+    assert sorted({r.players for r in AR.plan(g, 100) if r.kind == "self"}) == [2, 3]

@@ -290,3 +290,48 @@ def test_a_table_of_evaluators_plays_the_same_games_in_the_loop_compiled_without
         assert all(np.array_equal(a, b) for a, b in zip(*out, strict=True))
         assert out[0][3].any()  # the move log was written
     assert not PL.evaluators_only(rows([parse_agent("greedy"), parse_agent("strong")]))
+
+
+def test_citywright_play_game_takes_generic_and_user_specs():
+    user = "py:tests.core.user_agents:Shuffler"
+    a = play_game(["ismcts:iters=2", user, "greedy"], "v1.1", seed=3)
+    b = play_game(["ismcts:iters=2", user, "greedy"], "v1.1", seed=3)
+    assert a.done and a.snapshot() == b.snapshot()
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("mcts:c=nan", "mcts: c must be a finite number, got 'nan'"),
+        ("specialist:C,weight=nan", "specialist: weight must be a finite number, got 'nan'"),
+        ("specialist:C,weight=inf", "weight must be a finite number"),
+        ("flatmc:taper=-inf", "taper must be a finite number"),
+        ("greedy:", "greedy: nothing after ':'"),
+        ("mcts:iters=10,", "mcts: empty parameter"),
+        ("ismcts:rollout=greedy", "rollout must be one of random, uniform"),
+    ],
+)
+def test_bad_values_are_one_line_errors_naming_the_parameter(spec, fragment):
+    with pytest.raises(AgentError) as e:
+        parse_agent(spec)
+    assert fragment in str(e.value) and "\n" not in str(e.value)
+
+
+def test_stored_spec_strings_print_as_they_always_have_and_floats_read_back_exactly():
+    assert str(parse_agent("specialist:C,weight=3")) == "specialist:C,weight=3,progress=0.5"
+    assert str(parse_agent("mcts:iters=200")) == "mcts:iters=200,k=24,c=0.4,rollout=random,reward=win"
+    a = parse_agent("specialist:P,weight=3.14159265358979,progress=0.1")
+    assert a.params["weight"] == 3.14159265358979 and parse_agent(str(a)) == a
+
+
+def test_split_specs_keeps_a_python_agent_s_parameters_with_citywright_s_own():
+    assert split_specs("py:tests.core.user_agents:FirstMove:pick=last,risk=0.5,greedy,mcts:k=4,iters=9") == [
+        "py:tests.core.user_agents:FirstMove:pick=last,risk=0.5",
+        "greedy",
+        "mcts:k=4,iters=9",
+    ]
+
+
+def test_a_trailing_comma_after_a_citywright_agent_is_refused():
+    with pytest.raises(AgentError, match="empty agent spec in 'greedy,'"):
+        split_specs("greedy,")

@@ -5,23 +5,21 @@ them: their parts and manifest, other runs' chunks copied in, damaged chunks and
 "another writer" (released when the test ends).  Every run is the one :attr:`InterruptedRuns.ARGS` names on the
 command line (:meth:`InterruptedRuns.run_args`), so that ``--resume`` of it is the original command.
 
-`result_files` builds small Citywright result files for the tests of reading several files: runs of one seed,
-copies, files with a run id in their metadata (the format ``simulate`` records it in), and damaged files of
-every kind.  Those tests need a real seat advantage and ``rescore``, which Pig has not.  Each source run is
-played once per test session (into a session temporary folder) and copied into a test's folder.
+`result_files` builds small Pig result files for the tests of reading several files (tests/result_files.py): runs
+of one seed, copies, files with a run id in their metadata, and damaged files of every kind.  The tests that need
+a seat compensation or ``rescore`` (which Pig has not) play Citywright's in tests/citywright (its conftest.py).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import pytest
 
 from boardlab.experiments import simulate as S
+from tests.result_files import ResultFiles
 
 
 class InterruptedRuns:
@@ -112,112 +110,6 @@ def run_files():
     runs.release_all()
 
 
-class ResultFiles:
-    """Small 2-player Citywright result files (40 games, seed 1, rules v1.1) and damaged files of every kind."""
-
-    SEED = 1
-    GAMES = 40
-
-    def __init__(self, cache: Path) -> None:
-        self._cache = cache
-
-    def _source(self, agents: str, seating: str) -> Path:
-        from boardlab.sim.citywright.rules import load_rules
-
-        out = self._cache / f"{agents.replace(',', '-')}-{seating}.parquet"
-        if not out.exists():
-            spec = S.make_spec(2, agents.split(","), self.GAMES, self.SEED, load_rules("v1.1"), seating, self.GAMES)
-            S.run(spec, out)
-        return out
-
-    def run_file(
-        self, folder: Path, name: str = "F.parquet", agents: str = "greedy,greedy", seating: str = "fixed"
-    ) -> Path:
-        """A 2-player run of `agents` (40 games, seed 1) at ``folder/name``; every call with the same agents and
-        seating gives the same run (a copy of one file)."""
-        path = Path(folder) / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(self._source(agents, seating), path)
-        return path
-
-    @staticmethod
-    def with_run_id(src: Path, dst: Path, run_id: str) -> Path:
-        """`src` rewritten at `dst` with ``run_id`` in its run metadata, as ``simulate`` records it."""
-        t = pq.read_table(src)
-        md = dict(t.schema.metadata)
-        meta = json.loads(md[S.METADATA_KEY])
-        meta["run_id"] = run_id
-        md[S.METADATA_KEY] = json.dumps(meta).encode()
-        pq.write_table(t.replace_schema_metadata(md), dst)
-        return dst
-
-    def zero_rows(self, folder: Path) -> Path:
-        """A result file with its run metadata and schema whole and no row."""
-        t = pq.read_table(self.run_file(folder, "src.parquet"))
-        out = Path(folder) / "zero.parquet"
-        pq.write_table(t.slice(0, 0), out)
-        (Path(folder) / "src.parquet").unlink()
-        return out
-
-    def truncated(self, folder: Path) -> Path:
-        """A result file cut in the middle (its footer lost)."""
-        out = self.run_file(folder, "cut.parquet")
-        data = out.read_bytes()
-        out.write_bytes(data[: len(data) // 2])
-        return out
-
-    @staticmethod
-    def corrupt(path: Path) -> Path:
-        """`path` with bytes of its largest column chunk zeroed in the middle, in place: its footer is whole, but
-        its compressed pages no longer decode, so it is found bad only when its rows are read."""
-        meta = pq.ParquetFile(path).metadata.row_group(0)
-        col = max((meta.column(i) for i in range(meta.num_columns)), key=lambda c: c.total_compressed_size)
-        data = bytearray(Path(path).read_bytes())
-        start = col.data_page_offset + 40
-        size = min(300, col.total_compressed_size - 60)
-        data[start : start + size] = bytes(size)
-        Path(path).write_bytes(bytes(data))
-        return Path(path)
-
-    def corrupted(self, folder: Path) -> Path:
-        """A result file corrupted mid-way (:meth:`corrupt`)."""
-        return self.corrupt(self.run_file(folder, "bad.parquet"))
-
-    @staticmethod
-    def not_parquet(folder: Path) -> Path:
-        out = Path(folder) / "notes.parquet"
-        out.write_text("game,seat,total\n0,1,30\n")
-        return out
-
-    @staticmethod
-    def empty(folder: Path) -> Path:
-        out = Path(folder) / "empty.parquet"
-        out.write_bytes(b"")
-        return out
-
-    @staticmethod
-    def fifo(folder: Path) -> Path:
-        out = Path(folder) / "pipe.parquet"
-        os.mkfifo(out)
-        return out
-
-    @staticmethod
-    def directory(folder: Path) -> Path:
-        out = Path(folder) / "dir.parquet"
-        out.mkdir()
-        return out
-
-    @staticmethod
-    def rescore_args(*files) -> list:
-        """`boardlab rescore FILES --rules v1.0 --out out.parquet`."""
-        return ["rescore", *files, "--rules", "v1.0", "--out", "out.parquet"]
-
-    @staticmethod
-    def no_out(folder: Path) -> None:
-        """Nothing written: no ``out.parquet`` in `folder`."""
-        assert not (Path(folder) / "out.parquet").exists()
-
-
 @pytest.fixture(scope="session")
 def _result_sources(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("result-sources")
@@ -225,8 +117,9 @@ def _result_sources(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def result_files(_result_sources) -> ResultFiles:
-    """Small Citywright result files (:class:`ResultFiles`), each source run played once per session."""
-    return ResultFiles(_result_sources)
+    """Small Pig result files (:class:`tests.result_files.ResultFiles`: random against random, or against
+    random-prefers:hold), each source run played once per session."""
+    return ResultFiles(_result_sources, "pig", "standard", "random", "random-prefers:hold")
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ import hooks  # noqa: E402
 
 from boardlab.experiments.cli import app  # noqa: E402
 from boardlab.experiments.cli._app import click_exceptions  # noqa: E402  (typer's click, vendored or not)
+from tests.per_game import PLUGIN_GAMES, game_ids  # noqa: E402
 
 FENCE = re.compile(r"```(?:sh|bash|shell|console)\n(.*?)```", re.S)
 RUNNABLE = re.compile(r"^<!-- runnable -->\n```(?:sh|bash|shell|console)\n(.*?)```", re.S | re.M)
@@ -217,26 +218,8 @@ def test_runnable_examples_found_in_the_guides():
         assert f"docs/guides/{guide}.md" in pages, guide
     for _, lines in RUNNABLE_BLOCKS:
         assert lines and all(split_env(line)[1].startswith("boardlab ") for line in lines), lines
-
-
-@pytest.mark.parametrize("lines", [b[1] for b in RUNNABLE_BLOCKS], ids=[b[0] for b in RUNNABLE_BLOCKS])
-def test_runnable_example_runs_and_writes_its_outputs(lines, tmp_path, monkeypatch, capsys):
-    """Each command of the block, in order, in an empty folder: exit code 0, and every --out it names exists."""
-    from tests.cli import cli
-
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "runs").mkdir()
-    for line in lines:
-        env, command = split_env(line)
-        for key, value in env.items():
-            assert key == "PYTHONPATH", line  # the one variable an example may set
-            monkeypatch.syspath_prepend(str(ROOT / value))
-        args = command_args(command)
-        code, _, err = cli(capsys, *args)
-        assert code == 0, (line, err[-2000:])
-        outs = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "--out"]
-        for o in outs:
-            assert (tmp_path / o).exists(), (line, o)
+        # each plays the registry's default game: they run in its folder (tests/citywright/test_docs_examples.py)
+        assert not any("--game" in command_args(split_env(line)[1]) for line in lines), lines
 
 
 # --- the site's structure ---------------------------------------------------------------------------------------
@@ -268,21 +251,23 @@ def test_mkdocs_executes_the_notebooks_and_fails_on_an_error():
     assert jupyter["execute"] is True and jupyter["allow_errors"] is False
 
 
-def test_each_game_has_its_results_page_and_agents_table():
+# the games with committed studies: the built-in games, each in its folder (tests/per_game.py); none of the examples
+game_id = game_ids([g for g in PLUGIN_GAMES if g in hooks.studies_by_game()])
+
+
+def test_each_game_has_its_results_page_and_agents_table(game_id):
     import boardlab
 
     by_game = hooks.studies_by_game()
-    for gid in ("citywright", "cartographers", "citadels"):
-        g = boardlab.get_game(gid)
-        page = hooks.game_results(g)
-        assert by_game[gid], gid
-        for name, _ in by_game[gid]:
-            assert f"](../../studies/{name}/REPORT.md)" in page, (gid, name)
-        table = hooks.agents_and_tiers(g)
-        for d in g.agents().available_agents():
-            assert f"| `{d.name}` |" in table, (gid, d.name)
-    assert "tune-samplers" in {n for n, _ in by_game["citywright"]}
-    assert "[cartographers]" not in hooks.game_results(boardlab.get_game("citywright"))
+    g = boardlab.get_game(game_id)
+    page = hooks.game_results(g)
+    assert by_game[game_id], game_id
+    for name, _ in by_game[game_id]:
+        assert f"](../../studies/{name}/REPORT.md)" in page, (game_id, name)
+    table = hooks.agents_and_tiers(g)
+    for d in g.agents().available_agents():
+        assert f"| `{d.name}` |" in table, (game_id, d.name)
+    assert {"citywright", "cartographers", "citadels"} <= set(by_game)  # every built-in game has studies
 
 
 def test_a_study_page_of_the_site_is_listed_beside_its_report():

@@ -11,12 +11,10 @@ import dataclasses
 import time
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pytest
 
 import boardlab.sim.games as G
-from boardlab.experiments import simulate as S
 from boardlab.experiments.cli import main
 from boardlab.experiments.schema import (
     CORE_COLUMNS,
@@ -189,18 +187,6 @@ def test_conform_names_the_column_of_another_type():
         table({**cols, "x": np.array([1, 70_000])}, s)
 
 
-def test_a_game_with_only_a_chunk_player_and_schema_runs(bare, tmp_path):
-    """simulate needs nothing else: the chunk size comes from the core's default."""
-    rules = bare.load_rules(bare.default_preset)
-    spec = S.make_spec(2, ["random"], 250, 3, rules, game=bare)
-    assert spec.game == "bare" and spec.chunk_size == S.DEFAULT_CHUNK
-    S.run(spec, tmp_path / "bare.parquet")
-    ours = pd.read_parquet(tmp_path / "bare.parquet")
-    cw = S.make_spec(2, ["random"], 250, 3, rules, chunk_size=S.DEFAULT_CHUNK, game="citywright")
-    S.run(cw, tmp_path / "cw.parquet")
-    pd.testing.assert_frame_equal(ours, pd.read_parquet(tmp_path / "cw.parquet"))
-
-
 SIMULATE = ["simulate", "--players", "2", "--agents", "random", "--games", "3"]
 
 
@@ -240,30 +226,10 @@ FALLBACK = {
 
 
 def test_every_part_is_refused_by_its_command_or_has_a_fallback():
-    """A new capability's parts join NEEDS, and so must join one of the two tables: the tests below then cover it."""
+    """A new capability's parts join NEEDS, and so must join one of the two tables: the tests below (and, for the
+    refusals, tests/citywright/test_game_parts.py: Citywright has every part) then cover it."""
     assert not set(REFUSED) & set(FALLBACK)
     assert set(REFUSED) | set(FALLBACK) == set(NEEDS)
-
-
-@pytest.mark.parametrize("need", sorted(REFUSED))
-def test_a_command_refuses_a_game_without_the_part_it_needs_in_one_line(need, tmp_path, capsys, monkeypatch):
-    """Citywright, which has every part, less the one part: its command says so in one line, before any work."""
-    cw = get_game("citywright")
-    assert NEEDS[need].lazy(cw) is not None  # the game the part is taken from has it
-    g = without(cw, "lacking", keep=set(NEEDS) - {need})
-    assert NEEDS[need].lazy(g) is None and all(
-        NEEDS[n].lazy(g) is not None for n in NEEDS if n in REFUSED and n != need
-    )
-    monkeypatch.setitem(G._GAMES, "lacking", g)
-    if need == "report":  # Citywright declares a running score: without it too, there is no generic report either
-        monkeypatch.delattr(type(cw.new_game(2, cw.load_rules(cw.default_preset), 0)), "progress")
-    monkeypatch.chdir(tmp_path)
-    args, line = REFUSED[need]
-    code, out, err = run_cli([*args, "--game", "lacking"], capsys)
-    assert code == 2 and out == ""
-    [got] = err.strip().splitlines()
-    assert got.endswith(f": error: {line.replace('X', 'lacking')}")
-    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("need", sorted(set(FALLBACK) - {"chunk_player"}))
@@ -277,15 +243,6 @@ def test_a_part_with_a_fallback_is_optional(need):
 def test_a_simulation_cannot_be_made_without_a_chunk_player():
     with pytest.raises(TypeError):
         Simulation()  # type: ignore[call-arg]
-
-
-def test_cartographers_has_no_move_log(tmp_path, capsys):
-    out = str(tmp_path / "x.parquet")
-    code, _, err = run_cli([*SIMULATE, "--game", "cartographers", "--moves", "--out", out], capsys)
-    assert code == 2 and [e.partition(": ")[2] for e in err.strip().splitlines()] == [
-        "error: --moves: cartographers has no move log"
-    ]
-    assert list(tmp_path.iterdir()) == []
 
 
 def test_agents_lists_tiers_only_for_a_game_with_them(bare, capsys):

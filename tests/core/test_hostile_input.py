@@ -1,6 +1,8 @@
 """Hostile input, one table: every case of the integrity audit, for every command and game it applies to.
 
-Each case builds a command line in a fresh folder (its ``args``; a builder that takes a second argument ``h``
+Each case is of the game its command line plays (``Case.game``): the example games' (and those of no game) run
+here, each built-in game's in its folder (tests/<game>/test_hostile_input.py).  Each case builds a command line in a
+fresh folder (its ``args``; a builder that takes a second argument ``h``
 gets the fixtures of interrupted runs and result files, ``h.runs`` and ``h.results``: tests/core/conftest.py),
 runs it as the installed command would
 (``boardlab.experiments.cli.main``, in this process, or in a subprocess where the case needs one) and checks the
@@ -11,6 +13,7 @@ The table is grouped by what the case attacks; every group feeds the one paramet
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import os
 import re
@@ -21,7 +24,9 @@ from typing import Any, NamedTuple
 
 import pytest
 
+from boardlab.sim.games import DEFAULT_GAME, available_games, builtin_games
 from tests.cli import cli, said
+from tests.per_game import PLUGIN_GAMES
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,7 @@ class Case:
     says: str  # a regular expression: the one line on stderr (code 1 or 2), or a line of stdout (code 0)
     check: Callable[..., None] | None = None  # what must (and must not) be on disk afterwards: check(d) or (d, h)
     marks: tuple = ()  # e.g. (pytest.mark.slow,)
+    game: str | None = None  # the game the command plays (set by _tagged); None: no game
 
 
 class Helpers(NamedTuple):
@@ -553,16 +559,44 @@ _FILES: list[Case] = [
 INPUTS: list[Case] = [*_RULES, *_DECKS, *_PLAYERS, *_SEEDS, *_JOBS, *_FILES]
 
 
-CASES = [*RUN_IDENTITY, *PAIRING, *AGENTS, *INPUTS]
+def _tagged(cases: list[Case], default: str | None, by_name: dict[str, str | None] | None = None) -> list[Case]:
+    """`cases`, each with the game its command line plays: the one its name gives with ``--game GAME``, else the
+    first game of `by_name` whose key its name holds, else `default` (the registry's default game for a command
+    line without --game)."""
+    ids = "|".join(sorted(g.id for g in available_games()))
+    out = []
+    for c in cases:
+        m = re.search(rf"--game ({ids})\b", c.name)
+        game = m.group(1) if m else next((g for k, g in (by_name or {}).items() if k in c.name), default)
+        out.append(dataclasses.replace(c, game=game))
+    return out
 
 
-@pytest.mark.parametrize(
-    "case", [pytest.param(c, marks=c.marks, id=c.name) for c in CASES] or [pytest.param(None, marks=pytest.mark.skip)]
-)
-def test_a_hostile_input_gets_its_promised_answer(case: Case, tmp_path, capsys, monkeypatch, run_files, result_files):
-    monkeypatch.chdir(tmp_path)
-    h = Helpers(run_files, result_files)
-    code, out, err = cli(capsys, *_call(case.args, tmp_path, h))
+CASES = [
+    *_tagged(RUN_IDENTITY, "pig"),  # InterruptedRuns plays Pig
+    *_tagged(PAIRING, DEFAULT_GAME),  # rescore and tune seats of Citywright result files
+    *_tagged(AGENTS, "pig"),
+    *_tagged(_RULES, None),
+    *_tagged(_DECKS, DEFAULT_GAME, {"Cartographers": "cartographers"}),
+    *_tagged(_PLAYERS, "citadels"),
+    *_tagged(_SEEDS, DEFAULT_GAME, {"seed 2**64 - 1 plays": "pig"}),
+    *_tagged(_JOBS, DEFAULT_GAME, {"warmup": None}),
+    *_tagged(_FILES, DEFAULT_GAME),
+]
+
+
+def case_params(games) -> list:
+    """The cases of `games` (None: the cases of no game) as pytest parameters, named and marked."""
+    cases = [c for c in CASES if c.game in games]
+    return [pytest.param(c, marks=c.marks, id=c.name) for c in cases] or [pytest.param(None, marks=pytest.mark.skip)]
+
+
+def check_case(case: Case, d: Path, capsys, monkeypatch, runs, results) -> None:
+    """Run `case` in the empty folder `d` and check its promised answer (``runs``, ``results``: the fixtures
+    run_files and result_files, where the game's folder has them)."""
+    monkeypatch.chdir(d)
+    h = Helpers(runs, results)
+    code, out, err = cli(capsys, *_call(case.args, d, h))
     assert code == case.code, (code, out, err)
     if case.code:
         lines = said(err)  # past the compile announcement, which a cold cache adds
@@ -572,4 +606,17 @@ def test_a_hostile_input_gets_its_promised_answer(case: Case, tmp_path, capsys, 
     else:
         assert re.search(case.says, out, re.MULTILINE), out
     if case.check is not None:
-        _call(case.check, tmp_path, h)
+        _call(case.check, d, h)
+
+
+def test_every_case_plays_a_registered_game_and_runs_in_one_place():
+    """The cases of the example games (and of no game) run here; each built-in game's in its folder
+    (tests/<game>/test_hostile_input.py), where its kernels are compiled anyway."""
+    assert {c.game for c in CASES} <= {None, *(g.id for g in available_games())}
+    assert {c.game for c in CASES} >= {None, "pig", *builtin_games()}
+    assert len({c.name for c in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", case_params([None, *PLUGIN_GAMES]))
+def test_a_hostile_input_gets_its_promised_answer(case: Case, tmp_path, capsys, monkeypatch, run_files, result_files):
+    check_case(case, tmp_path, capsys, monkeypatch, run_files, result_files)

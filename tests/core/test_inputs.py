@@ -184,45 +184,7 @@ def test_an_empty_base_no_longer_means_the_default(game, tmp_path):
 # --- decks that cannot be drawn ---------------------------------------------------------------------
 
 
-def test_citywright_needs_a_ruler_and_two_players_need_one_left():
-    from boardlab.sim.citywright.rules import load_rules
-
-    base = load_rules("v1.1")
-    zero = {f"shapes.{s.name}.copies": 0 for s in base.shapes} | {
-        f"shapes.{s.name}.two_player_remove": 0 for s in base.shapes
-    }
-    with pytest.raises(RulesError, match=r"^shapes: every shape has copies = 0"):
-        base.with_overrides(zero)
-    one = base.with_overrides({**zero, "shapes.I.copies": 1})  # one ruler: a deck that can be drawn
-    g = get_game("citywright")
-    assert g.players_for(one) == (1, 2, 3, 4)
-    gone = base.with_overrides({f"shapes.{s.name}.two_player_remove": s.copies for s in base.shapes})
-    assert g.players_for(gone) == (1, 3, 4)
-    assert g.players_error(2, gone) == f"rules {gone.name!r} of citywright allow 1, 3, 4 players, got 2"
-
-
-def test_cartographers_needs_time_on_its_explore_cards():
-    from boardlab.sim.cartographers.rules import load_rules
-
-    base = load_rules("base-a")
-    explore = base.data["cards"]["explore"]
-    with pytest.raises(RulesError, match=r"^cards\.explore: every explore card has time 0"):
-        base.with_overrides({f"cards.explore.{k}.time": 0 for k in explore})
-    total = sum(c["time"] for c in explore.values())
-    with pytest.raises(RulesError, match=rf"^seasons\.spring\.threshold: must be <= {total}"):
-        base.with_overrides({"seasons.spring.threshold": total + 1})
-
-
-# --- player counts under a rule set -----------------------------------------------------------------
-
-
-def test_citadels_players_follow_the_rule_set():
-    g = get_game("citadels")
-    official, summary = g.load_rules("official"), g.load_rules("seed-summary")
-    assert g.players_for(official) == (2, 3, 4, 5, 6, 7)
-    assert g.players_for(summary) == (2, 3, 4, 5, 6, 7, 8)
-    assert g.players_error(8, official) == "rules 'official' of citadels allow 2..7 players, got 8"
-    assert g.players_error(8, summary) is None
+# --- player counts under a rule set (each seed game's own rules: tests/<game>/) ----------------------
 
 
 @pytest.mark.parametrize("game", [g.id for g in available_games()])
@@ -236,25 +198,6 @@ def test_counts_text():
     assert counts_text((2, 3, 4, 5)) == "2..5"
     assert counts_text((1, 3, 4)) == "1, 3, 4"
     assert counts_text((2, 3)) == "2, 3"
-
-
-def test_make_spec_checks_the_count_against_the_rules():
-    g = get_game("citadels")
-    with pytest.raises(S.SimulateError, match=r"^--players: rules 'official' of citadels allow 2\.\.7 players, got 8$"):
-        S.make_spec(8, ["random"], 2, 0, g.load_rules("official"), game=g)
-    assert S.make_spec(8, ["random"], 2, 0, g.load_rules("seed-summary"), game=g).players == 8
-
-
-def test_the_default_table_size_is_one_every_rule_set_allows():
-    g = get_game("citywright")
-    gone = g.load_rules("v1.1").with_overrides(
-        {f"shapes.{s.name}.two_player_remove": s.copies for s in g.load_rules("v1.1").shapes}
-    )
-    assert _app.table_players(None, g, gone) == 4
-    with pytest.raises(_app.UserError, match=r"^--players: rules .* allow 1, 3, 4 players, got 2$"):
-        _app.table_players(2, g, g.load_rules("v1.1"), gone)
-    c = get_game("citadels")
-    assert _app.table_players(None, c, c.load_rules("official").with_overrides({"players_allowed": [5, 6]})) == 5
 
 
 # --- seeds -----------------------------------------------------------------------------------------
@@ -319,7 +262,7 @@ def test_simulate_starts_no_more_workers_than_cores_and_chunks(tmp_path, capsys,
     seen = []
     real = S.run
     monkeypatch.setattr(S, "run", lambda spec, out, jobs=1, **kw: seen.append(jobs) or real(spec, out, jobs=1, **kw))
-    base = ["simulate", "--players", 2, "--agents", "random", "--quiet"]
+    base = ["simulate", "--game", "pig", "--players", 2, "--agents", "random", "--quiet"]
     code, _, err = cli(capsys, *base, "--games", 8, "--chunk-size", 2, "--out", "a.parquet", "--jobs", 8)
     assert code == 0 and "note: --jobs 8 is more than the 3 cores of this machine; using 3" in err
     code, _, err = cli(capsys, *base, "--games", 4, "--chunk-size", 2, "--out", "b.parquet", "--jobs", 3)
@@ -378,8 +321,8 @@ def test_a_run_records_the_toolkits_commit_from_another_repository(tmp_path, cap
     _git("init", "-q", cwd=other)
     _git("commit", "-q", "--allow-empty", "-m", "x", cwd=other)
     monkeypatch.chdir(other)
-    code, _, err = cli(capsys, "simulate", "--players", 2, "--agents", "random", "--games", 2, "--out",
-                       "r.parquet", "--quiet")  # fmt: skip
+    code, _, err = cli(capsys, "simulate", "--game", "pig", "--players", 2, "--agents", "random", "--games", 2,
+                       "--out", "r.parquet", "--quiet")  # fmt: skip
     assert code == 0, err
     meta = S.read_metadata(other / "r.parquet")
     assert meta["git_commit"] == P.git_commit() != _git("rev-parse", "HEAD", cwd=other)

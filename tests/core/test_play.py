@@ -47,11 +47,11 @@ def test_a_draw_pool_with_python_agents():
     assert len(rows) == 40 and set(rows["agent"]) <= {str(a) for a in agents} and rows["agent"].nunique() > 1
 
 
-def test_a_python_agent_is_made_afresh_for_every_game_and_a_built_in_once():
-    game = get_game("citywright")
+def test_a_python_agent_is_made_afresh_for_every_game_and_a_built_in_once(game_id):
+    game = get_game(game_id)
     reg = game.agents()
-    user, greedy = P.seat_players(game, [reg.parse_agent(USER), reg.parse_agent("greedy")])
-    assert user() is not user() and greedy() is greedy()
+    user, builtin = P.seat_players(game, [reg.parse_agent(USER), reg.parse_agent(BUILT_IN[game_id])])
+    assert user() is not user() and builtin() is builtin()
 
 
 def test_an_illegal_move_of_a_python_agent_is_refused():
@@ -72,19 +72,11 @@ def test_an_illegal_move_of_a_python_agent_is_refused():
     assert isinstance(e.value.__cause__, IllegalMove) and (e.value.seat, e.value.spec) == (0, "Cheater")
 
 
-def test_citywright_play_game_takes_generic_and_user_specs():
-    from boardlab.agents.citywright.python import play_game
-
-    a = play_game(["ismcts:iters=2", USER, "greedy"], "v1.1", seed=3)
-    b = play_game(["ismcts:iters=2", USER, "greedy"], "v1.1", seed=3)
-    assert a.done and a.snapshot() == b.snapshot()
-
-
 @pytest.mark.parametrize("isolation", [None, Isolation(isolate=True, move_timeout=60)])
 def test_an_agent_failure_names_the_game_its_seed_the_seat_and_the_agent(isolation):
-    game = get_game("citywright")
+    game = get_game("pig")
     reg = game.agents()
-    agents = [reg.parse_agent(s) for s in ("greedy", "py:tests.core.user_agents:Raiser")]
+    agents = [reg.parse_agent(s) for s in ("random", "py:tests.core.user_agents:Raiser")]
     rules = game.load_rules(game.default_preset)
     with pytest.raises(AgentFailure) as e:
         P.play_table(game, rules, 2, agents, "fixed", 8, 3, 5, isolation)
@@ -102,14 +94,14 @@ def test_an_agent_failure_names_the_game_its_seed_the_seat_and_the_agent(isolati
 
 
 def test_isolated_agents_play_the_same_rows_and_cannot_read_the_runners_frames():
-    game = get_game("citywright")
+    game = get_game("pig")
     reg = game.agents()
     rules = game.load_rules(game.default_preset)
     agents = [reg.parse_agent(s) for s in (USER, "ismcts:iters=3")]
     here = P.play_chunk(game, rules, 2, agents, "rotate", 4, 0, 3)
     isolated = P.play_chunk(game, rules, 2, agents, "rotate", 4, 0, 3, Isolation(isolate=True))
     pd.testing.assert_frame_equal(here, isolated)
-    reader = [reg.parse_agent("py:tests.core.user_agents:FrameReader"), reg.parse_agent("greedy")]
+    reader = [reg.parse_agent("py:tests.core.user_agents:FrameReader"), reg.parse_agent("random")]
     with pytest.raises(AgentFailure, match="the runner's game is in reach"):  # in the runner's process: it is
         P.play_chunk(game, rules, 2, reader, "fixed", 4, 0, 1)
     assert len(P.play_chunk(game, rules, 2, reader, "fixed", 4, 0, 1, Isolation(isolate=True))) == 2
@@ -122,8 +114,8 @@ def test_after_an_agent_failure_the_finished_chunks_stay_and_resume_plays_only_t
     monkeypatch.setattr(U.Flaky, "games", 0)
     monkeypatch.setattr(U.Flaky, "after", 2)  # games 0 and 1 play; game 2 fails
     out = tmp_path / "r.parquet"
-    args = ["simulate", "--players", 2, "--agents", "greedy,py:tests.core.user_agents:Flaky", "--games", 4,
-            "--seating", "fixed", "--chunk-size", 1, "--out", out, "--quiet"]  # fmt: skip
+    args = ["simulate", "--game", "pig", "--players", 2, "--agents", "random,py:tests.core.user_agents:Flaky",
+            "--games", 4, "--seating", "fixed", "--chunk-size", 1, "--out", out, "--quiet"]  # fmt: skip
     code, _, err = cli(capsys, *args)
     assert code == 1 and "(game 2, game seed" in err and len(said(err)) == 1, err
     parts = sorted(p.name for p in (tmp_path / "r.parquet.parts").glob("chunk-*.arrow"))

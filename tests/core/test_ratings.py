@@ -105,17 +105,25 @@ def test_ladder_command_rates_a_pool_and_refuses_a_pool_of_one(tmp_path, capsys)
     from boardlab.experiments.cli import main
 
     with pytest.raises(SystemExit) as e:
-        main(["ladder", "--agents", "greedy", "--players", "2", "--games", "20", "--out", str(tmp_path / "x")])
+        main(["ladder", "--game", "pig", "--agents", "random", "--players", "2", "--games", "20",
+              "--out", str(tmp_path / "x")])  # fmt: skip
     assert e.value.code == 2 and "at least two different agents" in capsys.readouterr().err
     with pytest.raises(SystemExit) as e:
-        main(["ladder", "--agents", "expert,bogus", "--players", "2", "--games", "20", "--out", str(tmp_path / "x")])
+        main(["ladder", "--game", "pig", "--agents", "ismcts,bogus", "--players", "2", "--games", "20",
+              "--out", str(tmp_path / "x")])  # fmt: skip
     err = capsys.readouterr().err
     assert e.value.code == 2 and "--agents:" in err and "bogus" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
-    main(["ladder", "--agents", "random,greedy,specialist:C", "--players", "2", "--games", "40", "--boot", "10",
-          "--out", str(tmp_path / "lad"), "--quiet"])  # fmt: skip
+    main(["ladder", "--game", "pig", "--agents", "random,random-prefers:hold,ismcts:iters=4", "--players", "2",
+          "--games", "40", "--boot", "10", "--out", str(tmp_path / "lad"), "--quiet"])  # fmt: skip
     ratings = pd.read_csv(tmp_path / "lad" / "ratings.csv")
-    assert set(ratings["agent"]) == {"random", "greedy", "specialist:C,weight=3,progress=0.5"}
-    assert set(ratings["name"]) == {"random", "greedy", "specialist:C"} and set(ratings["players"]) == {2}
+    assert set(ratings["agent"]) == {
+        "random",
+        "random-prefers:hold",
+        "ismcts:iters=4,ms=0,c=0.7,rollout=random,reward=auto",
+    }
+    assert set(ratings["name"]) == {"random", "random-prefers:hold", "ismcts:iters=4"} and set(ratings["players"]) == {
+        2
+    }
     for f in ("spread.csv", "win_shares.csv", "ratings.png", "ladder.json"):
         assert (tmp_path / "lad" / f).exists()

@@ -23,13 +23,6 @@ from boardlab.sim.games import get_game
 from tests.per_game import PLUGIN_GAMES, game_ids
 
 
-def _citywright_rules():
-    """Citywright's v1.1: the runs that keep a move log (a game's optional part Pig has not)."""
-    from boardlab.sim.citywright.rules import load_rules
-
-    return load_rules("v1.1")
-
-
 def _read(path: Path) -> pd.DataFrame:
     return pd.read_parquet(path)
 
@@ -319,24 +312,6 @@ def test_a_force_run_that_fails_at_assembly_leaves_the_old_result(tmp_path, monk
         assert _files(tmp_path) == before
 
 
-def test_force_replaces_the_result_and_discards_an_interrupted_runs_parts(tmp_path, monkeypatch, run_files):
-    out = tmp_path / "r.parquet"
-    moves = S.make_spec(2, ["random"], 20, 5, _citywright_rules(), "rotate", 10, moves=True, game="citywright")
-    old = S.run(moves, out)
-    assert S.RunPaths(out).moves.exists()
-    _stop_at(monkeypatch, 2)
-    with pytest.raises(KeyboardInterrupt):
-        S.run(run_files.spec(), out, force=True)
-    cut = run_files.run_id(S.RunPaths(out))
-    monkeypatch.undo()
-    new = S.run(run_files.spec(), out, force=True)
-    assert len({old[S.RUN_ID], cut, new[S.RUN_ID]}) == 3
-    assert S.read_metadata(out) == new == json.loads(S.RunPaths(out).sidecar.read_text())
-    assert new["this_session"]["games"] == run_files.GAMES
-    # the move log was the replaced result's
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.parquet", "r.parquet.json"]
-
-
 # --- 5. output names and places, checked first ------------------------------------------------------
 
 
@@ -356,19 +331,6 @@ def test_names_at_the_limit_run_and_one_more_is_refused_first(tmp_path, run_file
     with pytest.raises(S.SimulateError, match=rf"give a name of at most {allowed} characters$"):
         S.run(run_files.spec(), long)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([ok.name, ok.name + ".json"])
-
-
-def test_a_move_log_name_is_checked_when_the_run_keeps_one(tmp_path, run_files):
-    """``STEM.moves.parquet`` is longer than ``NAME`` for a name without the .parquet suffix."""
-    name_max = os.pathconf(tmp_path, "PC_NAME_MAX")
-    pid = len(Path("/proc/sys/kernel/pid_max").read_text().strip())
-    allowed_moves = name_max - (len("..moves.parquet..tmp") + pid)  # `.STEM.moves.parquet.PID.tmp`, STEM = NAME
-    out = tmp_path / ("c" * (allowed_moves + 1))
-    moves = S.make_spec(2, ["random"], 10, 5, _citywright_rules(), "rotate", 10, moves=True, game="citywright")
-    with pytest.raises(S.SimulateError, match=r"STEM\.moves\.parquet\.PID\.tmp"):
-        S.run(moves, out)
-    S.run(run_files.spec(), out)  # without a move log the name fits
-    assert len(_read(out)) == run_files.GAMES * run_files.PLAYERS
 
 
 def test_a_directory_where_nothing_can_be_created_is_refused(tmp_path, run_files):
@@ -461,12 +423,12 @@ def test_bench_simulate_games_of_a_bench_without_the_figure_is_one_line(capsys, 
     from boardlab.sim.games import get_game
     from tests.cli import cli
 
-    g = get_game("citywright")
+    g = get_game("pig")
     real = g.optional
 
     def optional(name):
         return Bench(lambda **kw: {}) if name == "bench" else real(name)
 
     monkeypatch.setattr(type(g), "optional", lambda self, name: optional(name))
-    code, _, err = cli(capsys, "bench", "--simulate-games", "100")
-    assert code == 2 and err.strip().endswith("--simulate-games: citywright's bench has no simulate figure")
+    code, _, err = cli(capsys, "bench", "--game", "pig", "--simulate-games", "100")
+    assert code == 2 and err.strip().endswith("--simulate-games: pig's bench has no simulate figure")

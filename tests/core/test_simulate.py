@@ -25,7 +25,7 @@ from boardlab.experiments.schema import schema_of
 from boardlab.experiments.seating import seat_orders
 from boardlab.sim.games import get_game
 from tests.cli import said
-from tests.core.conftest import ResultFiles
+from tests.result_files import ResultFiles
 
 GAME = get_game("pig")
 AGENTS = ["random", "random-prefers:hold", "random-prefers:roll"]  # three agents: the seat order shows

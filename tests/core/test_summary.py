@@ -1,5 +1,5 @@
 """`boardlab summary` for any game: win shares per agent, seat and player count with Wilson intervals, score
-distributions, ties and the game's own columns, on small runs of Pig and Citywright."""
+distributions, ties and the game's own columns, on small runs of Pig (and one of Hearts-lite, a second game)."""
 
 from __future__ import annotations
 
@@ -92,18 +92,6 @@ def test_a_table_of_broken_games_is_refused(pig_files):
         M.summarise(df.assign(total=np.where(df.game == 3, np.nan, df.total)))
 
 
-def test_citywright_own_columns_are_its_schemas_numeric_ones(tmp_path, result_files):
-    path = result_files.run_file(tmp_path)  # 40 games of greedy against greedy, seat order fixed
-    gid, games, t = M.read_summary([path])
-    assert (gid, games) == ("citywright", 40)
-    schema = get_game("citywright").require("schema")
-    df = pd.read_parquet(path)
-    own = [f.name for f in schema if f.name not in M.CORE_COLUMNS and M._numeric(df[f.name])]
-    assert list(dict.fromkeys(t["columns"]["column"])) == own and "residential" in own
-    seat1 = t["seats"].set_index("seat").loc[1]
-    assert seat1["win_share"] == pytest.approx(df[df.seat == 1].win_share.mean())
-
-
 def test_the_command_prints_markdown_json_and_writes_csv(pig_files, tmp_path, capsys):
     p3, _ = pig_files
     code, out, err = cli(capsys, "summary", p3)
@@ -119,7 +107,10 @@ def test_the_command_prints_markdown_json_and_writes_csv(pig_files, tmp_path, ca
     assert sorted(p.name for p in (tmp_path / "t").iterdir()) == sorted(f"{n}.csv" for n in M.TABLES)
 
 
-def test_files_of_two_games_are_refused(pig_files, tmp_path, capsys, result_files):
-    code, out, err = cli(capsys, "summary", pig_files[0], result_files.run_file(tmp_path))
+def test_files_of_two_games_are_refused(pig_files, tmp_path, capsys):
+    g = get_game("heartslite")
+    hearts = tmp_path / "hearts.parquet"
+    S.run(S.make_spec(3, ["random"], 4, 5, g.load_rules(g.default_preset), "rotate", game=g), hearts)
+    code, out, err = cli(capsys, "summary", pig_files[0], hearts)
     assert code == 2 and out == ""
-    assert err.strip().endswith("a result of citywright, " + str(pig_files[0]) + " one of pig: give one game's files")
+    assert err.strip().endswith("a result of heartslite, " + str(pig_files[0]) + " one of pig: give one game's files")

@@ -376,33 +376,50 @@ def test_the_table_covers_every_command_and_option():
                 has(f"NaN in {p.opts[0]}")
 
 
-@pytest.fixture(scope="module")
-def stored(tmp_path_factory):
-    """Result files of Citywright and Pig, damaged copies and a playtest board (made once; read-only to the cases)."""
+#: Paths fields of Citywright result files: the cases that read one run in tests/citywright/test_user_errors.py
+CITYWRIGHT_FILES = {"cw", "no_board", "bad_board", "no_comp"}
+
+
+def reads_citywright_files(case: tuple) -> bool:
+    """Whether a case's command line names one of the Citywright result files (CITYWRIGHT_FILES)."""
+    _, make = case
+    return bool(set(make.__code__.co_names) & CITYWRIGHT_FILES)
+
+
+def make_stored(d: Path, citywright: bool) -> dict:
+    """Pig's result file and a playtest board in `d`; with `citywright`, a Citywright result file and its damaged
+    copies too (else their Paths fields name files that do not exist)."""
     from boardlab.experiments import simulate as S
     from boardlab.sim.games import get_game
 
-    d = tmp_path_factory.mktemp("stored")
     paths = {}
     for name, game, preset in (("cw", "citywright", "v1.1"), ("pig", "pig", "standard")):
-        rules = get_game(game).load_rules(preset)
         paths[name] = d / f"{name}.parquet"
-        S.run(S.make_spec(2, ["random"], 6, 1, rules, "rotate", game=game), paths[name])
-    table = pq.read_table(paths["cw"])
-    meta = table.schema.metadata
-    paths["no_board"] = d / "no_board.parquet"
-    pq.write_table(table.drop(["board"]).replace_schema_metadata(meta), paths["no_board"])
-    paths["no_comp"] = d / "no_comp.parquet"
-    pq.write_table(table.drop(["compensation"]).replace_schema_metadata(meta), paths["no_comp"])
-    boards = table.column("board").to_pylist()
-    boards[1] = "X" * 49
-    field = table.schema.field("board")
-    damaged = table.set_column(table.schema.get_field_index("board"), field, pa.array(boards, field.type))
-    paths["bad_board"] = d / "bad_board.parquet"
-    pq.write_table(damaged.replace_schema_metadata(meta), paths["bad_board"])
+        if name == "pig" or citywright:
+            rules = get_game(game).load_rules(preset)
+            S.run(S.make_spec(2, ["random"], 6, 1, rules, "rotate", game=game), paths[name])
+    for name in ("no_board", "no_comp", "bad_board"):
+        paths[name] = d / f"{name}.parquet"
+    if citywright:
+        table = pq.read_table(paths["cw"])
+        meta = table.schema.metadata
+        pq.write_table(table.drop(["board"]).replace_schema_metadata(meta), paths["no_board"])
+        pq.write_table(table.drop(["compensation"]).replace_schema_metadata(meta), paths["no_comp"])
+        boards = table.column("board").to_pylist()
+        boards[1] = "X" * 49
+        field = table.schema.field("board")
+        damaged = table.set_column(table.schema.get_field_index("board"), field, pa.array(boards, field.type))
+        pq.write_table(damaged.replace_schema_metadata(meta), paths["bad_board"])
     paths["board"] = d / "board.txt"
     paths["board"].write_text("RRCCPPI\n" * 7)
     return paths
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    """Pig's result file and a playtest board (made once; read-only to the cases): the cases here read no
+    Citywright result file."""
+    return make_stored(tmp_path_factory.mktemp("stored"), citywright=False)
 
 
 @pytest.fixture
@@ -432,8 +449,22 @@ def tree(*roots: Path) -> list:
     return out
 
 
-@pytest.mark.parametrize(("command", "case"), CASES, ids=[f"{c}: {k}" for c, k in CASES])
+HERE = [(c, k) for c, k in CASES if not reads_citywright_files(COMMANDS[c][k])]
+
+
+def test_the_cases_that_read_a_citywright_result_run_with_citywright():
+    """Every case runs once: here, or (reading a Citywright result file) in tests/citywright/test_user_errors.py."""
+    elsewhere = [(c, k) for c, k in CASES if reads_citywright_files(COMMANDS[c][k])]
+    assert elsewhere and HERE and len(HERE) + len(elsewhere) == len(CASES)
+
+
+@pytest.mark.parametrize(("command", "case"), HERE, ids=[f"{c}: {k}" for c, k in HERE])
 def test_a_user_error_is_one_line_exit_2_and_writes_nothing(command, case, paths, capsys):
+    check_case(command, case, paths, capsys)
+
+
+def check_case(command: str, case: str, paths: Paths, capsys) -> None:
+    """Case `case` of `command`: exit code 2, one line on stderr for the case's reason, and nothing written."""
     said, make = COMMANDS[command][case]
     args = [str(a) for a in make(paths)]
     before = tree(paths.here.parent, paths.cw.parent, ROOT / "boardlab" / "agents" / "citywright" / "weights")
@@ -457,7 +488,8 @@ def test_a_huge_number_of_games_starts_at_once_and_stops_cleanly(tmp_path):
     from tests.core.test_simulate import sigint_default
 
     out = tmp_path / "r.parquet"
-    cmd = [sys.executable, "-m", "boardlab.experiments.cli", *SIM[:3], "--games", "1000000000000", "--agents", "random",
+    cmd = [sys.executable, "-m", "boardlab.experiments.cli", *SIM[:3], "--game", "pig", "--games", "1000000000000",
+           "--agents", "random",
            "--chunk-size", "1000", "--quiet", "--out", str(out)]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_default)
     parts = out.with_name(out.name + ".parts")
@@ -493,7 +525,7 @@ def test_a_lost_worker_is_one_line_saying_the_finished_work_is_kept(tmp_path, ca
 
     monkeypatch.setattr(S, "run", run)
     with pytest.raises(SystemExit) as e:
-        main(["simulate", "--players", "2", "--agents", "greedy", "--games", "8", "--quiet",
+        main(["simulate", "--game", "pig", "--players", "2", "--agents", "random", "--games", "8", "--quiet",
               "--out", str(tmp_path / "r.parquet")])  # fmt: skip
     err = capsys.readouterr().err
     assert e.value.code == 1 and len(said(err)) == 1

@@ -120,13 +120,6 @@ def test_the_compile_line_quotes_the_measured_time(private_cache, tmp_path):
     assert W.announce("citadels", "", None).endswith("kernels changed")
 
 
-def test_tasks_are_each_game_and_tier_or_the_agents_given():
-    g = get_game("citadels")
-    tiers = g.require("skill_tiers")()
-    assert W.tasks([g]) == [("citadels", None, None)] + [("citadels", t, [s]) for t, (s, _) in tiers.items()]
-    assert W.tasks([g], ["random"]) == [("citadels", None, ["random"])]
-
-
 def test_batches_keep_each_game_whole_and_give_the_largest_games_out_first(monkeypatch):
     times = {"big/a": 50.0, "big/b": 40.0, "mid": 60.0, "small": 10.0, "tiny": 5.0}
     monkeypatch.setattr(W, "compile_times", lambda: times)
@@ -149,7 +142,7 @@ def test_batches_keep_each_game_whole_and_give_the_largest_games_out_first(monke
         (["--jobs", "0"], "--jobs must be at least 1"),
         (["--game", "nope"], "--game: unknown game"),
         (["--agents", "random"], "--agents: name one --game"),
-        (["--game", "citadels", "--agents", "nosuchagent"], "--agents:"),
+        (["--game", "pig", "--agents", "nosuchagent"], "--agents:"),  # a built-in game's: in its folder
     ],
 )
 def test_warmup_user_errors_are_one_line(capsys, private_cache, args, says):

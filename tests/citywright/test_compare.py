@@ -1,4 +1,5 @@
-"""`citywright compare A B`: the same games under two rule sets, paired differences, one-page report."""
+"""`boardlab compare A B` on Citywright (a game with reports): the same games under two rule sets, paired differences,
+one-page report."""
 
 from __future__ import annotations
 
