@@ -265,6 +265,29 @@ def test_a_tier_is_a_name_for_a_full_spec_and_results_store_both(monkeypatch, tm
     assert set(S.read_metadata(tmp_path / "t.parquet")["agent_tiers"].values()) == {"steady"}
 
 
+def test_the_game_loop_calls_the_searching_agents_through_their_addresses():
+    """A table with a searching agent plays in play_games compiled for first-class function movers (never for a
+    dispatcher argument, which would link the agent's kernel into the loop); an agent no seat plays is a stand-in
+    of its type."""
+    from numba import types
+
+    from boardlab.agents.citywright import play as PL
+    from boardlab.agents.citywright.strong import strong_move
+
+    tb = tables_for(load_rules(), 2)
+    prm = rows([parse_agent("strong"), parse_agent("greedy")])[None]
+    movers = PL.movers_for(prm, tb.kernel_args(), PL.default_bank())
+    assert movers[1] is strong_move
+    assert all(isinstance(movers[i], types.WrapperAddressProtocol) for i in (0, 2))
+    scores, *_ = run_games(np.arange(1, dtype=np.uint64), prm, tb)
+    assert scores[0, :, E.SC_TOTAL].min() > 0
+    sigs = PL.play_games.signatures
+    assert any(isinstance(sig[-1], types.BaseTuple) for sig in sigs)
+    for sig in sigs:
+        assert isinstance(sig[-1], types.NoneType) or all(isinstance(m, types.FunctionType) for m in sig[-1])
+        assert not any(isinstance(a, types.Dispatcher) for a in sig)
+
+
 def test_a_table_of_evaluators_plays_the_same_games_in_the_loop_compiled_without_the_searches():
     """play_games with bank None (every seat random, greedy or a specialist: the loop run_games compiles for such a
     table) plays the same moves, scores, boards, statistics and move log as the full loop with its bank."""
@@ -285,7 +308,7 @@ def test_a_table_of_evaluators_plays_the_same_games_in_the_loop_compiled_without
                 np.zeros((6, players, PL.N_STATS), dtype=np.int32),
                 np.zeros((6, turns, PL.LOG_LEN), dtype=np.int32),
             )
-            PL.play_games(seeds, prm, tb.kernel_args(), *res, bank)
+            PL.call_play_games(seeds, prm, tb.kernel_args(), *res, bank)
             out.append(res)
         assert all(np.array_equal(a, b) for a, b in zip(*out, strict=True))
         assert out[0][3].any()  # the move log was written

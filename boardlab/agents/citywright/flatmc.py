@@ -6,7 +6,8 @@ Design notes: docs/games/citywright/search.md#flatmc-module.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.rules import N_SLOTS
@@ -141,10 +142,42 @@ def _stamp(memo_stamp, j):
         memo_stamp[j] = memo_stamp[-1]
 
 
+def strong_call(strong_fn, boards, st, rng, mv, row, tables, vw, shared, rulers):
+    """strong_move's move and value, through strong_fn when it is given (strong_move as a first-class function,
+    the game loop's), else strong_move itself.  Chosen by type when numba compiles the caller: with a first-class
+    function strong_move's machine code is not linked into the caller (docs/architecture/compile-time.md).
+
+    Parameters
+    ----------
+    strong_fn : first-class function or None
+        strong_move, called through its address; None: strong_move called directly.
+    boards, st, rng, mv, row, tables, vw, shared, rulers
+        As strong_move's (row: its prm).
+
+    Returns
+    -------
+    float
+        strong_move's value.
+    """
+    return (strong_move if strong_fn is None else strong_fn)(boards, st, rng, mv, row, tables, vw, shared, rulers)
+
+
+@overload(strong_call)
+def _strong_call(strong_fn, boards, st, rng, mv, row, tables, vw, shared, rulers):
+    # numba prunes `strong_fn is None` only when strong_fn is None; a first-class function needs the choice here
+    if strong_fn is None or isinstance(strong_fn, (types.NoneType, types.Omitted)):
+        return lambda strong_fn, boards, st, rng, mv, row, tables, vw, shared, rulers: strong_move(
+            boards, st, rng, mv, row, tables, vw, shared, rulers
+        )
+    return lambda strong_fn, boards, st, rng, mv, row, tables, vw, shared, rulers: strong_fn(
+        boards, st, rng, mv, row, tables, vw, shared, rulers
+    )
+
+
 @njit(cache=True)
 def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
                tables, strong=False, memo_stamp=None, trace=None, counters=None, shared=False,
-               rulers=None, vw=None):  # fmt: skip
+               rulers=None, vw=None, strong_fn=None):  # fmt: skip
     """The evaluator's move (strong: the strong tier's, by row) for the seat to move, by way of the memo.
 
     An entry holds the best move of a position (_position_key; strong moves also _strong_key) over a set
@@ -156,7 +189,9 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
 
     memo_stamp (int64[entries + 1] or empty): every write stamped (_stamp); trace (int64[_TRACE]): the
     entries read are appended (trace[0] counts them); counters (int64[N_COUNTERS]): searches and hits.
-    vw: the strong moves' value weights (None: the committed ones).
+    vw: the strong moves' value weights (None: the committed ones).  strong_fn: strong_move as a first-class
+    function (the game loop's, play.search_policy_move), called through its address so its machine code is not
+    linked in here; None: strong_move itself.
     """
     weights = value_weights(vw)
     q = st[E.ST_CUR]
@@ -185,7 +220,7 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
                     if not (extra >> s) & 1:
                         st_tmp[E.ST_SLOTS + s] = -1
                 if strong:
-                    v = strong_move(boards, st_tmp, rng, mv, row, tables, weights, shared, rulers)
+                    v = strong_call(strong_fn, boards, st_tmp, rng, mv, row, tables, weights, shared, rulers)
                 else:
                     v = evaluator_move(boards, st_tmp, rng, mv, row, tables)
                 if counters is not None:
@@ -205,7 +240,7 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
             at = j
             break
     if strong:
-        v = strong_move(boards, st, rng, mv, row, tables, weights, shared, rulers)
+        v = strong_call(strong_fn, boards, st, rng, mv, row, tables, weights, shared, rulers)
     else:
         v = evaluator_move(boards, st, rng, mv, row, tables)
     if counters is not None:
@@ -223,7 +258,7 @@ def playout(
     boards, st, rng, me, own_row, other_row, rollout_code, last_round, opp_slots,
     memo_key, memo_open, memo_val, memo_mv, offer,
     tables, own_turns=-1, own_strong=False, own_memo=False, memo_stamp=None, trace=None, counters=None,
-    shared=False, strong_last_round=-1, rulers=None, later_turns=-1, cut_at_move=False, vw=None,
+    shared=False, strong_last_round=-1, rulers=None, later_turns=-1, cut_at_move=False, vw=None, strong_fn=None,
 ):  # fmt: skip
     """Play on until the game ends or round `last_round` is over: seat `me` greedy by own_row,
     the others by other_row (rollout_code A_GREEDY), or every seat at random.
@@ -236,8 +271,8 @@ def playout(
     own_memo: those too by way of the memo; shared: strong_move's; strong_last_round >= 0: strong only up to
     that round, greedy (by own_row) after; rulers: strong_move's; later_turns >= 0: it also stops when seat
     `me` is to move after that many own moves in rounds after the first; cut_at_move: those two stop it
-    right after that own move instead, before the others reply.  memo_stamp, trace, counters, vw: as
-    _memo_move's.
+    right after that own move instead, before the others reply.  memo_stamp, trace, counters, vw, strong_fn:
+    as _memo_move's.
 
     Returns (moved, clean): whether it made a move, and whether rng was untouched until its last move
     was applied.  A clean playout is a function of its start and the memo entries it read: the last
@@ -334,9 +369,9 @@ def playout(
                         offer = _offer_key(st)
                     _memo_move(boards, st, rng, mv, own_row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
                                tables, np.bool_(True), memo_stamp, trace, counters, shared, rulers,
-                               weights)  # fmt: skip
+                               weights, strong_fn)  # fmt: skip
                 else:
-                    strong_move(boards, st, rng, mv, own_row, tables, weights, shared, rulers)
+                    strong_call(strong_fn, boards, st, rng, mv, own_row, tables, weights, shared, rulers)
                     if counters is not None:
                         counters[C_OWN_SEARCHES] += 1
                 moved = True
@@ -372,7 +407,7 @@ def playout(
                     offer = _offer_key(st)
                 _memo_move(boards, view, rng, mv, row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
                            tables, np.bool_(False), memo_stamp, trace, counters, shared, rulers,
-                           weights)  # fmt: skip
+                           weights, strong_fn)  # fmt: skip
             else:
                 evaluator_move(boards, view, rng, mv, row, tables)
                 if counters is not None:
@@ -711,7 +746,7 @@ def _unchanged(memo_stamp, entries, n, serial):
 
 
 @njit(cache=True)
-def flatmc_search(boards, st, rng, mv, prm, tables, counters, vw=None):
+def flatmc_search(boards, st, rng, mv, prm, tables, counters, vw=None, strong_fn=None):
     """Fill mv with the search's choice for the seat to move; returns the playouts run (those counted
     again by `repeat` included), and adds to counters (int64[N_COUNTERS], C_*) what the playouts did.
 
@@ -747,6 +782,10 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters, vw=None):
         int64, shape ``(N_COUNTERS,)``: added to.
     vw : numpy.ndarray or None
         float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights (None: the committed ones).
+    strong_fn : first-class function or None
+        strong_move as the game loop passes it (play.search_policy_move): the playouts' strong moves are called
+        through its address, so strong_move's machine code is not linked into flatmc's kernels and optimized
+        again in each (docs/architecture/compile-time.md); None: strong_move itself.
     """
     rp, shp, _, pl_info, _, _, _, ach = tables
     weights = value_weights(vw)
@@ -886,7 +925,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters, vw=None):
                     b2, st2, rng2, p, own, grow, rollout_code, last_round, opp_slots,
                     memo_key, memo_open, memo_val, memo_mv, offer,
                     tables, own_turns, own_strong, own_memo, memo_stamp, trace, counters, shared, strong_last_round,
-                    rulers, later_turns, cut_at_move, weights,
+                    rulers, later_turns, cut_at_move, weights, strong_fn,
                 )  # fmt: skip
                 r = _reward(b2, st2, p, margin, leaf, out, est, rp, ach, weights)
                 total[a] += r

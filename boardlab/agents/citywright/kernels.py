@@ -481,12 +481,12 @@ def evaluator_search(boards, st, rng, mv, prm, tables, cand, cand_val):
                               board_ach_open)  # fmt: skip
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # called once per search: compiled once, not inlined into each of its three callers
 def search_setup(boards, st, prm, tables):
     """evaluator_search's first part: what depends on the mover's board alone (not on the rulers on offer),
     so a caller searching several offers of one board (the strong tier: one ruler at a time) computes it
     once.  Returns (placed, board, work space, base scores, bound facts, prunable, board achievements
-    open); search_offer takes them and does the rest.
+    open); search_offer_apart takes them and does the rest.
 
     Parameters
     ----------
@@ -513,12 +513,27 @@ def search_setup(boards, st, prm, tables):
     return placed, board, ws, base, facts, prunable, board_ach_open
 
 
-@njit(cache=True, inline="always")
-def search_offer(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, base, facts, prunable,
-                 board_ach_open):  # fmt: skip
+@njit(cache=True, _nrt=False)
+def search_offer_apart(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, base, facts, prunable,
+                       board_ach_open):  # fmt: skip
     """evaluator_search's second part, over the rulers on offer in st (the setup from search_setup, for the
     same mover, board and objective; its bound tables are only read here, so one setup serves many offers).
     Returns (best worth, number of candidates).
+
+    A function of its own, called by evaluator_search and by the callers that search several offers of one
+    setup in a loop (strong_move and flatmc's candidates with a shared setup): inlined into such a loop beside
+    the loop's own work it ran about a tenth slower (docs/games/citywright/search.md, "Exact speedups").  Its
+    body is written here rather than inlined from a function of its own: numba copies an inlined function's
+    IR block by block, each copy with the function's whole variable scope, so inlining a function this large
+    cost more compile time than every other part of the search (docs/architecture/compile-time.md).
+
+    Compiled without numba's reference counting (``_nrt=False``): the search allocates nothing and returns
+    only numbers, and every array it sees belongs to its caller for the whole call, so the atomic increments
+    and decrements of its arrays' counts (its tuples of work-space arrays unpacked per candidate, the views
+    made per placement: a fifth to a quarter of the tier's time) do nothing it needs.  The same code, the same
+    moves.  Numba compiles the functions it calls with the same flag (unless a caller with NRT compiled them
+    first), so neither it nor they may allocate or copy a slice into an array (numba then refuses: "NRT
+    required"); `_offer` copies its rows element by element for that reason.
 
     Parameters
     ----------
@@ -614,57 +629,6 @@ def search_offer(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, ba
             ncand = 1
         return 0.0, ncand
     return best, ncand
-
-
-@njit(cache=True, _nrt=False)
-def search_offer_apart(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, base, facts, prunable,
-                       board_ach_open):  # fmt: skip
-    """search_offer compiled as a function of its own, for a caller that searches several offers of one setup
-    in a loop (strong_move and flatmc's candidates with a shared setup): the same search, but inlined into
-    such a loop beside the loop's own work it ran about a tenth slower
-    (docs/games/citywright/search.md, "Exact speedups").
-
-    Compiled without numba's reference counting (``_nrt=False``): the search allocates nothing and returns
-    only numbers, and every array it sees belongs to its caller for the whole call, so the atomic increments
-    and decrements of its arrays' counts (its tuples of work-space arrays unpacked per candidate, the views
-    made per placement: a fifth to a quarter of the tier's time) do nothing it needs.  The same code, the same
-    moves.  Numba compiles the functions it calls with the same flag (unless a caller with NRT compiled them
-    first), so neither it nor they may allocate or copy a slice into an array (numba then refuses: "NRT
-    required"); `_offer` copies its rows element by element for that reason.
-
-    Parameters
-    ----------
-    st : numpy.ndarray
-        int32, shape ``(ST_LEN,)``: the game state.
-    rng : numpy.ndarray
-        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
-    mv : numpy.ndarray
-        int32, shape ``(MV_LEN,)``: the move, filled.
-    prm : numpy.ndarray
-        float64, shape ``(P_LEN,)``: the agent's parameter row.
-    tables : tuple of numpy.ndarray
-        ``Tables.kernel_args()``.
-    cand : numpy.ndarray
-        int32, shape ``(k, MV_LEN)``: the candidates, filled.
-    cand_val : numpy.ndarray
-        float64, shape ``(k,)``: their values, filled.
-    placed : numpy.ndarray
-        int32, shape ``(MAX_SHAPES,)``: the mover's placed count per shape (search_setup's).
-    board : tuple of numpy.uint64
-        The mover's R, C, P, I bitboards (search_setup's).
-    ws : tuple
-        The search's work space (search_setup's).
-    base : object
-        The board's base scores (search_setup's).
-    facts : object
-        The bound's facts about the board (search_setup's).
-    prunable : bool
-        Whether the bound may prune (search_setup's).
-    board_ach_open : object
-        The achievements still open to the board (search_setup's).
-    """
-    return search_offer(st, rng, mv, prm, tables, cand, cand_val, placed, board, ws, base, facts, prunable,
-                        board_ach_open)  # fmt: skip
 
 
 @njit(cache=True, inline="always")

@@ -11,17 +11,25 @@ weights alone, index 0).
 
 from __future__ import annotations
 
+import warnings
+
+import numba
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.tables import MAX_SHAPES, PLAIN_CELLS
 from boardlab.sim.layout import Layout
 
-from .flatmc import flatmc_move
+from .flatmc import N_COUNTERS, flatmc_move, flatmc_search
 from .kernels import A_FLATMC, A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, A_STRONG, P_CODE, P_VALUE, evaluator_move
 from .mcts import mcts_move
 from .strong import STRONG_WEIGHTS, new_ruler_memo, readonly_weights, strong_move, value_weights
+
+# the game loop calls the searching agents as first-class functions (search_policy_move), a feature numba
+# still calls experimental: it works with the cache, and a test plays every agent through it
+warnings.filterwarnings("ignore", ".*First-class function type", NumbaExperimentalFeatureWarning)
 
 N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed count per shape (E.STAT_*)
 
@@ -93,6 +101,46 @@ def policy_move(boards, st, rng, mv, prm, tables, vw=None):
         evaluator_policy_move(boards, st, rng, mv, prm, tables)
 
 
+@njit(cache=True, inline="always")  # a dispatch: inlined into the game loop
+def search_policy_move(boards, st, rng, mv, prm, tables, vw, movers):
+    """policy_move for a game loop given the searching agents' move kernels as first-class functions
+    (play_games' `movers`): mcts, strong and flatmc are called through their addresses, so their machine
+    code is compiled once, as functions of their own, and not linked into the loop and optimized again there
+    (docs/architecture/compile-time.md).  The same moves as policy_move.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    vw : numpy.ndarray
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights.
+    movers : tuple
+        ``(mcts_move, strong_move, flatmc_search)`` as first-class functions (:func:`movers_for`).
+    """
+    code = int(prm[P_CODE])
+    if code == A_MCTS:
+        movers[0](boards, st, rng, mv, prm, tables)
+    elif code == A_STRONG:
+        # the arguments flatmc passes (shared off, an empty ruler memo): strong_move is compiled once for both
+        no_memo = new_ruler_memo(np.int64(0), np.int64(1))
+        movers[1](boards, st, rng, mv, prm, tables, vw, np.bool_(False), no_memo)
+    elif code == A_FLATMC:
+        counters = np.zeros(N_COUNTERS, dtype=np.int64)
+        movers[2](boards, st, rng, mv, prm, tables, counters, vw, movers[1])  # its playouts' strong moves
+    else:
+        evaluator_policy_move(boards, st, rng, mv, prm, tables)
+
+
 # move-log record (one row per turn): seat, kind, slot, shape, placement or swap cell,
 # the 4 plain cells' tiles (or the swap's district), free pick, waste, score change
 _log = Layout("move log")
@@ -110,8 +158,9 @@ LAYOUTS = (_log,)
 
 
 @njit(cache=True, inline="always")  # inlined into play_games, its one caller: no second compilation of the agents
-def play_game(boards, st, rng, seed, prms, tables, log, bank):
-    """One game; with log int32[max_turns, LOG_LEN] (rows > 0) every turn is recorded; bank as play_games'.
+def play_game(boards, st, rng, seed, prms, tables, log, bank, movers):
+    """One game; with log int32[max_turns, LOG_LEN] (rows > 0) every turn is recorded; bank and movers as
+    play_games'.
 
     Parameters
     ----------
@@ -131,6 +180,8 @@ def play_game(boards, st, rng, seed, prms, tables, log, bank):
         int32, shape ``(max_turns, LOG_LEN)``: the move log (no rows: none kept).
     bank : numpy.ndarray or None
         float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``: the weight bank (row P_VALUE picks a set).
+    movers : tuple or None
+        The searching agents' move kernels (:func:`movers_for`), None with bank None.
     """
     rp, shp, _, pl_info, _, _, _, _ = tables
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
@@ -142,7 +193,7 @@ def play_game(boards, st, rng, seed, prms, tables, log, bank):
         if bank is None:  # (numba drops the other branch when bank is None: the searching agents are not compiled)
             evaluator_policy_move(boards, st, rng, mv, prms[p], tables)
         else:
-            policy_move(boards, st, rng, mv, prms[p], tables, bank[int(prms[p, P_VALUE])])
+            search_policy_move(boards, st, rng, mv, prms[p], tables, bank[int(prms[p, P_VALUE])], movers)
         if logging:
             before = E.score_districts(boards[p, 0], boards[p, 1], boards[p, 2], boards[p, 3], rp)
             waste0 = st[E.ST_WASTE + p]
@@ -163,7 +214,7 @@ def play_game(boards, st, rng, seed, prms, tables, log, bank):
 
 
 @njit(cache=True, nogil=True)  # releases the GIL: simulate --jobs 1 encodes the previous chunk meanwhile
-def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank):
+def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank, movers):
     """One game per seed with agents prms[g] (float64[G, players, P_LEN]); tables is Tables.kernel_args().
 
     scores int32[G, players, SC_LEN]; boards_out uint64[G, players, 4];
@@ -172,7 +223,9 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank):
     bank float64[sets, TURN_BUCKETS, N_FEATURES]: the learned value's weight sets, a seat's by its row's P_VALUE;
     or None when every seat is random, greedy or a specialist (EVALUATOR_CODES): the loop is then compiled
     without the searching agents, and a first greedy run on a new machine compiles much less
-    (docs/architecture.md, "Compile time").
+    (docs/architecture.md, "Compile time");
+    movers: the searching agents' move kernels as first-class functions (:func:`movers_for`), None with bank
+    None.  Called by :func:`call_play_games`, which compiles it for first-class function arguments.
 
     Parameters
     ----------
@@ -192,6 +245,8 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank):
         int32, shape ``(G, max_turns, LOG_LEN)``: filled (no rows: none kept).
     bank : numpy.ndarray or None
         float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``: the weight bank (row P_VALUE picks a set).
+    movers : tuple or None
+        ``(mcts_move, strong_move, flatmc_search)`` as first-class functions, or None with bank None.
     """
     rp, shp, pl_mask, pl_info, _, _, _, ach = tables
     n = boards_out.shape[1]
@@ -207,7 +262,7 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank):
             E.play_random_game(boards, st, rng, seeds[g], rp, shp, pl_mask, pl_info)
         else:
             log = logs[g] if logs.shape[0] > 0 else no_log
-            play_game(boards, st, rng, seeds[g], prms[g], tables, log, bank)
+            play_game(boards, st, rng, seeds[g], prms[g], tables, log, bank, movers)
         E.final_scores(boards, st, rp, ach, scores[g])
         for p in range(n):
             for d in range(4):
@@ -218,6 +273,111 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank):
             stats[g, p, E.STAT_TURNS] = st[E.ST_TURNS + p]
             for sh in range(MAX_SHAPES):
                 stats[g, p, E.STAT_PLACED + sh] = st[E.ST_PLACED + p * MAX_SHAPES + sh]
+
+
+class _Absent(types.WrapperAddressProtocol):
+    """A mover no seat of the table plays: a first-class function of its type that is never called, so its
+    kernel is not compiled."""
+
+    def __init__(self, sig):
+        self._sig = sig
+
+    def __wrapper_address__(self) -> int:
+        return -1  # numba's "no implementation" address
+
+    def signature(self):
+        return self._sig
+
+
+def mover_signatures(tables, vw_type) -> tuple:
+    """The signatures search_policy_move calls ``(mcts_move, strong_move, flatmc_search)`` with.
+
+    Parameters
+    ----------
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    vw_type : numba.types.Array
+        The numba type of one weight set of the bank (read-only float64, 2-d, C).
+
+    Returns
+    -------
+    tuple of numba.core.typing.templates.Signature
+        One per mover, in that order.
+    """
+    c1 = lambda dt: types.Array(dt, 1, "C")  # noqa: E731
+    base = (types.Array(types.uint64, 2, "C"), c1(types.int32), c1(types.uint64), c1(types.int32), c1(types.float64),
+            numba.typeof(tables))  # fmt: skip
+    # new_ruler_memo's
+    memo = types.Tuple((c1(types.uint64), c1(types.int64), types.Array(types.int32, 3, "C"),
+                        types.Array(types.float64, 2, "C"), c1(types.int64)))  # fmt: skip
+    strong = types.float64(*base, vw_type, types.boolean, memo)
+    return (
+        types.int64(*base),
+        strong,
+        types.int64(*base, c1(types.int64), vw_type, types.FunctionType(strong)),
+    )
+
+
+def movers_for(prms: np.ndarray, tables, bank: np.ndarray) -> tuple:
+    """play_games' `movers` for a table of agents prms: the move kernel of each searching agent a seat plays,
+    and a stand-in that is never called for the others (a table of strong players compiles no flatmc; flatmc's
+    playouts call strong_move, so a flatmc seat brings strong_move too).
+
+    Parameters
+    ----------
+    prms : numpy.ndarray
+        float64, shape ``(G, players, P_LEN)``: each game's seats' rows.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    bank : numpy.ndarray
+        float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``, read-only: the weight bank.
+
+    Returns
+    -------
+    tuple
+        ``(mcts_move, strong_move, flatmc_search)``, each the kernel or a stand-in of its type.
+    """
+    codes = set(prms[..., P_CODE].astype(np.int64).ravel().tolist())
+    if A_FLATMC in codes:
+        codes.add(A_STRONG)
+    sigs = mover_signatures(tables, numba.typeof(bank[0]))
+    kernels = ((A_MCTS, mcts_move), (A_STRONG, strong_move), (A_FLATMC, flatmc_search))
+    return tuple(k if code in codes else _Absent(sig) for (code, k), sig in zip(kernels, sigs, strict=True))
+
+
+def call_play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank) -> None:
+    """Call play_games with these arguments and the movers of bank's table (bank None: none, the loop without
+    the searching agents), compiled for first-class function movers: given the dispatchers themselves, numba
+    would type each as a dispatcher of its own and link its kernel into the loop.
+
+    Parameters
+    ----------
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``: one seed per game.
+    prms : numpy.ndarray
+        float64, shape ``(G, players, P_LEN)``, C-contiguous: each game's seats' rows.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    scores : numpy.ndarray
+        int32, shape ``(G, players, SC_LEN)``: filled.
+    boards_out : numpy.ndarray
+        uint64, shape ``(G, players, 4)``: filled.
+    stats : numpy.ndarray
+        int32, shape ``(G, players, N_STATS)``: filled.
+    logs : numpy.ndarray
+        int32, shape ``(G, max_turns, LOG_LEN)``: filled (no rows: none kept).
+    bank : numpy.ndarray or None
+        float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``, read-only: the weight bank, or None when every seat
+        is random, greedy or a specialist.
+    """
+    if bank is None:
+        movers, movers_type = None, types.none
+    else:
+        movers = movers_for(prms, tables, bank)
+        movers_type = types.Tuple(tuple(types.FunctionType(s) for s in mover_signatures(tables, numba.typeof(bank[0]))))
+    args = (seeds, prms, tables, scores, boards_out, stats, logs, bank, movers)
+    sig = types.none(*(numba.typeof(a) for a in args[:-1]), movers_type)
+    play_games.get_compile_result(sig).entry_point(*args)
 
 
 def default_bank() -> np.ndarray:
@@ -277,14 +437,12 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = Fal
     stats = np.zeros((g, n, N_STATS), dtype=np.int32)
     turns = n * int(tables.rp[E.RP_ROUNDS]) * int(tables.rp[E.RP_TURNS])
     logs = np.zeros((g if log_moves else 0, turns, LOG_LEN), dtype=np.int32)
-    play_games(
-        np.ascontiguousarray(seeds, dtype=np.uint64),
-        np.ascontiguousarray(prms, dtype=np.float64),
-        tables.kernel_args(),
-        scores,
-        boards,
-        stats,
-        logs,
-        None if evaluators_only(prms) else (default_bank() if bank is None else readonly_weights(bank)),
+    prms = np.ascontiguousarray(prms, dtype=np.float64)
+    if evaluators_only(prms):
+        bank = None
+    else:
+        bank = default_bank() if bank is None else readonly_weights(bank)
+    call_play_games(
+        np.ascontiguousarray(seeds, dtype=np.uint64), prms, tables.kernel_args(), scores, boards, stats, logs, bank
     )
     return scores, boards, stats, (logs if log_moves else None)
