@@ -114,7 +114,11 @@ def play_game(policy, bb, st, rng, seed, prms, rp, cards, forms, form_anchors, w
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     E.setup(bb, st, rng, seed, rp, cards, forms, form_anchors, walk, masks)
     while st[E.ST_PHASE] != E.PHASE_DONE:
-        policy(bb, st, rng, mv, prms[st[E.ST_CURRENT]], rp, cards, forms, form_anchors, walk, masks, vw, ws)
+        prm = prms[st[E.ST_CURRENT]]
+        if int(prm[P_CODE]) == A_RANDOM:  # as policy_move plays it, without the call by address (a cheap move)
+            E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
+        else:
+            policy(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, masks, vw, ws)
         E.apply_move(bb, st, rng, mv, rp, cards, forms, form_anchors, walk, masks)
 
 

@@ -240,7 +240,11 @@ def _play_games(choose, seeds, rp, dt, rows, seats, scores, info, hist, st, rng,
                 mem[p, j] = 0
         while st[E.ST_PHASE] != E.PH_DONE:
             p = st[E.ST_CURRENT]
-            choose(st, rng, rp, dt, p, rows[seats[g, p]], seed, arng, mem[p], moves, vals, mv, work, fwork, wrng, swork)
+            row = rows[seats[g, p]]
+            if int(row[P_CODE]) == A_RANDOM:  # as choose_move plays it, without the call by address (a cheap move)
+                E.random_move(st, rng, rp, dt, moves, mv)
+            else:
+                choose(st, rng, rp, dt, p, row, seed, arng, mem[p], moves, vals, mv, work, fwork, wrng, swork)
             E.apply_move(st, rng, ev, rp, dt, mv)
         E.record_results(st, rp, dt, g, scores, info, hist)
 
