@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import warnings
 from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parents[2]  # the folder holding the boardlab package (a checkout, or site-packages)
@@ -51,6 +52,9 @@ def guard() -> None:
     global _GUARDED
     if not _GUARDED:
         _GUARDED = True  # first: the check imports the games, whose packages call guard() again
+        # the game loops call agents through numba's first-class functions (docs/architecture/compile-time.md),
+        # which numba calls experimental, with a warning at each compile; the calls are tested and cached
+        warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
         ensure_fresh_cache()
 
 

@@ -10,7 +10,7 @@ independent oracle.)
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from boardlab.sim._cache import guard
 
@@ -46,8 +46,13 @@ def mix(z):
 
 _mix = njit(cache=True, inline="always")(mix)
 
+# rng_next's and rand_below's argument types, given up front: each compiles once, when this module is imported,
+# and a caller's literal stream (CHANCE, POLICY, 0) or int32 bound converts to int64 instead of compiling them
+# again (docs/architecture/compile-time.md#why-a-kernel-compiles-once)
+_STREAMS = types.uint64[::1]
 
-@njit(cache=True)
+
+@njit(types.uint64(_STREAMS, types.int64), cache=True)
 def rng_next(rng, stream):
     """Advance one stream of a state array and return its next output.
 
@@ -68,7 +73,7 @@ def rng_next(rng, stream):
     return _mix(s)
 
 
-@njit(cache=True)
+@njit(types.int64(_STREAMS, types.int64, types.int64), cache=True)
 def rand_below(rng, stream, n):
     """A uniform integer in ``0..n-1`` (multiply-shift on the top 32 bits of the stream's next output).
 

@@ -125,7 +125,7 @@ def _copy(bb2, bb, st2, st):
         st2[i] = st[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: no machine code of its own
 def candidates(bb, st, rng, prm, rp, cards, forms, form_anchors, masks, vw, ws, cmv, ctot):
     """The k = cmv.shape[0] best draws by strong's value, best first (ties in listing order), into cmv
     int32[k, MV_LEN] and their values into ctot; returns how many.  strong's shortlist (its k best by planner
@@ -204,7 +204,7 @@ def candidates(bb, st, rng, prm, rp, cards, forms, form_anchors, masks, vw, ws, 
     return got
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: no machine code of its own
 def playout(bb, st, rng, me, season, prow, horizon, every_seat, rp, cards, forms, form_anchors, walk, masks, vw, ws,
             mv):  # fmt: skip
     """Play on from a redealt position with strong (row prow) to the cut: the end of season `season` (the root's),
@@ -266,7 +266,7 @@ def playout(bb, st, rng, me, season, prow, horizon, every_seat, rp, cards, forms
         E.apply_move(bb, st, rng, mv, rp, cards, forms, form_anchors, walk, masks)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: no machine code of its own
 def reward(bb, st, me, scored, rp, masks, vw, ws):
     """The mover's points of the seasons scored since the root (`scored` were scored there) plus, unless the
     game is over, strong's estimate of its points still to come: planner value + learned value of its map.

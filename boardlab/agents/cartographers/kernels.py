@@ -179,7 +179,7 @@ def _fill(pl, i, terrain):
     pl[terrain, w] |= bit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: no machine code of its own
 def evaluate_moves(bb, st, rp, cards, forms, form_anchors, masks, w, sign, out, vals):
     """List every legal move into out (listing order) and its value times `sign` into vals; returns the count.
 
@@ -215,7 +215,7 @@ def evaluate_moves(bb, st, rp, cards, forms, form_anchors, masks, w, sign, out, 
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: no machine code of its own
 def evaluator_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, masks):
     """greedy / planner (and their ambush policy): the best listed move, ties by the policy stream.
 

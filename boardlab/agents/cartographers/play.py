@@ -14,7 +14,7 @@ its parameters in the row, and a branch in :func:`policy_move`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof, types
 
 from boardlab.sim.cartographers import engine as E
 from boardlab.sim.cartographers.tables import RP_PLAYERS
@@ -76,12 +76,14 @@ def policy_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, mask
         E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
 
 
-@njit(cache=True, inline="always")  # inlined into play_games, its one caller: no second compilation of the agents
-def play_game(bb, st, rng, seed, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws):
+@njit(cache=True, inline="always")  # inlined into play_games, its one caller
+def play_game(policy, bb, st, rng, seed, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws):
     """One game from its seed; seat s's agent is prms[s].
 
     Parameters
     ----------
+    policy : first-class function
+        :func:`policy_move`, passed by its address (``play_games``).
     bb : numpy.ndarray
         uint64, shape ``(players, N_PLANES, 2)``: every seat's map planes.
     st : numpy.ndarray
@@ -112,16 +114,24 @@ def play_game(bb, st, rng, seed, prms, rp, cards, forms, form_anchors, walk, mas
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     E.setup(bb, st, rng, seed, rp, cards, forms, form_anchors, walk, masks)
     while st[E.ST_PHASE] != E.PHASE_DONE:
-        policy_move(bb, st, rng, mv, prms[st[E.ST_CURRENT]], rp, cards, forms, form_anchors, walk, masks, vw, ws)
+        prm = prms[st[E.ST_CURRENT]]
+        if int(prm[P_CODE]) == A_RANDOM:  # as policy_move plays it, without the call by address (a cheap move)
+            E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
+        else:
+            policy(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, masks, vw, ws)
         E.apply_move(bb, st, rng, mv, rp, cards, forms, form_anchors, walk, masks)
 
 
 @njit(cache=True)
 def play_games(
-    seeds, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws, scores, records, coins, edicts, planes
+    policy, seeds, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws, scores, records, coins, edicts, planes
 ):
     """One game per seed with agents prms (float64[G, players, P_LEN]); vw and ws are the strong agent's
     weights and scratch (policy_move).
+
+    `policy` is :func:`policy_move` as a first-class function (its address; :func:`run_games` passes it): the
+    agents' call tree is compiled once, in policy_move, and not again inside this loop
+    (docs/architecture/compile-time.md).
 
     scores int32[G, players, SC_LEN]; records int32[G, players, 4, REC_LEN] (the season records);
     coins int32[G, players] (coins held at the end); edicts int32[G, 4]; planes
@@ -129,6 +139,8 @@ def play_games(
 
     Parameters
     ----------
+    policy : first-class function
+        policy_move, typed by :func:`policy_type`.
     seeds : numpy.ndarray
         uint64, shape ``(G,)``: one seed per game.
     prms : numpy.ndarray
@@ -165,7 +177,7 @@ def play_games(
     st = np.zeros(E.ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
     for g in range(seeds.shape[0]):
-        play_game(bb, st, rng, seeds[g], prms[g], rp, cards, forms, form_anchors, walk, masks, vw, ws)
+        play_game(policy, bb, st, rng, seeds[g], prms[g], rp, cards, forms, form_anchors, walk, masks, vw, ws)
         E.record_game(bb, st, rp, scores[g], records[g], coins[g], edicts[g], planes[g])
 
 
@@ -191,15 +203,31 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables, weights: np.ndarray |
     """
     g, n = prms.shape[0], prms.shape[1]
     out = E.new_results(g, n)
-    play_games(
-        np.ascontiguousarray(seeds, dtype=np.uint64),
-        np.ascontiguousarray(prms, dtype=np.float64),
-        *tables.kernel_args(),
-        _weights(weights),
-        workspace(),
-        out["scores"], out["records"], out["coins"], out["edicts"], out["planes"],
-    )  # fmt: skip
+    prms = np.ascontiguousarray(prms, dtype=np.float64)
+    tail = (*tables.kernel_args(), _weights(weights), workspace())
+    args = (np.ascontiguousarray(seeds, dtype=np.uint64), prms, *tail, *out.values())
+    sig = (policy_type(tail), *(typeof(a) for a in args))
+    play_games.compile(sig)  # once per process and types (then a lookup); the loop's one signature
+    play_games.overloads[sig].entry_point(policy_move, *args)  # policy_move converts to its address
     return out
+
+
+def policy_type(tail: tuple) -> types.FunctionType:
+    """The first-class function type of :func:`policy_move` as play_games calls it: the game loop's own arrays
+    (maps, state, streams, move, an agent's row), then `tail` (the tables' arrays, weights, scratch).
+
+    Parameters
+    ----------
+    tail : tuple
+        ``(*tables.kernel_args(), weights, workspace())``, as play_games takes them.
+
+    Returns
+    -------
+    numba.types.FunctionType
+        ``none(bb, st, rng, mv, row, *tail)``.
+    """
+    own = (types.uint64[:, :, ::1], types.int32[::1], types.uint64[::1], types.int32[::1], types.float64[::1])
+    return types.FunctionType(types.none(*own, *(typeof(a) for a in tail)))
 
 
 def _weights(weights) -> np.ndarray:

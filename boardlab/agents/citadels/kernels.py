@@ -8,7 +8,7 @@ Design notes: docs/games/citadels/agents.md#basic-and-loop.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof, types
 
 from boardlab.agents.citadels import strong as S
 from boardlab.sim.citadels import engine as E
@@ -211,15 +211,26 @@ def play_games(
     fwork = np.zeros(S.N_FEATURES, dtype=np.float64)
     wrng = np.zeros(2, dtype=np.uint64)
     swork = SE.make_work()
-    _play_games(
-        seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, moves, vals, mv, arng, mem, work, fwork, wrng,
-        swork,
-    )  # fmt: skip
+    args = (seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, moves, vals, mv, arng, mem, work, fwork, wrng,
+            swork)  # fmt: skip
+    choose = types.FunctionType(types.none(*_choose_types(st, rng, rp, dt, rows[0], arng, mem[0], moves, vals, mv,
+                                                          work, fwork, wrng, swork)))  # fmt: skip
+    loop_types = (choose, *(typeof(a) for a in args))
+    _play_games.compile(loop_types)
+    _play_games.overloads[loop_types].entry_point(choose_move, *args)
+
+
+def _choose_types(st, rng, rp, dt, row, arng, mem, moves, vals, mv, work, fwork, wrng, swork) -> tuple:
+    """choose_move's argument types for these arrays, as the loop passes them (the seat int32, the seed uint64)."""
+    t = [typeof(a) for a in (st, rng, rp, dt, row, arng, mem, moves, vals, mv, work, fwork, wrng, swork)]
+    return (*t[:4], types.int32, t[4], types.uint64, *t[5:])
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _play_games(seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, moves, vals, mv, arng, mem, work, fwork,
-                wrng, swork):  # fmt: skip
+def _play_games(choose, seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, moves, vals, mv, arng, mem, work,
+                fwork, wrng, swork):  # fmt: skip
+    # choose: choose_move as a first-class function (its address): its call tree is compiled once, in
+    # choose_move, and not again inside this loop (docs/architecture/compile-time.md)
     n = rp[RP_PLAYERS]
     for g in range(seeds.shape[0]):
         seed = seeds[g]
@@ -229,9 +240,11 @@ def _play_games(seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, mov
                 mem[p, j] = 0
         while st[E.ST_PHASE] != E.PH_DONE:
             p = st[E.ST_CURRENT]
-            choose_move(
-                st, rng, rp, dt, p, rows[seats[g, p]], seed, arng, mem[p], moves, vals, mv, work, fwork, wrng, swork
-            )
+            row = rows[seats[g, p]]
+            if int(row[P_CODE]) == A_RANDOM:  # as choose_move plays it, without the call by address (a cheap move)
+                E.random_move(st, rng, rp, dt, moves, mv)
+            else:
+                choose(st, rng, rp, dt, p, row, seed, arng, mem[p], moves, vals, mv, work, fwork, wrng, swork)
             E.apply_move(st, rng, ev, rp, dt, mv)
         E.record_results(st, rp, dt, g, scores, info, hist)
 

@@ -134,7 +134,7 @@ def reward(st, rp, dt, p, kind, sc):
     return float(sc[p, E.SC_TOTAL] - best)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller: no machine code of its own
 def playout(w, wrng, ev, rp, dt, p, row, prow, pseed, horizon, wmem, moves, vals, mv, parng):
     """Play position w (its game streams wrng[0]) on with basic in every seat: p by `row` (its basic
     parameters and prefers), the others by `prow`; to the end, or until `horizon` round changes (> 0).
@@ -180,7 +180,7 @@ def playout(w, wrng, ev, rp, dt, p, row, prow, pseed, horizon, wmem, moves, vals
         E.apply_move(w, wrng, ev, rp, dt, mv)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller: no machine code of its own
 def _one_playout(st, rng, rp, dt, p, row, mem, work, moves, vals, j, base, c0, c1, horizon, kind):
     """Playout j (its redeal drawn from base + j * JSTEP) of every candidate index in alive[c0:c1]; adds the
     rewards to the stats."""
@@ -209,7 +209,7 @@ def _one_playout(st, rng, rp, dt, p, row, mem, work, moves, vals, j, base, c0, c
         wf[F_N, c] += 1.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller: no machine code of its own
 def _prior(rp, dt, p, work, m):
     """Score candidates cand[:m] by position_value after each, applied to p's view (the canonical redeal, its
     streams zero)."""

@@ -292,7 +292,7 @@ WORK_LEN = 2 * E.ST_LEN + I.SCRATCH_LEN
 _PLAY_LEN = E.ST_HIST  # the part of a state play reads
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller (choose_move): no machine code of its own
 def strong_move(st, rp, dt, p, w, arng, moves, n, vals, f, work, wrng, ev):
     """The index of the listed move (moves[:n], n >= 1) of best value for seat p (module docstring); -1 when
     the redeal could not read the position (infoset's status: never seen in tests; the caller then plays

@@ -11,12 +11,9 @@ weights alone, index 0).
 
 from __future__ import annotations
 
-import warnings
-
 import numba
 import numpy as np
 from numba import njit, types
-from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.tables import MAX_SHAPES, PLAIN_CELLS
@@ -26,10 +23,6 @@ from .flatmc import N_COUNTERS, flatmc_move, flatmc_search
 from .kernels import A_FLATMC, A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, A_STRONG, P_CODE, P_VALUE, evaluator_move
 from .mcts import mcts_move
 from .strong import STRONG_WEIGHTS, new_ruler_memo, readonly_weights, strong_move, value_weights
-
-# the game loop calls the searching agents as first-class functions (search_policy_move), a feature numba
-# still calls experimental: it works with the cache, and a test plays every agent through it
-warnings.filterwarnings("ignore", ".*First-class function type", NumbaExperimentalFeatureWarning)
 
 N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed count per shape (E.STAT_*)
 

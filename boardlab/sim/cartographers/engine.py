@@ -5,8 +5,10 @@ Design notes: docs/games/cartographers/engine.md#kernels-module.
 
 from __future__ import annotations
 
+import llvmlite.ir as ir
 import numpy as np
 from numba import njit, types
+from numba.extending import intrinsic
 
 from boardlab.sim.bits import lowest_bit_index, popcount
 from boardlab.sim.layout import Layout
@@ -156,8 +158,9 @@ _DIAGONALS = B_DIAGONALS.copy()
 
 # Argument types of the kernels given them up front: each compiles once, for these types, and callers' int32,
 # int64 and literal arguments convert to them (docs/architecture/compile-time.md#why-a-kernel-compiles-once);
-# flood (a loop) is compiled once rather than inlined at every scoring card's cluster walk; adjacent, a few
-# shifts on the placement checks' hot path, stays inlined.
+# flood (a loop) is compiled once rather than inlined at every scoring card's cluster walk.  count, adjacent and
+# lowest_cell, a few instructions on the placement checks' and the scoring cards' hot paths, are intrinsics: their
+# LLVM code is written into the caller, with no numba function typed again at each of their many call sites.
 _U = types.uint64
 _I = types.int64
 _BB = types.uint64[:, :, ::1]  # the maps' planes
@@ -209,9 +212,9 @@ def shl(lo, hi, k):
     return lo << k, (hi << k) | (lo >> (_64 - k))
 
 
-@njit(cache=True, inline="always")
-def count(lo, hi):
-    """The number of cells of a board.
+@intrinsic
+def count(typingctx, lo, hi):
+    """The number of cells of a board (LLVM ctpop on each half), callable from numba code only.
 
     Parameters
     ----------
@@ -223,12 +226,18 @@ def count(lo, hi):
     int
         The number of cells set.
     """
-    return popcount(lo) + popcount(hi)
+    sig = types.int64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.add(builder.ctpop(args[0]), builder.ctpop(args[1]))
+
+    return sig, codegen
 
 
-@njit(cache=True, inline="always")
-def adjacent(lo, hi):
-    """The cells with at least one 4-neighbour in the board (the board's own cells only if they have one).
+@intrinsic
+def adjacent(typingctx, lo, hi):
+    """The cells with at least one 4-neighbour in the board (the board's own cells only if they have one),
+    callable from numba code only.
 
     Parameters
     ----------
@@ -240,14 +249,27 @@ def adjacent(lo, hi):
     tuple of numpy.uint64
         The resulting board (lo, hi).
     """
-    rlo, rhi = shl(lo, hi, _ONE)  # right neighbours; column 0 got row-wrapped bits
-    llo, lhi = shr(lo, hi, _ONE)  # left neighbours; column 10 got row-wrapped bits
-    dlo, dhi = shl(lo, hi, _U11)  # below
-    ulo, uhi = shr(lo, hi, _U11)  # above
-    return (
-        ((rlo & _NC0_LO) | (llo & _NC10_LO) | dlo | ulo) & _ALL_LO,
-        ((rhi & _NC0_HI) | (lhi & _NC10_HI) | dhi | uhi) & _ALL_HI,
-    )
+    sig = types.UniTuple(types.uint64, 2)(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        lo, hi = args
+        b = builder
+
+        def k(v):  # a 64-bit constant (two's complement: LLVM reads i64 constants signed)
+            v = int(v)
+            return ir.Constant(lo.type, v - (1 << 64) if v >= 1 << 63 else v)
+
+        # shl(board, 1): right neighbours (column 0 got row-wrapped bits); shr(board, 1): left neighbours (column
+        # 10 got row-wrapped bits); shl(board, 11): below; shr(board, 11): above
+        rlo, rhi = b.shl(lo, k(1)), b.or_(b.shl(hi, k(1)), b.lshr(lo, k(63)))
+        llo, lhi = b.or_(b.lshr(lo, k(1)), b.shl(hi, k(63))), b.lshr(hi, k(1))
+        dlo, dhi = b.shl(lo, k(11)), b.or_(b.shl(hi, k(11)), b.lshr(lo, k(53)))
+        ulo, uhi = b.or_(b.lshr(lo, k(11)), b.shl(hi, k(53))), b.lshr(hi, k(11))
+        out_lo = b.and_(b.or_(b.or_(b.and_(rlo, k(_NC0_LO)), b.and_(llo, k(_NC10_LO))), b.or_(dlo, ulo)), k(_ALL_LO))
+        out_hi = b.and_(b.or_(b.or_(b.and_(rhi, k(_NC0_HI)), b.and_(lhi, k(_NC10_HI))), b.or_(dhi, uhi)), k(_ALL_HI))
+        return context.make_tuple(builder, signature.return_type, (out_lo, out_hi))
+
+    return sig, codegen
 
 
 @njit((_U, _U, _U, _U), cache=True)
@@ -277,9 +299,9 @@ def flood(slo, shi, set_lo, set_hi):
         clo, chi = mlo, mhi
 
 
-@njit(cache=True, inline="always")
-def lowest_cell(lo, hi):
-    """The board holding only the lowest set cell of a non-empty board.
+@intrinsic
+def lowest_cell(typingctx, lo, hi):
+    """The board holding only the lowest set cell of a non-empty board, callable from numba code only.
 
     Parameters
     ----------
@@ -291,9 +313,17 @@ def lowest_cell(lo, hi):
     tuple of numpy.uint64
         The resulting board (lo, hi).
     """
-    if lo != _Z:
-        return lo & (~lo + _ONE), _Z
-    return _Z, hi & (~hi + _ONE)
+    sig = types.UniTuple(types.uint64, 2)(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        lo, hi = args
+        zero = ir.Constant(lo.type, 0)
+        in_lo = builder.icmp_unsigned("!=", lo, zero)
+        out_lo = builder.select(in_lo, builder.and_(lo, builder.neg(lo)), zero)  # x & -x: its lowest bit
+        out_hi = builder.select(in_lo, zero, builder.and_(hi, builder.neg(hi)))
+        return context.make_tuple(builder, signature.return_type, (out_lo, out_hi))
+
+    return sig, codegen
 
 
 @njit(cache=True)
