@@ -54,7 +54,7 @@ def guard() -> None:
         _GUARDED = True  # first: the check imports the games, whose packages call guard() again
         # the game loops call agents through numba's first-class functions (docs/architecture/compile-time.md),
         # which numba calls experimental, with a warning at each compile; the calls are tested and cached
-        warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+        warnings.filterwarnings("ignore", message=".*First-class function type feature is experimental")
         ensure_fresh_cache()
 
 

@@ -334,6 +334,8 @@ def playout(
         Stop right after that own move (see the summary above).
     vw : numpy.ndarray or None
         float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights (None: the committed ones).
+    strong_fn : first-class function or None
+        strong_move called through its address (the game loop's), or None: strong_move itself (:func:`strong_call`).
     """
     rp, shp, pl_mask, pl_info, _, _, _, _ = tables
     weights = value_weights(vw)
