@@ -27,7 +27,7 @@ run: $(STAMP)
 reproduce-full: $(STAMP)
 	$(VENV)/bin/citywright reproduce --games 100000 --jobs $(JOBS) --out results/appendix
 
-## test: the test suite without the long statistical and differential tests (under 6 minutes on 2 cores)
+## test: the test suite without the long statistical and differential tests (its budget: 6 minutes on 2 cores; docs/guides/project.md)
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2 --dist loadgroup -m "not slow"
 
