@@ -3,8 +3,24 @@
 from __future__ import annotations
 
 import re
+import sys
 
 from boardlab.experiments.cli import main
+
+
+def run(args, capsys, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:
+    """`boardlab ARGS` in this process, `stdin` fed to it when given: (exit code, 0 when it returns; stdout; stderr)."""
+    if stdin is not None:
+        import io
+
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = 0
+    try:
+        main(args)
+    except SystemExit as e:
+        code = e.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 def cli(capsys, *args) -> tuple[int, str, str]:

@@ -129,3 +129,21 @@ class ResultFiles:
         out = Path(folder) / "dir.parquet"
         out.mkdir()
         return out
+
+
+#: the two forms of a result file the pairing tests read: as ``simulate`` wrote it, and with a run id written in
+FORMATS = ["as-written", "with-run-id"]
+
+
+def paired_files(rf: ResultFiles, folder: Path, fmt: str, names=("F", "G")) -> list[Path]:
+    """Runs of one seed (1) with other agents (``rf.pair`` and ``rf.mixed``), each in its own file, in the format
+    `fmt` (one of :data:`FORMATS`)."""
+    out = []
+    for name, a in zip(names, (rf.pair, rf.mixed), strict=True):
+        path = rf.run_file(folder / "src", f"{name}.parquet", agents=a)
+        if fmt == "with-run-id":
+            path = rf.with_run_id(path, folder / f"{name}.parquet", f"run-{name}-{a}")
+        else:
+            path = path.rename(folder / f"{name}.parquet")
+        out.append(path)
+    return out

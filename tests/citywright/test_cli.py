@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from boardlab.experiments.cli import main
 from boardlab.sim.citywright.reference import score_board
 from boardlab.sim.citywright.rules import load_rules
+from tests.cli import run
 
 BOARD_A = """\
 RRCCPPI
@@ -23,20 +23,6 @@ CCCCCCC
 RRRRRRR
 """
 BOARD_B = "\n".join(["rcpi.rc"] * 7) + "\n"
-
-
-def run(args, capsys, stdin: str | None = None, monkeypatch=None):
-    if stdin is not None:
-        import io
-
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = 0
-    try:
-        main(args)
-    except SystemExit as e:
-        code = e.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_score_json_has_exactly_the_keys_and_matches_reference(tmp_path, capsys):

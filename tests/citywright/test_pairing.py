@@ -17,22 +17,7 @@ import pytest
 from boardlab.experiments import simulate as S
 from boardlab.experiments.io import RUN_ID, read_runs, run_identity
 from tests.cli import cli
-
-FORMATS = ["as-written", "with-run-id"]
-
-
-def _files(rf, folder, fmt: str, names=("F", "G")) -> list:
-    """Runs of one seed (1) with other agents (``rf.pair`` and ``rf.mixed``), each in its own file, in the format
-    `fmt`."""
-    out = []
-    for name, a in zip(names, (rf.pair, rf.mixed), strict=True):
-        path = rf.run_file(folder / "src", f"{name}.parquet", agents=a)
-        if fmt == "with-run-id":
-            path = rf.with_run_id(path, folder / f"{name}.parquet", f"run-{name}-{a}")
-        else:
-            path = path.rename(folder / f"{name}.parquet")
-        out.append(path)
-    return out
+from tests.result_files import FORMATS, paired_files
 
 
 def _truth(paths) -> np.ndarray:
@@ -49,7 +34,7 @@ def _stored(out: str) -> np.ndarray:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_tune_seats_pools_two_runs_of_one_seed_as_their_games(tmp_path, capsys, fmt, result_files):
-    f, g = _files(result_files, tmp_path, fmt)
+    f, g = paired_files(result_files, tmp_path, fmt)
     assert pd.read_parquet(f)["game_seed"].tolist() == pd.read_parquet(g)["game_seed"].tolist()  # the same seeds
     code, out, err = cli(capsys, "tune", "seats", f, "--top", 1)
     assert code == 0, err
@@ -66,7 +51,7 @@ def test_tune_seats_pools_two_runs_of_one_seed_as_their_games(tmp_path, capsys, 
 def test_compensation_reranks_the_pooled_games_exactly(tmp_path, fmt, result_files):
     from boardlab.experiments import compensation as C
 
-    f, g = _files(result_files, tmp_path, fmt)
+    f, g = paired_files(result_files, tmp_path, fmt)
     df = read_runs([f, g])
     assert df[RUN_ID].nunique() == 2 and df.groupby(RUN_ID, observed=True).size().tolist() == [80, 80]
     a = C.game_arrays(df, "citywright")
@@ -79,7 +64,7 @@ def test_compensation_reranks_the_pooled_games_exactly(tmp_path, fmt, result_fil
 def test_runs_of_one_seed_concatenated_without_run_ids_are_refused_not_mispaired(tmp_path, result_files):
     from boardlab.experiments import compensation as C
 
-    f, g = _files(result_files, tmp_path, "as-written")
+    f, g = paired_files(result_files, tmp_path, "as-written")
     df = pd.concat([pd.read_parquet(f), pd.read_parquet(g)], ignore_index=True)
     with pytest.raises(ValueError, match="not whole"):
         C.game_arrays(df, "citywright")
@@ -99,7 +84,7 @@ def test_the_same_file_under_two_run_ids_is_two_runs(tmp_path, capsys, result_fi
 def test_rescore_ranks_each_run_on_its_own_when_files_share_seeds_and_names(tmp_path, capsys, fmt, result_files):
     """Two runs of one seed, in files of the same name in two folders: every rescored game holds each seat once,
     ranks from 1 within 1..N and win shares summing to 1."""
-    f, g = _files(result_files, tmp_path, fmt)
+    f, g = paired_files(result_files, tmp_path, fmt)
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     f, g = f.rename(tmp_path / "a" / "run.parquet"), g.rename(tmp_path / "b" / "run.parquet")
@@ -118,7 +103,7 @@ def test_rescore_ranks_each_run_on_its_own_when_files_share_seeds_and_names(tmp_
 
 
 def test_a_rescored_table_keeps_its_runs_and_is_the_same_run_as_its_source(tmp_path, capsys, result_files):
-    f, g = _files(result_files, tmp_path, "as-written")
+    f, g = paired_files(result_files, tmp_path, "as-written")
     out = tmp_path / "same.parquet"
     assert cli(capsys, "rescore", f, g, "--rules", "v1.1", "--out", out)[0] == 0
     code, text, err = cli(capsys, "tune", "seats", out, "--top", 1)
@@ -131,7 +116,7 @@ def test_a_rescored_table_keeps_its_runs_and_is_the_same_run_as_its_source(tmp_p
 @pytest.mark.parametrize("command", [["tune", "seats"], ["rescore", "--rules", "v1.0"]])
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_file_given_twice_or_a_copy_is_refused_naming_both(tmp_path, capsys, command, fmt, result_files):
-    f, _ = _files(result_files, tmp_path, fmt)
+    f, _ = paired_files(result_files, tmp_path, fmt)
     out = tmp_path / "out.parquet"
     extra = ["--out", out] if command[0] == "rescore" else []
     code, _, err = cli(capsys, *command, f, tmp_path / "." / f.name, *extra)

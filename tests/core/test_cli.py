@@ -3,39 +3,11 @@ every game at each player count (Citywright's own commands, score and rules: tes
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
-from boardlab.experiments.cli import main
 from boardlab.sim.games import GameError
+from tests.cli import run
 from tests.per_game import PLUGIN_GAMES, game_ids
-
-BOARD_A = """\
-RRCCPPI
-RRCCPPI
-.......
-IIIIIII
-PPPPPPP
-CCCCCCC
-RRRRRRR
-"""
-BOARD_B = "\n".join(["rcpi.rc"] * 7) + "\n"
-
-
-def run(args, capsys, stdin: str | None = None, monkeypatch=None):
-    if stdin is not None:
-        import io
-
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = 0
-    try:
-        main(args)
-    except SystemExit as e:
-        code = e.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 # --- the shared option set and the games' analysis parts --------------------------------------------------
 

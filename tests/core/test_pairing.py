@@ -11,44 +11,16 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 import pandas as pd
 import pytest
 
 from boardlab.experiments import simulate as S
 from boardlab.experiments.io import ResultsError, open_runs, read_runs, run_identity
-
-FORMATS = ["as-written", "with-run-id"]
-
-
-def _files(rf, folder, fmt: str, names=("F", "G")) -> list:
-    """Runs of one seed (1) with other agents (``rf.pair`` and ``rf.mixed``), each in its own file, in the format
-    `fmt`."""
-    out = []
-    for name, a in zip(names, (rf.pair, rf.mixed), strict=True):
-        path = rf.run_file(folder / "src", f"{name}.parquet", agents=a)
-        if fmt == "with-run-id":
-            path = rf.with_run_id(path, folder / f"{name}.parquet", f"run-{name}-{a}")
-        else:
-            path = path.rename(folder / f"{name}.parquet")
-        out.append(path)
-    return out
-
-
-def _truth(paths) -> np.ndarray:
-    """Each seat's win share over the games of all `paths`, computed per file: the pooled truth."""
-    df = pd.concat([pd.read_parquet(p) for p in paths], ignore_index=True)
-    return df.groupby("seat")["win_share"].mean().to_numpy()
-
-
-def _stored(out: str) -> np.ndarray:
-    """The seat shares `tune seats` prints on its ``stored`` line."""
-    line = next(s for s in out.splitlines() if s.startswith("stored"))
-    return np.array([float(x) for x in re.findall(r"([\d.]+)% \[", line)]) / 100
+from tests.result_files import FORMATS, paired_files
 
 
 def test_two_files_of_one_run_id_are_refused_however_their_bytes_differ(tmp_path, result_files):
-    f, g = _files(result_files, tmp_path, "as-written")
+    f, g = paired_files(result_files, tmp_path, "as-written")
     a = result_files.with_run_id(f, tmp_path / "a.parquet", "run-1")
     b = result_files.with_run_id(g, tmp_path / "b.parquet", "run-1")
     with pytest.raises(ResultsError, match=rf"^{re.escape(str(b))}: holds the same run as {re.escape(str(a))} \(run"):
@@ -58,7 +30,7 @@ def test_two_files_of_one_run_id_are_refused_however_their_bytes_differ(tmp_path
 def test_run_identity_without_a_run_id(tmp_path, result_files):
     """The fallback: a hash of the run metadata (a copy keeps it, another run does not), or of the bytes of a
     file with no metadata; a table rescored from one file is its source's run."""
-    f, g = _files(result_files, tmp_path, "as-written")
+    f, g = paired_files(result_files, tmp_path, "as-written")
     mf, mg = S.read_metadata(f), S.read_metadata(g)
     mf.pop("run_id", None), mg.pop("run_id", None)
     assert run_identity(f, mf).startswith("meta-") and run_identity(f, mf) != run_identity(g, mg)
@@ -102,7 +74,7 @@ def test_the_shared_reader_names_a_damaged_file_in_one_line(tmp_path, make, says
 def test_ratings_count_the_games_of_two_runs_of_one_seed_apart(tmp_path, fmt, result_files):
     from boardlab.experiments import ratings as R
 
-    f, g = _files(result_files, tmp_path, fmt)
+    f, g = paired_files(result_files, tmp_path, fmt)
     table, spread = R.rating_table(read_runs([f, g]), boot=10)
     games = table.set_index("agent")["games"]
     n = result_files.GAMES
