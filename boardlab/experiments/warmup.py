@@ -361,8 +361,9 @@ def batches(todo: list[Task], jobs: int) -> list[list[Task]]:
     A game's tiers share most of their kernels (the engine, the cheaper agents a search plays out with), so two
     processes compiling tiers of one game at once compile those twice. With at least as many games as
     processes, each game's tasks therefore stay together, and the games go to the processes largest first by
-    their estimated compile time (the sum of their tiers' estimates, :func:`compile_times`), each to the process
-    with the least work so far. With fewer games than processes (one game on two processes), every task is a
+    their estimated compile time (the game's default agents' figure plus each tier's own, :func:`compile_times`:
+    what the tier compiles after the tasks before it, nothing when it has no figure of its own), each to the
+    process with the least work so far. With fewer games than processes (one game on two processes), every task is a
     batch of its own, as the processes free up.
 
     Parameters
@@ -385,8 +386,12 @@ def batches(todo: list[Task], jobs: int) -> list[list[Task]]:
     if len(by_game) < jobs:
         return [[t] for t in todo]
 
+    times = compile_times()
+
     def cost(game_id: str) -> float:
-        return sum(estimate(f"{g}/{tier}" if tier else g, g) or 1.0 for g, tier, _ in by_game[game_id])
+        # a tier's figure is what it compiles after its game's default agents, in the same process; a tier with
+        # none of its own compiles nothing more (it reuses the kernels the tasks before it compiled)
+        return sum(times.get(f"{g}/{tier}", 0.0) if tier else times.get(g, 1.0) for g, tier, _ in by_game[game_id])
 
     bins: list[list[Task]] = [[] for _ in range(jobs)]
     load = [0.0] * jobs

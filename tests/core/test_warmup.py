@@ -136,6 +136,18 @@ def test_batches_keep_each_game_whole_and_give_the_largest_games_out_first(monke
     assert W.batches([], 2) == []
 
 
+def test_a_tier_without_a_figure_of_its_own_costs_nothing_beside_its_game(monkeypatch):
+    # measured as a make install's warm-up measures them: each tier after its game's default agents
+    times = {"citywright": 52.7, "citywright/strong": 16.7, "citywright/expert": 27.3,
+             "citadels": 15.8, "citadels/basic": 40.1, "cartographers": 45.8}  # fmt: skip
+    monkeypatch.setattr(W, "compile_times", lambda: times)
+    tiers = {"citywright": ["strong", "expert"], "citadels": ["basic", "strong", "expert"],
+             "cartographers": ["greedy", "planner", "strong", "expert"]}  # fmt: skip
+    todo = [(g, t, None) for g, ts in tiers.items() for t in [None, *ts]]
+    # citywright (96.7 s) alone; cartographers (45.8: its tiers compile nothing more) and citadels (55.9) together
+    assert [sorted({t[0] for t in b}) for b in W.batches(todo, 2)] == [["citywright"], ["cartographers", "citadels"]]
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [
