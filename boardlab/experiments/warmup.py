@@ -422,9 +422,10 @@ def task_line(result: dict, elapsed: float) -> str:
     return f"  {name}: {what} in {result['seconds']:.1f} s (elapsed {elapsed:.0f} s)"
 
 
-def run_batch(batch: list[Task], started: float | None = None) -> list[dict]:
-    """The tasks of one batch, in order, in this process (:func:`run_task` each), each one's line printed on
-    stderr as it finishes when `started` is given (a worker process shares the command's stderr).
+def run_batch(batch: list[Task], started: float | None = None, report: str | None = None) -> list[dict]:
+    """The tasks of one batch, in order, in this process (:func:`run_task` each), each one's line written as it
+    finishes when `started` is given: appended to the file `report` (which the command's process forwards,
+    :func:`run_batches`), else printed on stderr.
 
     Parameters
     ----------
@@ -432,6 +433,8 @@ def run_batch(batch: list[Task], started: float | None = None) -> list[dict]:
         The tasks.
     started : float, optional
         When the warm-up started (``time.time()``), for the lines' elapsed time; None: no lines.
+    report : str, optional
+        A file to append each finished task's line to (whole lines, flushed).
 
     Returns
     -------
@@ -442,8 +445,82 @@ def run_batch(batch: list[Task], started: float | None = None) -> list[dict]:
     for t in batch:
         out.append(run_task(*t))
         if started is not None:
-            print(task_line(out[-1], time.time() - started), file=sys.stderr, flush=True)
+            line = task_line(out[-1], time.time() - started)
+            if report is None:
+                print(line, file=sys.stderr, flush=True)
+            else:
+                with open(report, "a") as f:
+                    f.write(line + "\n")
     return out
+
+
+def run_batches(parts: list[list[Task]], jobs: int, log: Callable[[str], None]) -> list[dict]:
+    """The batches on `jobs` worker processes (loky), each finished task's line passed to `log` as it comes
+    (every half second); on a terminal a live line below them counts the tasks done and the elapsed time.
+
+    Parameters
+    ----------
+    parts : list of list of (game id, tier or None, agent specs or None)
+        The batches (:func:`batches`).
+    jobs : int
+        Worker processes.
+    log : callable(str)
+        Where the task lines go (printed above the live line on a terminal).
+
+    Returns
+    -------
+    list of dict
+        :func:`run_task`'s result per task, batches in the order they finished.
+    """
+    import tempfile
+    import threading
+    from contextlib import nullcontext
+
+    from joblib import Parallel, delayed
+
+    total = sum(len(b) for b in parts)
+    started = time.time()
+    with tempfile.TemporaryDirectory(prefix="boardlab-warmup-") as tmp:
+        reports = [Path(tmp) / f"batch-{i}.log" for i in range(len(parts))]
+        forwarded = [0] * len(parts)
+
+        def forward(status) -> None:
+            for i, path in enumerate(reports):
+                try:
+                    lines = path.read_text().split("\n")[:-1]  # whole lines only: the last may be half written
+                except OSError:
+                    continue
+                for line in lines[forwarded[i] :]:
+                    log(line)
+                forwarded[i] = len(lines)
+            if status is not None:
+                status.update(f"warmup: {sum(forwarded)} of {total} done [{time.time() - started:.0f} s]")
+
+        if sys.stderr.isatty():
+            from rich.console import Console
+
+            live = Console(stderr=True).status(f"warmup: 0 of {total} done")
+        else:
+            live = nullcontext()
+        with live as status:
+            done = threading.Event()
+
+            def poll() -> None:
+                while not done.wait(0.5):
+                    forward(status)
+
+            poller = threading.Thread(target=poll, daemon=True)
+            poller.start()
+            try:
+                runs = Parallel(n_jobs=jobs, return_as="generator_unordered")(
+                    delayed(run_batch)(b, started, str(r)) for b, r in zip(parts, reports, strict=True)
+                )
+                results = [r for batch in runs for r in batch]
+            finally:
+                done.set()
+                poller.join()
+            forward(status)
+    return results
 
 
 def run_task(game_id: str, tier: str | None, agents: list[str] | None) -> dict:

@@ -288,6 +288,30 @@ def test_the_game_loop_calls_the_searching_agents_through_their_addresses():
         assert not any(isinstance(a, types.Dispatcher) for a in sig)
 
 
+def test_the_per_move_player_and_the_recorded_loop_call_the_searching_agents_through_their_addresses():
+    """The per-move player (registry.builtin_player, whose kernel is move_by_address) and the recorded loop are
+    compiled for first-class function movers, never for a dispatcher argument; a strong seat plays the same game
+    per move as in play_games."""
+    from numba import types
+
+    from boardlab.agents.citywright import play as PL
+    from boardlab.agents.citywright import recorded as R
+
+    specs = ["strong", "greedy"]
+    scores, boards, *_ = _table(specs, 2, 1)
+    game = play_game(specs, "v1.1", seed=1000)
+    assert [s["total"] for s in game.scores()] == list(scores[0, :, E.SC_TOTAL])
+    assert all((game.boards[p] == boards[0, p]).all() for p in range(2))
+    from boardlab.experiments.citywright.recorded import trajectory_tables
+
+    trajectory_tables(load_rules(), 2, [parse_agent(s) for s in specs], "fixed", 0, 0, 1)
+    for kernel in (PL.move_by_address, R.play_recorded_games):
+        assert kernel.signatures, kernel
+        for sig in kernel.signatures:
+            assert isinstance(sig[-1], types.NoneType) or all(isinstance(m, types.FunctionType) for m in sig[-1])
+            assert not any(isinstance(a, types.Dispatcher) for a in sig)
+
+
 def test_a_table_of_evaluators_plays_the_same_games_in_the_loop_compiled_without_the_searches():
     """play_games with bank None (every seat random, greedy or a specialist: the loop run_games compiles for such a
     table) plays the same moves, scores, boards, statistics and move log as the full loop with its bank."""

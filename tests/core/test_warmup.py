@@ -161,3 +161,16 @@ def test_warmup_user_errors_are_one_line(capsys, private_cache, args, says):
     code, _out, err = cli(capsys, "warmup", *args)
     assert code == 2 and says in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert not list(private_cache.rglob("*.nbi"))
+
+
+def test_parallel_batches_forward_one_line_per_task_as_each_finishes(private_cache):
+    todo = W.tasks([get_game("pig"), get_game("heartslite")])  # pure Python: nothing to compile
+    parts = W.batches(todo, 2)
+    assert len(parts) == 2
+    lines: list[str] = []
+    results = W.run_batches(parts, 2, lines.append)
+    assert sorted((r["game"], r["tier"]) for r in results) == sorted((g, t) for g, t, _ in todo)
+    assert len(lines) == len(todo)  # each task's line once, forwarded from its worker
+    for g, t, _ in todo:
+        name = g + (f"/{t}" if t else "")
+        assert sum(line.startswith(f"  {name}: already cached in") for line in lines) == 1, lines

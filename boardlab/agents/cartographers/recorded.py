@@ -15,7 +15,7 @@ from numba import njit
 from boardlab.sim.cartographers import engine as E
 from boardlab.sim.cartographers.tables import N_SEASONS, RP_PLAYERS
 
-from .play import policy_move
+from .kernels import A_RANDOM, P_CODE
 
 KINDS = ("draw", "monster")  # a decision's kind: its phase (E.PHASE_DRAW, E.PHASE_MONSTER)
 
@@ -46,15 +46,16 @@ def seat_progress(st, p):
 
 @njit(cache=True)
 def play_recorded_games(
-    seeds, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws, scores, records, coins, edicts, planes,
+    policy, seeds, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws, scores, records, coins, edicts, planes,
     seat, kind, legal, progress, steps,
 ):  # fmt: skip
     """One game per seed with agents prms (float64[G, players, P_LEN]), each decision recorded.
 
     Parameters
     ----------
-    seeds, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws :
-        As :func:`boardlab.agents.cartographers.play.play_games` takes them.
+    policy, seeds, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws :
+        As :func:`boardlab.agents.cartographers.play.play_games` takes them (`policy`: policy_move, called by its
+        address, compiled once on its own and not again inside this loop).
     scores, records, coins, edicts, planes : numpy.ndarray
         As play_games fills them.
     seat, kind, legal : numpy.ndarray
@@ -80,7 +81,11 @@ def play_recorded_games(
             seat[g, t] = p
             kind[g, t] = st[E.ST_PHASE]
             legal[g, t] = E.enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, -2, count)
-            policy_move(bb, st, rng, mv, prms[g, p], rp, cards, forms, form_anchors, walk, masks, vw, ws)
+            prm = prms[g, p]
+            if int(prm[P_CODE]) == A_RANDOM:  # as policy_move plays it, without the call by address (a cheap move)
+                E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
+            else:
+                policy(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, masks, vw, ws)
             E.apply_move(bb, st, rng, mv, rp, cards, forms, form_anchors, walk, masks)
             for q in range(n):
                 progress[g, t, q] = seat_progress(st, q)

@@ -213,15 +213,28 @@ def play_games(
     swork = SE.make_work()
     args = (seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, moves, vals, mv, arng, mem, work, fwork, wrng,
             swork)  # fmt: skip
-    choose = types.FunctionType(types.none(*_choose_types(st, rng, rp, dt, rows[0], arng, mem[0], moves, vals, mv,
+    choose = types.FunctionType(types.none(*choose_types(st, rng, rp, dt, rows[0], arng, mem[0], moves, vals, mv,
                                                           work, fwork, wrng, swork)))  # fmt: skip
     loop_types = (choose, *(typeof(a) for a in args))
     _play_games.compile(loop_types)
     _play_games.overloads[loop_types].entry_point(choose_move, *args)
 
 
-def _choose_types(st, rng, rp, dt, row, arng, mem, moves, vals, mv, work, fwork, wrng, swork) -> tuple:
-    """choose_move's argument types for these arrays, as the loop passes them (the seat int32, the seed uint64)."""
+def choose_types(st, rng, rp, dt, row, arng, mem, moves, vals, mv, work, fwork, wrng, swork) -> tuple:
+    """choose_move's argument types for these arrays, as the loops pass them (the seat int32, the seed uint64).
+
+    Parameters
+    ----------
+    st, rng, rp, dt, row, arng, mem, moves, vals, mv, work, fwork, wrng : numpy.ndarray
+        choose_move's arrays (``row`` and ``mem`` one agent's and one seat's rows).
+    swork : tuple of numpy.ndarray
+        The expert search's scratch.
+
+    Returns
+    -------
+    tuple of numba types
+        choose_move's parameter types, in its order.
+    """
     t = [typeof(a) for a in (st, rng, rp, dt, row, arng, mem, moves, vals, mv, work, fwork, wrng, swork)]
     return (*t[:4], types.int32, t[4], types.uint64, *t[5:])
 

@@ -11,7 +11,7 @@ plays, move for move.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof, types
 
 from boardlab.sim.citadels import engine as E
 from boardlab.sim.citadels.tables import RP_MAX_ROUNDS, RP_PLAYERS
@@ -64,10 +64,14 @@ def run_recorded_games(seeds: np.ndarray, tables, rows: np.ndarray, seats: np.nd
         np.zeros(S.N_FEATURES, dtype=np.float64), np.zeros(2, dtype=np.uint64), K.SE.make_work(),
         np.zeros((n, E.SC_LEN), dtype=np.int32),
     )  # fmt: skip
-    play_recorded_games(
-        np.ascontiguousarray(seeds, dtype=np.uint64), rp, dt, np.ascontiguousarray(rows, dtype=np.float64),
-        np.ascontiguousarray(seats, dtype=np.int64), *out.values(), *scratch,
-    )  # fmt: skip
+    args = (np.ascontiguousarray(seeds, dtype=np.uint64), rp, dt, np.ascontiguousarray(rows, dtype=np.float64),
+            np.ascontiguousarray(seats, dtype=np.int64), *out.values(), *scratch)  # fmt: skip
+    st, rng, _, moves, _, vals, mv, arng, mem, work, fwork, wrng, swork, _ = scratch
+    choose = types.FunctionType(types.none(*K.choose_types(st, rng, rp, dt, args[3][0], arng, mem[0], moves, vals, mv,
+                                                           work, fwork, wrng, swork)))  # fmt: skip
+    loop_types = (choose, *(typeof(a) for a in args))
+    play_recorded_games.compile(loop_types)
+    play_recorded_games.overloads[loop_types].entry_point(K.choose_move, *args)  # the agents called by address
     out["capped"] = out["info"][:, 0, E.IN_CAPPED] != 0
     return out
 
@@ -79,7 +83,7 @@ def _decision_bound(max_rounds: int, players: int) -> int:
 
 @njit(cache=True, _nrt=False)
 def play_recorded_games(
-    seeds, rp, dt, rows, seats, scores, info, hist, seat, kind, legal, progress, steps,
+    choose, seeds, rp, dt, rows, seats, scores, info, hist, seat, kind, legal, progress, steps,
     st, rng, ev, moves, listed, vals, mv, arng, mem, work, fwork, wrng, swork, now,
 ):  # fmt: skip
     """The loop of :func:`run_recorded_games` (its arrays; the rest scratch, as play_games' loop takes it).  A game
@@ -87,6 +91,9 @@ def play_recorded_games(
 
     Parameters
     ----------
+    choose : first-class function
+        :func:`boardlab.agents.citadels.kernels.choose_move`, called by its address: its call tree is compiled
+        once, on its own, and not again inside this loop (docs/architecture/compile-time.md).
     seeds : ndarray(uint64, ndim=1)
         One seed per game.
     rp, dt : ndarray(int32)
@@ -129,9 +136,11 @@ def play_recorded_games(
             seat[g, t] = p
             kind[g, t] = st[E.ST_PHASE]
             legal[g, t] = E.legal_moves(st, rp, dt, listed)
-            K.choose_move(
-                st, rng, rp, dt, p, rows[seats[g, p]], seed, arng, mem[p], moves, vals, mv, work, fwork, wrng, swork
-            )
+            row = rows[seats[g, p]]
+            if int(row[K.P_CODE]) == K.A_RANDOM:  # as choose_move plays it, without the call by address
+                E.random_move(st, rng, rp, dt, moves, mv)
+            else:
+                choose(st, rng, rp, dt, p, row, seed, arng, mem[p], moves, vals, mv, work, fwork, wrng, swork)
             E.apply_move(st, rng, ev, rp, dt, mv)
             E.final_scores(st, rp, dt, now)
             for q in range(n):

@@ -363,14 +363,84 @@ def call_play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank) 
         float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``, read-only: the weight bank, or None when every seat
         is random, greedy or a specialist.
     """
-    if bank is None:
-        movers, movers_type = None, types.none
-    else:
-        movers = movers_for(prms, tables, bank)
-        movers_type = types.Tuple(tuple(types.FunctionType(s) for s in mover_signatures(tables, numba.typeof(bank[0]))))
+    movers, movers_type = movers_and_type(prms, tables, bank)
     args = (seeds, prms, tables, scores, boards_out, stats, logs, bank, movers)
+    entry_point(play_games, args, movers_type)(*args)
+
+
+def movers_and_type(prms: np.ndarray, tables, bank: np.ndarray | None) -> tuple:
+    """The movers of a table of agents (:func:`movers_for`) and their numba type, for a kernel that takes them as
+    its last argument; (None, none) when bank is None (no seat searches).
+
+    Parameters
+    ----------
+    prms : numpy.ndarray
+        float64, shape ``(..., P_LEN)``: the seats' rows.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    bank : numpy.ndarray or None
+        float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``, read-only: the weight bank, or None.
+
+    Returns
+    -------
+    tuple
+        ``(movers, numba type)``.
+    """
+    if bank is None:
+        return None, types.none
+    sigs = mover_signatures(tables, numba.typeof(bank[0]))
+    return movers_for(prms, tables, bank), types.Tuple(tuple(types.FunctionType(s) for s in sigs))
+
+
+def entry_point(kernel, args: tuple, movers_type):
+    """The machine code of `kernel` for `args`, whose last item is the movers, compiled (or loaded from the
+    cache) for first-class function movers: given the dispatchers themselves, numba would type each as a
+    dispatcher of its own and link its kernel into the caller.
+
+    Parameters
+    ----------
+    kernel : numba dispatcher
+        A kernel whose last parameter is the movers.
+    args : tuple
+        The arguments it will be called with.
+    movers_type : numba type
+        :func:`movers_and_type`'s.
+
+    Returns
+    -------
+    callable
+        The compiled function, called with `args`.
+    """
     sig = types.none(*(numba.typeof(a) for a in args[:-1]), movers_type)
-    play_games.get_compile_result(sig).entry_point(*args)
+    return kernel.get_compile_result(sig).entry_point
+
+
+@njit(cache=True)
+def move_by_address(boards, st, rng, mv, prm, tables, vw, movers):
+    """One seat's move as the game loop makes it (search_policy_move), as a kernel of its own for a per-move
+    player (:func:`boardlab.agents.citywright.registry.builtin_player`): called through :func:`entry_point`,
+    it links no searching agent, only the ones `movers` holds, compiled on their own.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``: the agent's parameter row.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    vw : numpy.ndarray
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``, read-only: the learned value's weights.
+    movers : tuple
+        :func:`movers_for`'s.
+    """
+    search_policy_move(boards, st, rng, mv, prm, tables, vw, movers)
 
 
 def default_bank() -> np.ndarray:

@@ -27,7 +27,7 @@ from boardlab.sim.citywright.tables import (
 )
 
 from .kernels import P_VALUE
-from .play import evaluator_policy_move, policy_move
+from .play import evaluator_policy_move, search_policy_move
 
 _FACTORIAL = (1, 1, 2, 6, 24)
 
@@ -100,7 +100,7 @@ def legal_count(boards, st, rp, shp, pl_mask):
 
 
 @njit(cache=True)
-def play_recorded_games(seeds, prms, tables, scores, boards_out, stats, seat, legal, progress, steps, bank):
+def play_recorded_games(seeds, prms, tables, scores, boards_out, stats, seat, legal, progress, steps, bank, movers):
     """One game per seed with agents prms[g] (float64[G, players, P_LEN]), each decision recorded.
 
     Parameters
@@ -122,6 +122,8 @@ def play_recorded_games(seeds, prms, tables, scores, boards_out, stats, seat, le
         int64[G]: each game's number of decisions.
     bank : numpy.ndarray or None
         As play_games'.
+    movers : tuple or None
+        As play_games': the searching agents' move kernels, called by address (None with bank None).
     """
     rp, shp, pl_mask, pl_info, _, _, _, ach = tables
     n = boards_out.shape[1]
@@ -140,7 +142,7 @@ def play_recorded_games(seeds, prms, tables, scores, boards_out, stats, seat, le
             if bank is None:
                 evaluator_policy_move(boards, st, rng, mv, prms[g, p], tables)
             else:
-                policy_move(boards, st, rng, mv, prms[g, p], tables, bank[int(prms[g, p, P_VALUE])])
+                search_policy_move(boards, st, rng, mv, prms[g, p], tables, bank[int(prms[g, p, P_VALUE])], movers)
             E.apply_move(boards, st, rng, mv, rp, shp, pl_info)
             E.final_scores(boards, st, rp, ach, now)
             for q in range(n):

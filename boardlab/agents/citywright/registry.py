@@ -691,21 +691,28 @@ def builtin_player(spec: AgentSpec):
     """
     from boardlab.sim.citywright import engine as E
 
-    from .play import policy_move
+    from .play import entry_point, move_by_address, movers_and_type
+    from .strong import readonly_weights
 
     row = spec.row()
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     uses_weights = "weights" in spec.params
-    by_rules: dict = {}  # rules -> the weights spec plays under them (an array for every agent: one compilation)
+    by_rules: dict = {}  # rules -> the weight bank spec plays under them (an array for every agent: one compilation)
+    by_tables: dict = {}  # id of a game's tables -> (the tables, the kernel's machine code, the movers)
 
     def play(game) -> None:
         tb = game.tables
         if game.rules not in by_rules:
-            by_rules[game.rules] = load_named_weights(
-                weights_name(spec, game.rules) if uses_weights else WEIGHTS_VERSION
-            )
-        vw = by_rules[game.rules]
-        policy_move(game.boards, game.st, game.rng, mv, row, tb.kernel_args(), vw)
+            name = weights_name(spec, game.rules) if uses_weights else WEIGHTS_VERSION
+            by_rules[game.rules] = readonly_weights(load_named_weights(name)[None])
+        bank = by_rules[game.rules]
+        key = (id(tb), game.rules)
+        if key not in by_tables:
+            movers, movers_type = movers_and_type(row[None], tb.kernel_args(), bank)
+            args = (game.boards, game.st, game.rng, mv, row, tb.kernel_args(), bank[0], movers)
+            by_tables[key] = (tb, entry_point(move_by_address, args, movers_type), movers)
+        _, move, movers = by_tables[key]
+        move(game.boards, game.st, game.rng, mv, row, tb.kernel_args(), bank[0], movers)
         E.apply_move(game.boards, game.st, game.rng, mv, tb.rp, tb.shp, tb.pl_info)
 
     return play

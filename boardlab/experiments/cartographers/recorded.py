@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+from numba import typeof
 
-from boardlab.agents.cartographers.play import _weights
+from boardlab.agents.cartographers.play import _weights, policy_move, policy_type
 from boardlab.agents.cartographers.recorded import KINDS, play_recorded_games
 from boardlab.agents.cartographers.registry import AgentSpec, rows
 from boardlab.agents.cartographers.strong import workspace
@@ -66,9 +67,11 @@ def trajectory_tables(
     legal = np.zeros((g, decisions), dtype=np.int32)
     progress = np.zeros((g, decisions, players), dtype=np.float64)
     steps = np.zeros(g, dtype=np.int64)
-    play_recorded_games(
-        np.ascontiguousarray(seeds, dtype=np.uint64), prms, *tb.kernel_args(), _weights(None), workspace(),
-        res["scores"], res["records"], res["coins"], res["edicts"], res["planes"], seat, kind, legal, progress, steps,
-    )  # fmt: skip
+    tail = (*tb.kernel_args(), _weights(None), workspace())
+    args = (np.ascontiguousarray(seeds, dtype=np.uint64), prms, *tail, res["scores"], res["records"], res["coins"],
+            res["edicts"], res["planes"], seat, kind, legal, progress, steps)  # fmt: skip
+    sig = (policy_type(tail), *(typeof(a) for a in args))
+    play_recorded_games.compile(sig)
+    play_recorded_games.overloads[sig].entry_point(policy_move, *args)  # the agents called by address
     results = results_table(rules, players, agents, start, seeds, order, res)
     return results, trajectory_table(start, steps, seat, legal, progress, kinds=kind, kind_names=KINDS)

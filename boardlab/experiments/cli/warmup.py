@@ -50,7 +50,15 @@ def warmup(
                 reg.parse_agent(a)
         except reg.AgentError as e:
             raise UserError(f"--agents: {e}") from None
-    todo = W.tasks(games, specs)
+    # reading the tiers imports each game's agents, whose typed helpers compile on an empty cache (seconds)
+    print(f"warmup: {', '.join(g.id for g in games)}: reading their tiers", file=sys.stderr, flush=True)
+    if sys.stderr.isatty():
+        from rich.console import Console
+
+        with Console(stderr=True).status("warmup: reading the games' tiers"):
+            todo = W.tasks(games, specs)
+    else:
+        todo = W.tasks(games, specs)
     jobs = check_jobs(jobs, "loky", len(todo))
     parts = W.batches(todo, jobs)
     jobs = min(jobs, len(parts))
@@ -62,17 +70,14 @@ def warmup(
     if jobs > 1 and len(parts) == jobs and any(len(b) > 1 for b in parts):
         for b in parts:  # whole games per process: which games each compiles, in order
             log(f"  one process: {', '.join(dict.fromkeys(t[0] for t in b))}")
-    t0, started = time.perf_counter(), time.time()
+    t0 = time.perf_counter()
     if jobs == 1:
         results = []
         for t in todo:
             results.append(W.run_task(*t))
             log(W.task_line(results[-1], time.perf_counter() - t0))
-    else:  # each process prints its tasks' lines as they finish (loky's workers share this stderr)
-        from joblib import Parallel, delayed
-
-        runs = Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(W.run_batch)(b, started) for b in parts)
-        results = [r for batch in runs for r in batch]
+    else:  # each process's task lines, forwarded as they finish (with a live count and elapsed time on a terminal)
+        results = W.run_batches(parts, jobs, log)
     compiled = sum(r["compiled"] for r in results)
     total = time.perf_counter() - t0
     if compiled:
