@@ -418,8 +418,8 @@ def entry_point(kernel, args: tuple, movers_type):
 @njit(cache=True)
 def move_by_address(boards, st, rng, mv, prm, tables, vw, movers):
     """One seat's move as the game loop makes it (search_policy_move), as a kernel of its own for a per-move
-    player (:func:`boardlab.agents.citywright.registry.builtin_player`): called through :func:`entry_point`,
-    it links no searching agent, only the ones `movers` holds, compiled on their own.
+    player (:func:`boardlab.agents.citywright.registry.builtin_player`). Called through :func:`entry_point`, it
+    links no searching agent: it calls the ones `movers` holds through their addresses, each compiled on its own.
 
     Parameters
     ----------
