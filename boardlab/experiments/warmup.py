@@ -2,19 +2,22 @@
 
 A command calls :func:`ensure_compiled` before its run: when numba's cache holds no index (``*.nbi``) for one of
 the game's kernel modules (a first run, or a cache the guard in :mod:`boardlab.sim._cache` dropped after a
-kernel source changed), it says on stderr what it compiles and about how long it takes, and plays one tiny game
-in-process so every kernel those agents use is compiled (and cached) before the run's clock starts.
+kernel source changed), it plays one tiny game in-process so every kernel those agents use is compiled (and
+cached) before the run's clock starts, and once that game has lasted longer than loading cached kernels takes
+(:data:`ANNOUNCE_AFTER`) it says on stderr what it compiles and about how long it takes.
 ``boardlab warmup`` does it ahead for every game and tier, spread over processes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from boardlab.sim import _cache
@@ -251,6 +254,39 @@ def kernel_specs(game: GameDef, specs: list[str]) -> list[str]:
     return kept or reg.split_specs(game.ladder.default_agents)
 
 
+#: seconds the tiny game may take before the compile announcement is said: loading cached kernels takes less,
+#: so a run whose kernels numba has cached (agents of other parameters than any warm-up saw) says nothing
+ANNOUNCE_AFTER = 2.0
+
+
+@contextlib.contextmanager
+def _announced(line: str, log: Callable[[str], None] | None, t0: float) -> Iterator[threading.Event]:
+    """Run the block; once it has lasted ANNOUNCE_AFTER seconds, say `line` through `log` (default: stderr,
+    live with the elapsed time on a terminal) while it goes on.  Yields an event set once the line is said."""
+    done, said = threading.Event(), threading.Event()
+
+    def watch() -> None:
+        if done.wait(ANNOUNCE_AFTER):
+            return
+        said.set()
+        if log is None and sys.stderr.isatty():
+            from rich.console import Console
+
+            with Console(stderr=True).status(line) as status:
+                while not done.wait(0.5):
+                    status.update(f"{line} [{time.perf_counter() - t0:.0f} s]")
+        else:
+            (log or (lambda s: print(s, file=sys.stderr, flush=True)))(line)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        yield said
+    finally:
+        done.set()
+        watcher.join()
+
+
 def ensure_compiled(
     game: GameDef | str,
     agents: list[str] | None = None,
@@ -299,31 +335,12 @@ def ensure_compiled(
     line = announce(g.id, f" ({tier})" if tier else f" ({','.join(dict.fromkeys(specs))})", estimate(key, g.id))
     spec = S.make_spec(n, specs if len(specs) in (1, n) else specs[:1], 1, 0, rs, game=g)
     t0 = time.perf_counter()
-    if log is None and sys.stderr.isatty():
-        from rich.console import Console
-
-        with Console(stderr=True).status(line) as status:
-            import threading
-
-            done = threading.Event()
-
-            def tick():
-                while not done.wait(0.5):
-                    status.update(f"{line} [{time.perf_counter() - t0:.0f} s]")
-
-            th = threading.Thread(target=tick, daemon=True)
-            th.start()
-            try:
-                S.play_chunk(spec, 0)
-            finally:
-                done.set()
-    else:
-        (log or (lambda s: print(s, file=sys.stderr, flush=True)))(line)
+    with _announced(line, log, t0) as said:
         S.play_chunk(spec, 0)
     seconds = time.perf_counter() - t0
     compiled = _cached_kernels(g) > before  # numba cached machine code for a kernel or signature it compiled
     _mark_warm(g, specs)
-    if log is None:
+    if log is None and (compiled or said.is_set()):
         what = f"compiled the {g.id} kernels" if compiled else f"the {g.id} kernels were cached already:"
         print(f"{what} in {seconds:.1f} s", file=sys.stderr, flush=True)
     return {"compiled": compiled, "cold": cold, "seconds": seconds}

@@ -112,6 +112,32 @@ def test_a_warm_marker_holds_only_under_the_same_stamp_and_cached_modules(privat
     assert not list(private_cache.rglob("*.nbi"))
 
 
+def test_the_compile_line_is_said_only_when_the_tiny_game_outlasts_a_cache_load(private_cache, monkeypatch, capsys):
+    """A run whose kernels numba has cached, under agents no warm-up marked (other parameters), loads them in
+    well under ANNOUNCE_AFTER: nothing is said.  A tiny game that takes longer (compiling) is announced."""
+    import time
+
+    from boardlab.experiments import simulate as S
+
+    g = get_game("citadels")
+    monkeypatch.setattr(W, "ANNOUNCE_AFTER", 0.2)
+    monkeypatch.setattr(S, "play_chunk", lambda spec, i: None)  # a cache load: at once
+    lines: list[str] = []
+    fast = W.ensure_compiled(g, ["random"], log=lines.append)
+    assert fast["cold"] and not fast["compiled"] and lines == []
+    W.ensure_compiled(g, ["basic"])  # the default log: stderr, closing line included
+    assert capsys.readouterr().err == ""
+
+    monkeypatch.setattr(S, "play_chunk", lambda spec, i: time.sleep(0.6))  # compiling: longer
+    slow = W.ensure_compiled(g, ["random"], log=lines.append, force=True)
+    assert lines == [W.announce("citadels", " (random)", W.estimate("citadels", "citadels"))]
+    assert slow["seconds"] >= 0.6
+    W.ensure_compiled(g, ["basic"], force=True)
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("compiling the citadels kernels (basic)")
+    assert err[1].startswith("the citadels kernels were cached already: in ")
+
+
 def test_the_compile_line_quotes_the_measured_time(private_cache, tmp_path):
     W.record_compile_time("citadels/strong", 12.34)
     assert W.compile_times()["citadels/strong"] == 12.3
