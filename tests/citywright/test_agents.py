@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from boardlab.agents.citywright import kernels as K
-from boardlab.agents.citywright.mcts import mcts_move
-from boardlab.agents.citywright.play import run_games
+from boardlab.agents.citywright.play import run_games, search_move
 from boardlab.agents.citywright.python import play_game
 from boardlab.agents.citywright.registry import (
     AgentError,
@@ -203,7 +202,7 @@ def test_mcts_is_deterministic_and_legal():
     moves = []
     for _ in range(2):
         mv = np.zeros(E.MV_LEN, dtype=np.int32)
-        it = mcts_move(g.boards, g.st, g.rng.copy(), mv, prm, tb.kernel_args())
+        it = search_move(g.boards, g.st, g.rng.copy(), mv, prm, tb.kernel_args())
         assert it == 200
         moves.append(g.decode(mv))
     assert moves[0] == moves[1]

@@ -10,7 +10,7 @@ import pytest
 
 from boardlab.agents.citywright import flatmc as F
 from boardlab.agents.citywright import kernels as K
-from boardlab.agents.citywright.mcts import mcts_move
+from boardlab.agents.citywright.play import search_move
 from boardlab.agents.citywright.registry import (
     EXPERT_LEVERS,
     EXPERT_V1,
@@ -98,9 +98,7 @@ def _search(g: Game, spec: str):
     tb = g.tables
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     rng = g.rng.copy()
-    n = F.flatmc_move(
-        g.boards, g.st, rng, mv, parse_agent(spec).row(), tb.kernel_args(), STRONG_WEIGHTS,
-    )  # fmt: skip
+    n = search_move(g.boards, g.st, rng, mv, parse_agent(spec).row(), tb.kernel_args(), STRONG_WEIGHTS)
     return g.decode(mv), n, rng
 
 
@@ -147,10 +145,7 @@ def test_flatmc_with_ucb_and_independent_playouts_is_todays_mcts():
                     mv = np.zeros(E.MV_LEN, dtype=np.int32)
                     rng = g.rng.copy()
                     row = parse_agent(spec).row()
-                    if spec.startswith("mcts"):
-                        mcts_move(g.boards, g.st, rng, mv, row, tb.kernel_args())
-                    else:
-                        F.flatmc_move(g.boards, g.st, rng, mv, row, tb.kernel_args(), STRONG_WEIGHTS)
+                    search_move(g.boards, g.st, rng, mv, row, tb.kernel_args(), STRONG_WEIGHTS)
                     moves.append((mv.copy(), rng.copy()))
                 assert (moves[0][0] == moves[1][0]).all() and (moves[0][1] == moves[1][1]).all(), (rollout, reward)
 
@@ -198,9 +193,7 @@ def test_halving_keeps_the_better_half(k, extra):
                 values.append(h.scores()[0]["total"])
             best = values.index(max(values))
             mv = np.zeros(E.MV_LEN, dtype=np.int32)
-            played = F.flatmc_move(
-                g.boards.copy(), g.st.copy(), g.rng.copy(), mv, prm, tb.kernel_args(), STRONG_WEIGHTS
-            )
+            played = search_move(g.boards.copy(), g.st.copy(), g.rng.copy(), mv, prm, tb.kernel_args(), STRONG_WEIGHTS)
             chosen = [i for i in range(n) if (cand[i] == mv).all()]
             assert chosen == [best], (values, chosen)
             assert played == _halving_playouts(k, 30)
@@ -353,9 +346,7 @@ def test_expert_specialist_plays_only_its_specialist_candidates(district):
         g = _position(40 + seed, 4, 4 * seed + 2)
         tb = g.tables
         mv = np.zeros(E.MV_LEN, dtype=np.int32)
-        F.flatmc_move(
-            g.boards, g.st, g.rng.copy(), mv, prm, tb.kernel_args(), STRONG_WEIGHTS,
-        )  # fmt: skip
+        search_move(g.boards, g.st, g.rng.copy(), mv, prm, tb.kernel_args(), STRONG_WEIGHTS)
         cand = np.zeros((k, E.MV_LEN), dtype=np.int32)
         val = np.zeros(k)
         scratch = np.zeros(E.MV_LEN, dtype=np.int32)

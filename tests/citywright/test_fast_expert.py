@@ -11,6 +11,7 @@ import pytest
 
 from boardlab.agents.citywright import flatmc as F
 from boardlab.agents.citywright import kernels as K
+from boardlab.agents.citywright.play import search_move
 from boardlab.agents.citywright.registry import EXPERT_LEVERS, EXPERT_V1, TIERS, parse_agent
 from boardlab.agents.citywright.strong import STRONG_WEIGHTS, _ruler_lookup, new_ruler_memo, ruler_key, strong_move
 from boardlab.sim.citywright import engine as E
@@ -66,9 +67,7 @@ def _search(g: Game, prm: np.ndarray):
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     rng = g.rng.copy()
     counters = np.zeros(F.N_COUNTERS, dtype=np.int64)
-    played = F.flatmc_search(
-        g.boards.copy(), g.st.copy(), rng, mv, prm, g.tables.kernel_args(), counters, STRONG_WEIGHTS
-    )
+    played = search_move(g.boards.copy(), g.st.copy(), rng, mv, prm, g.tables.kernel_args(), STRONG_WEIGHTS, counters)
     return mv, rng, played, counters
 
 
@@ -181,7 +180,7 @@ def _fresh_strong(h: Game, prm: np.ndarray, rng: np.ndarray, only=None):
                 st[E.ST_SLOTS + s] = -1
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     r = rng.copy()
-    v = strong_move(h.boards, st, r, mv, prm, h.tables.kernel_args(), STRONG_WEIGHTS)
+    v = strong_move(h.boards, st, r, mv, prm, h.tables.kernel_args(), STRONG_WEIGHTS, False, NO_RULERS)
     return mv, v, r
 
 
@@ -429,7 +428,7 @@ def test_the_ruler_memo_gives_a_rulers_k_best_wherever_it_is_dealt(rules):
         v0 = strong_move(g.boards, g.st, rng, mv, prm, tb.kernel_args(), STRONG_WEIGHTS, False, memo)
         m0 = mv.copy()
         rng_plain = g.rng.copy()
-        v = strong_move(g.boards, g.st, rng_plain, mv, prm, tb.kernel_args(), STRONG_WEIGHTS)
+        v = strong_move(g.boards, g.st, rng_plain, mv, prm, tb.kernel_args(), STRONG_WEIGHTS, False, NO_RULERS)
         assert v == v0 and (mv == m0).all() and (rng == rng_plain).all()
         stored = memo[4][0]
         assert memo[4][1] == 0 and stored > 0

@@ -140,9 +140,8 @@ def _strong(g, prm, vw=None):
     tb = g.tables
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     rng = g.rng.copy()
-    S.strong_move(
-        g.boards, g.st, rng, mv, prm, tb.kernel_args(), S.readonly_weights(S.STRONG_WEIGHTS if vw is None else vw)
-    )
+    weights = S.readonly_weights(S.STRONG_WEIGHTS if vw is None else vw)
+    S.strong_move(g.boards, g.st, rng, mv, prm, tb.kernel_args(), weights, False, S.new_ruler_memo(0, 1))
     return mv
 
 

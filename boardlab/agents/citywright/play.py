@@ -11,6 +11,8 @@ weights alone, index 0).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numba
 import numpy as np
 from numba import njit, types
@@ -441,6 +443,114 @@ def move_by_address(boards, st, rng, mv, prm, tables, vw, movers):
         :func:`movers_for`'s.
     """
     search_policy_move(boards, st, rng, mv, prm, tables, vw, movers)
+
+
+def policy_mover(prms: np.ndarray, tables, vw=None) -> Callable[..., None]:
+    """policy_move for Python callers that move seats of these agents one move at a time (the bench's time per
+    move, the levers' timing): the kernel the per-move player calls (:func:`move_by_address`), with the searching
+    agents by address, so it compiles, or loads from numba's cache, what a game of them does and no more.
+
+    Parameters
+    ----------
+    prms : numpy.ndarray
+        float64, shape ``(P_LEN,)`` or ``(n, P_LEN)``: the rows of every agent the mover will be given.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()`` of the games it moves in.
+    vw : numpy.ndarray or None
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights (None: the committed ones).
+
+    Returns
+    -------
+    callable
+        ``move(boards, st, rng, mv, prm)``: fills mv with prm's move and advances rng, as policy_move does.
+    """
+    weights = readonly_weights(value_weights(vw))
+    movers, movers_type = movers_and_type(np.atleast_2d(prms), tables, weights[None])
+    compiled: list = []
+
+    def move(boards, st, rng, mv, prm) -> None:
+        args = (boards, st, rng, mv, prm, tables, weights, movers)
+        if not compiled:
+            compiled.append(entry_point(move_by_address, args, movers_type))
+        compiled[0](*args)
+
+    return move
+
+
+def searcher(code: int, tables, vw=None) -> Callable[..., int]:
+    """The move of a searching agent (mcts or flatmc) for Python callers, through the machine code the game loop
+    calls (:func:`movers_for`): the kernel compiled, or loaded from numba's cache, for the signature the loop
+    calls it with, so it is shared with every game of that agent; flatmc's playouts call strong_move by its
+    address, as in the loop.  Called from Python with the kernels themselves, numba would compile a
+    specialization of its own for those argument types, and link strong_move into flatmc.
+
+    Parameters
+    ----------
+    code : int
+        The agent's code: A_MCTS or A_FLATMC.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()`` of the games it searches in.
+    vw : numpy.ndarray or None
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights (None: the committed ones),
+        given to flatmc read-only, as the loop gives them.
+
+    Returns
+    -------
+    callable
+        ``search(boards, st, rng, mv, prm, counters=None) -> int``: fills mv (int32[MV_LEN]) with the move of the
+        agent of row prm (float64[P_LEN], C-contiguous) on boards (uint64[players, 4]) and st (int32[ST_LEN]),
+        advancing rng (uint64[2]); returns mcts's iterations or flatmc's playouts, and flatmc adds what its
+        playouts did to counters (int64[N_COUNTERS]; None: a scratch array).
+    """
+    if code not in (A_MCTS, A_FLATMC):
+        raise ValueError(f"searcher: code {code} is neither mcts ({A_MCTS}) nor flatmc ({A_FLATMC})")
+    weights = readonly_weights(value_weights(vw))
+    sigs = mover_signatures(tables, numba.typeof(weights))
+    if code == A_MCTS:
+        mcts = mcts_move.get_compile_result(sigs[0]).entry_point
+
+        def search(boards, st, rng, mv, prm, counters=None) -> int:
+            return int(mcts(boards, st, rng, mv, prm, tables))
+
+        return search
+    flatmc = flatmc_search.get_compile_result(sigs[2]).entry_point
+
+    def search_flatmc(boards, st, rng, mv, prm, counters=None) -> int:
+        if counters is None:
+            counters = np.zeros(N_COUNTERS, dtype=np.int64)
+        return int(flatmc(boards, st, rng, mv, prm, tables, counters, weights, strong_move))
+
+    return search_flatmc
+
+
+def search_move(boards, st, rng, mv, prm, tables, vw=None, counters=None) -> int:
+    """One move of a searching agent, by the code in its row: :func:`searcher`'s search, called once.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray
+        uint64, shape ``(players, 4)``, C-contiguous: each seat's R, C, P, I bitboards.
+    st : numpy.ndarray
+        int32, shape ``(ST_LEN,)``: the game state.
+    rng : numpy.ndarray
+        uint64, shape ``(2,)``: the game's chance and policy streams, advanced in place.
+    mv : numpy.ndarray
+        int32, shape ``(MV_LEN,)``: the move, filled.
+    prm : numpy.ndarray
+        float64, shape ``(P_LEN,)``, C-contiguous: the agent's parameter row (code A_MCTS or A_FLATMC).
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    vw : numpy.ndarray or None
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights (None: the committed ones).
+    counters : numpy.ndarray or None
+        int64, shape ``(N_COUNTERS,)``: flatmc adds what its playouts did (None: a scratch array).
+
+    Returns
+    -------
+    int
+        mcts's iterations or flatmc's playouts.
+    """
+    return searcher(int(prm[P_CODE]), tables, vw)(boards, st, rng, mv, prm, counters)
 
 
 def default_bank() -> np.ndarray:

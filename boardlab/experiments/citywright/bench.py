@@ -354,7 +354,7 @@ def timed_games(spec: str, opponent: str, players: int, rules: Rules | str, seed
     tuple
         ``(ms, shares, margins)``: float array of CPU ms per move, and per game the win share and the margin.
     """
-    from boardlab.agents.citywright.play import policy_move
+    from boardlab.agents.citywright.play import policy_mover
     from boardlab.agents.citywright.registry import parse_agent
     from boardlab.agents.citywright.strong import STRONG_WEIGHTS
     from boardlab.sim.citywright.api import Game
@@ -366,14 +366,18 @@ def timed_games(spec: str, opponent: str, players: int, rules: Rules | str, seed
     times: list[float] = []
     shares = np.zeros(len(seeds))
     margins = np.zeros(len(seeds))
+    movers: dict = {}  # id of a game's tables -> policy_mover (one per rule set's tables)
     for g, (seed, me) in enumerate(zip(seeds, seats, strict=True)):
         game = Game(players, rules, int(seed))
         tb = game.tables
         args = tb.kernel_args()
+        if id(tb) not in movers:
+            movers[id(tb)] = (tb, policy_mover(np.stack([me_row, opp_row]), args, STRONG_WEIGHTS))
+        move = movers[id(tb)][1]
         while not game.done:
             p = game.current
             t = time.process_time_ns()
-            policy_move(game.boards, game.st, game.rng, mv, me_row if p == me else opp_row, args, STRONG_WEIGHTS)
+            move(game.boards, game.st, game.rng, mv, me_row if p == me else opp_row)
             dt = time.process_time_ns() - t
             if p == me:
                 times.append(dt / 1e6)

@@ -82,7 +82,8 @@ def timing(specs: list[str], rounds: int = 3, rules_name: str = "v1.1") -> pd.Da
         min, max) and its search counters per position.
     """
     from boardlab.agents.citywright import flatmc as F
-    from boardlab.agents.citywright.play import policy_move
+    from boardlab.agents.citywright.kernels import P_CODE
+    from boardlab.agents.citywright.play import policy_mover, searcher
     from boardlab.agents.citywright.registry import EXPERT_V1, parse_agent
     from boardlab.agents.citywright.strong import STRONG_WEIGHTS
     from boardlab.sim.citywright import engine as E
@@ -95,17 +96,19 @@ def timing(specs: list[str], rounds: int = 3, rules_name: str = "v1.1") -> pd.Da
     for g in range(8):
         game = Game(4, rules_name, 2000 + g)
         args = game.tables.kernel_args()
+        move = policy_mover(np.stack([expert, greedy]), args, STRONG_WEIGHTS)
         while not game.done:
             me = game.current == g % 4
             if me:
                 positions.append((game.boards.copy(), game.st.copy(), game.rng.copy()))
-            policy_move(game.boards, game.st, game.rng, mv, expert if me else greedy, args, STRONG_WEIGHTS)
+            move(game.boards, game.st, game.rng, mv, expert if me else greedy)
             game.apply(game.decode(mv))
     counters = {s: np.zeros(F.N_COUNTERS, dtype=np.int64) for s in specs}
     cpu = np.zeros((rounds, len(specs)))
-    for b, st, rng in positions[:1]:  # warm-up (compile or load)
+    search = {s: searcher(int(prm[s][P_CODE]), args, STRONG_WEIGHTS) for s in specs}  # compiled or loaded here
+    for b, st, rng in positions[:1]:  # warm-up
         for s in specs:
-            F.flatmc_search(b.copy(), st.copy(), rng.copy(), mv, prm[s], args, counters[s], STRONG_WEIGHTS)
+            search[s](b.copy(), st.copy(), rng.copy(), mv, prm[s], counters[s])
     for s in specs:
         counters[s][:] = 0
     for r in range(rounds):
@@ -115,7 +118,7 @@ def timing(specs: list[str], rounds: int = 3, rules_name: str = "v1.1") -> pd.Da
                 b2, st2, rng2 = b.copy(), st.copy(), rng.copy()
                 c = np.zeros(F.N_COUNTERS, dtype=np.int64)
                 t = time.process_time()
-                F.flatmc_search(b2, st2, rng2, mv, prm[specs[j]], args, c, STRONG_WEIGHTS)
+                search[specs[j]](b2, st2, rng2, mv, prm[specs[j]], c)
                 cpu[r, j] += time.process_time() - t
                 if r == 0:
                     counters[specs[j]] += c
