@@ -228,6 +228,19 @@ def _chunk(game_id: str, rules, players: int, agents: tuple[str, ...], seating: 
     return play_tables(g, rules, players, parsed, seating, seed, lo, hi)
 
 
+def _compile_first(game: GameDef, rules, run: Run) -> None:
+    """The kernels of a run of built-in agents, the game's recorded loop among them, compiled in this process when
+    the cache lacks them, announced (boardlab.experiments.warmup), before its chunks are given to the processes:
+    otherwise each would compile them at once."""
+    from boardlab.experiments.play import needs_api
+    from boardlab.experiments.warmup import ensure_compiled
+
+    reg = game.agents()
+    if game.kernels is None or needs_api([reg.parse_agent(a) for a in run.agents]):
+        return
+    ensure_compiled(game, list(run.agents), run.players, rules, recorded=True)
+
+
 def play_run(
     game: GameDef, rules, run: Run, seed: int, work: Path, n_jobs: int = 1
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -257,6 +270,7 @@ def play_run(
     stem = f"{run.key}-{rules_tag(rules)}-s{seed}-g{run.games}"
     res, trj = work / f"{stem}.results.parquet", work / f"{stem}.trajectory.parquet"
     if not (res.exists() and trj.exists()):
+        _compile_first(game, rules, run)
         bounds = [(lo, min(lo + CHUNK, run.games)) for lo in range(0, run.games, CHUNK)]
         args = (game.id, rules, run.players, run.agents, run.seating, seed)
         if n_jobs > 1 and len(bounds) > 1:

@@ -138,7 +138,7 @@ def _stamp() -> str:
         return ""
 
 
-def cold_modules(game: GameDef, agents: list[str] | None = None) -> list[str]:
+def cold_modules(game: GameDef, agents: list[str] | None = None, recorded: bool = False) -> list[str]:
     """The kernel modules a run of `game` with `agents` would compile: empty when its kernels are cached.
 
     A run's kernels count as cached when a warm-up of the same game and agents (together, or each agent on its
@@ -152,6 +152,9 @@ def cold_modules(game: GameDef, agents: list[str] | None = None) -> list[str]:
         The game.
     agents : list[str], optional
         Agent specs; default: the game's default agents.
+    recorded : bool
+        The game's recorded loop too (``Simulation.trajectory_player``): a marker counts only if its warm-up
+        played that loop.
 
     Returns
     -------
@@ -165,7 +168,8 @@ def cold_modules(game: GameDef, agents: list[str] | None = None) -> list[str]:
     def warm(group: list[str]) -> bool:
         try:
             mark = json.loads(_marker(game, group).read_text())
-            return mark["stamp"] == _stamp() and all(indexed.get(m, 0) for m in mark["modules"])
+            fresh = mark["stamp"] == _stamp() and all(indexed.get(m, 0) for m in mark["modules"])
+            return fresh and (mark.get("recorded", False) or not recorded)
         except (OSError, ValueError, KeyError, TypeError):
             return False
 
@@ -175,13 +179,18 @@ def cold_modules(game: GameDef, agents: list[str] | None = None) -> list[str]:
     return [m for m, n in indexed.items() if not n] or list(indexed)
 
 
-def _mark_warm(game: GameDef, specs: list[str]) -> None:
+def _mark_warm(game: GameDef, specs: list[str], recorded: bool = False) -> None:
     path = _marker(game, specs)
+    try:
+        old = json.loads(path.read_text())
+        recorded = recorded or (old.get("stamp") == _stamp() and bool(old.get("recorded")))  # kept until stale
+    except (OSError, ValueError, AttributeError):
+        pass
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}")
         modules = [m for m, n in indexed_modules(game).items() if n]
-        tmp.write_text(json.dumps({"stamp": _stamp(), "modules": modules}))
+        tmp.write_text(json.dumps({"stamp": _stamp(), "modules": modules, "recorded": recorded}))
         os.replace(tmp, path)
     except OSError:
         pass
@@ -295,6 +304,7 @@ def ensure_compiled(
     tier: str | None = None,
     log: Callable[[str], None] | None = None,
     force: bool = False,
+    recorded: bool = False,
 ) -> dict:
     """Compile the kernels a run of `game` with `agents` uses when the cache lacks them, by playing one game.
 
@@ -314,6 +324,9 @@ def ensure_compiled(
         Where the announcement goes; default: stderr (a live elapsed time on a terminal).
     force : bool
         Play the tiny game even when the cache looks warm.
+    recorded : bool
+        Play it through the game's recorded loop too (``Simulation.trajectory_player``, the game-anatomy panel's),
+        when the game has one.
 
     Returns
     -------
@@ -324,7 +337,8 @@ def ensure_compiled(
 
     g = get_game(game) if isinstance(game, str) else game
     specs = kernel_specs(g, agents or g.agents().split_specs(g.ladder.default_agents))
-    cold = cold_modules(g, specs)
+    player = g.optional("trajectory_player") if recorded else None
+    cold = cold_modules(g, specs, player is not None)
     if not cold and not force:
         return {"compiled": False, "cold": [], "seconds": 0.0}
     before = _cached_kernels(g)
@@ -337,9 +351,12 @@ def ensure_compiled(
     t0 = time.perf_counter()
     with _announced(line, log, t0) as said:
         S.play_chunk(spec, 0)
+        if player is not None:
+            parsed = spec.agent_specs()
+            player(rs, n, parsed * n if len(parsed) == 1 else parsed, "fixed", 0, 0, 1)
     seconds = time.perf_counter() - t0
     compiled = _cached_kernels(g) > before  # numba cached machine code for a kernel or signature it compiled
-    _mark_warm(g, specs)
+    _mark_warm(g, specs, player is not None)
     if log is None and (compiled or said.is_set()):
         what = f"compiled the {g.id} kernels" if compiled else f"the {g.id} kernels were cached already:"
         print(f"{what} in {seconds:.1f} s", file=sys.stderr, flush=True)
@@ -541,7 +558,8 @@ def run_batches(parts: list[list[Task]], jobs: int, log: Callable[[str], None]) 
 
 
 def run_task(game_id: str, tier: str | None, agents: list[str] | None) -> dict:
-    """One warm-up task, in whatever process runs it (``boardlab warmup --jobs``): compile if cold, timed.
+    """One warm-up task, in whatever process runs it (``boardlab warmup --jobs``): compile if cold, timed: the
+    game's chunk player and its recorded loop (the game-anatomy panel's) with these agents.
 
     Parameters
     ----------
@@ -559,7 +577,7 @@ def run_task(game_id: str, tier: str | None, agents: list[str] | None) -> dict:
     """
     t0 = time.perf_counter()
     g = get_game(game_id)
-    r = ensure_compiled(g, agents, tier=tier, log=lambda line: None)
+    r = ensure_compiled(g, agents, tier=tier, log=lambda line: None, recorded=True)
     seconds = time.perf_counter() - t0
     if r["compiled"]:
         record_compile_time(f"{g.id}/{tier}" if tier else g.id, r["seconds"])

@@ -138,6 +138,50 @@ def test_the_compile_line_is_said_only_when_the_tiny_game_outlasts_a_cache_load(
     assert err[1].startswith("the citadels kernels were cached already: in ")
 
 
+def test_a_marker_counts_for_the_recorded_loop_only_once_a_warm_up_played_it(private_cache):
+    g = get_game("citadels")
+    _fake_cached(g)
+    W._mark_warm(g, ["random"])  # a simulate run's warm-up: the chunk player only
+    assert W.cold_modules(g, ["random"]) == []
+    assert W.cold_modules(g, ["random"], recorded=True)  # the anatomy panel's loop was never played
+    W._mark_warm(g, ["random"], recorded=True)
+    assert W.cold_modules(g, ["random"], recorded=True) == []
+    W._mark_warm(g, ["random"])  # a later simulate run keeps what the marker says of the loop
+    assert W.cold_modules(g, ["random"], recorded=True) == []
+    (private_cache / _cache._STAMP).write_text("another source")  # a stale marker says nothing
+    W._mark_warm(g, ["random"])
+    assert W.cold_modules(g, ["random"], recorded=True)
+
+
+_RECORDED: list = []
+
+
+def _recording_player(rules, players, agents, seating, seed, start, stop):
+    _RECORDED.append((players, [a.name for a in agents], seating, start, stop))
+
+
+def test_the_warm_up_plays_one_game_through_the_recorded_loop_too(private_cache, monkeypatch):
+    """A warm-up task compiles what the game-anatomy panel plays (the game's recorded loop) beside the chunk
+    player; a simulate run's check does not."""
+    import dataclasses
+
+    from boardlab.experiments import simulate as S
+    from boardlab.sim.games import Lazy
+
+    g = get_game("citadels")
+    sim = dataclasses.replace(g.simulation, trajectory_player=Lazy("tests.core.test_warmup:_recording_player"))
+    game = dataclasses.replace(g, simulation=sim)
+    monkeypatch.setattr(S, "play_chunk", lambda spec, i: None)
+    monkeypatch.setattr(W, "get_game", lambda game_id: game)
+    _RECORDED.clear()
+    W.ensure_compiled(game, ["basic"], 3, log=lambda line: None)
+    assert _RECORDED == []
+    W.run_task("citadels", "basic", ["basic"])
+    assert _RECORDED == [(2, ["basic", "basic"], "fixed", 0, 1)]
+    W.run_task("citadels", "basic", ["basic"])  # warm now, by its marker: nothing played
+    assert len(_RECORDED) == 1
+
+
 def test_the_compile_line_quotes_the_measured_time(private_cache, tmp_path):
     W.record_compile_time("citadels/strong", 12.34)
     assert W.compile_times()["citadels/strong"] == 12.3
