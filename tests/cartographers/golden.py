@@ -11,8 +11,8 @@ agents, and per game it stores:
   edicts, season records, coins, rank, rating and title, the final maps);
 * ``moves``: a digest of the full move log, every decision in order as move text (``Move.__str__``: the
   draws with their card, option, rotation, cells and terrain, and the monster placements), played move by
-  move through the public API with the agents' own kernel (``policy_move``), which must end in the same
-  totals as the chunk player's batch loop.
+  move through the public API with the agents' own kernel (``policy_move``, by its address: ``policy_entry``),
+  which must end in the same totals as the chunk player's batch loop.
 
 Cartographers has no move log part (``simulate --moves``), so the log is replayed here from the game seeds
 and seating the chunk player uses.  The sets cover every built-in agent and tier -- random, greedy,
@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from boardlab.agents.cartographers.play import policy_move
+from boardlab.agents.cartographers.play import policy_entry
 from boardlab.agents.cartographers.registry import parse_agent, rows, split_specs
 from boardlab.agents.cartographers.strong import STRONG_WEIGHTS, workspace
 from boardlab.experiments.cartographers.runner import chunk_table
@@ -83,7 +83,7 @@ def move_logs(s: GoldenSet) -> tuple[list[list[str]], list[list[int]]]:
         mv = np.zeros(E.MV_LEN, dtype=np.int32)
         log = []
         while not game.done:
-            policy_move(game.bb, game.st, game.rng, mv, prms[g, game.current], *args, vw, ws)
+            policy_entry((*args, vw, ws))(game.bb, game.st, game.rng, mv, prms[g, game.current], *args, vw, ws)
             log.append(f"{game.current}:{game.decode(mv)}")
             E.apply_move(game.bb, game.st, game.rng, mv, *args)
         logs.append(log)

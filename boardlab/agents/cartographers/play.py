@@ -230,6 +230,32 @@ def policy_type(tail: tuple) -> types.FunctionType:
     return types.FunctionType(types.none(*own, *(typeof(a) for a in tail)))
 
 
+_POLICY_ENTRIES: dict = {}  # policy_type -> policy_move's compiled function for it
+
+
+def policy_entry(tail: tuple):
+    """policy_move's machine code as play_games calls it, for Python callers that move one seat at a time (the
+    per-move player, :func:`choose_move`): compiled for :func:`policy_type` (or loaded from numba's cache) once per
+    process, the same code as every game loop's.  Called from Python with the kernel itself, numba would compile a
+    specialization of its own for those argument types.
+
+    Parameters
+    ----------
+    tail : tuple
+        ``(*tables.kernel_args(), weights, workspace())``: the weights writable float64 (``_weights``).
+
+    Returns
+    -------
+    callable
+        ``policy(bb, st, rng, mv, row, *tail)``: fills mv with row's move, advancing the policy stream.
+    """
+    ftype = policy_type(tail)
+    entry = _POLICY_ENTRIES.get(ftype)
+    if entry is None:
+        entry = _POLICY_ENTRIES[ftype] = policy_move.get_compile_result(ftype.signature).entry_point
+    return entry
+
+
 def _weights(weights) -> np.ndarray:
     # always a writable copy: numba compiles read-only arrays apart, so one type keeps one compilation
     return np.array(STRONG_WEIGHTS if weights is None else weights, dtype=np.float64)
@@ -251,6 +277,7 @@ def choose_move(game, prm: np.ndarray, weights: np.ndarray | None = None):
     """
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     tb = game.tables
-    row = np.asarray(prm, dtype=np.float64)
-    policy_move(game.bb, game.st, game.rng, mv, row, *tb.kernel_args(), _weights(weights), workspace())
+    row = np.ascontiguousarray(prm, dtype=np.float64)
+    tail = (*tb.kernel_args(), _weights(weights), workspace())
+    policy_entry(tail)(game.bb, game.st, game.rng, mv, row, *tail)
     return game.decode(mv)

@@ -212,17 +212,20 @@ def builtin_player(spec: AgentSpec):
     """
     from boardlab.sim.cartographers import engine as E
 
-    from .play import policy_move
+    from .play import policy_entry
     from .strong import STRONG_WEIGHTS, workspace
 
     row = spec.row()
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     ws = workspace()
     vw = np.array(STRONG_WEIGHTS)  # writable, as the game loop's (one numba compilation)
+    by_tables: dict = {}  # id of a game's tables -> (the tables, policy_move's machine code for them)
 
     def play(game) -> None:
         args = game.tables.kernel_args()
-        policy_move(game.bb, game.st, game.rng, mv, row, *args, vw, ws)
+        if id(game.tables) not in by_tables:
+            by_tables[id(game.tables)] = (game.tables, policy_entry((*args, vw, ws)))
+        by_tables[id(game.tables)][1](game.bb, game.st, game.rng, mv, row, *args, vw, ws)
         E.apply_move(game.bb, game.st, game.rng, mv, *args)
 
     return play
