@@ -25,7 +25,7 @@ run: $(STAMP)
 
 ## reproduce-full: the committed results/appendix (about 1.6 million games; see results/appendix/REPORT.md)
 reproduce-full: $(STAMP)
-	$(VENV)/bin/citywright reproduce --games 100000 --jobs $(JOBS) --out results/appendix
+	$(VENV)/bin/boardlab reproduce --game citywright --games 100000 --jobs $(JOBS) --out results/appendix
 
 ## test: the test suite without the long statistical and differential tests (its budget: 6 minutes on 2 cores; docs/guides/project.md)
 test: $(STAMP)
