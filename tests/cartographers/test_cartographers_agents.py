@@ -174,6 +174,7 @@ def test_evaluators_beat_random():
     assert sc[0] > sc[2] + 20 and sc[1] > sc[3] + 20
 
 
+@pytest.mark.slow  # statistical
 @pytest.mark.parametrize("agent", ["greedy", "planner"])
 def test_adversarial_ambush_never_better_for_the_victim_than_random(agent):
     """At fixed monster-phase positions: the victim's value (the mover's objective) after the

@@ -36,6 +36,7 @@ def text(cell) -> str:
     return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
 
 
+@pytest.mark.slow  # a notebook end to end
 def test_the_notebook_charts_the_committed_report_and_skips_an_absent_skill_report(tmp_path, monkeypatch):
     code = execute(monkeypatch, tmp_path / "no-such-folder")
     assert sum(images(c) for c in code) >= 6  # cards, excess, titles, edicts, card pairs (2 sides), seats
@@ -45,6 +46,7 @@ def test_the_notebook_charts_the_committed_report_and_skips_an_absent_skill_repo
     assert images(skill_cells[1]) == 0
 
 
+@pytest.mark.slow  # a notebook end to end
 def test_the_skill_cells_chart_each_cards_excess_against_tier(tmp_path, monkeypatch):
     skill = tmp_path / "cartographers-skill"
     skill.mkdir()

@@ -28,6 +28,7 @@ def tiny(tmp_path_factory):
     return {"out": out, "first": first, "second": second, "logs": logs, "again_logs": again_logs, "csv": written}
 
 
+@pytest.mark.slow  # a report end to end
 def test_tables_charts_and_report_are_written(tiny):
     out = tiny["out"]
     for name in R.TABLES:
@@ -44,6 +45,7 @@ def test_tables_charts_and_report_are_written(tiny):
     assert not list(out.parent.glob(".*.tmp"))
 
 
+@pytest.mark.slow  # a report end to end (its module fixture plays the report)
 def test_rerun_reuses_every_run_and_gives_identical_tables(tiny):
     assert len(tiny["logs"]) == len(R.plan(20))
     assert all("reused" in line for line in tiny["again_logs"]), tiny["again_logs"]
@@ -53,6 +55,7 @@ def test_rerun_reuses_every_run_and_gives_identical_tables(tiny):
         assert (tiny["out"] / f"{name}.csv").read_bytes() == tiny["csv"][f"{name}.csv"], name
 
 
+@pytest.mark.slow  # a report end to end (its module fixture plays the report)
 def test_solo_tables_hold_together(tiny):
     cards = tiny["first"]["solo_cards"]
     info = R.card_info()
@@ -78,6 +81,7 @@ def test_solo_tables_hold_together(tiny):
         assert np.all(np.diff(reach) >= 0)  # lower thresholds are reached at least as often
 
 
+@pytest.mark.slow  # a report end to end (its module fixture plays the report)
 def test_multiplayer_tables_count_games_and_seats(tiny):
     ed = tiny["first"]["edict_cards"]
     every = ed[(ed["slot"] == "all") & (ed["card"] > 0)]

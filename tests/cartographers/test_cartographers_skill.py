@@ -32,6 +32,7 @@ def tiny(tmp_path_factory):
     return {"out": out, "first": first, "second": second, "logs": logs, "again": again}
 
 
+@pytest.mark.slow  # a report end to end
 def test_every_table_chart_and_variant_is_written_and_a_rerun_reuses_every_run(tiny):
     out = tiny["out"]
     for name in K.TABLES:
@@ -53,6 +54,7 @@ def test_every_table_chart_and_variant_is_written_and_a_rerun_reuses_every_run(t
     assert all("reused" in line for line in tiny["again"] if line.startswith("["))
 
 
+@pytest.mark.slow  # a report end to end (its module fixture plays the report)
 def test_each_tier_plays_its_own_agent_in_every_seat(tiny):
     cards = tiny["first"]["solo_cards"]
     assert set(cards["tier"]) == set(TINY_TIERS)
@@ -65,6 +67,7 @@ def test_each_tier_plays_its_own_agent_in_every_seat(tiny):
     assert amb.groupby("tier")["table"].nunique().eq(3).all()
 
 
+@pytest.mark.slow  # a report end to end (its module fixture plays the report)
 def test_the_proposal_runs_under_the_recalibrated_numbers_on_fresh_seeds(tiny, tmp_path):
     recal = tiny["first"]["recalibrated"].set_index("card")
     pc = tiny["first"]["proposal_cards"]

@@ -237,6 +237,7 @@ SMALL = {"seed": 5, "games": (30, 20), "k": 6, "ridge": 1e-3}
 SMALL_SHA256 = "d54e899469a0dc01721c3129d71746adc975a3756889348efe4c7ea79ad7b030"
 
 
+@pytest.mark.slow  # a training run (compiles self-play)
 def test_training_is_deterministic_and_matches_the_committed_small_run(tmp_path):
     """The same small run twice (in process, and through the CLI) writes the same bytes, those of the small
     reference run; another seed gives other weights."""

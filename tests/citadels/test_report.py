@@ -20,6 +20,7 @@ def tiny(tmp_path_factory):
     return d, tables
 
 
+@pytest.mark.slow  # a report end to end
 def test_every_table_chart_and_section_is_written(tiny):
     d, tables = tiny
     out = d / "out"
@@ -35,6 +36,7 @@ def test_every_table_chart_and_section_is_written(tiny):
         assert section in text, section
 
 
+@pytest.mark.slow  # a report end to end (its module fixture plays the report)
 def test_specialists_are_found_by_their_own_spec(tiny):
     _, tables = tiny
     sp = tables["specialists"]
@@ -90,6 +92,7 @@ def test_purple_build_rounds_are_within_the_game():
     assert (per_game.to_numpy() <= np.array([2 if c == "built_keep" else 1 for c in cols])).all()
 
 
+@pytest.mark.slow  # a report end to end (its module fixture plays the report)
 def test_paired_removal_plays_the_official_tables_seeds_with_one_card_plain(tiny):
     _, tables = tiny
     pp = tables["plain_purples"]
@@ -226,6 +229,7 @@ def test_the_round_texts_kernel_equals_its_numpy_oracle(preset):
     assert all(length > 3 for name, length in longest.items() if offers or name != "offered"), longest
 
 
+@pytest.mark.slow  # a report end to end (its module fixture plays the report)
 def test_the_charts_draw_intervals_that_miss_their_estimate(tiny, tmp_path):
     """At a few games an interval may lie beside its estimate (a Wilson bound of 0 wins rounds to 3e-17 above
     0): the charts clip that whisker instead of failing (matplotlib refuses a negative one)."""

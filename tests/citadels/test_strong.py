@@ -221,6 +221,7 @@ def test_features_equal_a_plain_reading_of_the_observation(preset):
 # --- training ------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a training run (compiles self-play)
 def test_training_is_deterministic_and_its_file_is_what_strong_reads(tmp_path):
     """A small run twice gives the same content and the same file bytes; another seed other weights; the file
     loads as strong's weights (its feature list is strong's)."""

@@ -18,6 +18,7 @@ from boardlab.experiments.citywright.runner import draw_orders, play_chunk
 from boardlab.experiments.sweep import parse_values
 from boardlab.sim.citywright.rules import load_rules
 from boardlab.sim.seeds import game_seeds
+from tests.cli import cli as run_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "boardlab.experiments.cli"]
@@ -25,6 +26,12 @@ CLI = [sys.executable, "-m", "boardlab.experiments.cli"]
 
 def cli(*args, cwd=None):
     return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, cwd=cwd or ROOT)
+
+
+def refused(capsys, *args) -> subprocess.CompletedProcess:
+    """The command in this process (tests.cli): for refusals, which end before any work."""
+    code, out, err = run_in_process(capsys, *args)
+    return subprocess.CompletedProcess(args, code, out, err)
 
 
 # --- draw seating ---------------------------------------------------------------------
@@ -165,6 +172,7 @@ def tiny(tmp_path_factory):
     return d, r.stdout
 
 
+@pytest.mark.slow  # the appendix reproduced end to end
 def test_reproduce_writes_every_table_chart_and_section(tiny):
     d, _ = tiny
     out = d / "out"
@@ -199,6 +207,7 @@ def test_reproduce_writes_every_table_chart_and_section(tiny):
     assert len(set(claims["claim"])) == 7
 
 
+@pytest.mark.slow  # the appendix reproduced end to end
 def test_reproduce_again_reuses_runs_and_gives_the_same_tables(tiny):
     d, _ = tiny
     r = cli("reproduce", "--games", 20, "--jobs", 2, "--anatomy-games", 0, "--out", d / "again", "--work", d / "work")
@@ -208,6 +217,7 @@ def test_reproduce_again_reuses_runs_and_gives_the_same_tables(tiny):
         pd.testing.assert_frame_equal(pd.read_csv(d / "out" / f"{name}.csv"), pd.read_csv(d / "again" / f"{name}.csv"))
 
 
+@pytest.mark.slow  # the appendix reproduced end to end
 def test_appendix_notebook_runs_top_to_bottom(tiny, monkeypatch):
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
@@ -222,12 +232,12 @@ def test_appendix_notebook_runs_top_to_bottom(tiny, monkeypatch):
     assert any("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code" for o in c.outputs)
 
 
-def test_reproduce_bad_input_is_one_line(tmp_path):
+def test_reproduce_bad_input_is_one_line(tmp_path, capsys):
     f = tmp_path / "file"
     f.write_text("x")
-    r = cli("reproduce", "--games", 20, "--out", f)
+    r = refused(capsys, "reproduce", "--games", 20, "--out", f)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "is a file" in r.stderr
-    r = cli("reproduce", "--games", 5)
+    r = refused(capsys, "reproduce", "--games", 5)
     assert r.returncode == 2 and r.stderr.count("\n") == 1
 
 
@@ -286,8 +296,8 @@ def test_sweep_of_a_list_element_changes_that_element_only():
         (["--param", "scoring.residential.pair_points[0]", "--values", "3"], "is not a list"),
     ],
 )
-def test_sweep_bad_input_is_one_line(tmp_path, args, needle):
-    r = cli("sweep", *args, "--games", 5, "--out", tmp_path / "sw")
+def test_sweep_bad_input_is_one_line(tmp_path, capsys, args, needle):
+    r = refused(capsys, "sweep", *args, "--games", 5, "--out", tmp_path / "sw")
     assert r.returncode == 2, r.stderr
     assert r.stderr.count("\n") == 1 and needle in r.stderr
     assert not (tmp_path / "sw" / "sweep.csv").exists()

@@ -10,6 +10,7 @@ from boardlab.sim.games import DEFAULT_GAME
 from tests.core.test_docs import ROOT, RUNNABLE_BLOCKS, command_args, hooks, split_env
 
 
+@pytest.mark.slow  # the docs' examples end to end
 @pytest.mark.parametrize("lines", [b[1] for b in RUNNABLE_BLOCKS], ids=[b[0] for b in RUNNABLE_BLOCKS])
 def test_runnable_example_runs_and_writes_its_outputs(lines, tmp_path, monkeypatch, capsys):
     """Each command of the block, in order, in an empty folder: exit code 0, and every --out it names exists."""

@@ -63,6 +63,7 @@ def small(tmp_path_factory):
     return tmp, tables
 
 
+@pytest.mark.slow  # a report end to end
 def test_small_skill_run_writes_every_table_chart_and_the_report(small):
     tmp, _ = small
     out = tmp / "out"
@@ -75,6 +76,7 @@ def test_small_skill_run_writes_every_table_chart_and_the_report(small):
     assert "Does commercial's dominance shrink with skill?" in text and "Compensation needed, 4 players" in text
 
 
+@pytest.mark.slow  # a report end to end (its module fixture plays the report)
 def test_every_claim_and_question_has_a_verdict_per_tier(small):
     _, tables = small
     claims = tables["claims"]
@@ -89,6 +91,7 @@ def test_every_claim_and_question_has_a_verdict_per_tier(small):
     assert len(comp) == 9 and comp["solver: re-simulated (pts)"].notna().all()
 
 
+@pytest.mark.slow  # a report end to end (its module fixture plays the report)
 def test_a_compensation_aware_tier_gets_its_own_games_before_compensation(small):
     _, tables = small
     seats = tables["seats"]
@@ -98,6 +101,7 @@ def test_a_compensation_aware_tier_gets_its_own_games_before_compensation(small)
     assert len(before) == 4 and abs(before.sum() - 100) < 1e-6
 
 
+@pytest.mark.slow  # a report end to end
 def test_a_second_run_reuses_every_run(small, capsys):
     tmp, tables = small
     lines = []
@@ -212,6 +216,7 @@ def variant(tmp_path_factory):
     return tmp, path, tables
 
 
+@pytest.mark.slow  # a report end to end
 def test_a_variant_report_has_the_targets_per_tier_and_names_its_rules(variant):
     tmp, path, tables = variant
     out = tmp / "out"
@@ -243,6 +248,7 @@ def test_a_variant_report_has_the_targets_per_tier_and_names_its_rules(variant):
     assert len(m) == 15 and (m["total"] > 0).all()
 
 
+@pytest.mark.slow  # a report end to end (its module fixture plays the report)
 def test_every_run_of_a_variant_report_played_its_rules_with_the_seed_given(variant):
     tmp, path, _ = variant
     files = sorted((tmp / "work").glob("*.parquet"))

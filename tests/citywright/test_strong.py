@@ -262,6 +262,7 @@ def test_committed_weights_name_the_command_that_made_them():
 SMALL = {"seed": 5, "games": (24, 16), "k": 4, "ridge": 1e-3}
 
 
+@pytest.mark.slow  # a training run (compiles self-play)
 def test_training_is_deterministic_and_matches_the_committed_small_run(tmp_path):
     """A small `citywright train` gives, byte for byte, the committed small reference, on 1 and 2 processes."""
     from boardlab.experiments.citywright import train as T

@@ -41,6 +41,7 @@ def pigown(monkeypatch):
     return g
 
 
+@pytest.mark.slow  # a report end to end
 def test_the_own_report_ends_with_the_panel_section(pigown, tmp_path, capsys):
     out, work = tmp_path / "out", tmp_path / "work"
     code, _, err = cli(capsys, "reproduce", "--game", "pigown", "--games", 20, "--jobs", 1, "--quiet", "--out", out,

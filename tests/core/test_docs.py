@@ -146,7 +146,7 @@ def test_studies_index_lists_every_report_with_its_command():
     page = hooks.studies_index()
     for report in (ROOT / "results").glob("*/REPORT.md"):
         assert f"]({report.parent.name}/REPORT.md)" in page
-    assert "`citywright reproduce --games 100000 --jobs 2 --out results/appendix`" in page
+    assert "`boardlab reproduce --game citywright --games 100000 --jobs 2 --out results/appendix`" in page
 
 
 def test_links_outside_the_site_become_text():

@@ -252,6 +252,7 @@ def test_a_generic_agents_move_depends_only_on_its_observation(game_id, spec):
         assert mine == theirs and g.is_legal(mine)
 
 
+@pytest.mark.slow  # two worker processes (one process and two: test_one_process_and_two_give_the_same_table)
 def test_the_generic_chunk_player_gives_the_same_rows_on_one_process_and_two(game_id):
     from joblib import Parallel, delayed
 

@@ -75,6 +75,7 @@ def test_ismcts_with_a_python_rollout_policy_and_the_score_reward_solo():
     assert g.is_legal(m) and agent._win is False  # solo: the total, not the (always won) game, is the reward
 
 
+@pytest.mark.slow  # statistical (strength)
 def test_ismcts_beats_random_play_at_pig():
     game = get_game("pig")
     reg = game.agents()

@@ -112,6 +112,7 @@ def _cli(*args, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow  # the golden command end to end in subprocesses
 def test_the_command_line_updates_checks_and_refuses_bad_input(tmp_path):
     mod = tmp_path / "pig_golden.py"
     mod.write_text(

@@ -36,6 +36,7 @@ def test_fit_recovers_known_strengths_from_four_player_orders_with_repeated_agen
     assert np.abs(est[true.index] - true).max() < 0.08
 
 
+@pytest.mark.slow  # statistical
 def test_two_and_four_player_games_fit_together_and_intervals_cover_the_truth():
     df = pd.concat([pl_games(2000, 2, seed=12), pl_games(2000, 4, seed=13).assign(game=lambda d: d["game"] + 10_000)])
     table, spread = rating_table(df, boot=60, seed=0, level=0.99)

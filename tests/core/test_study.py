@@ -145,6 +145,7 @@ def test_missing_study_file_is_one_line(tmp_path):
     assert r.returncode == 2 and "no such study file" in r.stderr and r.stderr.count("\n") == 1
 
 
+@pytest.mark.slow  # a study end to end
 def test_run_then_reuse_finished_runs_and_replace_a_damaged_one(pig, tmp_path):
     folder = pig.parent
     dry = cli("study", "run", str(pig), "--dry-run", cwd=tmp_path)
@@ -187,6 +188,7 @@ def test_run_then_reuse_finished_runs_and_replace_a_damaged_one(pig, tmp_path):
     assert again_shares.drop(columns="run_id").equals(shares.drop(columns="run_id"))  # the same seeded games
 
 
+@pytest.mark.slow  # a study end to end
 def test_a_result_of_another_size_is_not_reused(pig):
     assert cli("study", "run", str(pig)).returncode == 0
     pig.write_text(PIG.replace("games = 30", "games = 40"))
@@ -194,6 +196,7 @@ def test_a_result_of_another_size_is_not_reused(pig):
     assert [state for _, state in M.plan(s)] == ["reuse", "replace", "reuse"]
 
 
+@pytest.mark.slow  # a study end to end
 def test_an_interrupted_simulate_run_is_resumed_by_the_study(pig):
     s = M.load_study(pig)
     step = s.steps[0]
