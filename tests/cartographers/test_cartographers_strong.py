@@ -112,7 +112,7 @@ def test_every_tier_moves_the_same_in_two_redeals(spec):
     draws and monster phases; most redeal pairs do differ in what the seat cannot see."""
     row = parse_agent(spec).row()
     checked = differ = 0
-    for g in positions(25, every=3, first_seed=300, agent="random"):
+    for g in positions(10, every=3, first_seed=300, agent="random"):
         p = g.current
         a, b = g.redeal(p, 11), g.redeal(p, 12)
         assert a.observation(p) == b.observation(p) == g.observation(p)
@@ -126,7 +126,7 @@ def test_every_tier_moves_the_same_in_two_redeals(spec):
         assert moves[0] == moves[1] == moves[2], (spec, g.snapshot())
         assert draws[0] == draws[1] == draws[2]
         checked += 1
-    assert checked > 300 and differ > checked // 2
+    assert checked > 100 and differ > checked // 2
 
 
 # --- the coin cap ---------------------------------------------------------------------------------------------

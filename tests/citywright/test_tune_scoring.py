@@ -210,7 +210,7 @@ def _finished(db: Path) -> int:
 @pytest.mark.parametrize(
     ("sampler", "how"),
     [
-        ("tpe", "kill -9"),
+        pytest.param("tpe", "kill -9", marks=pytest.mark.slow),  # a tuning study killed and resumed
         pytest.param("cmaes", "kill -9", marks=pytest.mark.slow),
         pytest.param("tpe", "ctrl-c", marks=pytest.mark.slow),
     ],
@@ -695,6 +695,7 @@ def _variant(tmp_path, name="rows3") -> Path:
     return path
 
 
+@pytest.mark.slow  # a training run per trial (compiles self-play)
 def test_train_fits_weights_under_every_trials_rules_and_plays_them(tmp_path, capsys, monkeypatch):
     from boardlab.agents.citywright.registry import WEIGHTS_CACHE_ENV, rules_hash
 

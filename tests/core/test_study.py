@@ -13,6 +13,7 @@ import pytest
 
 from boardlab.experiments import study as M
 from boardlab.experiments.simulate import RunPaths
+from tests.cli import cli as run_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,6 +54,12 @@ def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "boardlab.experiments.cli", *args], capture_output=True, text=True, cwd=cwd
     )
+
+
+def here(capsys, *args: str) -> subprocess.CompletedProcess:
+    """The command in this process (tests.cli): for refusals and the commands that play nothing."""
+    code, out, err = run_in_process(capsys, *args)
+    return subprocess.CompletedProcess(args, code, out, err)
 
 
 @pytest.fixture
@@ -129,19 +136,19 @@ def test_expand_matrix_tables_and_named_axes():
         ("[[steps]\n", "not a TOML file"),
     ],
 )
-def test_bad_study_is_one_line_exit_2_before_any_work(tmp_path, text, message):
+def test_bad_study_is_one_line_exit_2_before_any_work(tmp_path, capsys, text, message):
     path = write(tmp_path, text)
     with pytest.raises(M.StudyError, match=message.replace("{", r"\{").replace("}", r"\}").replace("(", r"\(")):
         M.load_study(path)
-    r = cli("study", "run", str(path))
+    r = here(capsys, "study", "run", str(path))
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
     assert message.split("{")[0] in r.stderr
     assert not (tmp_path / "runs").exists()
 
 
-def test_missing_study_file_is_one_line(tmp_path):
-    r = cli("study", "run", str(tmp_path / "none.toml"))
+def test_missing_study_file_is_one_line(tmp_path, capsys):
+    r = here(capsys, "study", "run", str(tmp_path / "none.toml"))
     assert r.returncode == 2 and "no such study file" in r.stderr and r.stderr.count("\n") == 1
 
 
@@ -224,10 +231,10 @@ def test_a_failing_step_stops_the_study_and_writes_no_table(pig):
     assert not (pig.parent / "shares.csv").exists()
 
 
-def test_study_list_and_show(pig):
-    r = cli("study", "list", str(pig.parent.parent))
+def test_study_list_and_show(pig, capsys):
+    r = here(capsys, "study", "list", str(pig.parent.parent))
     assert r.returncode == 0 and "Pig, tiny  (3 steps, 1 tables)" in r.stdout
-    r = cli("study", "show", str(pig))
+    r = here(capsys, "study", "show", str(pig))
     assert r.returncode == 0 and "boardlab simulate --game pig --players 3" in r.stdout and "p3-s1: run" in r.stdout
 
 
