@@ -364,7 +364,9 @@ def ensure_compiled(
 
 
 def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[Task]:
-    """The warm-up's units of work: (game id, tier or None, agent specs) for each game and tier (or `agents`).
+    """The warm-up's units of work: (game id, tier or None, agent specs) for each game and tier (or `agents`), and,
+    for a game whose fixed ladder pairs agents that are neither its default agents nor a tier (Citywright's mcts,
+    which its own report plays too), a task ``ladder`` of those pairings' agents together.
 
     Parameters
     ----------
@@ -376,9 +378,9 @@ def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[Task]:
     Returns
     -------
     list[tuple[str, str | None, list[str] | None]]
-        One task per game and tier.
+        One task per game and tier (and ladder).
     """
-    out = []
+    out: list[Task] = []
     for g in games:
         if agents:
             out.append((g.id, None, agents))
@@ -386,7 +388,23 @@ def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[Task]:
         tiers = g.tiers()
         out.append((g.id, None, None))
         out.extend((g.id, name, [spec]) for name, (spec, _desc) in tiers.items())
+        pairings = g.optional("pairings")
+        if pairings:
+            paired = list(dict.fromkeys(s for _name, seats, _target in pairings for s in seats))
+            known = [*g.agents().split_specs(g.ladder.default_agents), *(spec for spec, _ in tiers.values())]
+            if not {_agent_key(g, s) for s in paired} <= {_agent_key(g, s) for s in known}:
+                out.append((g.id, "ladder", paired))
     return out
+
+
+def _agent_key(game: GameDef, spec: str) -> str:
+    """An agent spec as the game parses it (``basic`` and the tier's spelled-out ``basic:...`` alike), or the text
+    when it does not parse (the warm-up's run reports that)."""
+    reg = game.agents()
+    try:
+        return str(reg.parse_agent(spec))
+    except reg.AgentError:
+        return spec
 
 
 def batches(todo: list[Task], jobs: int) -> list[list[Task]]:

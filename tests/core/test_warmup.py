@@ -182,6 +182,27 @@ def test_the_warm_up_plays_one_game_through_the_recorded_loop_too(private_cache,
     assert len(_RECORDED) == 1
 
 
+PAIRED = [("a vs b", ["basic", "random"], 0.6), ("c vs b", ["basic:prefers=1", "random"], 0.5)]
+PAIRED_KNOWN = [("a vs b", ["basic", "random"], 0.6)]
+
+
+def test_the_warm_up_compiles_the_ladders_agents_that_no_tier_plays():
+    """A game whose fixed ladder pairs an agent that is neither a default agent nor a tier gets a task of the
+    pairings' agents together (Citywright: mcts); one whose pairings are all known (``basic`` is the basic tier,
+    spelled out) gets none."""
+    import dataclasses
+
+    from boardlab.sim.games import Lazy
+
+    assert ("citywright", "ladder", ["greedy", "random", "mcts"]) in W.tasks([get_game("citywright")])
+    g = get_game("citadels")
+    for pairings, expected in (("PAIRED", ["basic", "random", "basic:prefers=1"]), ("PAIRED_KNOWN", None)):
+        ladder = dataclasses.replace(g.ladder, pairings=Lazy(f"tests.core.test_warmup:{pairings}"))
+        todo = W.tasks([dataclasses.replace(g, ladder=ladder)])
+        assert [t for t in todo if t[1] == "ladder"] == ([("citadels", "ladder", expected)] if expected else [])
+        assert todo[: len(g.tiers()) + 1] == W.tasks([g])[: len(g.tiers()) + 1]  # the tiers' tasks first, as before
+
+
 def test_the_compile_line_quotes_the_measured_time(private_cache, tmp_path):
     W.record_compile_time("citadels/strong", 12.34)
     assert W.compile_times()["citadels/strong"] == 12.3
