@@ -216,29 +216,35 @@ def plan(game: GameDef, games: int) -> list[Run]:
     return runs
 
 
+def _recorded_loop(game: GameDef, agents: tuple[str, ...]):
+    """The game's own recorded loop when it has one and every agent is built in; None: the generic chunk player's
+    trajectories (through the public API)."""
+    from boardlab.experiments.play import needs_api
+
+    recorded = game.optional("trajectory_player")
+    reg = game.agents()
+    return None if recorded is None or needs_api([reg.parse_agent(a) for a in agents]) else recorded
+
+
 def _chunk(game_id: str, rules, players: int, agents: tuple[str, ...], seating: str, seed: int, lo: int, hi: int):
-    from boardlab.experiments.play import needs_api, play_tables
+    from boardlab.experiments.play import play_tables
 
     g = get_game(game_id)
-    reg = g.agents()
-    parsed = [reg.parse_agent(a) for a in agents]
-    recorded = g.optional("trajectory_player")
-    if recorded is not None and not needs_api(parsed):  # built-in agents only: the game's own recorded loop
+    parsed = [g.agents().parse_agent(a) for a in agents]
+    recorded = _recorded_loop(g, agents)
+    if recorded is not None:
         return recorded(rules, players, parsed, seating, seed, lo, hi)
     return play_tables(g, rules, players, parsed, seating, seed, lo, hi)
 
 
 def _compile_first(game: GameDef, rules, run: Run) -> None:
-    """The kernels of a run of built-in agents, the game's recorded loop among them, compiled in this process when
-    the cache lacks them, announced (boardlab.experiments.warmup), before its chunks are given to the processes:
-    otherwise each would compile them at once."""
-    from boardlab.experiments.play import needs_api
+    """The kernels of a run the game's recorded loop plays (:func:`_recorded_loop`), that loop among them, compiled
+    in this process when the cache lacks them, announced (boardlab.experiments.warmup), before its chunks are given
+    to the processes: otherwise each would compile them at once."""
     from boardlab.experiments.warmup import ensure_compiled
 
-    reg = game.agents()
-    if game.kernels is None or needs_api([reg.parse_agent(a) for a in run.agents]):
-        return
-    ensure_compiled(game, list(run.agents), run.players, rules, recorded=True)
+    if _recorded_loop(game, run.agents) is not None:
+        ensure_compiled(game, list(run.agents), run.players, rules, recorded=True)
 
 
 def play_run(
