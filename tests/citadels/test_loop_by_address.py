@@ -50,3 +50,30 @@ def test_the_loop_calls_choose_move_by_address_and_loads_from_the_cache():
     assert second["loop_misses"] == 0 and second["agents_misses"] == 0, second  # nothing compiled again
     assert second["recorded_misses"] == 0, second
     assert second["totals"] == first["totals"]
+
+
+_API_CHILD = r"""
+import json
+import numpy as np
+from boardlab.agents.citadels import kernels as K
+from boardlab.agents.citadels.registry import parse_agent
+from boardlab.sim.citadels.api import Game
+
+g = Game(3, seed=4)
+moves = [K.Chooser().move(g, parse_agent(s).row()) for s in ("basic", "strong", "expert:budget=8")]
+# numba's cache index of choose_move: one entry per argument types (numba keys it by the signature as compiled)
+index = K.choose_move._cache._cache_file._load_index()
+args = [tuple(k[0].args) if hasattr(k[0], "args") else tuple(k[0]) for k in index]
+print(json.dumps({"misses": sum(K.choose_move.stats.cache_misses.values()), "entries": len(args),
+                  "distinct": len(set(args)), "moves": [list(map(str, m)) for m in moves]}))
+"""
+
+
+def test_the_api_player_calls_the_machine_code_the_loop_compiled():
+    """A process that only moves through the public API's player compiles no agent after a loop did: it asks
+    for choose_move's machine code by the signature the loops give it, not by its arguments (numba keys the
+    cache by the signature as asked, so a call by arguments would compile every agent a second time)."""
+    _child()  # the loop's choose_move, compiled or loaded
+    res = subprocess.run([sys.executable, "-c", _API_CHILD], capture_output=True, text=True, check=True)
+    api = json.loads(res.stdout.strip().splitlines()[-1])
+    assert api["misses"] == 0 and api["entries"] == api["distinct"], api

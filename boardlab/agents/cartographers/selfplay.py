@@ -17,13 +17,13 @@ their game; each is added to the moments of its bucket (:func:`boardlab.agents.c
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof
 
 from boardlab.sim.cartographers import engine as E
 from boardlab.sim.cartographers.tables import RP_PLAYERS
 
 from .kernels import A_PLANNER, W_LEN, map_value, objective_weights
-from .play import policy_move
+from .play import policy_move, policy_type
 from .strong import map_after
 from .value import N_FEATURES, bucket, map_features
 
@@ -31,14 +31,21 @@ MAX_SAMPLES = 1024  # decisions of one game (5 seats x about 30 each, far below)
 
 
 @njit(cache=True)
-def selfplay_moments(seeds, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws, scores, xtx, xty, yty, count):
+def selfplay_moments(policy, seeds, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws, scores, xtx, xty, yty,
+                     count):  # fmt: skip
     """Play one game per seed with agents prms[g] (float64[G, players, P_LEN]), strong seats with weights vw
     (float64[BUCKETS, N_FEATURES]) and scratch ws (boardlab.agents.cartographers.strong.workspace); add every
     decision's sample to the moments (float64 xtx[B, F, F], xty[B, F], yty[B]; int64 count[B]) and write the
     final scores into scores int32[G, players, SC_LEN].
 
+    Seats move by `policy`, :func:`boardlab.agents.cartographers.play.policy_move` as a first-class function, as
+    the game loop calls it: its machine code is the loop's, not linked into this kernel and compiled again (call
+    it through :func:`play_selfplay`).
+
     Parameters
     ----------
+    policy : FunctionType
+        :func:`boardlab.agents.cartographers.play.policy_move` (:func:`boardlab.agents.cartographers.play.policy_type`).
     seeds : numpy.ndarray
         uint64, shape ``(G,)``: one seed per game.
     prms : numpy.ndarray
@@ -85,7 +92,7 @@ def selfplay_moments(seeds, prms, rp, cards, forms, form_anchors, walk, masks, v
         E.setup(bb, st, rng, seeds[g], rp, cards, forms, form_anchors, walk, masks)
         t = 0
         while st[E.ST_PHASE] != E.PHASE_DONE:
-            policy_move(bb, st, rng, mv, prms[g, st[E.ST_CURRENT]], rp, cards, forms, form_anchors, walk, masks, vw, ws)
+            policy(bb, st, rng, mv, prms[g, st[E.ST_CURRENT]], rp, cards, forms, form_anchors, walk, masks, vw, ws)
             if t < MAX_SAMPLES:
                 q = mv[E.MV_MAP]
                 coins = map_after(bb, st, rp, cards, forms, masks, mv, pl)
@@ -114,3 +121,31 @@ def selfplay_moments(seeds, prms, rp, cards, forms, form_anchors, walk, masks, v
                     xtx[b, a, c] += fa * f[c]
             yty[b] += y * y
             count[b] += 1
+
+
+def play_selfplay(seeds, prms, tables, vw, ws, scores, xtx, xty, yty, count) -> None:
+    """:func:`selfplay_moments` with :func:`boardlab.agents.cartographers.play.policy_move` by its address, compiled
+    (or loaded from numba's cache) once per process and types, as the game loop is.
+
+    Parameters
+    ----------
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``: one seed per game.
+    prms : numpy.ndarray
+        float64, shape ``(G, players, P_LEN)``: each game's seats' rows.
+    tables : Tables
+        The rule set's tables (boardlab.sim.cartographers.tables).
+    vw : numpy.ndarray
+        float64, shape ``(BUCKETS, N_FEATURES)``, writable: strong's learned weights.
+    ws : tuple
+        strong's scratch (boardlab.agents.cartographers.strong.workspace).
+    scores : numpy.ndarray
+        int32, shape ``(G, players, SC_LEN)``: filled.
+    xtx, xty, yty, count : numpy.ndarray
+        The moments, added to (as :func:`selfplay_moments`').
+    """
+    tail = (*tables.kernel_args(), vw, ws)
+    args = (seeds, prms, *tail, scores, xtx, xty, yty, count)
+    sig = (policy_type(tail), *(typeof(a) for a in args))
+    selfplay_moments.compile(sig)
+    selfplay_moments.overloads[sig].entry_point(policy_move, *args)  # policy_move converts to its address

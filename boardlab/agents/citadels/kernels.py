@@ -377,11 +377,30 @@ class Chooser:
             if not game.st[E.ST_LOG]:
                 raise ValueError("a built-in agent's memory is read from the event log: this game keeps none")
             memory_from_log(game.ev, int(game.st[E.ST_N_EVENTS]), p, self.mem)
-        choose_move(  # (p as int32, as the loop passes it: one compilation of the agents for both)
-            game.st, game.rng, *game.tables.kernel_args(), np.int32(p), row,
+        rp, dt = game.tables.kernel_args()
+        args = (
+            game.st,
+            game.rng,
+            rp,
+            dt,
+            np.int32(p),
+            row,
             np.uint64(game.seed if seed is None else seed),
-            self.arng, self.mem, self.moves, self.vals, self.mv, self.work, self.fwork, self.wrng, self.swork,
-        )  # fmt: skip
+            self.arng,
+            self.mem,
+            self.moves,
+            self.vals,
+            self.mv,
+            self.work,
+            self.fwork,
+            self.wrng,
+            self.swork,
+        )
+        # the machine code the loops call by address (p int32, the seed uint64, the signature as the loops give
+        # it): called as choose_move(...), numba would key its cache by the argument types alone and compile the
+        # agents a second time
+        sig = types.none(*choose_types(*args[:4], row, *args[7:]))
+        choose_move.get_compile_result(sig).entry_point(*args)
         return move_tuple(self.mv)
 
 

@@ -12,7 +12,7 @@ rank brings is measured apart from the situations in which an agent takes it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof, types
 
 from boardlab.sim.citadels import engine as E
 from boardlab.sim.citadels.rules import MAX_PLAYERS
@@ -26,8 +26,7 @@ MAX_SAMPLES = 1024  # picks recorded per game (a 4-player game has a few dozen; 
 EXPLORE_XOR = np.uint64(0x5851F42D4C957F2D)
 
 
-@njit(cache=True, nogil=True)
-def selfplay_moments(seeds, rp, dt, rows, seats, explore, scores, xtx, xty, yty, count):
+def selfplay_moments(seeds, rp, dt, rows, seats, explore, scores, xtx, xty, yty, count) -> None:
     """Play one game per seed (agent rows[seats[g, s]] at seat s, a pick at random with probability explore)
     and add every pick decision's sample to the moments: xtx float64[F, F], xty float64[F], yty float64[1],
     count int64[1]; scores int32[G, n, SC_LEN] receives the final scores.
@@ -56,6 +55,10 @@ def selfplay_moments(seeds, rp, dt, rows, seats, explore, scores, xtx, xty, yty,
         float64, shape ``(1,)``: added to.
     count : numpy.ndarray
         int64, shape ``(1,)``: added to.
+
+    A Python function allocating the work arrays: the loop is compiled once, in ``_selfplay``, which calls the
+    agents through :func:`boardlab.agents.citadels.kernels.choose_move`'s address, so their kernels are the game
+    loop's and are not linked into it and compiled again (as :func:`boardlab.agents.citadels.kernels.play_games`).
     """
     st = np.zeros(E.ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
@@ -72,13 +75,18 @@ def selfplay_moments(seeds, rp, dt, rows, seats, explore, scores, xtx, xty, yty,
     feats = np.zeros((MAX_SAMPLES, S.N_FEATURES), dtype=np.float64)
     who = np.zeros(MAX_SAMPLES, dtype=np.int64)
     trng = np.zeros(2, dtype=np.uint64)
-    _selfplay(seeds, rp, dt, rows, seats, explore, scores, xtx, xty, yty, count, st, rng, ev, moves, vals, mv, arng,
-              mem, work, fwork, wrng, swork, feats, who, trng)  # fmt: skip
+    args = (seeds, rp, dt, rows, seats, np.float64(explore), scores, xtx, xty, yty, count, st, rng, ev, moves, vals,
+            mv, arng, mem, work, fwork, wrng, swork, feats, who, trng)  # fmt: skip
+    choose = types.FunctionType(types.none(*K.choose_types(st, rng, rp, dt, rows[0], arng, mem[0], moves, vals, mv,
+                                                            work, fwork, wrng, swork)))  # fmt: skip
+    loop_types = (choose, *(typeof(a) for a in args))
+    _selfplay.compile(loop_types)
+    _selfplay.overloads[loop_types].entry_point(K.choose_move, *args)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _selfplay(seeds, rp, dt, rows, seats, explore, scores, xtx, xty, yty, count, st, rng, ev, moves, vals, mv, arng,
-              mem, work, fwork, wrng, swork, feats, who, trng):  # fmt: skip
+def _selfplay(choose, seeds, rp, dt, rows, seats, explore, scores, xtx, xty, yty, count, st, rng, ev, moves, vals, mv,
+              arng, mem, work, fwork, wrng, swork, feats, who, trng):  # fmt: skip
     n = rp[RP_PLAYERS]
     nf = S.N_FEATURES
     for g in range(seeds.shape[0]):
@@ -99,8 +107,8 @@ def _selfplay(seeds, rp, dt, rows, seats, explore, scores, xtx, xty, yty, count,
                 for j in range(E.MV_LEN):
                     mv[j] = moves[i, j]
             else:
-                K.choose_move(st, rng, rp, dt, p, rows[seats[g, p]], seed, arng, mem[p], moves, vals, mv, work,
-                              fwork, wrng, swork)  # fmt: skip
+                choose(st, rng, rp, dt, p, rows[seats[g, p]], seed, arng, mem[p], moves, vals, mv, work, fwork, wrng,
+                       swork)  # fmt: skip
             E.apply_move(st, rng, ev, rp, dt, mv)
             if pick and k < MAX_SAMPLES:
                 S.features(st, rp, dt, p, feats[k])

@@ -17,9 +17,8 @@ from numba import njit
 from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.tables import MAX_SHAPES
 
-from .kernels import A_STRONG, P_CODE, P_PROGRESS_DISTRICT, P_W, P_W_ACH, objective
-from .play import policy_move
-from .strong import strong_move
+from .kernels import P_PROGRESS_DISTRICT, P_W, P_W_ACH, objective
+from .play import entry_point, movers_and_type, search_policy_move
 from .value import N_FEATURES, board_features, opponents_best, turn_bucket
 
 
@@ -35,12 +34,16 @@ def _greedy_row(prm):
 
 
 @njit(cache=True)
-def selfplay_moments(seeds, prms, tables, vw, scores, xtx, xty, yty, count):
+def selfplay_moments(seeds, prms, tables, vw, scores, xtx, xty, yty, count, movers):
     """Play one game per seed with agents prms[g] (float64[G, players, P_LEN]) and tables
     ``Tables.kernel_args()``; `strong` (and `flatmc`) seats use
     weights vw (read-only float64[TURN_BUCKETS, N_FEATURES]); add every move's sample to the moments
     (float64 xtx[B, F, F], xty[B, F], yty[B]; int64 count[B]) and write the final score
     sheets into scores int32[G, players, SC_LEN].
+
+    Seats move as in the game loop (:func:`boardlab.agents.citywright.play.search_policy_move`): the searching
+    agents through their addresses in `movers`, so their kernels are the ones the game loop compiled and are
+    not linked into this one (call it through :func:`play_selfplay`).
 
     Parameters
     ----------
@@ -62,6 +65,8 @@ def selfplay_moments(seeds, prms, tables, vw, scores, xtx, xty, yty, count):
         float64, shape ``(TURN_BUCKETS,)``: sums of y y.
     count : numpy.ndarray
         int64, shape ``(TURN_BUCKETS,)``: samples per bucket.
+    movers : tuple
+        :func:`boardlab.agents.citywright.play.movers_for`'s for prms.
     """
     rp, shp, _, pl_info, _, _, _, ach = tables
     n = prms.shape[1]
@@ -81,11 +86,7 @@ def selfplay_moments(seeds, prms, tables, vw, scores, xtx, xty, yty, count):
         t = 0
         while st[E.ST_DONE] == 0:
             p = st[E.ST_CUR]
-            prm = prms[g, p]
-            if int(prm[P_CODE]) == A_STRONG:
-                strong_move(boards, st, rng, mv, prm, tables, vw)
-            else:
-                policy_move(boards, st, rng, mv, prm, tables, vw)
+            search_policy_move(boards, st, rng, mv, prms[g, p], tables, vw, movers)
             E.apply_move(boards, st, rng, mv, rp, shp, pl_info)
             placed = st[E.ST_PLACED + p * MAX_SHAPES : E.ST_PLACED + (p + 1) * MAX_SHAPES]
             opponents_best(boards, p, rp, opp)
@@ -182,3 +183,28 @@ def ridge_fit(xtx, xty, yty, count, ridge, w, r2):
         tss = yty[b] - n * mean * mean
         if tss > 0.0:
             r2[b] = 1.0 - rss / tss
+
+
+def play_selfplay(seeds, prms, tables, vw, scores, xtx, xty, yty, count) -> None:
+    """:func:`selfplay_moments` with the movers of prms' agents, compiled (or loaded from numba's cache) for
+    first-class function movers, as the game loop is (:func:`boardlab.agents.citywright.play.entry_point`).
+
+    Parameters
+    ----------
+    seeds : numpy.ndarray
+        uint64, shape ``(G,)``: one seed per game.
+    prms : numpy.ndarray
+        float64, shape ``(G, players, P_LEN)``: each game's seats' rows.
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+    vw : numpy.ndarray
+        float64, shape ``(TURN_BUCKETS, N_FEATURES)``, read-only
+        (:func:`boardlab.agents.citywright.strong.readonly_weights`): the learned value's weights.
+    scores : numpy.ndarray
+        int32, shape ``(G, players, SC_LEN)``: filled.
+    xtx, xty, yty, count : numpy.ndarray
+        The moments, added to (as :func:`selfplay_moments`').
+    """
+    movers, movers_type = movers_and_type(prms, tables, vw[None])
+    args = (seeds, prms, tables, vw, scores, xtx, xty, yty, count, movers)
+    entry_point(selfplay_moments, args, movers_type)(*args)

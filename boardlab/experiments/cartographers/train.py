@@ -38,7 +38,7 @@ def _play(rules, agent: str, weights: np.ndarray, seeds: np.ndarray, m: Moments)
     prms = np.tile(rows([parse_agent(agent)] * PLAYERS), (len(seeds), 1, 1))
     scores = np.zeros((len(seeds), PLAYERS, E.SC_LEN), dtype=np.int32)
     vw = np.ascontiguousarray(weights, dtype=np.float64)
-    selfplay.selfplay_moments(seeds, prms, *tb.kernel_args(), vw, workspace(), scores, m.xtx, m.xty, m.yty, m.count)
+    selfplay.play_selfplay(seeds, prms, tb, vw, workspace(), scores, m.xtx, m.xty, m.yty, m.count)
     return scores[:, :, E.SC_TOTAL]
 
 
