@@ -395,6 +395,7 @@ def test_successive_halving_keeps_the_better_half():
     assert planted == 4 and not_first >= 1
 
 
+@pytest.mark.slow  # expert_move has no machine code of its own (inlined into policy_move): compiled for this test
 def test_halving_runs_the_budget_as_the_docstring_says():
     """The playouts run: each round gives every survivor (budget left) // (survivors x rounds left), at least 1."""
     g = next(positions(1, every=3, first_seed=5, draws_only=True))

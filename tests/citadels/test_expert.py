@@ -92,7 +92,7 @@ class Oracle:
         self.moves = np.zeros((E.MAX_MOVES, E.MV_LEN), dtype=np.int32)
         self.vals = np.zeros(E.MAX_MOVES)
         mv = np.zeros(E.MV_LEN, dtype=np.int32)
-        K.basic_prefers_move(self.st, self.rp, self.dt, p, row, arng, self.mem, self.moves, self.vals, mv)
+        K.basic_prefers_move(self.st, self.rp, self.dt, np.int32(p), row, arng, self.mem, self.moves, self.vals, mv)
         n = E.legal_moves(self.st, self.rp, self.dt, self.moves)
         listed = [tuple(int(x) for x in self.moves[i]) for i in range(n)]
         first = tuple(int(x) for x in mv)
@@ -139,7 +139,9 @@ class Oracle:
                 w, wr, self.ev, self.rp, self.dt, self.p, self.prow, self.prow, pseed, int(self.q["horizon"]),
                 self.wmem, self.moves, self.vals, np.zeros(E.MV_LEN, dtype=np.int32), np.zeros(2, dtype=np.uint64),
             )  # fmt: skip
-            out.append(S.reward(w, self.rp, self.dt, self.p, self.kind, self.sc))
+            out.append(
+                S.reward(w, self.rp, self.dt, np.int32(self.p), self.kind, self.sc)
+            )  # the seat as the kernels pass it
         return out
 
     def move(self, flip: bool = False) -> tuple:

@@ -105,7 +105,9 @@ def test_strong_value_sees_the_pick():
         for move in g.legal_moves():
             c = g.copy()
             c.apply(move)
-            vals.add(round(S.value(c.st, tb.rp, tb.districts, g.current, w, f), 9))
+            vals.add(
+                round(S.value(c.st, tb.rp, tb.districts, np.int32(g.current), w, f), 9)
+            )  # the seat as kernels pass it
         distinct += len(vals) == len(g.legal_moves())
         picks += 1
     assert picks > 50 and distinct > 0.9 * picks, (distinct, picks)

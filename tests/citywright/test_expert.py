@@ -25,6 +25,7 @@ from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.api import Game
 from boardlab.sim.citywright.rules import load_rules
 from boardlab.sim.citywright.tables import tables_for
+from tests.citywright.by_address import with_strong_by_address
 
 # --- specs and tiers -----------------------------------------------------------------
 
@@ -243,8 +244,8 @@ def test_the_memo_returns_a_best_move_whatever_the_open_slots(rules):
             for s in rnd.sample(open_slots, rnd.randrange(0, len(open_slots))):
                 h.st[E.ST_SLOTS + s] = -1
             known = int((key != 0).sum())
-            F._memo_move(
-                h.boards, h.st, h.rng, mv, prm, key, opened, val, moves, offer, st_tmp,
+            with_strong_by_address(
+                F._memo_move, h.boards, h.st, h.rng, mv, prm, key, opened, val, moves, offer, st_tmp,
                 tb.kernel_args(), False, np.zeros(0, dtype=np.int64), np.zeros(F._TRACE, dtype=np.int64),
                 np.zeros(F.N_COUNTERS, dtype=np.int64), False, new_ruler_memo(0, 1), STRONG_WEIGHTS,
             )  # fmt: skip

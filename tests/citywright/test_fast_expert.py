@@ -16,6 +16,7 @@ from boardlab.agents.citywright.registry import EXPERT_LEVERS, EXPERT_V1, TIERS,
 from boardlab.agents.citywright.strong import STRONG_WEIGHTS, _ruler_lookup, new_ruler_memo, ruler_key, strong_move
 from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.api import Game
+from tests.citywright.by_address import with_strong_by_address
 from tests.citywright.golden import rules_named
 
 EXPERT = EXPERT_V1  # the levers are measured against the expert without them (the tier before its levers)
@@ -81,8 +82,8 @@ NO_RULERS = new_ruler_memo(0, 1)
 def _playout(b, st, rng, me, own, grow, memo, offer, tb, own_turns, own_strong, own_memo, stamp=None, trace=None,
              counters=None, strong_last_round=-1, later_turns=-1, cut_at_move=False):  # fmt: skip
     """F.playout, greedy rollouts, every seat's slots, to the end of the game, not shared; (moved, clean)."""
-    return F.playout(
-        b, st, rng, np.int32(me), own, grow, K.A_GREEDY, 1_000_000, 0, *memo, np.uint64(offer),
+    return with_strong_by_address(
+        F.playout, b, st, rng, np.int32(me), own, grow, K.A_GREEDY, 1_000_000, 0, *memo, np.uint64(offer),
         tb.kernel_args(), int(own_turns), own_strong, own_memo,
         np.zeros(0, dtype=np.int64) if stamp is None else stamp,
         np.zeros(F._TRACE, dtype=np.int64) if trace is None else trace,
@@ -208,8 +209,8 @@ def test_the_memo_keeps_the_best_strong_move_of_the_slots_it_covers(rules):
 
     def lookup(h, strong=True):
         rng = h.rng.copy()
-        F._memo_move(
-            h.boards, h.st, rng, mv, prm, key, opened, val, moves, offer, st_tmp,
+        with_strong_by_address(
+            F._memo_move, h.boards, h.st, rng, mv, prm, key, opened, val, moves, offer, st_tmp,
             h.tables.kernel_args(), strong, stamp, trace, counters, False, NO_RULERS, STRONG_WEIGHTS,
         )  # fmt: skip
         return mv.copy(), rng
@@ -449,7 +450,7 @@ def test_the_ruler_memo_gives_a_rulers_k_best_wherever_it_is_dealt(rules):
             cand = np.zeros((3, E.MV_LEN), dtype=np.int32)
             val = np.zeros(3)
             at, n = _ruler_lookup(
-                memo, h.boards, h.st, h.current, right, ruler_key(h.st, right, shape), tb.rp, cand, val
+                memo, h.boards, h.st, np.int32(h.current), right, ruler_key(h.st, right, shape), tb.rp, cand, val
             )
             assert at >= 0
             _, fresh = _ruler_search(h, right, prm)
