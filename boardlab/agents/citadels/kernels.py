@@ -332,6 +332,9 @@ def run_games(seeds: np.ndarray, tables, rows: np.ndarray, seats: np.ndarray) ->
     return out
 
 
+_CHOOSE_ENTRIES: dict = {}  # Chooser's: choose_move's machine code by the types of a game's arrays and the row
+
+
 class Chooser:
     """The scratch arrays of :func:`choose_move` for moves of a public-API game (boardlab.sim.citadels.api.Game)."""
 
@@ -399,8 +402,13 @@ class Chooser:
         # the machine code the loops call by address (p int32, the seed uint64, the signature as the loops give
         # it): called as choose_move(...), numba would key its cache by the argument types alone and compile the
         # agents a second time
-        sig = types.none(*choose_types(*args[:4], row, *args[7:]))
-        choose_move.get_compile_result(sig).entry_point(*args)
+        given = (game.st, game.rng, rp, dt, row)  # the arrays not the Chooser's own: their types, as a cheap key
+        key = tuple((a.dtype.str, a.ndim, a.flags.c_contiguous, a.flags.writeable) for a in given)
+        entry = _CHOOSE_ENTRIES.get(key)
+        if entry is None:  # typing the arguments costs about 0.4 ms: once per process and key
+            sig = types.none(*choose_types(*args[:4], row, *args[7:]))
+            entry = _CHOOSE_ENTRIES[key] = choose_move.get_compile_result(sig).entry_point
+        entry(*args)
         return move_tuple(self.mv)
 
 
