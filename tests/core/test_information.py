@@ -36,6 +36,13 @@ game_id = game_ids(PLUGIN_GAMES)  # the built-in games run the spies in their ow
 SPY_RULES: dict[str, str] = {}  # a game's rules for its spied-on game, where not its default
 _SKIP = (types.ModuleType, type, types.BuiltinFunctionType, types.BuiltinMethodType, types.CodeType, types.FrameType)
 _LEAF = (int, float, complex, str, bytes, bytearray, bool, type(None), np.generic)
+_PLAIN = frozenset({int, float, complex, str, bytes, bool, type(None)})  # immutable values, exactly these types
+
+
+def _value(obj) -> bool:
+    """An immutable value: a _PLAIN object or a tuple of values (fingerprint compares these by value)."""
+    kind = type(obj)
+    return kind in _PLAIN or (kind is tuple and all(_value(x) for x in obj))
 
 
 def reachable(*roots) -> list:
@@ -246,11 +253,16 @@ def leaks(game_id: str, truth, p: int, args: tuple, public: set[int]) -> list[st
 
 
 def fingerprint(*roots) -> list:
-    """Everything reachable from `roots`, as comparable values in a fixed order (shared objects by first visit)."""
+    """Everything reachable from `roots`, as comparable values in a fixed order (shared objects by first visit;
+    immutable values, and lists and dicts holding only such, by value)."""
     order: dict[int, int] = {}
     out: list = []
 
     def visit(obj, depth=0):
+        kind = type(obj)
+        if kind in _PLAIN:  # a value: compared by value, wherever it is shared
+            out.append((kind.__name__, obj))
+            return
         if isinstance(obj, _SKIP):
             out.append(("skip", getattr(obj, "__qualname__", getattr(obj, "__name__", type(obj).__name__))))
             return
@@ -263,6 +275,12 @@ def fingerprint(*roots) -> list:
             return
         if isinstance(obj, np.ndarray):
             out.append(("array", str(obj.dtype), obj.shape, np.ascontiguousarray(obj).tobytes()))
+            return
+        if (kind is tuple or kind is list) and all(_value(x) for x in obj):  # a sequence of values at once
+            out.append((kind.__name__, tuple(obj)))
+            return
+        if kind is dict and all(_value(k) and _value(v) for k, v in obj.items()):
+            out.append(("dict", tuple(obj.items())))
             return
         out.append(("obj", type(obj).__qualname__))
         kids = [r for r in reachable_children(obj)]

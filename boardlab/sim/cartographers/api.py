@@ -309,7 +309,10 @@ class Game:
         st = self.st
         n = self.players
         codes = planes_to_codes(self.bb)
-        paid = [[i for i in range(121) if (int(self.bb[p, E.PAID, i // 64]) >> (i % 64)) & 1] for p in range(n)]
+        # the cells of each seat's PAID plane: bit i % 64 of word i // 64, as little-endian bytes, least bit first
+        words = np.ascontiguousarray(self.bb[:n, E.PAID], dtype="<u8").view(np.uint8)
+        bits = np.unpackbits(words, axis=1, bitorder="little")[:, :121]
+        paid = [np.flatnonzero(bits[p]).tolist() for p in range(n)]
         scored = int(st[E.ST_SCORED])
         keys = ("e1", "e2", "coins", "monster", "total")
         seasons = []
