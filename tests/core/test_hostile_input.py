@@ -369,7 +369,8 @@ _RULE_FILES = [
      r"rules: \S*arrays\.toml nests tables and arrays deeper than 32 levels$"),
     ("5000 nested inline tables", lambda g: _text("tables.toml", b"x = " + b"{a=" * 5000 + b"1" + b"}" * 5000),
      r"rules: \S*tables\.toml nests tables and arrays deeper than 32 levels$"),
-    ("5000 dotted keys", lambda g: _text("dotted.toml", b"x" + b".a" * 5000 + b" = 1\n"),
+    # (1500: deeper than Python's recursion limit; tomllib's own parse of 5000 takes half a second a command)
+    ("1500 dotted keys", lambda g: _text("dotted.toml", b"x" + b".a" * 1500 + b" = 1\n"),
      r"rules: \S*dotted\.toml nests tables and arrays deeper than 32 levels$"),
     ("base a table", lambda g: _text("base-table.toml", b'base = {name="x"}\n'),
      r"base-table\.toml: base: expected the name of a preset, got \{'name': 'x'\} \(valid: [a-z0-9.-]+, "),

@@ -7,6 +7,7 @@ its own module of this package, a thin body over library functions.
 
 from __future__ import annotations
 
+import functools
 import os
 import shlex
 import sys
@@ -587,6 +588,21 @@ def command_line() -> str:
     return prog_name() + " " + shlex.join(sys.argv[1:])
 
 
+@functools.cache
+def click_command():
+    """The command line as a click command, built from `app` once per process: typer reads every command's
+    signature to build it (about 50 ms), and a process that calls :func:`main` many times (the tests, a
+    notebook) need not pay that each time.  ``app()`` does the same with a new build (pretty exceptions are
+    off, so typer's exception hook adds nothing).
+
+    Returns
+    -------
+    click.Command
+        The ``boardlab`` command group.
+    """
+    return typer.main.get_command(app)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: turns every user error into one line on stderr and exit code 2.
 
@@ -599,7 +615,7 @@ def main(argv: list[str] | None = None) -> None:
 
     prog = prog_name()
     try:
-        app(args=argv, standalone_mode=False, prog_name=prog)
+        click_command()(args=argv, standalone_mode=False, prog_name=prog)
     except (UserError, GameError) as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
         sys.exit(2)
