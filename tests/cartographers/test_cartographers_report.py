@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
 
 from boardlab.experiments.cartographers import report as R
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.cli import run
 
 
 @pytest.fixture(scope="module")
@@ -100,32 +95,17 @@ def test_multiplayer_tables_count_games_and_seats(tiny):
     assert (pairs.groupby("side")["n"].sum() == 6 * 20).all()  # 6 pairs per game
 
 
-def test_cli_refuses_an_unknown_game_and_a_report_the_game_has_not(tmp_path):
+def test_cli_refuses_an_unknown_game_and_a_report_the_game_has_not(tmp_path, capsys):
     def reproduce(*args):
-        return subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "boardlab.experiments.cli",
-                "reproduce",
-                *args,
-                "--games",
-                "20",
-                "--out",
-                str(tmp_path),
-            ],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-        )
+        return run(["reproduce", *args, "--games", "20", "--out", str(tmp_path)], capsys)
 
-    r = reproduce("--game", "chess")
-    assert r.returncode == 2
-    [line] = r.stderr.strip().splitlines()
+    code, _, err = reproduce("--game", "chess")
+    assert code == 2
+    [line] = err.strip().splitlines()
     assert line.startswith("boardlab: error: --game: unknown game 'chess' (valid: citywright, cartographers")
-    r = reproduce("--game", "citadels", "--skill")
-    assert r.returncode == 2
-    assert r.stderr.strip().splitlines() == ["boardlab: error: --skill: citadels has no skill report"]
+    code, _, err = reproduce("--game", "citadels", "--skill")
+    assert code == 2
+    assert err.strip().splitlines() == ["boardlab: error: --skill: citadels has no skill report"]
     assert list(tmp_path.iterdir()) == []
 
 

@@ -1467,13 +1467,18 @@ class RefGame:
         RefGame
             The copy.
         """
-        # a pickle round trip: the state is plain data (lists, dicts, tuples, ints, the random generator), which
-        # pickle copies several times faster than copy.deepcopy walks it; the copy builds its own log views
-        logs, self._logs = self._logs, {}
+        # a pickle round trip of everything but the event record: the state is plain data (lists, dicts, tuples,
+        # ints, the random generator), which pickle copies faster than copy.deepcopy walks it.  The record holds
+        # only immutable tuples, so a shallow copy of the list is already independent (and copying its tuples
+        # would dominate the cost late in a game); the copy builds its own log views.
+        events, logs = self.events, self._logs
+        self.events, self._logs = [], {}
         try:
-            return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+            twin = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
         finally:
-            self._logs = logs
+            self.events, self._logs = events, logs
+        twin.events = list(events)
+        return twin
 
     def snapshot(self) -> dict:
         """The full state, hidden parts included (for tests and debugging).
