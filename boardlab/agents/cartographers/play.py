@@ -230,7 +230,7 @@ def policy_type(tail: tuple) -> types.FunctionType:
     return types.FunctionType(types.none(*own, *(typeof(a) for a in tail)))
 
 
-_POLICY_ENTRIES: dict = {}  # policy_type -> policy_move's compiled function for it
+_POLICY_ENTRIES: dict = {}  # _array_key of a tail -> policy_move's compiled function for its policy_type
 
 
 def policy_entry(tail: tuple):
@@ -249,11 +249,25 @@ def policy_entry(tail: tuple):
     callable
         ``policy(bb, st, rng, mv, row, *tail)``: fills mv with row's move, advancing the policy stream.
     """
-    ftype = policy_type(tail)
-    entry = _POLICY_ENTRIES.get(ftype)
+    key = _array_key(tail)  # typing the arguments costs about 1 ms a call: it is done once per key
+    entry = _POLICY_ENTRIES.get(key)
     if entry is None:
-        entry = _POLICY_ENTRIES[ftype] = policy_move.get_compile_result(ftype.signature).entry_point
+        ftype = policy_type(tail)
+        entry = _POLICY_ENTRIES[key] = policy_move.get_compile_result(ftype.signature).entry_point
     return entry
+
+
+def _array_key(items: tuple) -> tuple:
+    """What decides the numba types of `items` (arrays, tuples of them, scalars): each array's dtype, dimensions,
+    layout, writability and alignment; a scalar's type."""
+    return tuple(
+        _array_key(a)
+        if isinstance(a, tuple)
+        else (a.dtype.str, a.ndim, a.flags.c_contiguous, a.flags.f_contiguous, a.flags.writeable, a.flags.aligned)
+        if isinstance(a, np.ndarray)
+        else type(a)
+        for a in items
+    )
 
 
 def _weights(weights) -> np.ndarray:

@@ -403,7 +403,11 @@ class Chooser:
         # it): called as choose_move(...), numba would key its cache by the argument types alone and compile the
         # agents a second time
         given = (game.st, game.rng, rp, dt, row)  # the arrays not the Chooser's own: their types, as a cheap key
-        key = tuple((a.dtype.str, a.ndim, a.flags.c_contiguous, a.flags.writeable) for a in given)
+        f = [a.flags for a in given]
+        key = tuple(
+            (a.dtype.str, a.ndim, g.c_contiguous, g.f_contiguous, g.writeable, g.aligned)
+            for a, g in zip(given, f, strict=True)
+        )
         entry = _CHOOSE_ENTRIES.get(key)
         if entry is None:  # typing the arguments costs about 0.4 ms: once per process and key
             sig = types.none(*choose_types(*args[:4], row, *args[7:]))
