@@ -144,7 +144,7 @@ def run(
 def timed_decisions(spec: str, opponent: str, players: int, rules, seeds, seats) -> np.ndarray:
     """The process CPU milliseconds of each of `spec`'s decisions (draws and monster phases) in games with it in
     seat seats[g] and `opponent` in every other seat, played one decision at a time through the game loop's
-    policy (boardlab.agents.cartographers.play.policy_move).
+    policy (boardlab.agents.cartographers.play.policy_move, through policy_entry).
 
     Parameters
     ----------
@@ -166,7 +166,7 @@ def timed_decisions(spec: str, opponent: str, players: int, rules, seeds, seats)
     numpy.ndarray
         float, CPU ms per decision.
     """
-    from boardlab.agents.cartographers.play import _weights, policy_move
+    from boardlab.agents.cartographers.play import _weights, policy_entry
     from boardlab.agents.cartographers.strong import workspace
     from boardlab.sim.cartographers.api import Game
 
@@ -177,10 +177,12 @@ def timed_decisions(spec: str, opponent: str, players: int, rules, seeds, seats)
     for seed, me in zip(seeds, seats, strict=True):
         g = Game(players, rules, int(seed))
         args = g.tables.kernel_args()
+        # the loop's machine code: called as policy_move(...), numba would compile a copy of its own
+        policy = policy_entry((*args, vw, ws))
         while not g.done:
             p = g.current
             t = time.process_time_ns()
-            policy_move(g.bb, g.st, g.rng, mv, me_row if p == me else opp_row, *args, vw, ws)
+            policy(g.bb, g.st, g.rng, mv, me_row if p == me else opp_row, *args, vw, ws)
             if p == me:
                 times.append((time.process_time_ns() - t) / 1e6)
             E.apply_move(g.bb, g.st, g.rng, mv, *args)
