@@ -21,6 +21,34 @@ _PACKAGES = ("boardlab/sim", "boardlab/agents")
 _STAMP = "boardlab-kernels.stamp"
 
 
+def types_key(items: tuple) -> tuple:
+    """What decides numba's types of `items` (arrays, tuples of them, scalars), cheaply: each array's dtype,
+    dimensions, layout, writability and alignment; a scalar's type.  Python callers that look up a kernel's
+    machine code for their arguments key it by this rather than type the arguments (``numba.typeof``, tens of
+    microseconds an array) on every call.
+
+    Parameters
+    ----------
+    items : tuple
+        The arguments.
+
+    Returns
+    -------
+    tuple
+        A hashable key: equal keys, equal numba types.
+    """
+    out: list[object] = []
+    for a in items:
+        if isinstance(a, tuple):
+            out.append(types_key(a))
+        elif hasattr(a, "flags") and hasattr(a, "dtype"):
+            f = a.flags
+            out.append((a.dtype.str, a.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned))
+        else:
+            out.append(type(a))
+    return tuple(out)
+
+
 def _cache_dirs() -> list[Path]:
     custom = os.environ.get("NUMBA_CACHE_DIR")
     if custom:

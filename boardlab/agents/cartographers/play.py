@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, typeof, types
 
+from boardlab.sim._cache import types_key
 from boardlab.sim.cartographers import engine as E
 from boardlab.sim.cartographers.tables import RP_PLAYERS
 
@@ -206,10 +207,27 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables, weights: np.ndarray |
     prms = np.ascontiguousarray(prms, dtype=np.float64)
     tail = (*tables.kernel_args(), _weights(weights), workspace())
     args = (np.ascontiguousarray(seeds, dtype=np.uint64), prms, *tail, *out.values())
-    sig = (policy_type(tail), *(typeof(a) for a in args))
-    play_games.compile(sig)  # once per process and types (then a lookup); the loop's one signature
-    play_games.overloads[sig].entry_point(policy_move, *args)  # policy_move converts to its address
+    with_policy(play_games, tail, args)
     return out
+
+
+def with_policy(loop, tail: tuple, args: tuple) -> None:
+    """Call `loop` (a kernel whose first parameter is the policy) with :func:`policy_move` by its address and
+    `args`, compiled once per process and types for :func:`policy_type` (then a lookup; or loaded from numba's
+    cache): the game loop and the self-play loop.
+
+    Parameters
+    ----------
+    loop : numba dispatcher
+        The kernel.
+    tail : tuple
+        ``(*tables.kernel_args(), weights, workspace())``, as the policy takes them.
+    args : tuple
+        The loop's other arguments, in order.
+    """
+    sig = (policy_type(tail), *(typeof(a) for a in args))
+    loop.compile(sig)
+    loop.overloads[sig].entry_point(policy_move, *args)  # policy_move converts to its address
 
 
 def policy_type(tail: tuple) -> types.FunctionType:
@@ -230,7 +248,7 @@ def policy_type(tail: tuple) -> types.FunctionType:
     return types.FunctionType(types.none(*own, *(typeof(a) for a in tail)))
 
 
-_POLICY_ENTRIES: dict = {}  # _array_key of a tail -> policy_move's compiled function for its policy_type
+_POLICY_ENTRIES: dict = {}  # types_key of a tail -> policy_move's compiled function for its policy_type
 
 
 def policy_entry(tail: tuple):
@@ -249,25 +267,12 @@ def policy_entry(tail: tuple):
     callable
         ``policy(bb, st, rng, mv, row, *tail)``: fills mv with row's move, advancing the policy stream.
     """
-    key = _array_key(tail)  # typing the arguments costs about 1 ms a call: it is done once per key
+    key = types_key(tail)  # typing the arguments costs about 1 ms a call: it is done once per key
     entry = _POLICY_ENTRIES.get(key)
     if entry is None:
         ftype = policy_type(tail)
         entry = _POLICY_ENTRIES[key] = policy_move.get_compile_result(ftype.signature).entry_point
     return entry
-
-
-def _array_key(items: tuple) -> tuple:
-    """What decides the numba types of `items` (arrays, tuples of them, scalars): each array's dtype, dimensions,
-    layout, writability and alignment; a scalar's type."""
-    return tuple(
-        _array_key(a)
-        if isinstance(a, tuple)
-        else (a.dtype.str, a.ndim, a.flags.c_contiguous, a.flags.f_contiguous, a.flags.writeable, a.flags.aligned)
-        if isinstance(a, np.ndarray)
-        else type(a)
-        for a in items
-    )
 
 
 def _weights(weights) -> np.ndarray:

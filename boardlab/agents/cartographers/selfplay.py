@@ -17,13 +17,13 @@ their game; each is added to the moments of its bucket (:func:`boardlab.agents.c
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, typeof
+from numba import njit
 
 from boardlab.sim.cartographers import engine as E
 from boardlab.sim.cartographers.tables import RP_PLAYERS
 
 from .kernels import A_PLANNER, W_LEN, map_value, objective_weights
-from .play import policy_move, policy_type
+from .play import with_policy
 from .strong import map_after
 from .value import N_FEATURES, bucket, map_features
 
@@ -145,7 +145,4 @@ def play_selfplay(seeds, prms, tables, vw, ws, scores, xtx, xty, yty, count) -> 
         The moments, added to (as :func:`selfplay_moments`').
     """
     tail = (*tables.kernel_args(), vw, ws)
-    args = (seeds, prms, *tail, scores, xtx, xty, yty, count)
-    sig = (policy_type(tail), *(typeof(a) for a in args))
-    selfplay_moments.compile(sig)
-    selfplay_moments.overloads[sig].entry_point(policy_move, *args)  # policy_move converts to its address
+    with_policy(selfplay_moments, tail, (seeds, prms, *tail, scores, xtx, xty, yty, count))

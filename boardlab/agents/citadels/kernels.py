@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit, typeof, types
 
 from boardlab.agents.citadels import strong as S
+from boardlab.sim._cache import types_key
 from boardlab.sim.citadels import engine as E
 from boardlab.sim.citadels.rules import MAX_PLAYERS
 from boardlab.sim.citadels.tables import RP_PLAYERS
@@ -213,11 +214,27 @@ def play_games(
     swork = SE.make_work()
     args = (seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, moves, vals, mv, arng, mem, work, fwork, wrng,
             swork)  # fmt: skip
-    choose = types.FunctionType(types.none(*choose_types(st, rng, rp, dt, rows[0], arng, mem[0], moves, vals, mv,
-                                                          work, fwork, wrng, swork)))  # fmt: skip
+    with_choose(_play_games, args, (st, rng, rp, dt, rows[0], arng, mem[0], moves, vals, mv, work, fwork, wrng, swork))
+
+
+def with_choose(loop, args: tuple, choose_args: tuple) -> None:
+    """Call `loop` (a kernel whose first parameter is the agents' per-move kernel) with :func:`choose_move` by its
+    address and `args`, compiled once per process and types for choose_move's type as the loops pass it (then a
+    lookup; or loaded from numba's cache): the game loop, the recorded loop and self-play.
+
+    Parameters
+    ----------
+    loop : numba dispatcher
+        The kernel.
+    args : tuple
+        The loop's other arguments, in order.
+    choose_args : tuple
+        Arrays of choose_move's argument types, as :func:`choose_types` takes them.
+    """
+    choose = types.FunctionType(types.none(*choose_types(*choose_args)))
     loop_types = (choose, *(typeof(a) for a in args))
-    _play_games.compile(loop_types)
-    _play_games.overloads[loop_types].entry_point(choose_move, *args)
+    loop.compile(loop_types)
+    loop.overloads[loop_types].entry_point(choose_move, *args)  # choose_move converts to its address
 
 
 def choose_types(st, rng, rp, dt, row, arng, mem, moves, vals, mv, work, fwork, wrng, swork) -> tuple:
@@ -402,12 +419,7 @@ class Chooser:
         # the machine code the loops call by address (p int32, the seed uint64, the signature as the loops give
         # it): called as choose_move(...), numba would key its cache by the argument types alone and compile the
         # agents a second time
-        given = (game.st, game.rng, rp, dt, row)  # the arrays not the Chooser's own: their types, as a cheap key
-        f = [a.flags for a in given]
-        key = tuple(
-            (a.dtype.str, a.ndim, g.c_contiguous, g.f_contiguous, g.writeable, g.aligned)
-            for a, g in zip(given, f, strict=True)
-        )
+        key = types_key((game.st, game.rng, rp, dt, row))  # the arrays not the Chooser's own
         entry = _CHOOSE_ENTRIES.get(key)
         if entry is None:  # typing the arguments costs about 0.4 ms: once per process and key
             sig = types.none(*choose_types(*args[:4], row, *args[7:]))

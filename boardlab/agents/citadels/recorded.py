@@ -11,7 +11,7 @@ plays, move for move.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, typeof, types
+from numba import njit
 
 from boardlab.sim.citadels import engine as E
 from boardlab.sim.citadels.tables import RP_MAX_ROUNDS, RP_PLAYERS
@@ -67,11 +67,8 @@ def run_recorded_games(seeds: np.ndarray, tables, rows: np.ndarray, seats: np.nd
     args = (np.ascontiguousarray(seeds, dtype=np.uint64), rp, dt, np.ascontiguousarray(rows, dtype=np.float64),
             np.ascontiguousarray(seats, dtype=np.int64), *out.values(), *scratch)  # fmt: skip
     st, rng, _, moves, _, vals, mv, arng, mem, work, fwork, wrng, swork, _ = scratch
-    choose = types.FunctionType(types.none(*K.choose_types(st, rng, rp, dt, args[3][0], arng, mem[0], moves, vals, mv,
-                                                           work, fwork, wrng, swork)))  # fmt: skip
-    loop_types = (choose, *(typeof(a) for a in args))
-    play_recorded_games.compile(loop_types)
-    play_recorded_games.overloads[loop_types].entry_point(K.choose_move, *args)  # the agents called by address
+    K.with_choose(play_recorded_games, args, (st, rng, rp, dt, args[3][0], arng, mem[0], moves, vals, mv, work, fwork,
+                                              wrng, swork))  # the agents called by address  # fmt: skip
     out["capped"] = out["info"][:, 0, E.IN_CAPPED] != 0
     return out
 

@@ -12,7 +12,7 @@ rank brings is measured apart from the situations in which an agent takes it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, typeof, types
+from numba import njit
 
 from boardlab.sim.citadels import engine as E
 from boardlab.sim.citadels.rules import MAX_PLAYERS
@@ -77,11 +77,7 @@ def selfplay_moments(seeds, rp, dt, rows, seats, explore, scores, xtx, xty, yty,
     trng = np.zeros(2, dtype=np.uint64)
     args = (seeds, rp, dt, rows, seats, np.float64(explore), scores, xtx, xty, yty, count, st, rng, ev, moves, vals,
             mv, arng, mem, work, fwork, wrng, swork, feats, who, trng)  # fmt: skip
-    choose = types.FunctionType(types.none(*K.choose_types(st, rng, rp, dt, rows[0], arng, mem[0], moves, vals, mv,
-                                                            work, fwork, wrng, swork)))  # fmt: skip
-    loop_types = (choose, *(typeof(a) for a in args))
-    _selfplay.compile(loop_types)
-    _selfplay.overloads[loop_types].entry_point(K.choose_move, *args)
+    K.with_choose(_selfplay, args, (st, rng, rp, dt, rows[0], arng, mem[0], moves, vals, mv, work, fwork, wrng, swork))
 
 
 @njit(cache=True, nogil=True, _nrt=False)

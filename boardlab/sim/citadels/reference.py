@@ -1471,13 +1471,11 @@ class RefGame:
         # ints, the random generator), which pickle copies faster than copy.deepcopy walks it.  The record holds
         # only immutable tuples, so a shallow copy of the list is already independent (and copying its tuples
         # would dominate the cost late in a game); the copy builds its own log views.
-        events, logs = self.events, self._logs
-        self.events, self._logs = [], {}
-        try:
-            twin = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
-        finally:
-            self.events, self._logs = events, logs
-        twin.events = list(events)
+        state = {k: v for k, v in vars(self).items() if k not in ("events", "_logs")}
+        twin = object.__new__(type(self))
+        vars(twin).update(pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL)))
+        twin.events = list(self.events)
+        twin._logs = {}
         return twin
 
     def snapshot(self) -> dict:
