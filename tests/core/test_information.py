@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import types
 from collections.abc import Callable
 
@@ -39,10 +40,14 @@ _LEAF = (int, float, complex, str, bytes, bytearray, bool, type(None), np.generi
 _PLAIN = frozenset({int, float, complex, str, bytes, bool, type(None)})  # immutable values, exactly these types
 
 
-def _value(obj) -> bool:
-    """An immutable value: a _PLAIN object or a tuple of values (fingerprint compares these by value)."""
-    kind = type(obj)
-    return kind in _PLAIN or (kind is tuple and all(_value(x) for x in obj))
+def _values(items) -> bool:
+    """Every item of `items` is an immutable value: a _PLAIN object or a tuple of values (fingerprint compares
+    these by value).  A loop rather than all(): the walks check millions."""
+    for x in items:
+        kind = type(x)
+        if kind not in _PLAIN and not (kind is tuple and _values(x)):
+            return False
+    return True
 
 
 def reachable(*roots) -> list:
@@ -52,7 +57,17 @@ def reachable(*roots) -> list:
     stack = list(roots)
     while stack:
         obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, _SKIP):
+        if id(obj) in seen:
+            continue
+        kind = type(obj)
+        if kind in _PLAIN:  # most objects: a leaf, told by its exact type before the isinstance checks below
+            seen[id(obj)] = obj
+            continue
+        if kind is tuple or kind is list:
+            seen[id(obj)] = obj
+            stack.extend(obj)
+            continue
+        if isinstance(obj, _SKIP):
             continue
         seen[id(obj)] = obj
         if isinstance(obj, _LEAF):
@@ -106,9 +121,19 @@ def seed_found(objects: list, seed: int) -> list[str]:
     """Where `seed` is among `objects`: an integer equal to it, an array holding it (or its 8 bytes), bytes or
     text holding its bytes or its digits."""
     raw = seed.to_bytes(8, "little")
+    digits, hexdigits = str(seed), f"{seed:x}"
     found = []
     for obj in objects:
-        if isinstance(obj, bool):
+        kind = type(obj)  # the common exact types first: the walks hand over a hundred thousand objects
+        if kind is int:
+            if obj in (seed, seed - (1 << 64)):
+                found.append(f"the integer {obj} (int)")
+            continue
+        if kind is str:
+            if digits in obj or hexdigits in obj.lower():
+                found.append(f"the text {obj[:60]!r}")
+            continue
+        if kind is tuple or kind is list or kind is dict or kind is bool or obj is None or kind is float:
             continue
         if isinstance(obj, int | np.integer) and int(obj) in (seed, seed - (1 << 64)):
             found.append(f"the integer {int(obj)} ({type(obj).__name__})")
@@ -116,7 +141,7 @@ def seed_found(objects: list, seed: int) -> list[str]:
             found.append(f"an array {obj.dtype}{list(obj.shape)}")
         elif isinstance(obj, bytes | bytearray) and raw in obj:
             found.append("bytes")
-        elif isinstance(obj, str) and (str(seed) in obj or f"{seed:x}" in obj.lower()):
+        elif isinstance(obj, str) and (digits in obj or hexdigits in obj.lower()):
             found.append(f"the text {obj[:60]!r}")
     return found
 
@@ -126,7 +151,12 @@ def int_sequences(objects: list, public: set[int]) -> list[np.ndarray]:
     int64 arrays."""
     out = []
     for obj in objects:
-        if id(obj) in public:
+        kind = type(obj)
+        if kind in _PLAIN or id(obj) in public:
+            continue
+        if kind is tuple or kind is list:
+            if obj and all(type(x) is int for x in obj):
+                out.append(np.asarray(obj, dtype=np.int64))
             continue
         if isinstance(obj, np.ndarray) and obj.dtype.kind in "iu":
             out.append(obj.astype(np.int64, copy=False).ravel())
@@ -276,12 +306,19 @@ def fingerprint(*roots) -> list:
         if isinstance(obj, np.ndarray):
             out.append(("array", str(obj.dtype), obj.shape, np.ascontiguousarray(obj).tobytes()))
             return
-        if (kind is tuple or kind is list) and all(_value(x) for x in obj):  # a sequence of values at once
+        if (kind is tuple or kind is list) and _values(obj):  # a sequence of values at once
             out.append((kind.__name__, tuple(obj)))
             return
-        if kind is dict and all(_value(k) and _value(v) for k, v in obj.items()):
+        if kind is dict and _values(obj) and _values(obj.values()):  # (its keys, then its values)
             out.append(("dict", tuple(obj.items())))
             return
+        if _record_type(kind):  # reachable_children would give [vars(obj)]: its visit, at once
+            d = obj.__dict__
+            if type(d) is dict and id(d) not in order and _values(d) and _values(d.values()):
+                out.append(("obj", kind.__qualname__))
+                order[id(d)] = len(order)
+                out.append(("dict", tuple(d.items())))
+                return
         out.append(("obj", type(obj).__qualname__))
         kids = [r for r in reachable_children(obj)]
         for k in kids:
@@ -290,6 +327,19 @@ def fingerprint(*roots) -> list:
     for r in roots:
         visit(r)
     return out
+
+
+_ENTERED_OTHERWISE = (
+    dict, types.MappingProxyType, set, frozenset, list, tuple, np.ndarray, np.random.Generator,
+    np.random.BitGenerator, np.random.SeedSequence, types.MethodType, types.FunctionType,
+)  # fmt: skip
+
+
+@functools.cache
+def _record_type(kind: type) -> bool:
+    """reachable_children enters an instance of `kind` through its ``__dict__`` alone: no slots, and none of the
+    kinds it enters otherwise."""
+    return not issubclass(kind, _ENTERED_OTHERWISE) and not any(getattr(c, "__slots__", ()) for c in kind.__mro__)
 
 
 def reachable_children(obj) -> list:

@@ -29,7 +29,7 @@ import numpy as np
 from boardlab.sim.observation import Observation, copy_seed, fresh_streams
 
 from . import engine as E
-from .moves import Move
+from .moves import Move, placement
 from .rules import DISTRICTS, MAX_PLAYERS, N_EDGE_SLOTS, N_SLOTS, SLOT_NAMES, Rules, load_rules
 from .tables import (
     NONE_TILE,
@@ -427,22 +427,13 @@ class Game:
         return [lo + int(i) for i in np.flatnonzero(legal)]
 
     def _placement_move(self, slot: int, pl: int, plain_tiles: tuple[str, ...], free: str) -> Move:
-        shape, o, (ar, ac), cells, plain, star = _placements(self.tables, self.rules)[pl]
+        shape, o, anchor, cells, plain, star = _placements(self.tables, self.rules)[pl]
         tiles = [""] * len(cells)
         for k in range(4):
             tiles[plain[k]] = plain_tiles[k]
         if star >= 0:
             tiles[star] = free
-        return Move(
-            kind="place",
-            slot=slot,
-            shape=shape,
-            orientation=o,
-            anchor=(ar, ac),
-            cells=cells,
-            tiles=tuple(tiles),
-            free=free if star >= 0 else "",
-        )
+        return placement(slot, shape, o, anchor, cells, tuple(tiles), free if star >= 0 else "")
 
     def move_families(self) -> tuple[str, ...]:
         """The move families restricted play names (``random-prefers:R``): the four districts, R C P I.
@@ -504,6 +495,7 @@ class Game:
         swap_ok = bool(self.tables.rp[RP_SWAP])
         occ = self._occupied(p)
         empty_cells = [(r, c) for r in range(7) for c in range(7) if not (occ >> (8 * r + c)) & 1]
+        info = _placements(self.tables, self.rules)
         for s in slots:
             shape = int(self.st[E.ST_SLOTS + s])
             if shape < 0:
@@ -516,10 +508,16 @@ class Game:
             pls = self.legal_placements(s)
             if not pls:
                 out.append(Move(kind="discard", slot=s, shape=name))
-            for pl in pls:
+            for pl in pls:  # _placement_move, inlined: a listing makes thousands of moves
+                shape_name, o, anchor, cells, plain, star = info[pl]
                 for perm in perms:
+                    tiles = [""] * len(cells)
+                    for k in range(4):
+                        tiles[plain[k]] = perm[k]
                     for f in frees:
-                        out.append(self._placement_move(s, pl, perm, f))
+                        if star >= 0:
+                            tiles[star] = f
+                        out.append(placement(s, shape_name, o, anchor, cells, tuple(tiles), f if star >= 0 else ""))
             if swap_ok and s >= N_EDGE_SLOTS:
                 if empty_cells:
                     for cell in empty_cells:
