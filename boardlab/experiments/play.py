@@ -21,7 +21,9 @@ game.
 
 Asked for trajectories (:func:`play_tables`), it also records one row per move in a separate table
 (:data:`TRAJECTORY_SCHEMA`) from the optional capabilities ``decision_kind()``, ``progress(player)`` and
-``capped()``: what the anatomy panel (:mod:`boardlab.experiments.anatomy`) reads.
+``capped()``: what the anatomy panel (:mod:`boardlab.experiments.anatomy`) reads.  Its branching is
+``len(legal_moves())`` at each decision, or ``legal_count()`` where the game has it (the same number, counted
+without listing the moves: Citywright's listing early in a 4-player game holds tens of thousands).
 """
 
 from __future__ import annotations
@@ -213,7 +215,8 @@ class Recorder:
             The public-API game.
         """
         self.seats.append(g.current)
-        self.legal.append(len(g.legal_moves()))
+        count = getattr(g, "legal_count", None)  # a game whose listings are long counts them without listing
+        self.legal.append(int(count()) if callable(count) else len(g.legal_moves()))
         kind = getattr(g, "decision_kind", None)
         self.kinds.append(str(kind()) if callable(kind) else "")
 

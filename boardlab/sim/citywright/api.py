@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 import numpy as np
@@ -487,25 +488,11 @@ class Game:
         if assignments not in ("all", "one"):
             raise ValueError("assignments must be 'all' or 'one'")
         slots = range(N_SLOTS) if slot is None else [self._check_slot(slot)]
-        out: list[Move] = []
-        open_slots = [s for s in range(N_SLOTS) if self.st[E.ST_SLOTS + s] >= 0]
-        if not open_slots:
+        if not any(self.st[E.ST_SLOTS + s] >= 0 for s in range(N_SLOTS)):
             return [Move(kind="pass")]
-        p = self.current
-        swap_ok = bool(self.tables.rp[RP_SWAP])
-        occ = self._occupied(p)
-        empty_cells = [(r, c) for r in range(7) for c in range(7) if not (occ >> (8 * r + c)) & 1]
+        out: list[Move] = []
         info = _placements(self.tables, self.rules)
-        for s in slots:
-            shape = int(self.st[E.ST_SLOTS + s])
-            if shape < 0:
-                continue
-            name = self.rules.shapes[shape].name
-            line = tuple(self.line_tiles(s))
-            perms = sorted(set(itertools.permutations(line))) if assignments == "all" else [line]
-            has_star = self.rules.shapes[shape].has_star
-            frees = self._free_options(s) if has_star else [""]
-            pls = self.legal_placements(s)
+        for s, name, perms, frees, pls, swap_cells in self._slot_choices(slots, assignments):
             if not pls:
                 out.append(Move(kind="discard", slot=s, shape=name))
             for pl in pls:  # _placement_move, inlined: a listing makes thousands of moves
@@ -518,15 +505,51 @@ class Game:
                         if star >= 0:
                             tiles[star] = f
                         out.append(placement(s, shape_name, o, anchor, cells, tuple(tiles), f if star >= 0 else ""))
+            for cell in swap_cells:
+                for d in DISTRICTS:
+                    out.append(Move(kind="swap", slot=s, shape=name, cell=cell, district=d))
+        return out
+
+    def legal_count(self) -> int:
+        """How many moves ``legal_moves()`` lists, counted without listing them (a position early in a 4-player
+        game has tens of thousands: the anatomy panel's branching counts them at every decision).
+
+        Returns
+        -------
+        int
+            ``len(legal_moves())``.
+        """
+        if self.done:
+            return 0
+        if not any(self.st[E.ST_SLOTS + s] >= 0 for s in range(N_SLOTS)):
+            return 1  # the pass
+        n = 0
+        for _s, _name, perms, frees, pls, swap_cells in self._slot_choices(range(N_SLOTS), "all"):
+            n += len(pls) * len(perms) * len(frees) if pls else 1  # the placements, or the forced discard
+            n += len(swap_cells) * len(DISTRICTS)
+        return n
+
+    def _slot_choices(self, slots, assignments: str) -> Iterator[tuple]:
+        """Per slot of `slots` holding a ruler, what its moves are made of: ``(slot, shape name, tile
+        assignments, free picks, legal placements, swap cells)`` (legal_moves lists every combination; a slot with
+        no placement has its forced discard instead)."""
+        swap_ok = bool(self.tables.rp[RP_SWAP])
+        occ = self._occupied(self.current)
+        empty_cells = [(r, c) for r in range(7) for c in range(7) if not (occ >> (8 * r + c)) & 1]
+        for s in slots:
+            shape = int(self.st[E.ST_SLOTS + s])
+            if shape < 0:
+                continue
+            line = tuple(self.line_tiles(s))
+            perms = sorted(set(itertools.permutations(line))) if assignments == "all" else [line]
+            frees = self._free_options(s) if self.rules.shapes[shape].has_star else [""]
+            swap_cells: list[tuple[int, int]] = []
             if swap_ok and s >= N_EDGE_SLOTS:
                 if empty_cells:
-                    for cell in empty_cells:
-                        for d in DISTRICTS:
-                            out.append(Move(kind="swap", slot=s, shape=name, cell=cell, district=d))
+                    swap_cells = empty_cells
                 elif not self.tables.rp[RP_SWAP_NEEDS_EMPTY]:
-                    for d in DISTRICTS:
-                        out.append(Move(kind="swap", slot=s, shape=name, cell=(-1, -1), district=d))
-        return out
+                    swap_cells = [(-1, -1)]
+            yield s, self.rules.shapes[shape].name, perms, frees, self.legal_placements(s), swap_cells
 
     def agent_moves(self) -> list[Move]:
         """The moves an agent chooses from (boardlab.sim.observation's generic agents and Python agents): one per
