@@ -21,9 +21,8 @@ game.
 
 Asked for trajectories (:func:`play_tables`), it also records one row per move in a separate table
 (:data:`TRAJECTORY_SCHEMA`) from the optional capabilities ``decision_kind()``, ``progress(player)`` and
-``capped()``: what the anatomy panel (:mod:`boardlab.experiments.anatomy`) reads.  Its branching is
-``len(legal_moves())`` at each decision, or ``legal_count()`` where the game has it (the same number, counted
-without listing the moves: Citywright's listing early in a 4-player game holds tens of thousands).
+``capped()``: what the anatomy panel (:mod:`boardlab.experiments.anatomy`) reads; its branching, from
+``legal_count()`` where the game counts its moves without listing them, else ``len(legal_moves())``.
 """
 
 from __future__ import annotations

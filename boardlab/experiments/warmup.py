@@ -5,7 +5,9 @@ the game's kernel modules (a first run, or a cache the guard in :mod:`boardlab.s
 kernel source changed), it plays one tiny game in-process so every kernel those agents use is compiled (and
 cached) before the run's clock starts, and once that game has lasted longer than loading cached kernels takes
 (:data:`ANNOUNCE_AFTER`) it says on stderr what it compiles and about how long it takes.
-``boardlab warmup`` does it ahead for every game and tier, spread over processes.
+``boardlab warmup`` does it ahead for every game and tier, spread over processes, and for the machine code the
+game's other commands call outside its game loops (:data:`EXTRAS`: the public API's per-move players, self-play
+training).
 """
 
 from __future__ import annotations
@@ -25,6 +27,12 @@ from boardlab.sim.games import GameDef, get_game
 
 #: one warm-up task: (game id, tier or None, agent specs or None)
 Task = tuple[str, str | None, list[str] | None]
+
+#: the warm-up's tasks beyond the game loops, for a game with kernels: what each compiles (its "tier" in a task)
+EXTRAS = {
+    "api": "the per-move players of the public API (the generic chunk player, Python agents beside built-in ones)",
+    "train": "self-play training (train, tune scoring --train)",
+}
 
 SHIPPED = Path(__file__).resolve().parents[1] / "sim" / "compile_times.json"
 
@@ -366,7 +374,9 @@ def ensure_compiled(
 def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[Task]:
     """The warm-up's units of work: (game id, tier or None, agent specs) for each game and tier (or `agents`), and,
     for a game whose fixed ladder pairs agents that are neither its default agents nor a tier (Citywright's mcts,
-    which its own report plays too), a task ``ladder`` of those pairings' agents together.
+    which its own report plays too), a task ``ladder`` of those pairings' agents together; then, for a game with
+    kernels, a task ``random`` of random agents alone where they are neither, and the tasks of :data:`EXTRAS`
+    (``api``, and ``train`` where the game has a trainer; agent specs None).
 
     Parameters
     ----------
@@ -378,7 +388,7 @@ def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[Task]:
     Returns
     -------
     list[tuple[str, str | None, list[str] | None]]
-        One task per game and tier (and ladder).
+        One task per game and tier (and ladder, and extra).
     """
     out: list[Task] = []
     for g in games:
@@ -394,7 +404,71 @@ def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[Task]:
             known = [*g.agents().split_specs(g.ladder.default_agents), *(spec for spec, _ in tiers.values())]
             if not {_agent_key(g, s) for s in paired} <= {_agent_key(g, s) for s in known}:
                 out.append((g.id, "ladder", paired))
+        if g.kernels is not None and _is_random_new(g, tiers):  # runs of random agents only: a loop of their own
+            out.append((g.id, "random", ["random"]))
+        if g.kernels is not None:  # (a pure-Python game has nothing to compile)
+            out.append((g.id, "api", None))
+            if g.optional("trainer") is not None:
+                out.append((g.id, "train", None))
     return out
+
+
+def ensure_extra(game: GameDef | str, what: str) -> dict:
+    """Compile the machine code one of :data:`EXTRAS` calls, when the cache lacks it: ``api`` plays one tiny
+    game through the generic chunk player with the game's default agents as the public API's per-move players;
+    ``train`` plays one self-play round of four games and fits the weights (nothing is written).
+
+    Parameters
+    ----------
+    game : GameDef or str
+        The game or its id.
+    what : str
+        A key of :data:`EXTRAS`.
+
+    Returns
+    -------
+    dict
+        ``compiled`` (bool: anything was missing), ``cold`` (the kernel files missing), ``seconds`` (the time).
+    """
+    from boardlab.experiments import simulate as S
+    from boardlab.experiments.play import play_table
+
+    g = get_game(game) if isinstance(game, str) else game
+    if what not in EXTRAS:
+        raise ValueError(f"no warm-up task {what!r}: one of {', '.join(EXTRAS)}")
+    marker = [f"<{what}>"]  # a marker of its own, beside the agents' (cold_modules, _mark_warm)
+    cold = cold_modules(g, marker)
+    if not cold:
+        return {"compiled": False, "cold": [], "seconds": 0.0}
+    before = _cached_kernels(g)
+    rs = g.load_rules(g.default_preset)
+    t0 = time.perf_counter()
+    if what == "api":
+        specs = g.agents().split_specs(g.ladder.default_agents)
+        lo, hi = g.players
+        n = len(specs) if lo <= len(specs) <= hi else max(lo, min(hi, 2))
+        parsed = S.make_spec(n, specs if len(specs) in (1, n) else specs[:1], 1, 0, rs, game=g).agent_specs()
+        play_table(g, rs, n, parsed * n if len(parsed) == 1 else parsed, "fixed", 0, 0, 1)
+    else:
+        trainer = g.require("trainer")
+        trainer.train(0, (4,), k=trainer.default_k, ridge=trainer.default_ridge, jobs=1, backend="loky",
+                      scheduler=None, progress=None, **({} if trainer.out_for is None else {"rules": rs}))  # fmt: skip
+    seconds = time.perf_counter() - t0
+    _mark_warm(g, marker)
+    return {"compiled": _cached_kernels(g) > before, "cold": cold, "seconds": seconds}
+
+
+def _is_random_new(game: GameDef, tiers: dict) -> bool:
+    """The game has a ``random`` agent that neither its default agents, nor a tier, nor its ladder plays
+    (Cartographers plays a run of random agents alone through its engine's random-game loop)."""
+    reg = game.agents()
+    try:
+        reg.parse_agent("random")
+    except reg.AgentError:
+        return False
+    paired = [s for _name, seats, _target in game.optional("pairings") or () for s in seats]
+    known = [*reg.split_specs(game.ladder.default_agents), *(spec for spec, _ in tiers.values()), *paired]
+    return _agent_key(game, "random") not in {_agent_key(game, s) for s in known}
 
 
 def _agent_key(game: GameDef, spec: str) -> str:
@@ -577,7 +651,8 @@ def run_batches(parts: list[list[Task]], jobs: int, log: Callable[[str], None]) 
 
 def run_task(game_id: str, tier: str | None, agents: list[str] | None) -> dict:
     """One warm-up task, in whatever process runs it (``boardlab warmup --jobs``): compile if cold, timed: the
-    game's chunk player and its recorded loop (the game-anatomy panel's) with these agents.
+    game's chunk player and its recorded loop (the game-anatomy panel's) with these agents, or one of
+    :data:`EXTRAS` (:func:`ensure_extra`).
 
     Parameters
     ----------
@@ -595,7 +670,10 @@ def run_task(game_id: str, tier: str | None, agents: list[str] | None) -> dict:
     """
     t0 = time.perf_counter()
     g = get_game(game_id)
-    r = ensure_compiled(g, agents, tier=tier, log=lambda line: None, recorded=True)
+    if tier in EXTRAS and agents is None:
+        r = ensure_extra(g, tier)
+    else:
+        r = ensure_compiled(g, agents, tier=tier, log=lambda line: None, recorded=True)
     seconds = time.perf_counter() - t0
     if r["compiled"]:
         record_compile_time(f"{g.id}/{tier}" if tier else g.id, r["seconds"])

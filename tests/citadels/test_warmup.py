@@ -1,4 +1,5 @@
-"""``boardlab warmup`` for Citadels: its tasks (its default agents, then each skill tier's, or the agents given), and
+"""``boardlab warmup`` for Citadels: its tasks (its default agents, then each skill tier's, then the public API's
+per-move players and self-play training; or the agents given), and
 an agent its registry does not know refused in one line, nothing compiled."""
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ __all__ = ["private_cache"]  # the fixture: a private numba cache
 def test_tasks_are_each_game_and_tier_or_the_agents_given():
     g = get_game("citadels")
     tiers = g.require("skill_tiers")()
-    assert W.tasks([g]) == [("citadels", None, None)] + [("citadels", t, [s]) for t, (s, _) in tiers.items()]
+    assert W.tasks([g]) == [("citadels", None, None)] + [("citadels", t, [s]) for t, (s, _) in tiers.items()] + [
+        ("citadels", "api", None), ("citadels", "train", None),
+    ]  # fmt: skip
     assert W.tasks([g], ["random"]) == [("citadels", None, ["random"])]
 
 

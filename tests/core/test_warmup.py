@@ -203,6 +203,55 @@ def test_the_warm_up_compiles_the_ladders_agents_that_no_tier_plays():
         assert todo[: len(g.tiers()) + 1] == W.tasks([g])[: len(g.tiers()) + 1]  # the tiers' tasks first, as before
 
 
+def test_the_extras_are_tasks_of_the_games_with_kernels_and_random_where_no_tier_plays_it():
+    """The public API's per-move players and self-play training are warm-up tasks of every game with kernels (and
+    a trainer); a game whose runs of random agents alone play a loop of their own that no tier or ladder plays
+    (Cartographers) gets a task ``random``; a pure-Python game gets none of them."""
+    cart, city, pig = get_game("cartographers"), get_game("citywright"), get_game("pig")
+    assert [t[1] for t in W.tasks([cart])][-3:] == ["random", "api", "train"]
+    assert W.tasks([cart])[-3] == ("cartographers", "random", ["random"])
+    assert [t[1] for t in W.tasks([city])][-2:] == ["api", "train"] and "random" not in [t[1] for t in W.tasks([city])]
+    assert W.tasks([pig]) == [("pig", None, None)]
+    assert W.tasks([cart], ["greedy"]) == [("cartographers", None, ["greedy"])]  # the agents given: nothing else
+
+
+_CALLS: list = []
+_SPY_TRAINER = None  # the test's trainer (a Lazy part names a module attribute)
+
+
+def _trainer_spy(seed, rounds, **kw):
+    _CALLS.append(("train", seed, rounds, kw["jobs"], "rules" in kw))
+    return {}
+
+
+def test_an_extra_plays_once_until_its_marker_goes_stale(private_cache, monkeypatch):
+    """api plays one game through the generic chunk player with the default agents; train one self-play round,
+    nothing written; each leaves a marker, so a second warm-up does nothing, until a kernel source changes."""
+    import dataclasses
+
+    from boardlab.experiments import play as P
+    from boardlab.sim.games import Lazy
+
+    g = get_game("citadels")
+    _fake_cached(g)
+    monkeypatch.setattr(f"{__name__}._SPY_TRAINER", dataclasses.replace(g.require("trainer"), train=_trainer_spy))
+    training = dataclasses.replace(g.training, trainer=Lazy(f"{__name__}:_SPY_TRAINER"))
+    game = dataclasses.replace(g, training=training)
+    monkeypatch.setattr(W, "get_game", lambda game_id: game)
+    monkeypatch.setattr(P, "play_table", lambda *a: _CALLS.append(("api", a[2], [x.name for x in a[3]], a[5:])))
+    _CALLS.clear()
+    for _ in range(2):
+        W.run_task("citadels", "api", None)
+        W.run_task("citadels", "train", None)
+    agents = [a.split(":")[0] for a in g.agents().split_specs(g.ladder.default_agents)]
+    assert _CALLS == [("api", 2, agents * (2 // len(agents)), (0, 0, 1)), ("train", 0, (4,), 1, False)]
+    (private_cache / _cache._STAMP).write_text("another source")  # a kernel changed: the markers are stale
+    W.run_task("citadels", "api", None)
+    assert len(_CALLS) == 3
+    with pytest.raises(ValueError, match="no warm-up task"):
+        W.ensure_extra(game, "nothing")
+
+
 def test_the_compile_line_quotes_the_measured_time(private_cache, tmp_path):
     W.record_compile_time("citadels/strong", 12.34)
     assert W.compile_times()["citadels/strong"] == 12.3
