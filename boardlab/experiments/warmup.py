@@ -415,7 +415,8 @@ def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[Task]:
 
 def ensure_extra(game: GameDef | str, what: str) -> dict:
     """Compile the machine code one of :data:`EXTRAS` calls, when the cache lacks it: ``api`` plays one tiny
-    game through the generic chunk player with the game's default agents as the public API's per-move players;
+    game through the generic chunk player with the game's default agents as the public API's per-move players,
+    and one through the public API itself (listing the moves, redealing, to the end);
     ``train`` plays one self-play round of four games and fits the weights (nothing is written).
 
     Parameters
@@ -449,6 +450,13 @@ def ensure_extra(game: GameDef | str, what: str) -> dict:
         n = len(specs) if lo <= len(specs) <= hi else max(lo, min(hi, 2))
         parsed = S.make_spec(n, specs if len(specs) in (1, n) else specs[:1], 1, 0, rs, game=g).agent_specs()
         play_table(g, rs, n, parsed * n if len(parsed) == 1 else parsed, "fixed", 0, 0, 1)
+        api = g.new_game(n, rs, 0)  # what a Python agent and a script call (listings, redeals) to the end
+        api.legal_moves()
+        redealt = api.redeal(api.current, 0)
+        getattr(redealt, "agent_moves", redealt.legal_moves)()  # (Citywright's full listing is long)
+        while not api.done:
+            api.apply(api.random_move())
+        api.scores()
     else:
         trainer = g.require("trainer")
         trainer.train(0, (4,), k=trainer.default_k, ridge=trainer.default_ridge, jobs=1, backend="loky",

@@ -110,7 +110,7 @@ def solo_ambush_cells(ambush: int, grid: str | None = None, rules=A) -> list[str
         bb[0] = grid_to_planes(grid, rules)
     before = bb[0, E.MONSTER].copy()
     st = np.zeros(E.ST_LEN, dtype=np.int32)
-    E.solo_ambush(bb, st, tb.rp, tb.cards, tb.forms, tb.form_anchors, tb.walk, tb.masks, ambush)
+    E.solo_ambush(bb, st, tb.rp, tb.cards, tb.forms, tb.form_anchors, tb.walk, tb.masks, np.int32(ambush))
     new = [i for i in range(121) if (int(bb[0, E.MONSTER, i // 64] ^ before[i // 64]) >> (i % 64)) & 1]
     return sorted(cell_label(*divmod(i, 11)) for i in new)
 

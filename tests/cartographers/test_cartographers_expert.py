@@ -227,7 +227,7 @@ class Oracle:
         tb = h.tables
         pl = h.bb[me]
         v += wc * s["coins"][me] - wm * int(E.monster_penalty(pl, tb.rp, tb.masks))
-        v += sum(w[e] * int(E.score_card(s["edicts"][e], pl, tb.rp, tb.masks)) for e in range(4) if w[e])
+        v += sum(w[e] * int(E.score_card(np.int32(s["edicts"][e]), pl, tb.rp, tb.masks)) for e in range(4) if w[e])
         b = 2 * s["season"] + (2 * s["time"] >= h.rules.seasons[s["season"]].threshold)
         f = oracle.strong_features(h, s["grids"][me], s["coins"][me], set(s["mountains_paid"][me]))
         return v + sum(float(x) * y for x, y in zip(STRONG_WEIGHTS[b], f, strict=True))

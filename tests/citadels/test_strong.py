@@ -207,10 +207,10 @@ def test_features_equal_a_plain_reading_of_the_observation(preset):
         for g in positions(preset, n, seed=20 + n, every=0.02, games=2):
             for p in range(n):
                 want = oracle_features(g.observation(p), rules, tb.districts, tb.rp)
-                S.features(g.st, tb.rp, tb.districts, p, f)
+                S.features(g.st, tb.rp, tb.districts, np.int32(p), f)  # the loops' seat type
                 got = dict(zip(S.FEATURES, f.tolist(), strict=True))
                 assert got == want, (n, p, {k: (got[k], want[k]) for k in got if got[k] != want[k]})
-                S.features(g.redeal(p).st, tb.rp, tb.districts, p, f)
+                S.features(g.redeal(p).st, tb.rp, tb.districts, np.int32(p), f)
                 assert dict(zip(S.FEATURES, f.tolist(), strict=True)) == want
                 for k, v in want.items():
                     nonzero[k] += v != 0

@@ -317,14 +317,14 @@ def test_candidates_by_value_are_worth_plus_learned_value_best_first():
         p = g.current
         opp = np.zeros(4, dtype=np.int64)
         opponents_best(g.boards, p, tb.rp, opp)
-        w = STRONG_WEIGHTS[turn_bucket(turns_left_after(g.st, tb.rp, p))]
+        w = STRONG_WEIGHTS[turn_bucket(turns_left_after(g.st, tb.rp, np.int32(p)))]  # the loops' seat type
         nb = np.zeros(4, dtype=np.uint64)
         placed = np.zeros(16, dtype=np.int32)
         f = np.zeros(N_FEATURES)
         assert n >= 1 and all(val[i] >= val[i + 1] for i in range(n - 1))
         for i in range(n):
             assert g.is_legal(g.decode(cand[i]))
-            board_after(g.boards, g.st, p, cand[i], tb.shp, tb.pl_info, nb, placed)
+            board_after(g.boards, g.st, np.int32(p), cand[i], tb.shp, tb.pl_info, nb, placed)
             board_features(nb[0], nb[1], nb[2], nb[3], placed, opp, tb.rp, tb.ach, f)
             assert val[i] == pytest.approx(_worth(g, cand[i], prm) + float(w @ f))
         slots = [int(cand[i, E.MV_SLOT]) for i in range(n) if cand[i, E.MV_KIND] != E.K_SWAP]

@@ -95,7 +95,7 @@ def move_values(game: Game, agent: str, moves: list[Move] | None = None) -> tupl
         v = wc * coins - wm * int(E.monster_penalty(pl, tb.rp, tb.masks))
         for e in range(4):
             if w[e]:
-                v += w[e] * int(E.score_card(snap["edicts"][e], pl, tb.rp, tb.masks))
+                v += w[e] * int(E.score_card(np.int32(snap["edicts"][e]), pl, tb.rp, tb.masks))  # the loops' type
         values.append(v)
     return moves, values
 
