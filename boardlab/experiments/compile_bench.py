@@ -11,7 +11,9 @@ from collections.abc import Callable
 
 
 def cold_warmup(games: list[str], jobs: int) -> float:
-    """Seconds ``boardlab warmup --game ... --jobs N`` takes in a subprocess with a fresh empty NUMBA_CACHE_DIR.
+    """Seconds ``boardlab warmup --tiers-only --game ... --jobs N`` takes in a subprocess with a fresh empty
+    NUMBA_CACHE_DIR: the game loops of each game's default agents, tiers and ladder (the public API's per-move
+    players, self-play and random agents alone, which the full warm-up compiles after them, are not timed).
 
     Parameters
     ----------
@@ -27,7 +29,7 @@ def cold_warmup(games: list[str], jobs: int) -> float:
     """
     with tempfile.TemporaryDirectory(prefix="boardlab-compile-") as tmp:
         env = {**os.environ, "NUMBA_CACHE_DIR": tmp}
-        cmd = [sys.executable, "-m", "boardlab.experiments.cli", "warmup", "--jobs", str(jobs)]
+        cmd = [sys.executable, "-m", "boardlab.experiments.cli", "warmup", "--tiers-only", "--jobs", str(jobs)]
         for g in games:
             cmd += ["--game", g]
         t0 = time.perf_counter()

@@ -371,7 +371,7 @@ def ensure_compiled(
     return {"compiled": compiled, "cold": cold, "seconds": seconds}
 
 
-def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[Task]:
+def tasks(games: list[GameDef], agents: list[str] | None = None, extras: bool = True) -> list[Task]:
     """The warm-up's units of work: (game id, tier or None, agent specs) for each game and tier (or `agents`), and,
     for a game whose fixed ladder pairs agents that are neither its default agents nor a tier (Citywright's mcts,
     which its own report plays too), a task ``ladder`` of those pairings' agents together; then, for a game with
@@ -384,6 +384,8 @@ def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[Task]:
         The games.
     agents : list[str], optional
         Agent specs to compile instead of every tier.
+    extras : bool
+        The tasks ``random`` and :data:`EXTRAS` too (``warmup --tiers-only``: not).
 
     Returns
     -------
@@ -404,6 +406,8 @@ def tasks(games: list[GameDef], agents: list[str] | None = None) -> list[Task]:
             known = [*g.agents().split_specs(g.ladder.default_agents), *(spec for spec, _ in tiers.values())]
             if not {_agent_key(g, s) for s in paired} <= {_agent_key(g, s) for s in known}:
                 out.append((g.id, "ladder", paired))
+        if not extras:
+            continue
         if g.kernels is not None and _is_random_new(g, tiers):  # runs of random agents only: a loop of their own
             out.append((g.id, "random", ["random"]))
         if g.kernels is not None:  # (a pure-Python game has nothing to compile)

@@ -213,6 +213,21 @@ def test_the_extras_are_tasks_of_the_games_with_kernels_and_random_where_no_tier
     assert [t[1] for t in W.tasks([city])][-2:] == ["api", "train"] and "random" not in [t[1] for t in W.tasks([city])]
     assert W.tasks([pig]) == [("pig", None, None)]
     assert W.tasks([cart], ["greedy"]) == [("cartographers", None, ["greedy"])]  # the agents given: nothing else
+    tiers = W.tasks([cart], extras=False)  # warmup --tiers-only, what bench --compile times
+    assert tiers == W.tasks([cart])[:-3] and tiers[-1][1] == "expert"
+
+
+def test_bench_compile_times_the_tiers_only(monkeypatch):
+    """bench --compile's figure is the game loops of the game's default agents, tiers and ladder: the warm-up it
+    runs says --tiers-only (no public API players, training or random agents alone)."""
+    from boardlab.experiments import compile_bench
+
+    seen = []
+    monkeypatch.setattr(compile_bench.subprocess, "run", lambda cmd, **kw: seen.append((cmd, kw["env"])))
+    compile_bench.cold_warmup(["citadels"], 2)
+    ((cmd, env),) = seen
+    assert cmd[cmd.index("warmup") :] == ["warmup", "--tiers-only", "--jobs", "2", "--game", "citadels"]
+    assert env["NUMBA_CACHE_DIR"]
 
 
 _CALLS: list = []

@@ -25,6 +25,14 @@ def warmup(
             "--jobs", help="Processes compiling at once: whole games per process (one game: its tiers spread)."
         ),
     ] = 1,
+    tiers_only: Annotated[
+        bool,
+        typer.Option(
+            "--tiers-only",
+            help="Only the game loops of each game's default agents, tiers and ladder: not the public API's "
+            "per-move players, self-play training or random agents alone (what bench --compile times).",
+        ),
+    ] = False,
 ):
     """Compile the numba kernels of each game and tier into the cache, so a first run plays at once.
 
@@ -56,9 +64,9 @@ def warmup(
         from rich.console import Console
 
         with Console(stderr=True).status("warmup: reading the games' tiers"):
-            todo = W.tasks(games, specs)
+            todo = W.tasks(games, specs, extras=not tiers_only)
     else:
-        todo = W.tasks(games, specs)
+        todo = W.tasks(games, specs, extras=not tiers_only)
     jobs = check_jobs(jobs, "loky", len(todo))
     parts = W.batches(todo, jobs)
     jobs = min(jobs, len(parts))
