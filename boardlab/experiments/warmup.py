@@ -400,20 +400,19 @@ def tasks(games: list[GameDef], agents: list[str] | None = None, extras: bool = 
         tiers = g.tiers()
         out.append((g.id, None, None))
         out.extend((g.id, name, [spec]) for name, (spec, _desc) in tiers.items())
-        pairings = g.optional("pairings")
-        if pairings:
-            paired = list(dict.fromkeys(s for _name, seats, _target in pairings for s in seats))
-            known = [*g.agents().split_specs(g.ladder.default_agents), *(spec for spec, _ in tiers.values())]
-            if not {_agent_key(g, s) for s in paired} <= {_agent_key(g, s) for s in known}:
-                out.append((g.id, "ladder", paired))
-        if not extras:
+        paired = list(dict.fromkeys(s for _name, seats, _target in g.optional("pairings") or () for s in seats))
+        known = {_agent_key(g, s) for s in (*g.agents().split_specs(g.ladder.default_agents),
+                                             *(spec for spec, _ in tiers.values()))}  # fmt: skip
+        if not {_agent_key(g, s) for s in paired} <= known:
+            out.append((g.id, "ladder", paired))
+        if not extras or g.kernels is None:  # (a pure-Python game has nothing to compile)
             continue
-        if g.kernels is not None and _is_random_new(g, tiers):  # runs of random agents only: a loop of their own
+        # runs of random agents alone play a loop of their own (Cartographers' engine's random-game loop)
+        if _has_agent(g, "random") and _agent_key(g, "random") not in known | {_agent_key(g, s) for s in paired}:
             out.append((g.id, "random", ["random"]))
-        if g.kernels is not None:  # (a pure-Python game has nothing to compile)
-            out.append((g.id, "api", None))
-            if g.optional("trainer") is not None:
-                out.append((g.id, "train", None))
+        out.append((g.id, "api", None))
+        if g.optional("trainer") is not None:
+            out.append((g.id, "train", None))
     return out
 
 
@@ -470,17 +469,14 @@ def ensure_extra(game: GameDef | str, what: str) -> dict:
     return {"compiled": _cached_kernels(g) > before, "cold": cold, "seconds": seconds}
 
 
-def _is_random_new(game: GameDef, tiers: dict) -> bool:
-    """The game has a ``random`` agent that neither its default agents, nor a tier, nor its ladder plays
-    (Cartographers plays a run of random agents alone through its engine's random-game loop)."""
+def _has_agent(game: GameDef, spec: str) -> bool:
+    """The game's registry parses `spec`."""
     reg = game.agents()
     try:
-        reg.parse_agent("random")
+        reg.parse_agent(spec)
     except reg.AgentError:
         return False
-    paired = [s for _name, seats, _target in game.optional("pairings") or () for s in seats]
-    known = [*reg.split_specs(game.ladder.default_agents), *(spec for spec, _ in tiers.values()), *paired]
-    return _agent_key(game, "random") not in {_agent_key(game, s) for s in known}
+    return True
 
 
 def _agent_key(game: GameDef, spec: str) -> str:
