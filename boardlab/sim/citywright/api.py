@@ -428,13 +428,21 @@ class Game:
         return [lo + int(i) for i in np.flatnonzero(legal)]
 
     def _placement_move(self, slot: int, pl: int, plain_tiles: tuple[str, ...], free: str) -> Move:
+        return self._placement_moves(slot, pl, [plain_tiles], [free])[0]
+
+    def _placement_moves(self, slot: int, pl: int, perms: list, frees: list[str]) -> list[Move]:
+        """Placement pl's moves from `slot`: one per assignment of the line's tiles (`perms`) and free pick."""
         shape, o, anchor, cells, plain, star = _placements(self.tables, self.rules)[pl]
-        tiles = [""] * len(cells)
-        for k in range(4):
-            tiles[plain[k]] = plain_tiles[k]
-        if star >= 0:
-            tiles[star] = free
-        return placement(slot, shape, o, anchor, cells, tuple(tiles), free if star >= 0 else "")
+        out = []
+        for perm in perms:
+            tiles = [""] * len(cells)
+            for k in range(4):
+                tiles[plain[k]] = perm[k]
+            for f in frees:
+                if star >= 0:
+                    tiles[star] = f
+                out.append(placement(slot, shape, o, anchor, cells, tuple(tiles), f if star >= 0 else ""))
+        return out
 
     def move_families(self) -> tuple[str, ...]:
         """The move families restricted play names (``random-prefers:R``): the four districts, R C P I.
@@ -491,20 +499,11 @@ class Game:
         if not any(self.st[E.ST_SLOTS + s] >= 0 for s in range(N_SLOTS)):
             return [Move(kind="pass")]
         out: list[Move] = []
-        info = _placements(self.tables, self.rules)
         for s, name, perms, frees, pls, swap_cells in self._slot_choices(slots, assignments):
             if not pls:
                 out.append(Move(kind="discard", slot=s, shape=name))
-            for pl in pls:  # _placement_move, inlined: a listing makes thousands of moves
-                shape_name, o, anchor, cells, plain, star = info[pl]
-                for perm in perms:
-                    tiles = [""] * len(cells)
-                    for k in range(4):
-                        tiles[plain[k]] = perm[k]
-                    for f in frees:
-                        if star >= 0:
-                            tiles[star] = f
-                        out.append(placement(s, shape_name, o, anchor, cells, tuple(tiles), f if star >= 0 else ""))
+            for pl in pls:
+                out.extend(self._placement_moves(s, pl, perms, frees))
             for cell in swap_cells:
                 for d in DISTRICTS:
                     out.append(Move(kind="swap", slot=s, shape=name, cell=cell, district=d))
