@@ -58,7 +58,7 @@ def test_run_metadata_is_in_the_file_and_its_sidecar(tmp_path):
 
 def test_file_schema_and_pandas_types(tmp_path):
     """The Parquet file holds the game's schema plus the run's metadata, nothing else; a row group per chunk,
-    zstd-compressed; pandas reads the strings as str."""
+    zstd-compressed, min/max statistics for every column but the text ones; pandas reads the strings as str."""
     out = tmp_path / "run.parquet"
     S.run(_spec(games=30, chunk=7), out)
     schema = pq.read_schema(out)
@@ -71,6 +71,10 @@ def test_file_schema_and_pandas_types(tmp_path):
     strings = [c.name for c in schema if c.type == pa.large_string()]
     assert strings == ["rules", "agent"]
     assert [c for c in schema.names if dtypes[c] == "str"] == strings
+    group = f.metadata.row_group(0)
+    with_stats = [schema.names[i] for i in range(len(schema)) if group.column(i).is_stats_set]
+    assert with_stats == [c for c in schema.names if c not in strings] == S.statistics_columns(schema)
+    assert group.column(schema.names.index("total")).statistics.has_min_max
 
 
 def test_same_table_for_any_jobs_and_chunking(tmp_path):
