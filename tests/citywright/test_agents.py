@@ -267,23 +267,32 @@ def test_a_tier_is_a_name_for_a_full_spec_and_results_store_both(monkeypatch, tm
 def test_the_game_loop_calls_the_searching_agents_through_their_addresses():
     """A table with a searching agent plays in play_games compiled for first-class function movers (never for a
     dispatcher argument, which would link the agent's kernel into the loop); an agent no seat plays is a stand-in
-    of its type."""
+    of its type.  The evaluator agents' search is the last mover, at every table: the only one without a bank,
+    and a stand-in where no seat is greedy or a specialist."""
     from numba import types
 
     from boardlab.agents.citywright import play as PL
+    from boardlab.agents.citywright.kernels import evaluator_search
     from boardlab.agents.citywright.strong import strong_move
 
     tb = tables_for(load_rules(), 2)
     prm = rows([parse_agent("strong"), parse_agent("greedy")])[None]
     movers = PL.movers_for(prm, tb.kernel_args(), PL.default_bank())
-    assert movers[1] is strong_move
+    assert movers[1] is strong_move and movers[3] is evaluator_search
     assert all(isinstance(movers[i], types.WrapperAddressProtocol) for i in (0, 2))
+    strong_alone = PL.movers_for(rows([parse_agent("strong")] * 2)[None], tb.kernel_args(), PL.default_bank())
+    assert isinstance(strong_alone[3], types.WrapperAddressProtocol)
+    for specs, evaluates in ((["specialist:R", "random"], True), (["random", "random"], False)):
+        alone, alone_type = PL.movers_and_type(rows([parse_agent(s) for s in specs])[None], tb.kernel_args(), None)
+        assert len(alone) == 1 and (alone[0] is evaluator_search) == evaluates, specs
+        assert alone_type == types.Tuple((types.FunctionType(PL.evaluator_signature(tb.kernel_args())),))
     scores, *_ = run_games(np.arange(1, dtype=np.uint64), prm, tb)
     assert scores[0, :, E.SC_TOTAL].min() > 0
+    run_games(np.arange(1, dtype=np.uint64), rows([parse_agent("greedy"), parse_agent("random")])[None], tb)
     sigs = PL.play_games.signatures
-    assert any(isinstance(sig[-1], types.BaseTuple) for sig in sigs)
+    assert {len(sig[-1]) for sig in sigs} >= {1, 4}
     for sig in sigs:
-        assert isinstance(sig[-1], types.NoneType) or all(isinstance(m, types.FunctionType) for m in sig[-1])
+        assert all(isinstance(m, types.FunctionType) for m in sig[-1])
         assert not any(isinstance(a, types.Dispatcher) for a in sig)
 
 
@@ -307,7 +316,7 @@ def test_the_per_move_player_and_the_recorded_loop_call_the_searching_agents_thr
     for kernel in (PL.move_by_address, R.play_recorded_games):
         assert kernel.signatures, kernel
         for sig in kernel.signatures:
-            assert isinstance(sig[-1], types.NoneType) or all(isinstance(m, types.FunctionType) for m in sig[-1])
+            assert all(isinstance(m, types.FunctionType) for m in sig[-1])
             assert not any(isinstance(a, types.Dispatcher) for a in sig)
 
 

@@ -22,7 +22,7 @@ from boardlab.sim.citywright.tables import MAX_SHAPES, PLAIN_CELLS
 from boardlab.sim.layout import Layout
 
 from .flatmc import N_COUNTERS, flatmc_move, flatmc_search
-from .kernels import A_FLATMC, A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, A_STRONG, P_CODE, P_VALUE, evaluator_move
+from .kernels import A_FLATMC, A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, A_STRONG, P_CODE, P_VALUE, evaluator_search
 from .mcts import mcts_move
 from .strong import STRONG_WEIGHTS, new_ruler_memo, readonly_weights, strong_move, value_weights
 
@@ -30,9 +30,11 @@ N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed c
 
 
 @njit(cache=True, inline="always")  # a dispatch: inlined into its callers, no machine code of its own to compile
-def evaluator_policy_move(boards, st, rng, mv, prm, tables):
+def evaluator_policy_move(boards, st, rng, mv, prm, tables, evaluate):
     """policy_move for the agents that search nothing ahead (random, greedy, the specialists): the loop for a
-    table of them compiles this alone, not every agent (play_games' bank None).
+    table of them compiles this alone, not every agent (play_games' bank None).  Greedy and the specialists
+    move by `evaluate`, evaluator_search: the game loops pass it as a first-class function (the last of their
+    movers), so its machine code is not linked into each loop and optimized and compiled again there.
 
     Parameters
     ----------
@@ -48,11 +50,15 @@ def evaluator_policy_move(boards, st, rng, mv, prm, tables):
         float64, shape ``(P_LEN,)``: the agent's parameter row.
     tables : tuple of numpy.ndarray
         ``Tables.kernel_args()``.
+    evaluate : function
+        :func:`boardlab.agents.citywright.kernels.evaluator_search`, or a first-class function of its type.
     """
     rp, shp, pl_mask, _, _, _, _, _ = tables
     code = int(prm[P_CODE])
-    if code == A_GREEDY or code == A_SPECIALIST:
-        evaluator_move(boards, st, rng, mv, prm, tables)
+    if code == A_GREEDY or code == A_SPECIALIST:  # evaluator_move's search, no candidates kept
+        no_cand = np.zeros((0, E.MV_LEN), dtype=np.int32)
+        no_val = np.zeros(0, dtype=np.float64)
+        evaluate(boards, st, rng, mv, prm, tables, no_cand, no_val)
     else:
         E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
 
@@ -93,7 +99,7 @@ def policy_move(boards, st, rng, mv, prm, tables, vw=None):
     elif code == A_FLATMC:
         flatmc_move(boards, st, rng, mv, prm, tables, value_weights(vw))
     else:
-        evaluator_policy_move(boards, st, rng, mv, prm, tables)
+        evaluator_policy_move(boards, st, rng, mv, prm, tables, evaluator_search)
 
 
 @njit(cache=True, inline="always")  # a dispatch: inlined into the game loop
@@ -120,7 +126,8 @@ def search_policy_move(boards, st, rng, mv, prm, tables, vw, movers):
     vw : numpy.ndarray
         float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights.
     movers : tuple
-        ``(mcts_move, strong_move, flatmc_search)`` as first-class functions (:func:`movers_for`).
+        ``(mcts_move, strong_move, flatmc_search, evaluator_search)`` as first-class functions
+        (:func:`movers_for`).
     """
     code = int(prm[P_CODE])
     if code == A_MCTS:
@@ -133,7 +140,7 @@ def search_policy_move(boards, st, rng, mv, prm, tables, vw, movers):
         counters = np.zeros(N_COUNTERS, dtype=np.int64)
         movers[2](boards, st, rng, mv, prm, tables, counters, vw, movers[1])  # its playouts' strong moves
     else:
-        evaluator_policy_move(boards, st, rng, mv, prm, tables)
+        evaluator_policy_move(boards, st, rng, mv, prm, tables, movers[3])
 
 
 # move-log record (one row per turn): seat, kind, slot, shape, placement or swap cell,
@@ -175,8 +182,8 @@ def play_game(boards, st, rng, seed, prms, tables, log, bank, movers):
         int32, shape ``(max_turns, LOG_LEN)``: the move log (no rows: none kept).
     bank : numpy.ndarray or None
         float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``: the weight bank (row P_VALUE picks a set).
-    movers : tuple or None
-        The searching agents' move kernels (:func:`movers_for`), None with bank None.
+    movers : tuple
+        The agents' move kernels (:func:`movers_for`); with bank None, evaluator_search's alone.
     """
     rp, shp, _, pl_info, _, _, _, _ = tables
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
@@ -186,7 +193,7 @@ def play_game(boards, st, rng, seed, prms, tables, log, bank, movers):
     while st[E.ST_DONE] == 0:
         p = st[E.ST_CUR]
         if bank is None:  # (numba drops the other branch when bank is None: the searching agents are not compiled)
-            evaluator_policy_move(boards, st, rng, mv, prms[p], tables)
+            evaluator_policy_move(boards, st, rng, mv, prms[p], tables, movers[-1])
         else:
             search_policy_move(boards, st, rng, mv, prms[p], tables, bank[int(prms[p, P_VALUE])], movers)
         if logging:
@@ -219,8 +226,9 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank, mover
     or None when every seat is random, greedy or a specialist (EVALUATOR_CODES): the loop is then compiled
     without the searching agents, and a first greedy run on a new machine compiles much less
     (docs/architecture.md, "Compile time");
-    movers: the searching agents' move kernels as first-class functions (:func:`movers_for`), None with bank
-    None.  Called by :func:`call_play_games`, which compiles it for first-class function arguments.
+    movers: the agents' move kernels as first-class functions (:func:`movers_for`); with bank None,
+    evaluator_search's alone.  Called by :func:`call_play_games`, which compiles it for first-class function
+    arguments.
 
     Parameters
     ----------
@@ -240,8 +248,9 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank, mover
         int32, shape ``(G, max_turns, LOG_LEN)``: filled (no rows: none kept).
     bank : numpy.ndarray or None
         float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``: the weight bank (row P_VALUE picks a set).
-    movers : tuple or None
-        ``(mcts_move, strong_move, flatmc_search)`` as first-class functions, or None with bank None.
+    movers : tuple
+        ``(mcts_move, strong_move, flatmc_search, evaluator_search)`` as first-class functions, or
+        ``(evaluator_search,)`` with bank None.
     """
     rp, shp, pl_mask, pl_info, _, _, _, ach = tables
     n = boards_out.shape[1]
@@ -285,7 +294,8 @@ class _Absent(types.WrapperAddressProtocol):
 
 
 def mover_signatures(tables, vw_type) -> tuple:
-    """The signatures search_policy_move calls ``(mcts_move, strong_move, flatmc_search)`` with.
+    """The signatures search_policy_move calls ``(mcts_move, strong_move, flatmc_search, evaluator_search)``
+    with.
 
     Parameters
     ----------
@@ -310,7 +320,36 @@ def mover_signatures(tables, vw_type) -> tuple:
         types.int64(*base),
         strong,
         types.int64(*base, c1(types.int64), vw_type, types.FunctionType(strong)),
+        evaluator_signature(tables),
     )
+
+
+def evaluator_signature(tables):
+    """The signature the game loops call evaluator_search with (evaluator_policy_move's: no candidates kept).
+
+    Parameters
+    ----------
+    tables : tuple of numpy.ndarray
+        ``Tables.kernel_args()``.
+
+    Returns
+    -------
+    numba.core.typing.templates.Signature
+        ``(best worth, candidates)`` of (boards, st, rng, mv, prm, tables, cand, cand_val).
+    """
+    c1 = lambda dt: types.Array(dt, 1, "C")  # noqa: E731
+    base = (types.Array(types.uint64, 2, "C"), c1(types.int32), c1(types.uint64), c1(types.int32), c1(types.float64),
+            numba.typeof(tables))  # fmt: skip
+    worth = types.Tuple((types.float64, types.int64))
+    return worth(*base, types.Array(types.int32, 2, "C"), c1(types.float64))
+
+
+def _evaluator_mover(prms: np.ndarray, tables):
+    """evaluator_search, or a stand-in of its type when no seat of prms is greedy or a specialist."""
+    codes = set(prms[..., P_CODE].astype(np.int64).ravel().tolist())
+    if codes & {A_GREEDY, A_SPECIALIST}:
+        return evaluator_search
+    return _Absent(evaluator_signature(tables))
 
 
 def movers_for(prms: np.ndarray, tables, bank: np.ndarray) -> tuple:
@@ -330,14 +369,15 @@ def movers_for(prms: np.ndarray, tables, bank: np.ndarray) -> tuple:
     Returns
     -------
     tuple
-        ``(mcts_move, strong_move, flatmc_search)``, each the kernel or a stand-in of its type.
+        ``(mcts_move, strong_move, flatmc_search, evaluator_search)``, each the kernel or a stand-in of its type.
     """
     codes = set(prms[..., P_CODE].astype(np.int64).ravel().tolist())
     if A_FLATMC in codes:
         codes.add(A_STRONG)
-    sigs = mover_signatures(tables, numba.typeof(bank[0]))
+    sigs = mover_signatures(tables, numba.typeof(bank[0]))[:3]
     kernels = ((A_MCTS, mcts_move), (A_STRONG, strong_move), (A_FLATMC, flatmc_search))
-    return tuple(k if code in codes else _Absent(sig) for (code, k), sig in zip(kernels, sigs, strict=True))
+    searchers = tuple(k if code in codes else _Absent(sig) for (code, k), sig in zip(kernels, sigs, strict=True))
+    return (*searchers, _evaluator_mover(prms, tables))
 
 
 def call_play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank) -> None:
@@ -372,7 +412,8 @@ def call_play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank) 
 
 def movers_and_type(prms: np.ndarray, tables, bank: np.ndarray | None) -> tuple:
     """The movers of a table of agents (:func:`movers_for`) and their numba type, for a kernel that takes them as
-    its last argument; (None, none) when bank is None (no seat searches).
+    its last argument; when bank is None (no seat searches), evaluator_search's alone (or its stand-in when no
+    seat is greedy or a specialist: a table of random players compiles no search).
 
     Parameters
     ----------
@@ -389,7 +430,7 @@ def movers_and_type(prms: np.ndarray, tables, bank: np.ndarray | None) -> tuple:
         ``(movers, numba type)``.
     """
     if bank is None:
-        return None, types.none
+        return (_evaluator_mover(prms, tables),), types.Tuple((types.FunctionType(evaluator_signature(tables)),))
     sigs = mover_signatures(tables, numba.typeof(bank[0]))
     return movers_for(prms, tables, bank), types.Tuple(tuple(types.FunctionType(s) for s in sigs))
 

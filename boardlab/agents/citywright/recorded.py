@@ -122,8 +122,8 @@ def play_recorded_games(seeds, prms, tables, scores, boards_out, stats, seat, le
         int64[G]: each game's number of decisions.
     bank : numpy.ndarray or None
         As play_games'.
-    movers : tuple or None
-        As play_games': the searching agents' move kernels, called by address (None with bank None).
+    movers : tuple
+        As play_games': the agents' move kernels, called by address (evaluator_search's alone with bank None).
     """
     rp, shp, pl_mask, pl_info, _, _, _, ach = tables
     n = boards_out.shape[1]
@@ -140,7 +140,7 @@ def play_recorded_games(seeds, prms, tables, scores, boards_out, stats, seat, le
             seat[g, t] = p
             legal[g, t] = legal_count(boards, st, rp, shp, pl_mask)
             if bank is None:
-                evaluator_policy_move(boards, st, rng, mv, prms[g, p], tables)
+                evaluator_policy_move(boards, st, rng, mv, prms[g, p], tables, movers[-1])
             else:
                 search_policy_move(boards, st, rng, mv, prms[g, p], tables, bank[int(prms[g, p, P_VALUE])], movers)
             E.apply_move(boards, st, rng, mv, rp, shp, pl_info)
