@@ -25,7 +25,7 @@ from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.api import Game
 from boardlab.sim.citywright.rules import load_rules
 from boardlab.sim.citywright.tables import tables_for
-from tests.citywright.by_address import with_strong_by_address
+from tests.citywright.by_address import by_address
 
 # --- specs and tiers -----------------------------------------------------------------
 
@@ -244,7 +244,7 @@ def test_the_memo_returns_a_best_move_whatever_the_open_slots(rules):
             for s in rnd.sample(open_slots, rnd.randrange(0, len(open_slots))):
                 h.st[E.ST_SLOTS + s] = -1
             known = int((key != 0).sum())
-            with_strong_by_address(
+            by_address(
                 F._memo_move, h.boards, h.st, h.rng, mv, prm, key, opened, val, moves, offer, st_tmp,
                 tb.kernel_args(), False, np.zeros(0, dtype=np.int64), np.zeros(F._TRACE, dtype=np.int64),
                 np.zeros(F.N_COUNTERS, dtype=np.int64), False, new_ruler_memo(0, 1), STRONG_WEIGHTS,
@@ -271,8 +271,9 @@ def test_candidates_per_slot_are_the_best_per_slot():
         cand = np.zeros((10, E.MV_LEN), dtype=np.int32)
         val = np.zeros(10)
         mv = np.zeros(E.MV_LEN, dtype=np.int32)
-        n = F.candidates_per_slot(
-            g.boards, g.st, g.rng.copy(), mv, prm, per_slot, tb.kernel_args(), cand, val,
+        n = by_address(
+            F.candidates_per_slot, g.boards, g.st, g.rng.copy(), mv, prm, per_slot, tb.kernel_args(), cand, val,
+            strong=False,
         )  # fmt: skip
         best = K.evaluator_move(
             g.boards, g.st, g.rng.copy(), mv, prm, tb.kernel_args(),
@@ -311,9 +312,10 @@ def test_candidates_by_value_are_worth_plus_learned_value_best_first():
         cand = np.zeros((12, E.MV_LEN), dtype=np.int32)
         val = np.zeros(12)
         mv = np.zeros(E.MV_LEN, dtype=np.int32)
-        n = F.candidates_by_value(
-            g.boards, g.st, g.rng.copy(), mv, prm, per_slot, tb.kernel_args(), cand, val, False, STRONG_WEIGHTS
-        )
+        n = by_address(
+            F.candidates_by_value, g.boards, g.st, g.rng.copy(), mv, prm, per_slot, tb.kernel_args(), cand, val,
+            False, STRONG_WEIGHTS, strong=False,
+        )  # fmt: skip
         p = g.current
         opp = np.zeros(4, dtype=np.int64)
         opponents_best(g.boards, p, tb.rp, opp)
@@ -353,11 +355,13 @@ def test_expert_specialist_plays_only_its_specialist_candidates(district):
         scratch = np.zeros(E.MV_LEN, dtype=np.int32)
         args = (tb.kernel_args(), cand, val)
         if spec.params["rank"] == "value":
-            n = F.candidates_by_value(
-                g.boards, g.st, g.rng.copy(), scratch, prm, per_slot, *args, False, STRONG_WEIGHTS
-            )
+            n = by_address(
+                F.candidates_by_value, g.boards, g.st, g.rng.copy(), scratch, prm, per_slot, *args, False,
+                STRONG_WEIGHTS, strong=False,
+            )  # fmt: skip
         elif per_slot > 0:
-            n = F.candidates_per_slot(g.boards, g.st, g.rng.copy(), scratch, prm, per_slot, *args)
+            n = by_address(F.candidates_per_slot, g.boards, g.st, g.rng.copy(), scratch, prm, per_slot, *args,
+                           strong=False)  # fmt: skip
         else:
             _, n = K.evaluator_search(g.boards, g.st, g.rng.copy(), scratch, prm, *args)
         assert any((cand[i] == mv).all() for i in range(n))

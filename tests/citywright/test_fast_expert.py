@@ -16,7 +16,7 @@ from boardlab.agents.citywright.registry import EXPERT_LEVERS, EXPERT_V1, TIERS,
 from boardlab.agents.citywright.strong import STRONG_WEIGHTS, _ruler_lookup, new_ruler_memo, ruler_key, strong_move
 from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.api import Game
-from tests.citywright.by_address import with_strong_by_address
+from tests.citywright.by_address import by_address
 from tests.citywright.golden import rules_named
 
 EXPERT = EXPERT_V1  # the levers are measured against the expert without them (the tier before its levers)
@@ -82,7 +82,7 @@ NO_RULERS = new_ruler_memo(0, 1)
 def _playout(b, st, rng, me, own, grow, memo, offer, tb, own_turns, own_strong, own_memo, stamp=None, trace=None,
              counters=None, strong_last_round=-1, later_turns=-1, cut_at_move=False):  # fmt: skip
     """F.playout, greedy rollouts, every seat's slots, to the end of the game, not shared; (moved, clean)."""
-    return with_strong_by_address(
+    return by_address(
         F.playout, b, st, rng, np.int32(me), own, grow, K.A_GREEDY, 1_000_000, 0, *memo, np.uint64(offer),
         tb.kernel_args(), int(own_turns), own_strong, own_memo,
         np.zeros(0, dtype=np.int64) if stamp is None else stamp,
@@ -160,9 +160,10 @@ def test_shared_setup_is_the_same_strong_move_and_the_same_candidates():
             v = strong_move(g.boards, g.st, rng, mv, prm, tb.kernel_args(), STRONG_WEIGHTS, shared, NO_RULERS)
             cand = np.zeros((5, E.MV_LEN), dtype=np.int32)
             val = np.zeros(5)
-            n = F.candidates_by_value(
-                g.boards, g.st, rng, mv, prm, 1 + i % 3, tb.kernel_args(), cand, val, shared, STRONG_WEIGHTS
-            )
+            n = by_address(
+                F.candidates_by_value, g.boards, g.st, rng, mv, prm, 1 + i % 3, tb.kernel_args(), cand, val, shared,
+                STRONG_WEIGHTS, strong=False,
+            )  # fmt: skip
             out.append((v, mv.copy(), rng.copy(), n, cand[:n].copy(), val[:n].copy()))
         (v0, m0, r0, n0, c0, w0), (v1, m1, r1, n1, c1, w1) = out
         assert v0 == v1 and (m0 == m1).all() and (r0 == r1).all()
@@ -209,7 +210,7 @@ def test_the_memo_keeps_the_best_strong_move_of_the_slots_it_covers(rules):
 
     def lookup(h, strong=True):
         rng = h.rng.copy()
-        with_strong_by_address(
+        by_address(
             F._memo_move, h.boards, h.st, rng, mv, prm, key, opened, val, moves, offer, st_tmp,
             h.tables.kernel_args(), strong, stamp, trace, counters, False, NO_RULERS, STRONG_WEIGHTS,
         )  # fmt: skip

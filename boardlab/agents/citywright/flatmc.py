@@ -41,8 +41,8 @@ from .kernels import (
     P_SELECT,
     P_SHARE,
     P_TAPER,
-    evaluator_move,
-    evaluator_search,
+    evaluate_move,
+    evaluate_with,
     own_achievements,
     search_offer_apart,
     search_setup,
@@ -177,7 +177,7 @@ def _strong_call(strong_fn, boards, st, rng, mv, row, tables, vw, shared, rulers
 @njit(cache=True)
 def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
                tables, strong=False, memo_stamp=None, trace=None, counters=None, shared=False,
-               rulers=None, vw=None, strong_fn=None):  # fmt: skip
+               rulers=None, vw=None, strong_fn=None, evaluate_fn=None):  # fmt: skip
     """The evaluator's move (strong: the strong tier's, by row) for the seat to move, by way of the memo.
 
     An entry holds the best move of a position (_position_key; strong moves also _strong_key) over a set
@@ -191,7 +191,8 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
     entries read are appended (trace[0] counts them); counters (int64[N_COUNTERS]): searches and hits.
     vw: the strong moves' value weights (None: the committed ones).  strong_fn: strong_move as a first-class
     function (the game loop's, play.search_policy_move), called through its address so its machine code is not
-    linked in here; None: strong_move itself.
+    linked in here; None: strong_move itself.  evaluate_fn: evaluator_search likewise
+    (:func:`boardlab.agents.citywright.kernels.evaluate_with`).
     """
     weights = value_weights(vw)
     q = st[E.ST_CUR]
@@ -222,7 +223,7 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
                 if strong:
                     v = strong_call(strong_fn, boards, st_tmp, rng, mv, row, tables, weights, shared, rulers)
                 else:
-                    v = evaluator_move(boards, st_tmp, rng, mv, row, tables)
+                    v = evaluate_move(evaluate_fn, boards, st_tmp, rng, mv, row, tables)
                 if counters is not None:
                     counters[C_OWN_SEARCHES if strong else C_OPP_SEARCHES] += 1
                 memo_open[j] |= open_now
@@ -242,7 +243,7 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
     if strong:
         v = strong_call(strong_fn, boards, st, rng, mv, row, tables, weights, shared, rulers)
     else:
-        v = evaluator_move(boards, st, rng, mv, row, tables)
+        v = evaluate_move(evaluate_fn, boards, st, rng, mv, row, tables)
     if counters is not None:
         counters[C_OWN_SEARCHES if strong else C_OPP_SEARCHES] += 1
     memo_key[at] = h
@@ -259,6 +260,7 @@ def playout(
     memo_key, memo_open, memo_val, memo_mv, offer,
     tables, own_turns=-1, own_strong=False, own_memo=False, memo_stamp=None, trace=None, counters=None,
     shared=False, strong_last_round=-1, rulers=None, later_turns=-1, cut_at_move=False, vw=None, strong_fn=None,
+    evaluate_fn=None,
 ):  # fmt: skip
     """Play on until the game ends or round `last_round` is over: seat `me` greedy by own_row,
     the others by other_row (rollout_code A_GREEDY), or every seat at random.
@@ -336,6 +338,9 @@ def playout(
         float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights (None: the committed ones).
     strong_fn : first-class function or None
         strong_move called through its address (the game loop's), or None: strong_move itself (:func:`strong_call`).
+    evaluate_fn : first-class function or None
+        evaluator_search likewise, or None: evaluator_search itself
+        (:func:`boardlab.agents.citywright.kernels.evaluate_with`).
     """
     rp, shp, pl_mask, pl_info, _, _, _, _ = tables
     weights = value_weights(vw)
@@ -371,7 +376,7 @@ def playout(
                         offer = _offer_key(st)
                     _memo_move(boards, st, rng, mv, own_row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
                                tables, np.bool_(True), memo_stamp, trace, counters, shared, rulers,
-                               weights, strong_fn)  # fmt: skip
+                               weights, strong_fn, evaluate_fn)  # fmt: skip
                 else:
                     strong_call(strong_fn, boards, st, rng, mv, own_row, tables, weights, shared, rulers)
                     if counters is not None:
@@ -409,9 +414,9 @@ def playout(
                     offer = _offer_key(st)
                 _memo_move(boards, view, rng, mv, row, memo_key, memo_open, memo_val, memo_mv, offer, st_tmp,
                            tables, np.bool_(False), memo_stamp, trace, counters, shared, rulers,
-                           weights, strong_fn)  # fmt: skip
+                           weights, strong_fn, evaluate_fn)  # fmt: skip
             else:
-                evaluator_move(boards, view, rng, mv, row, tables)
+                evaluate_move(evaluate_fn, boards, view, rng, mv, row, tables)
                 if counters is not None:
                     counters[C_OPP_SEARCHES] += 1
         else:
@@ -542,7 +547,7 @@ def _keep_k_best(cand, cand_val, n, move, v):
 @njit(cache=True)
 def candidates_per_slot(
     boards, st, rng, mv, prm, per_slot, tables,
-    cand, cand_val,
+    cand, cand_val, evaluate_fn=None,
 ):  # fmt: skip
     """The k best moves (k = cand.shape[0]) with at most `per_slot` from any one slot, best first.
 
@@ -575,6 +580,9 @@ def candidates_per_slot(
         int32, shape ``(k, MV_LEN)``: the candidates, filled.
     cand_val : numpy.ndarray
         float64, shape ``(k,)``: their values, filled.
+    evaluate_fn : first-class function or None
+        evaluator_search by its address (flatmc_search's), or None: evaluator_search itself
+        (:func:`boardlab.agents.citywright.kernels.evaluate_with`).
     """
     pool = np.zeros((N_SLOTS * per_slot, E.MV_LEN), dtype=np.int32)
     pool_val = np.zeros(N_SLOTS * per_slot, dtype=np.float64)
@@ -606,7 +614,7 @@ def candidates_per_slot(
         for s in range(N_SLOTS):
             if s != slot:
                 st_tmp[E.ST_SLOTS + s] = -1
-        _, n1 = evaluator_search(boards, st_tmp, rng, mv, prm, tables, one, one_val)
+        _, n1 = evaluate_with(evaluate_fn, boards, st_tmp, rng, mv, prm, tables, one, one_val)
         had_swap = False
         for i in range(n1):
             if one[i, E.MV_KIND] == E.K_SWAP:
@@ -618,7 +626,7 @@ def candidates_per_slot(
             npool += 1
         swap_kept = swap_kept or had_swap
     if npool == 0:  # no slot open: the evaluator's pass
-        _, n = evaluator_search(boards, st, rng, mv, prm, tables, cand, cand_val)
+        _, n = evaluate_with(evaluate_fn, boards, st, rng, mv, prm, tables, cand, cand_val)
         return n
     # the k best, stable (ties keep the visiting order)
     n = 0
@@ -629,7 +637,9 @@ def candidates_per_slot(
 
 
 @njit(cache=True)
-def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_val, shared=False, vw=None):
+def candidates_by_value(
+    boards, st, rng, mv, prm, per_slot, tables, cand, cand_val, shared=False, vw=None, evaluate_fn=None
+):
     """The k best moves (k = cand.shape[0]) by the strong tier's value, best first: each ruler's `per_slot` best
     moves by worth (its objective, exact), ranked by worth + the learned value of the mover's board after the
     move (boardlab.agents.citywright.strong's two passes, with every ruler's moves kept instead of the best one).
@@ -662,6 +672,9 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
         Share the board's setup between the rulers' searches (strong_move's).
     vw : numpy.ndarray or None
         float64, shape ``(TURN_BUCKETS, N_FEATURES)``: the learned value's weights (None: the committed ones).
+    evaluate_fn : first-class function or None
+        evaluator_search by its address (flatmc_search's), or None: evaluator_search itself
+        (:func:`boardlab.agents.citywright.kernels.evaluate_with`).
     """
     rp, shp, _, pl_info, _, _, _, ach = tables
     p = st[E.ST_CUR]
@@ -698,7 +711,7 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
             _, n1 = search_offer_apart(st_one, rng, mv, prm, tables, one, one_val, placed0, board0, ws, base, facts,
                                        prunable, ach_open)  # fmt: skip
         else:
-            _, n1 = evaluator_search(boards, st_one, rng, mv, prm, tables, one, one_val)
+            _, n1 = evaluate_with(evaluate_fn, boards, st_one, rng, mv, prm, tables, one, one_val)
         for i in range(n1):
             board_after(boards, st, p, one[i], shp, pl_info, nb, placed)
             board_features(nb[0], nb[1], nb[2], nb[3], placed, opp, rp, ach, f)
@@ -707,7 +720,7 @@ def candidates_by_value(boards, st, rng, mv, prm, per_slot, tables, cand, cand_v
                 v += w[j] * f[j]
             n = _keep_k_best(cand, cand_val, n, one[i], v)
     if n == 0:  # no ruler on offer: the evaluator's pass
-        _, n = evaluator_search(boards, st, rng, mv, prm, tables, cand, cand_val)
+        _, n = evaluate_with(evaluate_fn, boards, st, rng, mv, prm, tables, cand, cand_val)
         return n
     mv[:] = cand[0]
     return n
@@ -748,7 +761,7 @@ def _unchanged(memo_stamp, entries, n, serial):
 
 
 @njit(cache=True)
-def flatmc_search(boards, st, rng, mv, prm, tables, counters, vw=None, strong_fn=None):
+def flatmc_search(boards, st, rng, mv, prm, tables, counters, vw=None, strong_fn=None, evaluate_fn=None):
     """Fill mv with the search's choice for the seat to move; returns the playouts run (those counted
     again by `repeat` included), and adds to counters (int64[N_COUNTERS], C_*) what the playouts did.
 
@@ -788,6 +801,9 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters, vw=None, strong_fn
         strong_move as the game loop passes it (play.search_policy_move): the playouts' strong moves are called
         through its address, so strong_move's machine code is not linked into flatmc's kernels and optimized
         again in each (docs/architecture/compile-time.md); None: strong_move itself.
+    evaluate_fn : first-class function or None
+        evaluator_search likewise (the candidates, the playouts' greedy moves), or None: evaluator_search itself
+        (:func:`boardlab.agents.citywright.kernels.evaluate_with`).
     """
     rp, shp, _, pl_info, _, _, _, ach = tables
     weights = value_weights(vw)
@@ -818,15 +834,15 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters, vw=None, strong_fn
     shared = prm[P_SHARE] != 0.0
     if prm[P_RANK] != 0.0:
         ncand = candidates_by_value(
-            boards, st, rng, mv, prm, max(per_slot, 1), tables, cand, cand_val, shared, weights
+            boards, st, rng, mv, prm, max(per_slot, 1), tables, cand, cand_val, shared, weights, evaluate_fn
         )  # fmt: skip
     elif per_slot > 0:
         ncand = candidates_per_slot(
             boards, st, rng, mv, prm, per_slot, tables,
-            cand, cand_val,
+            cand, cand_val, evaluate_fn,
         )  # fmt: skip
     else:
-        _, ncand = evaluator_search(boards, st, rng, mv, prm, tables, cand, cand_val)
+        _, ncand = evaluate_with(evaluate_fn, boards, st, rng, mv, prm, tables, cand, cand_val)
     if prune >= 0.0:
         m = 1
         while m < ncand and cand_val[m] >= cand_val[0] - prune:
@@ -927,7 +943,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters, vw=None, strong_fn
                     b2, st2, rng2, p, own, grow, rollout_code, last_round, opp_slots,
                     memo_key, memo_open, memo_val, memo_mv, offer,
                     tables, own_turns, own_strong, own_memo, memo_stamp, trace, counters, shared, strong_last_round,
-                    rulers, later_turns, cut_at_move, weights, strong_fn,
+                    rulers, later_turns, cut_at_move, weights, strong_fn, evaluate_fn,
                 )  # fmt: skip
                 r = _reward(b2, st2, p, margin, leaf, out, est, rp, ach, weights)
                 total[a] += r

@@ -27,7 +27,8 @@ the two together.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from boardlab.sim.citywright import engine as E
 from boardlab.sim.citywright.engine import neighbours, popcount
@@ -430,6 +431,60 @@ def evaluator_move(boards, st, rng, mv, prm, tables):
     no_cand = np.zeros((0, E.MV_LEN), dtype=np.int32)
     no_val = np.zeros(0, dtype=np.float64)
     return evaluator_search(boards, st, rng, mv, prm, tables, no_cand, no_val)[0]
+
+
+def evaluate_with(evaluate_fn, boards, st, rng, mv, prm, tables, cand, cand_val):
+    """evaluator_search's ``(best worth, candidates)``, through evaluate_fn when it is given (evaluator_search as a
+    first-class function, the game loop's), else evaluator_search itself.  Chosen by type when numba compiles the
+    caller: with a first-class function the search's machine code is not linked into the caller and optimized and
+    compiled again there (docs/architecture/compile-time.md).
+
+    Parameters
+    ----------
+    evaluate_fn : first-class function or None
+        evaluator_search, called through its address; None: evaluator_search called directly.
+    boards, st, rng, mv, prm, tables, cand, cand_val
+        As evaluator_search's.
+
+    Returns
+    -------
+    tuple
+        ``(best worth, number of candidates)``.
+    """
+    return (evaluator_search if evaluate_fn is None else evaluate_fn)(boards, st, rng, mv, prm, tables, cand, cand_val)
+
+
+@overload(evaluate_with)
+def _evaluate_with(evaluate_fn, boards, st, rng, mv, prm, tables, cand, cand_val):
+    # numba prunes `evaluate_fn is None` only when evaluate_fn is None; a first-class function needs the choice here
+    if evaluate_fn is None or isinstance(evaluate_fn, (types.NoneType, types.Omitted)):
+        return lambda evaluate_fn, boards, st, rng, mv, prm, tables, cand, cand_val: evaluator_search(
+            boards, st, rng, mv, prm, tables, cand, cand_val
+        )
+    return lambda evaluate_fn, boards, st, rng, mv, prm, tables, cand, cand_val: evaluate_fn(
+        boards, st, rng, mv, prm, tables, cand, cand_val
+    )
+
+
+@njit(cache=True, inline="always")  # a wrapper: inlined into its callers
+def evaluate_move(evaluate_fn, boards, st, rng, mv, prm, tables):
+    """evaluator_move's move and worth, through evaluate_fn when it is given (:func:`evaluate_with`).
+
+    Parameters
+    ----------
+    evaluate_fn : first-class function or None
+        evaluator_search, called through its address; None: evaluator_search called directly.
+    boards, st, rng, mv, prm, tables
+        As evaluator_move's.
+
+    Returns
+    -------
+    float
+        The move's worth.
+    """
+    no_cand = np.zeros((0, E.MV_LEN), dtype=np.int32)
+    no_val = np.zeros(0, dtype=np.float64)
+    return evaluate_with(evaluate_fn, boards, st, rng, mv, prm, tables, no_cand, no_val)[0]
 
 
 @njit(cache=True)

@@ -38,8 +38,8 @@ from .kernels import (
     P_ROLLOUT,
     P_W,
     P_W_ACH,
-    evaluator_move,
-    evaluator_search,
+    evaluate_move,
+    evaluate_with,
 )
 
 
@@ -54,7 +54,7 @@ def _greedy_row():
 
 
 @njit(cache=True)
-def rollout(boards, st, rng, rollout_code, grow, tables):
+def rollout(boards, st, rng, rollout_code, grow, tables, evaluate_fn=None):
     """Play the game to its end, every seat by the rollout policy (greedy with row grow, or random).
 
     Parameters
@@ -71,19 +71,22 @@ def rollout(boards, st, rng, rollout_code, grow, tables):
         float64, shape ``(P_LEN,)``: the greedy rollout's row.
     tables : tuple of numpy.ndarray
         ``Tables.kernel_args()``.
+    evaluate_fn : first-class function or None
+        evaluator_search by its address (mcts_move's); None: evaluator_search itself
+        (:func:`boardlab.agents.citywright.kernels.evaluate_with`).
     """
     rp, shp, pl_mask, pl_info, _, _, _, _ = tables
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     while st[E.ST_DONE] == 0:
         if rollout_code == A_GREEDY:
-            evaluator_move(boards, st, rng, mv, grow, tables)
+            evaluate_move(evaluate_fn, boards, st, rng, mv, grow, tables)
         else:
             E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
         E.apply_move(boards, st, rng, mv, rp, shp, pl_info)
 
 
 @njit(cache=True)
-def mcts_move(boards, st, rng, mv, prm, tables):
+def mcts_move(boards, st, rng, mv, prm, tables, evaluate_fn=None):
     """Fill mv with the search's choice for the seat to move; returns the iterations run.
 
     tables is ``Tables.kernel_args()``.
@@ -102,6 +105,10 @@ def mcts_move(boards, st, rng, mv, prm, tables):
         float64, shape ``(P_LEN,)``: the agent's parameter row.
     tables : tuple of numpy.ndarray
         ``Tables.kernel_args()``.
+    evaluate_fn : first-class function or None
+        evaluator_search as the game loop passes it (play.search_policy_move): the root's candidates and the greedy
+        rollouts call it through its address, so its machine code is not linked in here and compiled again; None:
+        evaluator_search itself (:func:`boardlab.agents.citywright.kernels.evaluate_with`).
     """
     rp, shp, _, pl_info, _, _, _, ach = tables
     p = st[E.ST_CUR]
@@ -114,7 +121,7 @@ def mcts_move(boards, st, rng, mv, prm, tables):
     grow = _greedy_row()
     cand = np.zeros((k, E.MV_LEN), dtype=np.int32)
     cand_val = np.zeros(k, dtype=np.float64)
-    _, ncand = evaluator_search(boards, st, rng, mv, grow, tables, cand, cand_val)
+    _, ncand = evaluate_with(evaluate_fn, boards, st, rng, mv, grow, tables, cand, cand_val)
     if ncand <= 1:
         return 0
     visits = np.zeros(ncand, dtype=np.int64)
@@ -142,7 +149,7 @@ def mcts_move(boards, st, rng, mv, prm, tables):
         rng2[CHANCE] = rng_next(rng, POLICY)
         rng2[POLICY] = rng_next(rng, POLICY)
         E.apply_move(b2, st2, rng2, cand[a], rp, shp, pl_info)
-        rollout(b2, st2, rng2, rollout_code, grow, tables)
+        rollout(b2, st2, rng2, rollout_code, grow, tables, evaluate_fn)
         E.final_scores(b2, st2, rp, ach, out)
         if margin:
             other = -1_000_000

@@ -131,14 +131,14 @@ def search_policy_move(boards, st, rng, mv, prm, tables, vw, movers):
     """
     code = int(prm[P_CODE])
     if code == A_MCTS:
-        movers[0](boards, st, rng, mv, prm, tables)
+        movers[0](boards, st, rng, mv, prm, tables, movers[3])  # its candidates and greedy rollouts
     elif code == A_STRONG:
         # the arguments flatmc passes (shared off, an empty ruler memo): strong_move is compiled once for both
         no_memo = new_ruler_memo(np.int64(0), np.int64(1))
         movers[1](boards, st, rng, mv, prm, tables, vw, np.bool_(False), no_memo)
     elif code == A_FLATMC:
         counters = np.zeros(N_COUNTERS, dtype=np.int64)
-        movers[2](boards, st, rng, mv, prm, tables, counters, vw, movers[1])  # its playouts' strong moves
+        movers[2](boards, st, rng, mv, prm, tables, counters, vw, movers[1], movers[3])  # its playouts' moves
     else:
         evaluator_policy_move(boards, st, rng, mv, prm, tables, movers[3])
 
@@ -316,11 +316,12 @@ def mover_signatures(tables, vw_type) -> tuple:
     memo = types.Tuple((c1(types.uint64), c1(types.int64), types.Array(types.int32, 3, "C"),
                         types.Array(types.float64, 2, "C"), c1(types.int64)))  # fmt: skip
     strong = types.float64(*base, vw_type, types.boolean, memo)
+    evaluate = evaluator_signature(tables)
     return (
-        types.int64(*base),
+        types.int64(*base, types.FunctionType(evaluate)),
         strong,
-        types.int64(*base, c1(types.int64), vw_type, types.FunctionType(strong)),
-        evaluator_signature(tables),
+        types.int64(*base, c1(types.int64), vw_type, types.FunctionType(strong), types.FunctionType(evaluate)),
+        evaluate,
     )
 
 
@@ -345,9 +346,10 @@ def evaluator_signature(tables):
 
 
 def _evaluator_mover(prms: np.ndarray, tables):
-    """evaluator_search, or a stand-in of its type when no seat of prms is greedy or a specialist."""
+    """evaluator_search, or a stand-in of its type when no seat of prms is greedy, a specialist, mcts or flatmc
+    (whose searches call it)."""
     codes = set(prms[..., P_CODE].astype(np.int64).ravel().tolist())
-    if codes & {A_GREEDY, A_SPECIALIST}:
+    if codes & {A_GREEDY, A_SPECIALIST, A_MCTS, A_FLATMC}:
         return evaluator_search
     return _Absent(evaluator_signature(tables))
 
@@ -521,9 +523,9 @@ def policy_mover(prms: np.ndarray, tables, vw=None) -> Callable[..., None]:
 def searcher(code: int, tables, vw=None) -> Callable[..., int]:
     """The move of a searching agent (mcts or flatmc) for Python callers, through the machine code the game loop
     calls (:func:`movers_for`): the kernel compiled, or loaded from numba's cache, for the signature the loop
-    calls it with, so it is shared with every game of that agent; flatmc's playouts call strong_move by its
-    address, as in the loop.  Called from Python with the kernels themselves, numba would compile a
-    specialization of its own for those argument types, and link strong_move into flatmc.
+    calls it with, so it is shared with every game of that agent; both call evaluator_search, and flatmc's playouts
+    strong_move, by their addresses, as in the loop.  Called from Python with the kernels themselves, numba would
+    compile a specialization of its own for those argument types, and link them into the search.
 
     Parameters
     ----------
@@ -551,7 +553,7 @@ def searcher(code: int, tables, vw=None) -> Callable[..., int]:
         mcts = mcts_move.get_compile_result(sigs[0]).entry_point
 
         def search(boards, st, rng, mv, prm, counters=None) -> int:
-            return int(mcts(boards, st, rng, mv, prm, tables))
+            return int(mcts(boards, st, rng, mv, prm, tables, evaluator_search))
 
         return search
     flatmc = flatmc_search.get_compile_result(sigs[2]).entry_point
@@ -559,7 +561,7 @@ def searcher(code: int, tables, vw=None) -> Callable[..., int]:
     def search_flatmc(boards, st, rng, mv, prm, counters=None) -> int:
         if counters is None:
             counters = np.zeros(N_COUNTERS, dtype=np.int64)
-        return int(flatmc(boards, st, rng, mv, prm, tables, counters, weights, strong_move))
+        return int(flatmc(boards, st, rng, mv, prm, tables, counters, weights, strong_move, evaluator_search))
 
     return search_flatmc
 
