@@ -22,7 +22,18 @@ from boardlab.sim.citywright.tables import MAX_SHAPES, PLAIN_CELLS
 from boardlab.sim.layout import Layout
 
 from .flatmc import N_COUNTERS, flatmc_move, flatmc_search
-from .kernels import A_FLATMC, A_GREEDY, A_MCTS, A_RANDOM, A_SPECIALIST, A_STRONG, P_CODE, P_VALUE, evaluator_search
+from .kernels import (
+    A_FLATMC,
+    A_GREEDY,
+    A_MCTS,
+    A_RANDOM,
+    A_SPECIALIST,
+    A_STRONG,
+    P_CODE,
+    P_VALUE,
+    evaluate_move,
+    evaluator_search,
+)
 from .mcts import mcts_move
 from .strong import STRONG_WEIGHTS, new_ruler_memo, readonly_weights, strong_move, value_weights
 
@@ -55,10 +66,8 @@ def evaluator_policy_move(boards, st, rng, mv, prm, tables, evaluate):
     """
     rp, shp, pl_mask, _, _, _, _, _ = tables
     code = int(prm[P_CODE])
-    if code == A_GREEDY or code == A_SPECIALIST:  # evaluator_move's search, no candidates kept
-        no_cand = np.zeros((0, E.MV_LEN), dtype=np.int32)
-        no_val = np.zeros(0, dtype=np.float64)
-        evaluate(boards, st, rng, mv, prm, tables, no_cand, no_val)
+    if code == A_GREEDY or code == A_SPECIALIST:
+        evaluate_move(evaluate, boards, st, rng, mv, prm, tables)
     else:
         E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
 
@@ -310,8 +319,7 @@ def mover_signatures(tables, vw_type) -> tuple:
         One per mover, in that order.
     """
     c1 = lambda dt: types.Array(dt, 1, "C")  # noqa: E731
-    base = (types.Array(types.uint64, 2, "C"), c1(types.int32), c1(types.uint64), c1(types.int32), c1(types.float64),
-            numba.typeof(tables))  # fmt: skip
+    base = _move_types(tables)
     # new_ruler_memo's
     memo = types.Tuple((c1(types.uint64), c1(types.int64), types.Array(types.int32, 3, "C"),
                         types.Array(types.float64, 2, "C"), c1(types.int64)))  # fmt: skip
@@ -338,11 +346,16 @@ def evaluator_signature(tables):
     numba.core.typing.templates.Signature
         ``(best worth, candidates)`` of (boards, st, rng, mv, prm, tables, cand, cand_val).
     """
-    c1 = lambda dt: types.Array(dt, 1, "C")  # noqa: E731
-    base = (types.Array(types.uint64, 2, "C"), c1(types.int32), c1(types.uint64), c1(types.int32), c1(types.float64),
-            numba.typeof(tables))  # fmt: skip
     worth = types.Tuple((types.float64, types.int64))
-    return worth(*base, types.Array(types.int32, 2, "C"), c1(types.float64))
+    return worth(*_move_types(tables), types.Array(types.int32, 2, "C"), types.Array(types.float64, 1, "C"))
+
+
+def _move_types(tables) -> tuple:
+    """The numba types of a move kernel's first arguments as the loops pass them: (boards, st, rng, mv, prm,
+    tables)."""
+    c1 = lambda dt: types.Array(dt, 1, "C")  # noqa: E731
+    return (types.Array(types.uint64, 2, "C"), c1(types.int32), c1(types.uint64), c1(types.int32), c1(types.float64),
+            numba.typeof(tables))  # fmt: skip
 
 
 def _evaluator_mover(prms: np.ndarray, tables):
