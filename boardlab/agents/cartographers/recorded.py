@@ -80,7 +80,7 @@ def play_recorded_games(
             p = st[E.ST_CURRENT]
             seat[g, t] = p
             kind[g, t] = st[E.ST_PHASE]
-            legal[g, t] = E.enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, -2, count)
+            legal[g, t] = E.enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, np.int64(-2), count)
             prm = prms[g, p]
             if int(prm[P_CODE]) == A_RANDOM:  # as policy_move plays it, without the call by address (a cheap move)
                 E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
