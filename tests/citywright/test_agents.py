@@ -267,8 +267,9 @@ def test_a_tier_is_a_name_for_a_full_spec_and_results_store_both(monkeypatch, tm
 def test_the_game_loop_calls_the_searching_agents_through_their_addresses():
     """A table with a searching agent plays in play_games compiled for first-class function movers (never for a
     dispatcher argument, which would link the agent's kernel into the loop); an agent no seat plays is a stand-in
-    of its type.  The evaluator agents' search is the last mover, at every table: the only one without a bank,
-    and a stand-in where no seat is greedy or a specialist."""
+    of its type.  The evaluator agents' search is the last mover, at every table (a stand-in where no seat is
+    greedy, a specialist, mcts or flatmc); every table's movers have one type, so the loop compiles once for a
+    table of greedy players and a table with strong ones."""
     from numba import types
 
     from boardlab.agents.citywright import play as PL
@@ -282,15 +283,19 @@ def test_the_game_loop_calls_the_searching_agents_through_their_addresses():
     assert all(isinstance(movers[i], types.WrapperAddressProtocol) for i in (0, 2))
     strong_alone = PL.movers_for(rows([parse_agent("strong")] * 2)[None], tb.kernel_args(), PL.default_bank())
     assert isinstance(strong_alone[3], types.WrapperAddressProtocol)
+    _, strong_type = PL.movers_and_type(prm, tb.kernel_args(), PL.default_bank())
     for specs, evaluates in ((["specialist:R", "random"], True), (["random", "random"], False)):
-        alone, alone_type = PL.movers_and_type(rows([parse_agent(s) for s in specs])[None], tb.kernel_args(), None)
-        assert len(alone) == 1 and (alone[0] is evaluator_search) == evaluates, specs
-        assert alone_type == types.Tuple((types.FunctionType(PL.evaluator_signature(tb.kernel_args())),))
+        alone, alone_type = PL.movers_and_type(
+            rows([parse_agent(s) for s in specs])[None], tb.kernel_args(), PL.default_bank()
+        )
+        assert len(alone) == 4 and (alone[3] is evaluator_search) == evaluates, specs
+        assert all(isinstance(alone[i], types.WrapperAddressProtocol) for i in range(3)), specs
+        assert alone_type == strong_type, specs
     scores, *_ = run_games(np.arange(1, dtype=np.uint64), prm, tb)
     assert scores[0, :, E.SC_TOTAL].min() > 0
-    run_games(np.arange(1, dtype=np.uint64), rows([parse_agent("greedy"), parse_agent("random")])[None], tb)
     sigs = PL.play_games.signatures
-    assert {len(sig[-1]) for sig in sigs} >= {1, 4}
+    run_games(np.arange(1, dtype=np.uint64), rows([parse_agent("greedy"), parse_agent("random")])[None], tb)
+    assert PL.play_games.signatures == sigs  # the greedy table plays in the loop the strong table compiled
     for sig in sigs:
         assert all(isinstance(m, types.FunctionType) for m in sig[-1])
         assert not any(isinstance(a, types.Dispatcher) for a in sig)
@@ -318,33 +323,6 @@ def test_the_per_move_player_and_the_recorded_loop_call_the_searching_agents_thr
         for sig in kernel.signatures:
             assert all(isinstance(m, types.FunctionType) for m in sig[-1])
             assert not any(isinstance(a, types.Dispatcher) for a in sig)
-
-
-def test_a_table_of_evaluators_plays_the_same_games_in_the_loop_compiled_without_the_searches():
-    """play_games with bank None (every seat random, greedy or a specialist: the loop run_games compiles for such a
-    table) plays the same moves, scores, boards, statistics and move log as the full loop with its bank."""
-    from boardlab.agents.citywright import play as PL
-
-    rules = load_rules()
-    for players, specs in ((4, ["greedy", "specialist:R", "random", "specialist:I"]), (2, ["greedy", "random"])):
-        tb = tables_for(rules, players)
-        prm = np.tile(rows([parse_agent(s) for s in specs]), (6, 1, 1))
-        assert PL.evaluators_only(prm)
-        seeds = np.arange(100, 106, dtype=np.uint64)
-        turns = players * int(tb.rp[E.RP_ROUNDS]) * int(tb.rp[E.RP_TURNS])
-        out = []
-        for bank in (None, PL.default_bank()):
-            res = (
-                np.zeros((6, players, E.SC_LEN), dtype=np.int32),
-                np.zeros((6, players, 4), dtype=np.uint64),
-                np.zeros((6, players, PL.N_STATS), dtype=np.int32),
-                np.zeros((6, turns, PL.LOG_LEN), dtype=np.int32),
-            )
-            PL.call_play_games(seeds, prm, tb.kernel_args(), *res, bank)
-            out.append(res)
-        assert all(np.array_equal(a, b) for a, b in zip(*out, strict=True))
-        assert out[0][3].any()  # the move log was written
-    assert not PL.evaluators_only(rows([parse_agent("greedy"), parse_agent("strong")]))
 
 
 def test_citywright_play_game_takes_generic_and_user_specs():

@@ -455,7 +455,7 @@ def _leaf_estimates(boards, st, rp, ach, est, vw=None):
         v = float(r + c + k + i + own_achievements(b0, b1, b2, b3, placed, rp, ach))
         left = own_turns - st[E.ST_TURNS + q]
         if left > 0:
-            opponents_best(boards, q, rp, opp)
+            opponents_best(boards, np.int32(q), rp, opp)  # a seat is int32, as the engine state holds it
             board_features(b0, b1, b2, b3, placed, opp, rp, ach, f)
             w = weights[turn_bucket(left)]
             for j in range(N_FEATURES):
@@ -855,7 +855,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters, vw=None, strong_fn
     total = np.zeros(ncand, dtype=np.float64)
     # the common streams, by an arm's playout number (an arm gets at most budget + a playout per round)
     seeds = np.zeros((budget + 64, 2), dtype=np.uint64)
-    ndrawn = 0
+    ndrawn = np.int64(0)  # typed: _streams compiles once, for int64, not again for a literal 0
     memo_n = _MEMO_SIZE if prm[P_MEMO] != 0.0 and rollout_code == A_GREEDY else 0
     memo_key = np.zeros(memo_n, dtype=np.uint64)
     memo_open = np.zeros(memo_n, dtype=np.int64)

@@ -42,8 +42,7 @@ N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed c
 
 @njit(cache=True, inline="always")  # a dispatch: inlined into its callers, no machine code of its own to compile
 def evaluator_policy_move(boards, st, rng, mv, prm, tables, evaluate):
-    """policy_move for the agents that search nothing ahead (random, greedy, the specialists): the loop for a
-    table of them compiles this alone, not every agent (play_games' bank None).  Greedy and the specialists
+    """policy_move for the agents that search nothing ahead (random, greedy, the specialists).  Greedy and the specialists
     move by `evaluate`, evaluator_search: the game loops pass it as a first-class function (the last of their
     movers), so its machine code is not linked into each loop and optimized and compiled again there.
 
@@ -70,9 +69,6 @@ def evaluator_policy_move(boards, st, rng, mv, prm, tables, evaluate):
         evaluate_move(evaluate, boards, st, rng, mv, prm, tables)
     else:
         E.random_move(boards, st, rng, mv, rp, shp, pl_mask)
-
-
-EVALUATOR_CODES = (A_RANDOM, A_GREEDY, A_SPECIALIST)
 
 
 @njit(cache=True, inline="always")  # a dispatch: inlined into the game loops, which call the agents directly
@@ -189,10 +185,10 @@ def play_game(boards, st, rng, seed, prms, tables, log, bank, movers):
         ``Tables.kernel_args()``.
     log : numpy.ndarray
         int32, shape ``(max_turns, LOG_LEN)``: the move log (no rows: none kept).
-    bank : numpy.ndarray or None
+    bank : numpy.ndarray
         float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``: the weight bank (row P_VALUE picks a set).
     movers : tuple
-        The agents' move kernels (:func:`movers_for`); with bank None, evaluator_search's alone.
+        The agents' move kernels (:func:`movers_for`).
     """
     rp, shp, _, pl_info, _, _, _, _ = tables
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
@@ -201,10 +197,7 @@ def play_game(boards, st, rng, seed, prms, tables, log, bank, movers):
     t = 0
     while st[E.ST_DONE] == 0:
         p = st[E.ST_CUR]
-        if bank is None:  # (numba drops the other branch when bank is None: the searching agents are not compiled)
-            evaluator_policy_move(boards, st, rng, mv, prms[p], tables, movers[-1])
-        else:
-            search_policy_move(boards, st, rng, mv, prms[p], tables, bank[int(prms[p, P_VALUE])], movers)
+        search_policy_move(boards, st, rng, mv, prms[p], tables, bank[int(prms[p, P_VALUE])], movers)
         if logging:
             before = E.score_districts(boards[p, 0], boards[p, 1], boards[p, 2], boards[p, 3], rp)
             waste0 = st[E.ST_WASTE + p]
@@ -232,12 +225,9 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank, mover
     stats int32[G, players, N_STATS]: tiles taken, waste, forced discards, turns, placed per shape (E.STAT_*);
     logs int32[G, max_turns, LOG_LEN] for a move log, or an empty array;
     bank float64[sets, TURN_BUCKETS, N_FEATURES]: the learned value's weight sets, a seat's by its row's P_VALUE;
-    or None when every seat is random, greedy or a specialist (EVALUATOR_CODES): the loop is then compiled
-    without the searching agents, and a first greedy run on a new machine compiles much less
-    (docs/architecture.md, "Compile time");
-    movers: the agents' move kernels as first-class functions (:func:`movers_for`); with bank None,
-    evaluator_search's alone.  Called by :func:`call_play_games`, which compiles it for first-class function
-    arguments.
+    movers: the agents' move kernels as first-class functions (:func:`movers_for`: a stand-in for each agent no
+    seat plays, so a table of greedy players compiles no searching agent, and every table the same loop).
+    Called by :func:`call_play_games`, which compiles it for first-class function arguments.
 
     Parameters
     ----------
@@ -255,11 +245,10 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank, mover
         int32, shape ``(G, players, N_STATS)``: filled.
     logs : numpy.ndarray
         int32, shape ``(G, max_turns, LOG_LEN)``: filled (no rows: none kept).
-    bank : numpy.ndarray or None
+    bank : numpy.ndarray
         float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``: the weight bank (row P_VALUE picks a set).
     movers : tuple
-        ``(mcts_move, strong_move, flatmc_search, evaluator_search)`` as first-class functions, or
-        ``(evaluator_search,)`` with bank None.
+        ``(mcts_move, strong_move, flatmc_search, evaluator_search)`` as first-class functions.
     """
     rp, shp, pl_mask, pl_info, _, _, _, ach = tables
     n = boards_out.shape[1]
@@ -396,9 +385,9 @@ def movers_for(prms: np.ndarray, tables, bank: np.ndarray) -> tuple:
 
 
 def call_play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank) -> None:
-    """Call play_games with these arguments and the movers of bank's table (bank None: none, the loop without
-    the searching agents), compiled for first-class function movers: given the dispatchers themselves, numba
-    would type each as a dispatcher of its own and link its kernel into the loop.
+    """Call play_games with these arguments and the movers of the table prms, compiled for first-class function
+    movers: given the dispatchers themselves, numba would type each as a dispatcher of its own and link its
+    kernel into the loop.
 
     Parameters
     ----------
@@ -416,19 +405,17 @@ def call_play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank) 
         int32, shape ``(G, players, N_STATS)``: filled.
     logs : numpy.ndarray
         int32, shape ``(G, max_turns, LOG_LEN)``: filled (no rows: none kept).
-    bank : numpy.ndarray or None
-        float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``, read-only: the weight bank, or None when every seat
-        is random, greedy or a specialist.
+    bank : numpy.ndarray
+        float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``, read-only: the weight bank.
     """
     movers, movers_type = movers_and_type(prms, tables, bank)
     args = (seeds, prms, tables, scores, boards_out, stats, logs, bank, movers)
     entry_point(play_games, args, movers_type)(*args)
 
 
-def movers_and_type(prms: np.ndarray, tables, bank: np.ndarray | None) -> tuple:
+def movers_and_type(prms: np.ndarray, tables, bank: np.ndarray) -> tuple:
     """The movers of a table of agents (:func:`movers_for`) and their numba type, for a kernel that takes them as
-    its last argument; when bank is None (no seat searches), evaluator_search's alone (or its stand-in when no
-    seat is greedy or a specialist: a table of random players compiles no search).
+    its last argument: one type for every table, so each such kernel compiles once.
 
     Parameters
     ----------
@@ -436,16 +423,14 @@ def movers_and_type(prms: np.ndarray, tables, bank: np.ndarray | None) -> tuple:
         float64, shape ``(..., P_LEN)``: the seats' rows.
     tables : tuple of numpy.ndarray
         ``Tables.kernel_args()``.
-    bank : numpy.ndarray or None
-        float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``, read-only: the weight bank, or None.
+    bank : numpy.ndarray
+        float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``, read-only: the weight bank.
 
     Returns
     -------
     tuple
         ``(movers, numba type)``.
     """
-    if bank is None:
-        return (_evaluator_mover(prms, tables),), types.Tuple((types.FunctionType(evaluator_signature(tables)),))
     sigs = mover_signatures(tables, numba.typeof(bank[0]))
     return movers_for(prms, tables, bank), types.Tuple(tuple(types.FunctionType(s) for s in sigs))
 
@@ -620,25 +605,9 @@ def default_bank() -> np.ndarray:
     return readonly_weights(STRONG_WEIGHTS[None])
 
 
-def evaluators_only(prms: np.ndarray) -> bool:
-    """Whether every seat of prms (float64[..., P_LEN]) is random, greedy or a specialist.
-
-    Parameters
-    ----------
-    prms : numpy.ndarray
-        float64, shape ``(G, players, P_LEN)``: each game's seats' rows.
-
-    Returns
-    -------
-    bool
-        True when no seat searches.
-    """
-    return bool(np.isin(prms[..., P_CODE].astype(np.int64), EVALUATOR_CODES).all())
-
-
 def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = False, bank: np.ndarray | None = None):
     """Python convenience: allocate outputs and play (prms float64[G, players, P_LEN]; bank: play_games', by
-    default default_bank(); not passed on when every seat is random, greedy or a specialist).
+    default default_bank()).
 
     Returns scores, boards, stats, and the move log (int32[G, turns, LOG_LEN]) or None.
 
@@ -657,8 +626,8 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = Fal
 
     Returns
     -------
-    dict of str to numpy.ndarray
-        ``scores``, ``boards``, ``stats`` and, with log_moves, ``logs``.
+    tuple of numpy.ndarray
+        ``(scores, boards, stats, logs)``; logs is None without log_moves.
     """
     g, n = prms.shape[0], prms.shape[1]
     scores = np.zeros((g, n, E.SC_LEN), dtype=np.int32)
@@ -667,10 +636,7 @@ def run_games(seeds: np.ndarray, prms: np.ndarray, tables, log_moves: bool = Fal
     turns = n * int(tables.rp[E.RP_ROUNDS]) * int(tables.rp[E.RP_TURNS])
     logs = np.zeros((g if log_moves else 0, turns, LOG_LEN), dtype=np.int32)
     prms = np.ascontiguousarray(prms, dtype=np.float64)
-    if evaluators_only(prms):
-        bank = None
-    else:
-        bank = default_bank() if bank is None else readonly_weights(bank)
+    bank = default_bank() if bank is None else readonly_weights(bank)
     call_play_games(
         np.ascontiguousarray(seeds, dtype=np.uint64), prms, tables.kernel_args(), scores, boards, stats, logs, bank
     )

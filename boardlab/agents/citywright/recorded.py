@@ -27,7 +27,7 @@ from boardlab.sim.citywright.tables import (
 )
 
 from .kernels import P_VALUE
-from .play import evaluator_policy_move, search_policy_move
+from .play import search_policy_move
 
 _FACTORIAL = (1, 1, 2, 6, 24)
 
@@ -120,10 +120,10 @@ def play_recorded_games(seeds, prms, tables, scores, boards_out, stats, seat, le
         float64[G, D, players]: every seat's running score after each decision.
     steps : numpy.ndarray
         int64[G]: each game's number of decisions.
-    bank : numpy.ndarray or None
+    bank : numpy.ndarray
         As play_games'.
     movers : tuple
-        As play_games': the agents' move kernels, called by address (evaluator_search's alone with bank None).
+        As play_games': the agents' move kernels, called by address.
     """
     rp, shp, pl_mask, pl_info, _, _, _, ach = tables
     n = boards_out.shape[1]
@@ -139,10 +139,7 @@ def play_recorded_games(seeds, prms, tables, scores, boards_out, stats, seat, le
             p = st[E.ST_CUR]
             seat[g, t] = p
             legal[g, t] = legal_count(boards, st, rp, shp, pl_mask)
-            if bank is None:
-                evaluator_policy_move(boards, st, rng, mv, prms[g, p], tables, movers[-1])
-            else:
-                search_policy_move(boards, st, rng, mv, prms[g, p], tables, bank[int(prms[g, p, P_VALUE])], movers)
+            search_policy_move(boards, st, rng, mv, prms[g, p], tables, bank[int(prms[g, p, P_VALUE])], movers)
             E.apply_move(boards, st, rng, mv, rp, shp, pl_info)
             E.final_scores(boards, st, rp, ach, now)
             for q in range(n):

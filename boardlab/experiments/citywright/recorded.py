@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 
 from boardlab.agents.citywright import kernels as K
-from boardlab.agents.citywright.play import N_STATS, entry_point, evaluators_only, movers_and_type
+from boardlab.agents.citywright.play import N_STATS, entry_point, movers_and_type
 from boardlab.agents.citywright.recorded import play_recorded_games
 from boardlab.agents.citywright.registry import AgentSpec, for_rules, rows, weight_bank
 from boardlab.agents.citywright.strong import readonly_weights
@@ -71,7 +71,7 @@ def trajectory_tables(
     legal = np.zeros((g, decisions), dtype=np.int32)
     progress = np.zeros((g, decisions, players), dtype=np.float64)
     steps = np.zeros(g, dtype=np.int64)
-    bank = None if evaluators_only(prms) else readonly_weights(bank)
+    bank = readonly_weights(bank)
     movers, movers_type = movers_and_type(prms, tb.kernel_args(), bank)
     args = (np.ascontiguousarray(seeds, dtype=np.uint64), prms, tb.kernel_args(), scores, boards, stats, seat, legal,
             progress, steps, bank, movers)  # fmt: skip

@@ -28,7 +28,7 @@ district.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from boardlab.sim.bits import popcount
 from boardlab.sim.layout import Layout
@@ -707,7 +707,7 @@ def occupied(boards, p):
     return boards[p, 0] | boards[p, 1] | boards[p, 2] | boards[p, 3]
 
 
-@njit(cache=True)
+@njit(types.int64(types.int64, types.int64), cache=True)  # typed: called with int32 and int64 slots alike
 def line_cell(slot, k):
     """Market cell index (4r + c) of the k-th tile of a slot's line (rules.slot_line).
 
