@@ -1,6 +1,6 @@
-"""The game loop calls the agents' per-move kernel by its address (docs/architecture/compile-time.md#first-class):
-its machine code links no agent, the game-anatomy panel's recorded games play in the same machine code, and a
-second process loads them all from numba's cache."""
+"""The game loop and the recorded loop (the game-anatomy panel's) call the agents' per-move kernel by its address
+(docs/architecture/compile-time.md#first-class): a loop's machine code links no agent, and a second process loads
+them all from numba's cache."""
 
 from __future__ import annotations
 
@@ -20,11 +20,16 @@ from boardlab.sim.cartographers.tables import tables_for
 tb = tables_for(load_rules(), 2)
 prms = rows([parse_agent("greedy"), parse_agent("strong")])[np.array([[0, 1], [1, 0]])]
 out = P.run_games(np.arange(2, dtype=np.uint64), prms, tb)
-from boardlab.experiments.cartographers.recorded import trajectory_tables
-_, steps = trajectory_tables(load_rules(), 2, [parse_agent("greedy"), parse_agent("strong")], "fixed", 0, 0, 1)
 sigs = P.play_games.signatures
+from boardlab.agents.cartographers import recorded as R
+from boardlab.agents.cartographers.registry import parse_agent as _pa
+from boardlab.experiments.cartographers.recorded import trajectory_tables
+trajectory_tables(load_rules(), 2, [_pa("greedy"), _pa("strong")], "fixed", 0, 0, 1)
+rsigs = R.play_recorded_games.signatures
 print(json.dumps({
-    "recorded_decisions": steps.num_rows,
+    "recorded_signatures": len(rsigs),
+    "recorded_by_address": all(isinstance(s[0], types.FunctionType) for s in rsigs),
+    "recorded_misses": sum(R.play_recorded_games.stats.cache_misses.values()),
     "loop_misses": sum(P.play_games.stats.cache_misses.values()),
     "agents_misses": sum(P.policy_move.stats.cache_misses.values()),
     "loop_signatures": len(sigs),
@@ -44,6 +49,7 @@ def test_the_loop_calls_policy_move_by_address_and_loads_from_the_cache():
     first = _child()  # compiles what the cache lacks
     second = _child()
     assert first["by_address"] and first["loop_signatures"] == 1 and first["agents_signatures"] == 1, first
-    assert first["recorded_decisions"] > 0, first  # the recorded games: in the one signature of the loop
+    assert first["recorded_by_address"] and first["recorded_signatures"] == 1, first  # the recorded loop too
     assert second["loop_misses"] == 0 and second["agents_misses"] == 0, second  # nothing compiled again
+    assert second["recorded_misses"] == 0, second
     assert second["totals"] == first["totals"]

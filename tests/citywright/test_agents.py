@@ -302,12 +302,13 @@ def test_the_game_loop_calls_the_searching_agents_through_their_addresses():
 
 
 def test_the_per_move_player_and_the_recorded_loop_call_the_searching_agents_through_their_addresses():
-    """The per-move player (registry.builtin_player, whose kernel is move_by_address) and the game loop recording
-    every decision are compiled for first-class function movers, never for a dispatcher argument; a strong seat
-    plays the same game per move as in play_games."""
+    """The per-move player (registry.builtin_player, whose kernel is move_by_address) and the recorded loop are
+    compiled for first-class function movers, never for a dispatcher argument; a strong seat plays the same game
+    per move as in play_games."""
     from numba import types
 
     from boardlab.agents.citywright import play as PL
+    from boardlab.agents.citywright import recorded as R
 
     specs = ["strong", "greedy"]
     scores, boards, *_ = _table(specs, 2, 1)
@@ -317,7 +318,7 @@ def test_the_per_move_player_and_the_recorded_loop_call_the_searching_agents_thr
     from boardlab.experiments.citywright.recorded import trajectory_tables
 
     trajectory_tables(load_rules(), 2, [parse_agent(s) for s in specs], "fixed", 0, 0, 1)
-    for kernel in (PL.move_by_address, PL.play_games):
+    for kernel in (PL.move_by_address, R.play_recorded_games):
         assert kernel.signatures, kernel
         for sig in kernel.signatures:
             assert all(isinstance(m, types.FunctionType) for m in sig[-1])

@@ -22,7 +22,6 @@ from boardlab.sim.cartographers.tables import RP_PLAYERS
 
 from .expert import expert_move
 from .kernels import A_EXPERT, A_GREEDY, A_PLANNER, A_RANDOM, A_STRONG, P_AMBUSH, P_CODE, P_LEN, evaluator_move
-from .recorded import seat_progress
 from .strong import STRONG_WEIGHTS, strong_move, workspace
 
 __all__ = [
@@ -79,10 +78,8 @@ def policy_move(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, mask
 
 
 @njit(cache=True, inline="always")  # inlined into play_games, its one caller
-def play_game(policy, bb, st, rng, seed, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws, seat, kind, legal,
-              progress, count):  # fmt: skip
-    """One game from its seed; seat s's agent is prms[s]; with seat (rows > 0) every decision recorded.  Returns
-    the number of decisions.
+def play_game(policy, bb, st, rng, seed, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws):
+    """One game from its seed; seat s's agent is prms[s].
 
     Parameters
     ----------
@@ -114,52 +111,22 @@ def play_game(policy, bb, st, rng, seed, prms, rp, cards, forms, form_anchors, w
         float64, shape ``(BUCKETS, N_FEATURES)``: strong's learned weights.
     ws : tuple
         strong's scratch (boardlab.agents.cartographers.strong.workspace).
-    seat, kind, legal : numpy.ndarray
-        int32, shape ``(D,)``: per decision the seat that decides, its kind (an index into
-        :data:`boardlab.agents.cartographers.recorded.KINDS`: the phase) and its number of legal moves
-        (``enumerate_moves``' count); no rows: none recorded.
-    progress : numpy.ndarray
-        float64, shape ``(D, players)``: every seat's running score after each decision
-        (:func:`boardlab.agents.cartographers.recorded.seat_progress`).
-    count : numpy.ndarray
-        int32, shape ``(1, MV_LEN)``: scratch.
-
-    Returns
-    -------
-    int
-        The game's number of decisions.
     """
-    n = bb.shape[0]
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
-    recording = seat.shape[0] > 0
     E.setup(bb, st, rng, seed, rp, cards, forms, form_anchors, walk, masks)
-    t = 0
     while st[E.ST_PHASE] != E.PHASE_DONE:
-        p = st[E.ST_CURRENT]
-        if recording:
-            if t >= seat.shape[0]:
-                raise ValueError("more decisions than the recording holds")
-            seat[t] = p
-            kind[t] = st[E.ST_PHASE]
-            legal[t] = E.enumerate_moves(bb, st, rp, cards, forms, form_anchors, masks, np.int64(-2), count)
-        prm = prms[p]
+        prm = prms[st[E.ST_CURRENT]]
         if int(prm[P_CODE]) == A_RANDOM:  # as policy_move plays it, without the call by address (a cheap move)
             E.random_move(bb, st, rng, mv, rp, cards, forms, form_anchors, masks)
         else:
             policy(bb, st, rng, mv, prm, rp, cards, forms, form_anchors, walk, masks, vw, ws)
         E.apply_move(bb, st, rng, mv, rp, cards, forms, form_anchors, walk, masks)
-        if recording:
-            for q in range(n):
-                progress[t, q] = seat_progress(st, q)
-        t += 1
-    return t
 
 
 @njit(cache=True)
 def play_games(
-    policy, seeds, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws, scores, records, coins, edicts, planes,
-    record,
-):  # fmt: skip
+    policy, seeds, prms, rp, cards, forms, form_anchors, walk, masks, vw, ws, scores, records, coins, edicts, planes
+):
     """One game per seed with agents prms (float64[G, players, P_LEN]); vw and ws are the strong agent's
     weights and scratch (policy_move).
 
@@ -169,8 +136,7 @@ def play_games(
 
     scores int32[G, players, SC_LEN]; records int32[G, players, 4, REC_LEN] (the season records);
     coins int32[G, players] (coins held at the end); edicts int32[G, 4]; planes
-    uint64[G, players, N_PLANES, 2] (the final maps); record: arrays to record every decision in for the
-    game-anatomy panel, or arrays of no decisions (:func:`no_record`).
+    uint64[G, players, N_PLANES, 2] (the final maps).
 
     Parameters
     ----------
@@ -206,53 +172,17 @@ def play_games(
         int32, shape ``(G, 4)``: filled.
     planes : numpy.ndarray
         uint64, shape ``(G, players, N_PLANES, 2)``: filled.
-    record : tuple of numpy.ndarray
-        ``(seat, kind, legal, progress, steps)``: int32 ``(G, D)`` per decision the seat that decides, its kind
-        and its number of legal moves, float64 ``(G, D, players)`` every seat's running score after it, int64
-        ``(G,)`` each game's number of decisions (a game of more than D raises ValueError); filled, unless D is 0.
     """
-    seat, kind, legal, progress, steps = record
     n = rp[RP_PLAYERS]
     bb = np.zeros((n, E.N_PLANES, 2), dtype=np.uint64)
     st = np.zeros(E.ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
-    count = np.zeros((1, E.MV_LEN), dtype=np.int32)
     for g in range(seeds.shape[0]):
-        t = play_game(policy, bb, st, rng, seeds[g], prms[g], rp, cards, forms, form_anchors, walk, masks, vw, ws,
-                      seat[g], kind[g], legal[g], progress[g], count)  # fmt: skip
-        if seat.shape[1] > 0:
-            steps[g] = t
+        play_game(policy, bb, st, rng, seeds[g], prms[g], rp, cards, forms, form_anchors, walk, masks, vw, ws)
         E.record_game(bb, st, rp, scores[g], records[g], coins[g], edicts[g], planes[g])
 
 
-def no_record(games: int, players: int) -> tuple:
-    """play_games' `record` when no decision is recorded: arrays of no decisions.
-
-    Parameters
-    ----------
-    games : int
-        Games played.
-    players : int
-        Seats per game.
-
-    Returns
-    -------
-    tuple of numpy.ndarray
-        ``(seat, kind, legal, progress, steps)``: int32 ``(games, 0)`` three times, float64
-        ``(games, 0, players)``, int64 ``(games,)``.
-    """
-    return (
-        np.zeros((games, 0), dtype=np.int32),
-        np.zeros((games, 0), dtype=np.int32),
-        np.zeros((games, 0), dtype=np.int32),
-        np.zeros((games, 0, players), dtype=np.float64),
-        np.zeros(games, dtype=np.int64),
-    )
-
-
-def run_games(
-    seeds: np.ndarray, prms: np.ndarray, tables, weights: np.ndarray | None = None, record: tuple | None = None
-) -> dict[str, np.ndarray]:
+def run_games(seeds: np.ndarray, prms: np.ndarray, tables, weights: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Python convenience: allocate the outputs and play (prms float64[G, players, P_LEN]; weights: the strong
     agent's learned weights, default the committed ones).
 
@@ -266,8 +196,6 @@ def run_games(
         The rule set's tables (boardlab.sim.cartographers.tables).
     weights : numpy.ndarray or None
         strong's learned weights (None: the committed ones).
-    record : tuple of numpy.ndarray or None
-        play_games' ``(seat, kind, legal, progress, steps)``, filled; None: no decision recorded.
 
     Returns
     -------
@@ -278,8 +206,7 @@ def run_games(
     out = E.new_results(g, n)
     prms = np.ascontiguousarray(prms, dtype=np.float64)
     tail = (*tables.kernel_args(), _weights(weights), workspace())
-    record = no_record(g, n) if record is None else record
-    args = (np.ascontiguousarray(seeds, dtype=np.uint64), prms, *tail, *out.values(), record)
+    args = (np.ascontiguousarray(seeds, dtype=np.uint64), prms, *tail, *out.values())
     with_policy(play_games, tail, args)
     return out
 

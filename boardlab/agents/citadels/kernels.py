@@ -176,11 +176,9 @@ def play_games(
     scores: np.ndarray,
     info: np.ndarray,
     hist: np.ndarray,
-    record: tuple | None = None,
 ) -> None:
     """One game per seed, seat s of game g played by agent rows[seats[g, s]]; the results of
-    boardlab.sim.citadels.engine.play_random_games (same arrays, same meaning); with `record`, every decision
-    recorded for the game-anatomy panel (:mod:`boardlab.agents.citadels.recorded`).
+    boardlab.sim.citadels.engine.play_random_games (same arrays, same meaning).
 
     A Python function allocating the work arrays: the loop is compiled once, in ``_play_games`` (which releases
     the GIL, as play_random_games), not again inside a compiled wrapper.
@@ -197,18 +195,11 @@ def play_games(
         ``[G, players]``: the agent index of each seat.
     scores, info, hist : ndarray(int32, ndim=3)
         ``[G, players, SC_LEN]``, ``[G, players, IN_LEN]``, ``[HIST_ROUNDS, G, HS_LEN]`` (zeroed): filled.
-    record : tuple of ndarray or None
-        ``(seat, kind, legal, progress, steps)``: int32 ``[G, D]`` per decision the seat that decides, its phase
-        and its number of legal moves, float64 ``[G, D, players]`` every seat's score after it, int64 ``[G]`` each
-        game's number of decisions (a game of more than D raises ValueError); filled.  None: nothing recorded.
 
     Returns
     -------
     None
     """
-    n = scores.shape[1]
-    if record is None:
-        record = no_record(seeds.shape[0], n)
     st = np.zeros(E.ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
     ev = np.zeros((1, E.EV_LEN), dtype=np.int32)
@@ -221,17 +212,15 @@ def play_games(
     fwork = np.zeros(S.N_FEATURES, dtype=np.float64)
     wrng = np.zeros(2, dtype=np.uint64)
     swork = SE.make_work()
-    listed = np.zeros((E.MAX_MOVES, E.MV_LEN), dtype=np.int32)
-    now = np.zeros((n, E.SC_LEN), dtype=np.int32)
-    args = (seeds, rp, dt, rows, seats, scores, info, hist, record, st, rng, ev, moves, vals, mv, arng, mem, work,
-            fwork, wrng, swork, listed, now)  # fmt: skip
+    args = (seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, moves, vals, mv, arng, mem, work, fwork, wrng,
+            swork)  # fmt: skip
     with_choose(_play_games, args, (st, rng, rp, dt, rows[0], arng, mem[0], moves, vals, mv, work, fwork, wrng, swork))
 
 
 def with_choose(loop, args: tuple, choose_args: tuple) -> None:
     """Call `loop` (a kernel whose first parameter is the agents' per-move kernel) with :func:`choose_move` by its
     address and `args`, compiled once per process and types for choose_move's type as the loops pass it (then a
-    lookup; or loaded from numba's cache): the game loop (recording or not) and self-play.
+    lookup; or loaded from numba's cache): the game loop, the recorded loop and self-play.
 
     Parameters
     ----------
@@ -267,39 +256,11 @@ def choose_types(st, rng, rp, dt, row, arng, mem, moves, vals, mv, work, fwork, 
     return (*t[:4], types.int32, t[4], types.uint64, *t[5:])
 
 
-def no_record(games: int, players: int) -> tuple:
-    """play_games' `record` when no decision is recorded: arrays of no decisions.
-
-    Parameters
-    ----------
-    games : int
-        Games played.
-    players : int
-        Seats per game.
-
-    Returns
-    -------
-    tuple of numpy.ndarray
-        ``(seat, kind, legal, progress, steps)``: int32 ``(games, 0)`` three times, float64
-        ``(games, 0, players)``, int64 ``(games,)``.
-    """
-    return (
-        np.zeros((games, 0), dtype=np.int32),
-        np.zeros((games, 0), dtype=np.int32),
-        np.zeros((games, 0), dtype=np.int32),
-        np.zeros((games, 0, players), dtype=np.float64),
-        np.zeros(games, dtype=np.int64),
-    )
-
-
 @njit(cache=True, nogil=True, _nrt=False)
-def _play_games(choose, seeds, rp, dt, rows, seats, scores, info, hist, record, st, rng, ev, moves, vals, mv, arng,
-                mem, work, fwork, wrng, swork, listed, now):  # fmt: skip
+def _play_games(choose, seeds, rp, dt, rows, seats, scores, info, hist, st, rng, ev, moves, vals, mv, arng, mem, work,
+                fwork, wrng, swork):  # fmt: skip
     # choose: choose_move as a first-class function (its address): its call tree is compiled once, in
-    # choose_move, and not again inside this loop (docs/architecture/compile-time.md); record: play_games',
-    # recorded when its arrays hold decisions (listed: a second move list, now: the running scores; scratch)
-    seat, kind, legal, progress, steps = record
-    recording = seat.shape[1] > 0
+    # choose_move, and not again inside this loop (docs/architecture/compile-time.md)
     n = rp[RP_PLAYERS]
     for g in range(seeds.shape[0]):
         seed = seeds[g]
@@ -307,28 +268,14 @@ def _play_games(choose, seeds, rp, dt, rows, seats, scores, info, hist, record, 
         for p in range(n):
             for j in range(M_LEN):
                 mem[p, j] = 0
-        t = 0
         while st[E.ST_PHASE] != E.PH_DONE:
             p = st[E.ST_CURRENT]
-            if recording:
-                if t >= seat.shape[1]:
-                    raise ValueError("more decisions than the recording holds")
-                seat[g, t] = p
-                kind[g, t] = st[E.ST_PHASE]
-                legal[g, t] = E.legal_moves(st, rp, dt, listed)
             row = rows[seats[g, p]]
             if int(row[P_CODE]) == A_RANDOM:  # as choose_move plays it, without the call by address (a cheap move)
                 E.random_move(st, rng, rp, dt, moves, mv)
             else:
                 choose(st, rng, rp, dt, p, row, seed, arng, mem[p], moves, vals, mv, work, fwork, wrng, swork)
             E.apply_move(st, rng, ev, rp, dt, mv)
-            if recording:
-                E.final_scores(st, rp, dt, now)
-                for q in range(n):
-                    progress[g, t, q] = now[q, E.SC_TOTAL]
-            t += 1
-        if recording:
-            steps[g] = t
         E.record_results(st, rp, dt, g, scores, info, hist)
 
 

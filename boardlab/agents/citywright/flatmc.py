@@ -216,7 +216,7 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
                 trace[0] = n + 1
             extra = open_now & ~memo_open[j]
             if extra != 0:
-                E.copy_row(st_tmp, st)
+                st_tmp[:] = st
                 for s in range(N_SLOTS):
                     if not (extra >> s) & 1:
                         st_tmp[E.ST_SLOTS + s] = -1
@@ -235,7 +235,7 @@ def _memo_move(boards, st, rng, mv, row, memo_key, memo_open, memo_val, memo_mv,
                     return
             elif counters is not None:
                 counters[C_HITS] += 1
-            E.copy_row(mv, memo_mv[j])
+            mv[:] = memo_mv[j]
             return
         if memo_key[j] == 0:
             at = j
@@ -399,7 +399,7 @@ def playout(
                             open_list[nopen] = s
                             nopen += 1
                     if nopen > opp_slots:
-                        E.copy_row(st_sub, st)
+                        st_sub[:] = st
                         for i in range(opp_slots):  # a random opp_slots of them kept open, the rest closed
                             j = i + rand_below(rng, POLICY, nopen - i)
                             t = open_list[i]
@@ -610,7 +610,7 @@ def candidates_per_slot(
             continue
         seen[nseen] = key
         nseen += 1
-        E.copy_row(st_tmp, st)
+        st_tmp[:] = st
         for s in range(N_SLOTS):
             if s != slot:
                 st_tmp[E.ST_SLOTS + s] = -1
@@ -632,7 +632,7 @@ def candidates_per_slot(
     n = 0
     for i in range(npool):
         n = _keep_k_best(cand, cand_val, n, pool[i], pool_val[i])
-    E.copy_row(mv, cand[0])
+    mv[:] = cand[0]
     return n
 
 
@@ -722,7 +722,7 @@ def candidates_by_value(
     if n == 0:  # no ruler on offer: the evaluator's pass
         _, n = evaluate_with(evaluate_fn, boards, st, rng, mv, prm, tables, cand, cand_val)
         return n
-    E.copy_row(mv, cand[0])
+    mv[:] = cand[0]
     return n
 
 
@@ -849,7 +849,7 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters, vw=None, strong_fn
             m += 1
         ncand = m
     if ncand <= 1:
-        E.copy_row(mv, cand[0])
+        mv[:] = cand[0]
         return 0
     visits = np.zeros(ncand, dtype=np.int64)
     total = np.zeros(ncand, dtype=np.float64)
@@ -931,9 +931,8 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters, vw=None, strong_fn
                         counters[C_REPEATED] += 1
                         continue
                     rep_len[a] = -1
-                for q in range(boards.shape[0]):
-                    E.copy_row(b2[q], boards[q])
-                E.copy_row(st2, st)
+                b2[:, :] = boards
+                st2[:] = st
                 c0 = rng2[0]
                 c1 = rng2[1]
                 E.apply_move(b2, st2, rng2, cand[a], rp, shp, pl_info)
@@ -986,5 +985,5 @@ def flatmc_search(boards, st, rng, mv, prm, tables, counters, vw=None, strong_fn
                 a = j
     counters[C_RULER_SEARCHES] += rulers[4][0]
     counters[C_RULER_HITS] += rulers[4][1]
-    E.copy_row(mv, cand[a])
+    mv[:] = cand[a]
     return played

@@ -144,9 +144,8 @@ def mcts_move(boards, st, rng, mv, prm, tables, evaluate_fn=None):
                     best = u
                     a = j
         # determinise and play out
-        for q in range(boards.shape[0]):
-            E.copy_row(b2[q], boards[q])
-        E.copy_row(st2, st)
+        b2[:, :] = boards
+        st2[:] = st
         rng2[CHANCE] = rng_next(rng, POLICY)
         rng2[POLICY] = rng_next(rng, POLICY)
         E.apply_move(b2, st2, rng2, cand[a], rp, shp, pl_info)
@@ -170,5 +169,5 @@ def mcts_move(boards, st, rng, mv, prm, tables, evaluate_fn=None):
     for j in range(1, ncand):
         if visits[j] > visits[a] or (visits[j] == visits[a] and total[j] > total[a]):
             a = j
-    E.copy_row(mv, cand[a])
+    mv[:] = cand[a]
     return iters

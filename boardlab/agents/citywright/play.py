@@ -35,7 +35,6 @@ from .kernels import (
     evaluator_search,
 )
 from .mcts import mcts_move
-from .recorded import legal_count
 from .strong import STRONG_WEIGHTS, new_ruler_memo, readonly_weights, strong_move, value_weights
 
 N_STATS = E.N_STATS  # tiles taken, waste, forced discards, turns, then placed count per shape (E.STAT_*)
@@ -166,9 +165,9 @@ LAYOUTS = (_log,)
 
 
 @njit(cache=True, inline="always")  # inlined into play_games, its one caller: no second compilation of the agents
-def play_game(boards, st, rng, seed, prms, tables, log, seat, legal, progress, now, bank, movers):
-    """One game; with log int32[max_turns, LOG_LEN] (rows > 0) every turn is logged, with seat (rows > 0)
-    every decision recorded; bank and movers as play_games'.  Returns the number of decisions.
+def play_game(boards, st, rng, seed, prms, tables, log, bank, movers):
+    """One game; with log int32[max_turns, LOG_LEN] (rows > 0) every turn is recorded; bank and movers as
+    play_games'.
 
     Parameters
     ----------
@@ -181,42 +180,23 @@ def play_game(boards, st, rng, seed, prms, tables, log, seat, legal, progress, n
     seed : numpy.uint64
         The game seed.
     prms : numpy.ndarray
-        float64, shape ``(players, P_LEN)``: each seat's row.
+        float64, shape ``(G, players, P_LEN)``: each game's seats' rows.
     tables : tuple of numpy.ndarray
         ``Tables.kernel_args()``.
     log : numpy.ndarray
         int32, shape ``(max_turns, LOG_LEN)``: the move log (no rows: none kept).
-    seat, legal : numpy.ndarray
-        int32, shape ``(D,)``: per decision the seat that decides and its number of legal moves
-        (:func:`boardlab.agents.citywright.recorded.legal_count`); no rows: none recorded.
-    progress : numpy.ndarray
-        float64, shape ``(D, players)``: every seat's running score after each decision.
-    now : numpy.ndarray
-        int32, shape ``(players, SC_LEN)``: scratch.
     bank : numpy.ndarray
         float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``: the weight bank (row P_VALUE picks a set).
     movers : tuple
         The agents' move kernels (:func:`movers_for`).
-
-    Returns
-    -------
-    int
-        The game's number of decisions.
     """
-    rp, shp, pl_mask, pl_info, _, _, _, ach = tables
-    n = boards.shape[0]
+    rp, shp, _, pl_info, _, _, _, _ = tables
     mv = np.zeros(E.MV_LEN, dtype=np.int32)
     E.setup(boards, st, rng, seed, rp, shp)
     logging = log.shape[0] > 0
-    recording = seat.shape[0] > 0
     t = 0
     while st[E.ST_DONE] == 0:
         p = st[E.ST_CUR]
-        if recording:
-            if t >= seat.shape[0]:
-                raise ValueError("more decisions than the recording holds")
-            seat[t] = p
-            legal[t] = legal_count(boards, st, rp, shp, pl_mask)
         search_policy_move(boards, st, rng, mv, prms[p], tables, bank[int(prms[p, P_VALUE])], movers)
         if logging:
             before = E.score_districts(boards[p, 0], boards[p, 1], boards[p, 2], boards[p, 3], rp)
@@ -234,23 +214,16 @@ def play_game(boards, st, rng, seed, prms, tables, log, seat, legal, progress, n
             after = E.score_districts(boards[p, 0], boards[p, 1], boards[p, 2], boards[p, 3], rp)
             log[t, LOG_WASTE] = st[E.ST_WASTE + p] - waste0
             log[t, LOG_GAIN] = after[0] + after[1] + after[2] + after[3] - before[0] - before[1] - before[2] - before[3]
-        if recording:
-            E.final_scores(boards, st, rp, ach, now)
-            for q in range(n):
-                progress[t, q] = now[q, E.SC_TOTAL]
         t += 1
-    return t
 
 
 @njit(cache=True, nogil=True)  # releases the GIL: simulate --jobs 1 encodes the previous chunk meanwhile
-def play_games(seeds, prms, tables, scores, boards_out, stats, logs, record, bank, movers):
+def play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank, movers):
     """One game per seed with agents prms[g] (float64[G, players, P_LEN]); tables is Tables.kernel_args().
 
     scores int32[G, players, SC_LEN]; boards_out uint64[G, players, 4];
     stats int32[G, players, N_STATS]: tiles taken, waste, forced discards, turns, placed per shape (E.STAT_*);
     logs int32[G, max_turns, LOG_LEN] for a move log, or an empty array;
-    record (seat, legal, progress, steps) to record every decision for the game-anatomy panel, or arrays of no
-    decisions (:func:`no_record`);
     bank float64[sets, TURN_BUCKETS, N_FEATURES]: the learned value's weight sets, a seat's by its row's P_VALUE;
     movers: the agents' move kernels as first-class functions (:func:`movers_for`: a stand-in for each agent no
     seat plays, so a table of greedy players compiles no searching agent, and every table the same loop).
@@ -272,36 +245,26 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs, record, ban
         int32, shape ``(G, players, N_STATS)``: filled.
     logs : numpy.ndarray
         int32, shape ``(G, max_turns, LOG_LEN)``: filled (no rows: none kept).
-    record : tuple of numpy.ndarray
-        ``(seat, legal, progress, steps)``: int32 ``(G, D)`` per decision the seat that decides and its number of
-        legal moves, float64 ``(G, D, players)`` every seat's running score after it, int64 ``(G,)`` each game's
-        number of decisions (D: the most decisions a game can have); filled, unless D is 0.
     bank : numpy.ndarray
         float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``: the weight bank (row P_VALUE picks a set).
     movers : tuple
         ``(mcts_move, strong_move, flatmc_search, evaluator_search)`` as first-class functions.
     """
     rp, shp, pl_mask, pl_info, _, _, _, ach = tables
-    seat, legal, progress, steps = record
     n = boards_out.shape[1]
     boards = np.zeros((n, 4), dtype=np.uint64)
     st = np.zeros(E.ST_LEN, dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
-    now = np.zeros((n, E.SC_LEN), dtype=np.int32)
     no_log = np.zeros((0, LOG_LEN), dtype=np.int32)
-    recording = seat.shape[1] > 0
     for g in range(seeds.shape[0]):
-        all_random = logs.shape[0] == 0 and not recording
+        all_random = logs.shape[0] == 0
         for p in range(n):
             all_random = all_random and int(prms[g, p, P_CODE]) == A_RANDOM
         if all_random:  # the engine's own random loop: the same moves, without the policy dispatch per move
             E.play_random_game(boards, st, rng, seeds[g], rp, shp, pl_mask, pl_info)
         else:
             log = logs[g] if logs.shape[0] > 0 else no_log
-            t = play_game(boards, st, rng, seeds[g], prms[g], tables, log, seat[g], legal[g], progress[g], now, bank,
-                          movers)  # fmt: skip
-            if recording:
-                steps[g] = t
+            play_game(boards, st, rng, seeds[g], prms[g], tables, log, bank, movers)
         E.final_scores(boards, st, rp, ach, scores[g])
         for p in range(n):
             for d in range(4):
@@ -312,30 +275,6 @@ def play_games(seeds, prms, tables, scores, boards_out, stats, logs, record, ban
             stats[g, p, E.STAT_TURNS] = st[E.ST_TURNS + p]
             for sh in range(MAX_SHAPES):
                 stats[g, p, E.STAT_PLACED + sh] = st[E.ST_PLACED + p * MAX_SHAPES + sh]
-
-
-def no_record(games: int, players: int) -> tuple:
-    """play_games' `record` when no decision is recorded: arrays of no decisions.
-
-    Parameters
-    ----------
-    games : int
-        Games played.
-    players : int
-        Seats per game.
-
-    Returns
-    -------
-    tuple of numpy.ndarray
-        ``(seat, legal, progress, steps)``: int32 ``(games, 0)`` twice, float64 ``(games, 0, players)``, int64
-        ``(games,)``.
-    """
-    return (
-        np.zeros((games, 0), dtype=np.int32),
-        np.zeros((games, 0), dtype=np.int32),
-        np.zeros((games, 0, players), dtype=np.float64),
-        np.zeros(games, dtype=np.int64),
-    )
 
 
 class _Absent(types.WrapperAddressProtocol):
@@ -445,7 +384,7 @@ def movers_for(prms: np.ndarray, tables, bank: np.ndarray) -> tuple:
     return (*searchers, _evaluator_mover(prms, tables))
 
 
-def call_play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank, record=None) -> None:
+def call_play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank) -> None:
     """Call play_games with these arguments and the movers of the table prms, compiled for first-class function
     movers: given the dispatchers themselves, numba would type each as a dispatcher of its own and link its
     kernel into the loop.
@@ -468,13 +407,9 @@ def call_play_games(seeds, prms, tables, scores, boards_out, stats, logs, bank, 
         int32, shape ``(G, max_turns, LOG_LEN)``: filled (no rows: none kept).
     bank : numpy.ndarray
         float64, shape ``(sets, TURN_BUCKETS, N_FEATURES)``, read-only: the weight bank.
-    record : tuple of numpy.ndarray or None
-        play_games' ``(seat, legal, progress, steps)``, filled; None: no decision recorded.
     """
-    if record is None:
-        record = no_record(scores.shape[0], scores.shape[1])
     movers, movers_type = movers_and_type(prms, tables, bank)
-    args = (seeds, prms, tables, scores, boards_out, stats, logs, record, bank, movers)
+    args = (seeds, prms, tables, scores, boards_out, stats, logs, bank, movers)
     entry_point(play_games, args, movers_type)(*args)
 
 

@@ -251,14 +251,14 @@ def strong_move(boards, st, rng, mv, prm, tables, vw, shared=False, rulers=None)
             if v > top + 1e-9:
                 top = v
                 seen = 1
-                E.copy_row(pick, cand[j])
+                pick[:] = cand[j]
             elif v > top - 1e-9:
                 seen += 1
                 if rand_below(rng, POLICY, seen) == 0:
-                    E.copy_row(pick, cand[j])
+                    pick[:] = cand[j]
     if searched == 0:  # no ruler on offer: the search passes
         return evaluator_search(boards, st, rng, mv, prm, tables, cand, cand_val)[0]
-    E.copy_row(mv, pick)
+    mv[:] = pick
     return top
 
 

@@ -2,9 +2,9 @@
 every decision recorded, for the game-anatomy report (:mod:`boardlab.experiments.anatomy_report`).
 
 The games are :func:`boardlab.experiments.citywright.runner.play_chunk_arrays`' (the same seeds, seat orders,
-agents and weights), played by the game loop, :func:`boardlab.agents.citywright.play.play_games`, recording every
-decision; the result table is the chunk player's, row for row, and the trajectory table the one the generic chunk
-player records through the public API (:func:`boardlab.experiments.play.play_tables`) for the same agents.
+agents and weights), played by :func:`boardlab.agents.citywright.recorded.play_recorded_games`; the result table
+is the chunk player's, row for row, and the trajectory table the one the generic chunk player records through the
+public API (:func:`boardlab.experiments.play.play_tables`) for the same agents.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import numpy as np
 import pyarrow as pa
 
 from boardlab.agents.citywright import kernels as K
-from boardlab.agents.citywright.play import LOG_LEN, N_STATS, call_play_games
+from boardlab.agents.citywright.play import N_STATS, entry_point, movers_and_type
+from boardlab.agents.citywright.recorded import play_recorded_games
 from boardlab.agents.citywright.registry import AgentSpec, for_rules, rows, weight_bank
 from boardlab.agents.citywright.strong import readonly_weights
 from boardlab.experiments.citywright.runner import results_table
@@ -70,8 +71,10 @@ def trajectory_tables(
     legal = np.zeros((g, decisions), dtype=np.int32)
     progress = np.zeros((g, decisions, players), dtype=np.float64)
     steps = np.zeros(g, dtype=np.int64)
-    no_log = np.zeros((g, 0, LOG_LEN), dtype=np.int32)
-    call_play_games(np.ascontiguousarray(seeds, dtype=np.uint64), prms, tb.kernel_args(), scores, boards, stats, no_log,
-                    readonly_weights(bank), (seat, legal, progress, steps))  # fmt: skip
+    bank = readonly_weights(bank)
+    movers, movers_type = movers_and_type(prms, tb.kernel_args(), bank)
+    args = (np.ascontiguousarray(seeds, dtype=np.uint64), prms, tb.kernel_args(), scores, boards, stats, seat, legal,
+            progress, steps, bank, movers)  # fmt: skip
+    entry_point(play_recorded_games, args, movers_type)(*args)  # the searching agents called by address
     results = results_table(rules, agents, start, seeds, order, scores, boards, stats)
     return results, trajectory_table(start, steps, seat, legal, progress)

@@ -166,22 +166,6 @@ _ROW0 = np.uint64(0x7F)  # the cells of row 0
 _ROW_PADS = np.uint64(0x0080808080808080)  # the padding bit (column 7) of rows 0..6
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def copy_row(dst, src):
-    """dst[:] = src, element by element, for 1-d arrays of one length (a state or a move): an array assignment
-    compiles numba's shape check and its error message into the kernel.
-
-    Parameters
-    ----------
-    dst : numpy.ndarray
-        1-d: filled.
-    src : numpy.ndarray
-        1-d, of dst's length.
-    """
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
-
-
 # --- scoring -------------------------------------------------------------------------
 
 
